@@ -1,6 +1,9 @@
 package orderengine
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // BucketLimits is the number of requests per window in each rate-limit
 // bucket of specification section 8.
@@ -8,6 +11,22 @@ type BucketLimits struct {
 	Quote int `json:"quote"`
 	Read  int `json:"read"`
 	Order int `json:"order"`
+}
+
+// Tier is an account's rate-limit tier (specification section 5.6).
+type Tier string
+
+// The account tiers. Builder is five times free; enterprise limits are set
+// per account.
+const (
+	TierFree       Tier = "free"
+	TierBuilder    Tier = "builder"
+	TierEnterprise Tier = "enterprise"
+)
+
+// Valid reports whether t is one of the known tiers.
+func (t Tier) Valid() bool {
+	return t == TierFree || t == TierBuilder || t == TierEnterprise
 }
 
 // LimitsConfig holds the rate limits of contract.md section 5.
@@ -39,4 +58,46 @@ func defaultLimits() LimitsConfig {
 		MakerWindow:     10 * time.Second,
 		MakerOpenOrders: 1000,
 	}
+}
+
+// ForTier returns the bucket limits of tier. Enterprise accounts carry their
+// own limits (enterprise); a zero bucket in them falls back to the builder
+// value so a half-filled contract never locks a customer out.
+func (l LimitsConfig) ForTier(tier Tier, enterprise BucketLimits) BucketLimits {
+	switch tier {
+	case TierBuilder:
+		return l.Builder
+	case TierEnterprise:
+		out := enterprise
+		if out.Quote <= 0 {
+			out.Quote = l.Builder.Quote
+		}
+		if out.Read <= 0 {
+			out.Read = l.Builder.Read
+		}
+		if out.Order <= 0 {
+			out.Order = l.Builder.Order
+		}
+		return out
+	default:
+		return l.Free
+	}
+}
+
+func (l LimitsConfig) validate() error {
+	if l.Window < time.Second {
+		return fmt.Errorf("limits.window must be at least 1s, got %s", l.Window)
+	}
+	for name, b := range map[string]BucketLimits{"free": l.Free, "builder": l.Builder} {
+		if b.Quote <= 0 || b.Read <= 0 || b.Order <= 0 {
+			return fmt.Errorf("limits.%s: every bucket must be positive, got %+v", name, b)
+		}
+	}
+	if l.LimiterIdle <= 0 {
+		return fmt.Errorf("limits.limiterIdle must be positive")
+	}
+	if l.MakerSubmits <= 0 || l.MakerWindow <= 0 || l.MakerOpenOrders <= 0 {
+		return fmt.Errorf("limits: makerSubmits, makerWindow and makerOpenOrders must be positive")
+	}
+	return nil
 }

@@ -1,0 +1,408 @@
+package persistence
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cockroachdb/pebble/v2"
+
+	"github.com/orderengine/orderengine"
+)
+
+// Account is a customer of the API: the owner of keys and the unit of tier
+// and (later) webhook endpoints.
+type Account struct {
+	ID   string           `json:"id"`
+	Name string           `json:"name"`
+	Tier orderengine.Tier `json:"tier"`
+	// Limits are the per-account bucket limits of an enterprise account;
+	// zero for the other tiers.
+	Limits    orderengine.BucketLimits `json:"limits"`
+	CreatedAt time.Time                `json:"createdAt"`
+	UpdatedAt time.Time                `json:"updatedAt"`
+}
+
+// KeyRecord is what is stored about an API key: never the key, only its
+// hash (under the h/ prefix) and a short display hint.
+type KeyRecord struct {
+	ID        string `json:"id"`
+	AccountID string `json:"accountId"`
+	// Hint is the prefix and the first four random characters, enough for a
+	// person to tell keys apart in a list.
+	Hint       string     `json:"hint"`
+	CreatedAt  time.Time  `json:"createdAt"`
+	Disabled   bool       `json:"disabled"`
+	DisabledAt *time.Time `json:"disabledAt,omitempty"`
+	// ReplacedBy is the id of the key that a reissue created in its place.
+	ReplacedBy string `json:"replacedBy,omitempty"`
+}
+
+// Principal is the result of a successful authentication. Both pointers
+// refer to immutable snapshots shared with the cache: read them, never
+// modify them.
+type Principal struct {
+	Key     *KeyRecord
+	Account *Account
+}
+
+// Accounts manages accounts and API keys in the store, with an in-memory
+// cache of every record it has read. Every mutation goes through it, writes
+// Pebble with Sync first and updates the cache after, so a disabled key is
+// refused by the very next request. (In cluster mode a cross-node
+// invalidation will be needed; see cluster/doc.go.)
+type Accounts struct {
+	store *Store
+	now   func() time.Time
+
+	writeMu sync.Mutex // serialises mutations (admin operations are rare)
+
+	mu       sync.RWMutex
+	keys     map[[32]byte]*KeyRecord // by key hash
+	accounts map[string]*Account
+}
+
+// NewAccounts returns the account manager of store. now is the clock used
+// for timestamps (nil means time.Now).
+func NewAccounts(store *Store, now func() time.Time) *Accounts {
+	if now == nil {
+		now = time.Now
+	}
+	return &Accounts{
+		store:    store,
+		now:      now,
+		keys:     make(map[[32]byte]*KeyRecord),
+		accounts: make(map[string]*Account),
+	}
+}
+
+// Authenticate resolves a presented API key. It returns an *orderengine.Error
+// with UNAUTHORIZED for a missing, malformed or unknown key, and KEY_DISABLED
+// for a disabled one.
+func (a *Accounts) Authenticate(key string) (Principal, error) {
+	if key == "" {
+		return Principal{}, orderengine.Errorf(orderengine.CodeUnauthorized, "missing API key: send X-API-Key or Authorization: Bearer")
+	}
+	if !WellFormedAPIKey(key) {
+		return Principal{}, errInvalidKey
+	}
+	hash := HashAPIKey(key)
+	a.mu.RLock()
+	rec := a.keys[hash]
+	var acct *Account
+	if rec != nil {
+		acct = a.accounts[rec.AccountID]
+	}
+	a.mu.RUnlock()
+	if rec == nil || acct == nil {
+		var err error
+		rec, acct, err = a.loadByHash(hash)
+		if err != nil {
+			return Principal{}, err
+		}
+		if rec == nil {
+			return Principal{}, errInvalidKey
+		}
+	}
+	if rec.Disabled {
+		return Principal{}, orderengine.Errorf(orderengine.CodeKeyDisabled, "API key %s is disabled", rec.ID)
+	}
+	return Principal{Key: rec, Account: acct}, nil
+}
+
+var errInvalidKey = orderengine.Errorf(orderengine.CodeUnauthorized, "invalid API key")
+
+// loadByHash reads a key record and its account from Pebble into the cache.
+func (a *Accounts) loadByHash(hash [32]byte) (*KeyRecord, *Account, error) {
+	id, ok, err := a.store.get(keyHashKey(hash))
+	if err != nil || !ok {
+		return nil, nil, err
+	}
+	rec, err := a.readKey(string(id))
+	if err != nil {
+		return nil, nil, err
+	}
+	acct, err := a.Account(rec.AccountID)
+	if err != nil {
+		return nil, nil, err
+	}
+	a.mu.Lock()
+	a.keys[hash] = rec
+	a.mu.Unlock()
+	return rec, acct, nil
+}
+
+func (a *Accounts) readKey(id string) (*KeyRecord, error) {
+	v, ok, err := a.store.get(keyRecordKey(id))
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, orderengine.Errorf(orderengine.CodeNotFound, "key %s not found", id)
+	}
+	var rec KeyRecord
+	if err := json.Unmarshal(v, &rec); err != nil {
+		return nil, fmt.Errorf("persistence: decode key %s: %w", id, err)
+	}
+	return &rec, nil
+}
+
+// Account returns the account with id, or NOT_FOUND.
+func (a *Accounts) Account(id string) (*Account, error) {
+	a.mu.RLock()
+	acct := a.accounts[id]
+	a.mu.RUnlock()
+	if acct != nil {
+		return acct, nil
+	}
+	v, ok, err := a.store.get(accountKey(id))
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, orderengine.Errorf(orderengine.CodeNotFound, "account %s not found", id)
+	}
+	acct = new(Account)
+	if err := json.Unmarshal(v, acct); err != nil {
+		return nil, fmt.Errorf("persistence: decode account %s: %w", id, err)
+	}
+	a.mu.Lock()
+	a.accounts[id] = acct
+	a.mu.Unlock()
+	return acct, nil
+}
+
+// CreateAccount stores a new account. limits is used only for enterprise.
+func (a *Accounts) CreateAccount(name string, tier orderengine.Tier, limits orderengine.BucketLimits) (*Account, error) {
+	if err := checkTier(tier, limits); err != nil {
+		return nil, err
+	}
+	name = strings.TrimSpace(name)
+	if name == "" || len(name) > 200 {
+		return nil, orderengine.Errorf(orderengine.CodeInvalidRequest, "name must be 1 to 200 characters")
+	}
+	now := a.now().UTC()
+	acct := &Account{ID: newID("acc_", 16), Name: name, Tier: tier, CreatedAt: now, UpdatedAt: now}
+	if tier == orderengine.TierEnterprise {
+		acct.Limits = limits
+	}
+	a.writeMu.Lock()
+	defer a.writeMu.Unlock()
+	if err := a.commit(func(b *pebble.Batch) error { return setJSON(b, accountKey(acct.ID), acct) }); err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	a.accounts[acct.ID] = acct
+	a.mu.Unlock()
+	return acct, nil
+}
+
+// SetTier changes an account's tier (and its enterprise limits). Cached
+// principals see the change on their next request.
+func (a *Accounts) SetTier(accountID string, tier orderengine.Tier, limits orderengine.BucketLimits) (*Account, error) {
+	if err := checkTier(tier, limits); err != nil {
+		return nil, err
+	}
+	a.writeMu.Lock()
+	defer a.writeMu.Unlock()
+	old, err := a.Account(accountID)
+	if err != nil {
+		return nil, err
+	}
+	acct := *old
+	acct.Tier = tier
+	acct.Limits = orderengine.BucketLimits{}
+	if tier == orderengine.TierEnterprise {
+		acct.Limits = limits
+	}
+	acct.UpdatedAt = a.now().UTC()
+	if err := a.commit(func(b *pebble.Batch) error { return setJSON(b, accountKey(acct.ID), &acct) }); err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	a.accounts[acct.ID] = &acct
+	a.mu.Unlock()
+	return &acct, nil
+}
+
+// IssueKey creates a key for the account and returns it in clear text. This
+// is the only time the key exists outside its owner's hands.
+func (a *Accounts) IssueKey(accountID string) (string, *KeyRecord, error) {
+	a.writeMu.Lock()
+	defer a.writeMu.Unlock()
+	if _, err := a.Account(accountID); err != nil {
+		return "", nil, err
+	}
+	key, rec := a.newKey(accountID)
+	err := a.commit(func(b *pebble.Batch) error { return a.putKey(b, key, rec) })
+	if err != nil {
+		return "", nil, err
+	}
+	return key, rec, nil
+}
+
+func (a *Accounts) newKey(accountID string) (string, *KeyRecord) {
+	key := NewAPIKey()
+	return key, &KeyRecord{
+		ID:        newID("key_", 16),
+		AccountID: accountID,
+		Hint:      key[:len(KeyPrefix)+4] + "…",
+		CreatedAt: a.now().UTC(),
+	}
+}
+
+func (a *Accounts) putKey(b *pebble.Batch, key string, rec *KeyRecord) error {
+	if err := setJSON(b, keyRecordKey(rec.ID), rec); err != nil {
+		return err
+	}
+	hash := HashAPIKey(key)
+	if err := b.Set(keyHashKey(hash), []byte(rec.ID), nil); err != nil {
+		return err
+	}
+	return b.Set(accountKeyIndexKey(rec.AccountID, rec.ID), nil, nil)
+}
+
+// DisableKey disables a key. It takes effect for the next request.
+func (a *Accounts) DisableKey(keyID string) (*KeyRecord, error) {
+	a.writeMu.Lock()
+	defer a.writeMu.Unlock()
+	return a.disableLocked(keyID, "", nil)
+}
+
+// ReissueKey disables keyID and issues a new key for the same account, in
+// one atomic write. It returns the new key in clear text.
+func (a *Accounts) ReissueKey(keyID string) (string, *KeyRecord, error) {
+	a.writeMu.Lock()
+	defer a.writeMu.Unlock()
+	old, err := a.readKey(keyID)
+	if err != nil {
+		return "", nil, err
+	}
+	key, rec := a.newKey(old.AccountID)
+	if _, err := a.disableLocked(keyID, rec.ID, func(b *pebble.Batch) error { return a.putKey(b, key, rec) }); err != nil {
+		return "", nil, err
+	}
+	return key, rec, nil
+}
+
+// disableLocked marks keyID disabled (recording replacedBy), commits it with
+// the extra writes of also, and updates the cache. a.writeMu is held.
+func (a *Accounts) disableLocked(keyID, replacedBy string, also func(*pebble.Batch) error) (*KeyRecord, error) {
+	old, err := a.readKey(keyID)
+	if err != nil {
+		return nil, err
+	}
+	rec := *old
+	if !rec.Disabled {
+		now := a.now().UTC()
+		rec.Disabled, rec.DisabledAt = true, &now
+	}
+	if replacedBy != "" {
+		rec.ReplacedBy = replacedBy
+	}
+	err = a.commit(func(b *pebble.Batch) error {
+		if err := setJSON(b, keyRecordKey(rec.ID), &rec); err != nil {
+			return err
+		}
+		if also != nil {
+			return also(b)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	for h, cached := range a.keys {
+		if cached.ID == rec.ID {
+			a.keys[h] = &rec
+		}
+	}
+	a.mu.Unlock()
+	return &rec, nil
+}
+
+// ListKeys returns the account's keys, oldest first.
+func (a *Accounts) ListKeys(accountID string) ([]KeyRecord, error) {
+	if _, err := a.Account(accountID); err != nil {
+		return nil, err
+	}
+	prefix := accountKeyIndexPrefix(accountID)
+	iter, err := a.store.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: prefixUpperBound(prefix)})
+	if err != nil {
+		return nil, fmt.Errorf("persistence: list keys: %w", err)
+	}
+	var ids []string
+	for iter.First(); iter.Valid(); iter.Next() {
+		ids = append(ids, string(iter.Key()[len(prefix):]))
+	}
+	if err := iter.Close(); err != nil {
+		return nil, fmt.Errorf("persistence: list keys: %w", err)
+	}
+	out := make([]KeyRecord, 0, len(ids))
+	for _, id := range ids {
+		rec, err := a.readKey(id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *rec)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].CreatedAt.Before(out[j].CreatedAt) })
+	return out, nil
+}
+
+// ListAccounts returns every account, ordered by id.
+func (a *Accounts) ListAccounts() ([]Account, error) {
+	prefix := []byte(prefixAccount)
+	iter, err := a.store.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: prefixUpperBound(prefix)})
+	if err != nil {
+		return nil, fmt.Errorf("persistence: list accounts: %w", err)
+	}
+	defer func() { _ = iter.Close() }()
+	var out []Account
+	for iter.First(); iter.Valid(); iter.Next() {
+		v, err := iter.ValueAndErr()
+		if err != nil {
+			return nil, fmt.Errorf("persistence: list accounts: %w", err)
+		}
+		var acct Account
+		if err := json.Unmarshal(v, &acct); err != nil {
+			return nil, fmt.Errorf("persistence: decode account: %w", err)
+		}
+		out = append(out, acct)
+	}
+	return out, nil
+}
+
+func (a *Accounts) commit(fill func(*pebble.Batch) error) error {
+	b := a.store.db.NewBatch()
+	defer func() { _ = b.Close() }()
+	if err := fill(b); err != nil {
+		return fmt.Errorf("persistence: build batch: %w", err)
+	}
+	if err := b.Commit(pebble.Sync); err != nil {
+		return fmt.Errorf("persistence: commit: %w", err)
+	}
+	return nil
+}
+
+func setJSON(b *pebble.Batch, key []byte, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return b.Set(key, data, nil)
+}
+
+func checkTier(tier orderengine.Tier, limits orderengine.BucketLimits) error {
+	if !tier.Valid() {
+		return orderengine.Errorf(orderengine.CodeInvalidRequest, "tier must be free, builder or enterprise, got %q", tier)
+	}
+	if tier == orderengine.TierEnterprise && (limits.Quote <= 0 || limits.Read <= 0 || limits.Order <= 0) {
+		return orderengine.Errorf(orderengine.CodeInvalidRequest, "enterprise tier needs positive limits for quote, read and order")
+	}
+	return nil
+}

@@ -1,0 +1,86 @@
+package persistence
+
+import "bytes"
+
+// The key space of the Pebble store.
+//
+// THIS IS THE ON-DISK FORMAT; DO NOT CHANGE an existing prefix or field
+// layout. A change needs a migration that rewrites every affected key, and a
+// bump of SchemaVersion.
+//
+// Every key starts with a short ASCII prefix ending in '/', so a prefix scan
+// never crosses into another record kind. Identifiers inside keys are ASCII
+// (account and key ids are fixed-length base62), hashes are raw bytes, and
+// numbers that must sort are big-endian fixed-width.
+//
+//	prefix  key                                   value
+//	------  ------------------------------------  --------------------------------------------
+//	m/      m/schema                              schema version, uint32 big-endian
+//	a/      a/<accountID>                         Account, JSON
+//	k/      k/<keyID>                             KeyRecord, JSON (never the key itself)
+//	h/      h/<sha256(key), 32 raw bytes>         keyID (ASCII): lookup of a presented key
+//	x/      x/<accountID>/<keyID>                 empty: index of an account's keys
+//
+// Reserved for the next issues (register them in Prefixes when added):
+//
+//	o/  orders by hash          i/  secondary indexes (maker, pair, status)
+//	f/  fills                   w/  webhook endpoints and deliveries
+//	c/  chain cursor, applied logs
+//
+// To add a record kind: pick an unused prefix, add a row to the table above
+// and an entry to Prefixes (TestPrefixesDisjoint checks that no prefix is a
+// prefix of another), write a key builder below, and keep the value codec
+// next to the record's type with its own version byte or JSON tags.
+const (
+	prefixMeta       = "m/"
+	prefixAccount    = "a/"
+	prefixKey        = "k/"
+	prefixKeyHash    = "h/"
+	prefixAccountKey = "x/"
+)
+
+// SchemaVersion is the version of the key layout written to m/schema.
+const SchemaVersion uint32 = 1
+
+// Prefixes lists every registered key prefix with what it holds. Tests use
+// it to check the key space stays disjoint.
+var Prefixes = [...]struct{ Prefix, Holds string }{
+	{prefixMeta, "store metadata (schema version)"},
+	{prefixAccount, "accounts"},
+	{prefixKey, "API key records"},
+	{prefixKeyHash, "API key hash to key id"},
+	{prefixAccountKey, "account to key id index"},
+}
+
+func schemaKey() []byte { return []byte(prefixMeta + "schema") }
+
+func accountKey(accountID string) []byte { return []byte(prefixAccount + accountID) }
+
+func keyRecordKey(keyID string) []byte { return []byte(prefixKey + keyID) }
+
+func keyHashKey(hash [32]byte) []byte {
+	out := make([]byte, 0, len(prefixKeyHash)+len(hash))
+	out = append(out, prefixKeyHash...)
+	return append(out, hash[:]...)
+}
+
+func accountKeyIndexPrefix(accountID string) []byte {
+	return []byte(prefixAccountKey + accountID + "/")
+}
+
+func accountKeyIndexKey(accountID, keyID string) []byte {
+	return append(accountKeyIndexPrefix(accountID), keyID...)
+}
+
+// prefixUpperBound returns the smallest key greater than every key with
+// prefix p, for use as an iterator's UpperBound.
+func prefixUpperBound(p []byte) []byte {
+	end := bytes.Clone(p)
+	for i := len(end) - 1; i >= 0; i-- {
+		end[i]++
+		if end[i] != 0 {
+			return end[:i+1]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,111 @@
+package persistence
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// FormatMajorVersion is the Pebble on-disk format the store is created with
+// and ratcheted to. It is pinned, not FormatNewest, so that a library upgrade
+// never silently rewrites the store into a format an older binary cannot
+// read; raise it deliberately, in its own commit.
+const FormatMajorVersion = pebble.FormatValueSeparation
+
+// Store is the engine's Pebble database. It is safe for concurrent use.
+type Store struct {
+	db  *pebble.DB
+	log *slog.Logger
+}
+
+// Open opens (or creates) the store in dir. Only one process may open a
+// directory at a time; Pebble's lock file enforces it.
+func Open(dir string, log *slog.Logger) (*Store, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	opts := &pebble.Options{
+		FormatMajorVersion: FormatMajorVersion,
+		Logger:             pebbleLogger{log},
+	}
+	db, err := pebble.Open(dir, opts)
+	if err != nil {
+		return nil, fmt.Errorf("persistence: open %s: %w", dir, err)
+	}
+	s := &Store{db: db, log: log}
+	if err := s.checkSchema(); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// DB returns the underlying Pebble handle for record kinds that live in
+// other files of this package.
+func (s *Store) DB() *pebble.DB { return s.db }
+
+// Close flushes and closes the store.
+func (s *Store) Close() error {
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("persistence: close: %w", err)
+	}
+	return nil
+}
+
+func (s *Store) checkSchema() error {
+	v, ok, err := s.get(schemaKey())
+	if err != nil {
+		return err
+	}
+	if !ok {
+		var buf [4]byte
+		binary.BigEndian.PutUint32(buf[:], SchemaVersion)
+		if err := s.db.Set(schemaKey(), buf[:], pebble.Sync); err != nil {
+			return fmt.Errorf("persistence: write schema version: %w", err)
+		}
+		return nil
+	}
+	if len(v) != 4 {
+		return fmt.Errorf("persistence: corrupt schema version record")
+	}
+	if got := binary.BigEndian.Uint32(v); got != SchemaVersion {
+		return fmt.Errorf("persistence: store has schema version %d, this binary reads %d", got, SchemaVersion)
+	}
+	return nil
+}
+
+// get returns a copy of the value at key; ok is false when absent.
+func (s *Store) get(key []byte) (value []byte, ok bool, err error) {
+	v, closer, err := s.db.Get(key)
+	if errors.Is(err, pebble.ErrNotFound) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("persistence: get: %w", err)
+	}
+	out := make([]byte, len(v))
+	copy(out, v)
+	if err := closer.Close(); err != nil {
+		return nil, false, fmt.Errorf("persistence: get: %w", err)
+	}
+	return out, true, nil
+}
+
+// pebbleLogger routes Pebble's own log lines into slog.
+type pebbleLogger struct{ log *slog.Logger }
+
+func (l pebbleLogger) Infof(format string, args ...any) {
+	l.log.Debug(fmt.Sprintf(format, args...), "component", "pebble")
+}
+
+func (l pebbleLogger) Errorf(format string, args ...any) {
+	l.log.Error(fmt.Sprintf(format, args...), "component", "pebble")
+}
+
+func (l pebbleLogger) Fatalf(format string, args ...any) {
+	l.log.Error(fmt.Sprintf(format, args...), "component", "pebble", "fatal", true)
+	panic(fmt.Sprintf(format, args...))
+}
