@@ -1,6 +1,7 @@
 # orderengine — the two commands a newcomer needs are `make run` and `make test`.
 GO        ?= go
 BIN       := bin/orderengine
+GETH      := .cache/bin/geth
 # Packages with concurrency run under the race detector in `make test`.
 RACE_PKGS ?= ./actors/... ./http/... ./persistence/...
 
@@ -13,7 +14,12 @@ build:
 	$(GO) build -o $(BIN) ./cmd/orderengine
 
 # deps installs everything the tests need that Go modules do not bring.
-deps:
+deps: $(GETH)
+
+# geth v1.16.7 is the external node of the chain/devchain tests (v1.17's
+# command does not build here); built once into the gitignored .cache/bin.
+$(GETH):
+	GOBIN=$(CURDIR)/.cache/bin $(GO) install github.com/ethereum/go-ethereum/cmd/geth@v1.16.7
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
