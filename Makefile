@@ -40,3 +40,10 @@ bench:
 
 clean:
 	rm -rf bin
+
+# vectors regenerates the EIP-712 and makerTraits golden vectors of package
+# chain with the pinned ethers (needs node and npm; the tests do not).
+.PHONY: vectors
+vectors:
+	npm ci --prefix chain/testdata/ethers --no-audit --no-fund
+	node chain/testdata/ethers/gen.js
