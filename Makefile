@@ -15,11 +15,19 @@ build:
 
 # deps installs everything the tests need that Go modules do not bring.
 deps: $(GETH)
+	npm ci --prefix contracts
 
 # geth v1.16.7 is the external node of the chain/devchain tests (v1.17's
 # command does not build here); built once into the gitignored .cache/bin.
 $(GETH):
 	GOBIN=$(CURDIR)/.cache/bin $(GO) install github.com/ethereum/go-ethereum/cmd/geth@v1.16.7
+
+# contracts recompiles contracts/src with the pinned solc and regenerates the
+# committed ABI/bytecode (contracts/build) and Go bindings (contracts/bindings).
+.PHONY: contracts
+contracts:
+	npm ci --prefix contracts
+	sh contracts/scripts/generate.sh
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
