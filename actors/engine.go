@@ -1,0 +1,97 @@
+// Package actors bundles the engine's running parts: the protoactor actor
+// system, the Pebble store, the clock, the logger, the configuration and the
+// engine-wide actors built on them. One package per actor kind lives below
+// it (limiter today; order, orderbook, webhook, indexer, trigger, market as
+// their issues land).
+//
+// Who may import it: cmd/orderengine (to build the Engine), http (to reach
+// the parts a request needs) and tests. Actor-kind packages must not import
+// it; they take the pieces they need (system, clock, logger, store) as
+// arguments, which keeps them testable alone and avoids import cycles.
+package actors
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/actors/clock"
+	"github.com/orderengine/orderengine/actors/limiter"
+	"github.com/orderengine/orderengine/persistence"
+)
+
+// Engine is the engine's running state shared by the front ends. Its fields
+// are set by Open and must not be replaced afterwards; later issues add
+// their subsystems as fields.
+type Engine struct {
+	Config orderengine.Config
+	Log    *slog.Logger
+	Clock  clock.Clock
+	System *actor.ActorSystem
+	Store  *persistence.Store
+	// Accounts manages accounts and API keys.
+	Accounts *persistence.Accounts
+	// Limiter holds the per-key and per-address limiter actors.
+	Limiter *limiter.Limiter
+	// Makers is the per-maker submit limiter the order path calls.
+	Makers *limiter.Makers
+}
+
+// Option adjusts Open.
+type Option func(*openOptions)
+
+type openOptions struct {
+	clock clock.Clock
+}
+
+// WithClock replaces the real clock (tests use clock.Manual).
+func WithClock(c clock.Clock) Option { return func(o *openOptions) { o.clock = c } }
+
+// Open opens the store in cfg.DataDir, starts the actor system and the
+// engine-wide actors. Close releases them in reverse order.
+func Open(cfg orderengine.Config, log *slog.Logger, opts ...Option) (*Engine, error) {
+	o := openOptions{clock: clock.Real{}}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	store, err := persistence.Open(cfg.DataDir, log)
+	if err != nil {
+		return nil, err
+	}
+	actorLog := log.With("component", "protoactor")
+	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return actorLog }))
+	e := &Engine{
+		Config:   cfg,
+		Log:      log,
+		Clock:    o.clock,
+		System:   system,
+		Store:    store,
+		Accounts: persistence.NewAccounts(store, o.clock.Now),
+		Limiter: limiter.New(system, o.clock, log, limiter.Options{
+			Window: cfg.Limits.Window,
+			Idle:   cfg.Limits.LimiterIdle,
+		}),
+		Makers: limiter.NewMakers(system, o.clock, log, limiter.MakerOptions{
+			Submits:    cfg.Limits.MakerSubmits,
+			Window:     cfg.Limits.MakerWindow,
+			OpenOrders: cfg.Limits.MakerOpenOrders,
+		}),
+	}
+	return e, nil
+}
+
+// Close stops the actor system, then closes the store. Call it after the
+// front ends have drained.
+func (e *Engine) Close() error {
+	if e == nil {
+		return nil
+	}
+	e.System.Shutdown()
+	if err := e.Store.Close(); err != nil {
+		return errors.Join(fmt.Errorf("actors: close engine: %w", err))
+	}
+	return nil
+}
