@@ -1,6 +1,11 @@
 package orderengine
 
-import "time"
+import (
+	"errors"
+	"fmt"
+	"net"
+	"time"
+)
 
 // HTTPConfig configures the public and admin listeners.
 type HTTPConfig struct {
@@ -32,4 +37,39 @@ func defaultHTTP() HTTPConfig {
 		IdleTimeout:     60 * time.Second,
 		ShutdownTimeout: 15 * time.Second,
 	}
+}
+
+func (h HTTPConfig) validate() error {
+	var errs []error
+	if h.Listen == "" {
+		errs = append(errs, errors.New("http.listen must not be empty"))
+	}
+	if err := CheckLoopback(h.AdminListen); err != nil {
+		errs = append(errs, fmt.Errorf("http.adminListen: %w", err))
+	}
+	if h.BodyLimit <= 0 {
+		errs = append(errs, errors.New("http.bodyLimit must be positive"))
+	}
+	if h.ReadTimeout <= 0 || h.WriteTimeout <= 0 || h.IdleTimeout <= 0 || h.ShutdownTimeout <= 0 {
+		errs = append(errs, errors.New("http timeouts must be positive"))
+	}
+	return errors.Join(errs...)
+}
+
+// CheckLoopback returns an error unless addr is host:port with a loopback
+// host (127.0.0.0/8, ::1 or localhost). The admin API must never be exposed
+// beyond the machine.
+func CheckLoopback(addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("%q is not host:port: %w", addr, err)
+	}
+	if host == "localhost" {
+		return nil
+	}
+	ip := net.ParseIP(host)
+	if ip == nil || !ip.IsLoopback() {
+		return fmt.Errorf("%q is not a loopback address; the admin API listens on loopback only", addr)
+	}
+	return nil
 }

@@ -1,0 +1,132 @@
+package orderengine
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func envOf(m map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+}
+
+func TestFieldNames(t *testing.T) {
+	want := map[string][2]string{
+		"http.adminListen":       {"ORDERENGINE_HTTP_ADMIN_LISTEN", "http-admin-listen"},
+		"chain.devRPCListen":     {"ORDERENGINE_CHAIN_DEV_RPC_LISTEN", "chain-dev-rpc-listen"},
+		"chain.chainId":          {"ORDERENGINE_CHAIN_CHAIN_ID", "chain-chain-id"},
+		"limits.free.quote":      {"ORDERENGINE_LIMITS_FREE_QUOTE", "limits-free-quote"},
+		"dataDir":                {"ORDERENGINE_DATA_DIR", "data-dir"},
+		"limits.makerOpenOrders": {"ORDERENGINE_LIMITS_MAKER_OPEN_ORDERS", "limits-maker-open-orders"},
+	}
+	seenEnv := map[string]bool{}
+	for _, f := range Fields() {
+		if seenEnv[f.Env] {
+			t.Errorf("duplicate env %s", f.Env)
+		}
+		seenEnv[f.Env] = true
+		if w, ok := want[f.Path]; ok {
+			if f.Env != w[0] || f.Flag != w[1] {
+				t.Errorf("%s: env %s flag %s, want %v", f.Path, f.Env, f.Flag, w)
+			}
+			delete(want, f.Path)
+		}
+	}
+	for p := range want {
+		t.Errorf("field %s not listed", p)
+	}
+}
+
+func TestLoadConfigPrecedence(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "c.json")
+	err := os.WriteFile(file, []byte(`{"http":{"listen":"127.0.0.1:9000","shutdownTimeout":"3s"},"limits":{"free":{"read":7}},"log":{"level":"debug"}}`), 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := envOf(map[string]string{
+		ConfigFileEnv:                   file,
+		"ORDERENGINE_HTTP_LISTEN":       "127.0.0.1:9001",
+		"ORDERENGINE_LIMITS_FREE_ORDER": "9",
+	})
+	cfg, err := LoadConfig([]string{"--limits-free-order", "11", "--data-dir", "/tmp/x"}, env, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.HTTP.Listen != "127.0.0.1:9001" || cfg.HTTP.ShutdownTimeout != 3*time.Second ||
+		cfg.Limits.Free.Read != 7 || cfg.Limits.Free.Order != 11 || cfg.Limits.Free.Quote != 120 ||
+		cfg.DataDir != "/tmp/x" || cfg.Log.Level != "debug" {
+		t.Fatalf("got %+v", cfg)
+	}
+}
+
+func TestLoadConfigRejects(t *testing.T) {
+	cases := map[string][]string{
+		"non-loopback admin": {"--http-admin-listen", "0.0.0.0:8081"},
+		"bad duration":       {"--http-read-timeout", "soon"},
+		"bad level":          {"--log-level", "loud"},
+		"zero limit":         {"--limits-free-read", "0"},
+		"unknown flag":       {"--nope", "1"},
+	}
+	for name, args := range cases {
+		if _, err := LoadConfig(args, nil, nil); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	file := filepath.Join(t.TempDir(), "c.json")
+	if err := os.WriteFile(file, []byte(`{"http":{"lisen":"x"}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadConfig([]string{"--config", file}, nil, nil); err == nil || !strings.Contains(err.Error(), "lisen") {
+		t.Errorf("unknown file key: %v", err)
+	}
+}
+
+func TestDefaultValidates(t *testing.T) {
+	if err := Default().Validate(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestConfigurationDoc keeps docs/configuration.md in step with Config: the
+// table between the markers is generated from Fields. Regenerate it with
+// UPDATE_CONFIG_DOC=1 go test -run TestConfigurationDoc .
+func TestConfigurationDoc(t *testing.T) {
+	const begin, end = "<!-- fields:begin -->\n", "<!-- fields:end -->"
+	path := filepath.Join("docs", "configuration.md")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(data)
+	i, j := strings.Index(doc, begin), strings.Index(doc, end)
+	if i < 0 || j < i {
+		t.Fatalf("%s lacks the field markers", path)
+	}
+	var b strings.Builder
+	b.WriteString("| key | environment | flag | type | default |\n|---|---|---|---|---|\n")
+	for _, f := range Fields() {
+		def := strings.ReplaceAll(f.Default, "|", "\\|")
+		if len(def) > 60 {
+			def = "(see source)"
+		}
+		if def == "" {
+			def = "(empty)"
+		} else {
+			def = "`" + def + "`"
+		}
+		b.WriteString("| `" + f.Path + "` | `" + f.Env + "` | `--" + f.Flag + "` | " + f.Type + " | " + def + " |\n")
+	}
+	want := doc[:i+len(begin)] + b.String() + doc[j:]
+	if want == doc {
+		return
+	}
+	if os.Getenv("UPDATE_CONFIG_DOC") != "" {
+		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Fatalf("%s is out of date with Config; run UPDATE_CONFIG_DOC=1 go test -run TestConfigurationDoc .", path)
+}
