@@ -86,7 +86,7 @@ type Token struct {
 // Pool describes one deployed venue.
 type Pool struct {
 	// Family is FamilyCPMM or FamilyStableSwap.
-	Family string
+	Family  string
 	Address common.Address
 	Token0  common.Address
 	Token1  common.Address
