@@ -1,0 +1,111 @@
+package routing
+
+import (
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/holiman/uint256"
+)
+
+// FamilyCPMM is the constant-product venue family.
+const FamilyCPMM = "cpmm"
+
+// feeDenominatorPpm is the unit of the constant-product fee tier.
+const feeDenominatorPpm = 1_000_000
+
+// CPMMPool is a constant-product pool (ConstantProductPool.sol) with a fee
+// tier in ppm. Its AmountOut is
+//
+//	out = in × (1e6 − fee) × rOut / (rIn × 1e6 + in × (1e6 − fee))   (floor)
+//
+// computed in the same order and with the same checked 256-bit arithmetic
+// as the contract.
+type CPMMPool struct {
+	addr           common.Address
+	token0, token1 common.Address
+	r0, r1         uint256.Int
+	feePpm         uint64
+	spot01, spot10 uint256.Int // fee-free prices, 128.128
+}
+
+// NewCPMMPool returns a constant-product pool with the given reserves and
+// fee tier (ppm, below 1e6).
+func NewCPMMPool(addr, token0, token1 common.Address, reserve0, reserve1 *uint256.Int, feePpm uint64) *CPMMPool {
+	p := &CPMMPool{addr: addr, token0: token0, token1: token1, feePpm: feePpm}
+	p.setReserves(reserve0, reserve1)
+	return p
+}
+
+func (p *CPMMPool) setReserves(r0, r1 *uint256.Int) {
+	p.r0.Set(r0)
+	p.r1.Set(r1)
+	p.spot01.Set(ratioX128(r1, r0))
+	p.spot10.Set(ratioX128(r0, r1))
+}
+
+// Address implements Pool.
+func (p *CPMMPool) Address() common.Address { return p.addr }
+
+// Family implements Pool.
+func (p *CPMMPool) Family() string { return FamilyCPMM }
+
+// Tokens implements Pool.
+func (p *CPMMPool) Tokens() (common.Address, common.Address) { return p.token0, p.token1 }
+
+// Reserves implements Pool.
+func (p *CPMMPool) Reserves() (*uint256.Int, *uint256.Int) {
+	return new(uint256.Int).Set(&p.r0), new(uint256.Int).Set(&p.r1)
+}
+
+// FeePpm is the pool's fee tier.
+func (p *CPMMPool) FeePpm() uint64 { return p.feePpm }
+
+// WithReserves implements Pool.
+func (p *CPMMPool) WithReserves(r0, r1 *uint256.Int) Pool {
+	q := *p
+	q.setReserves(r0, r1)
+	return &q
+}
+
+// SpotX128 implements Pool.
+func (p *CPMMPool) SpotX128(tokenIn common.Address) *uint256.Int {
+	switch tokenIn {
+	case p.token0:
+		return new(uint256.Int).Set(&p.spot01)
+	case p.token1:
+		return new(uint256.Int).Set(&p.spot10)
+	}
+	return new(uint256.Int)
+}
+
+// AmountOut implements Pool.
+func (p *CPMMPool) AmountOut(tokenIn common.Address, amountIn *uint256.Int) (*uint256.Int, error) {
+	var rIn, rOut *uint256.Int
+	switch tokenIn {
+	case p.token0:
+		rIn, rOut = &p.r0, &p.r1
+	case p.token1:
+		rIn, rOut = &p.r1, &p.r0
+	default:
+		return nil, ErrWrongToken
+	}
+	if amountIn.IsZero() {
+		return nil, ErrZeroAmount
+	}
+	if rIn.IsZero() || rOut.IsZero() {
+		return nil, ErrNoLiquidity
+	}
+	var inWithFee, num, den uint256.Int
+	if _, o := inWithFee.MulOverflow(amountIn, uint256.NewInt(feeDenominatorPpm-p.feePpm)); o {
+		return nil, ErrOverflow
+	}
+	if _, o := num.MulOverflow(&inWithFee, rOut); o {
+		return nil, ErrOverflow
+	}
+	if _, o := den.MulOverflow(rIn, uint256.NewInt(feeDenominatorPpm)); o {
+		return nil, ErrOverflow
+	}
+	if _, o := den.AddOverflow(&den, &inWithFee); o {
+		return nil, ErrOverflow
+	}
+	out := num.Div(&num, &den)
+	return new(uint256.Int).Set(out), nil
+}
