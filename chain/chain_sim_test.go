@@ -1,0 +1,182 @@
+package chain
+
+import (
+	"context"
+	"math/big"
+	"testing"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/eth/ethconfig"
+	"github.com/ethereum/go-ethereum/ethclient/simulated"
+	"github.com/ethereum/go-ethereum/node"
+	"github.com/ethereum/go-ethereum/params"
+
+	"github.com/orderengine/orderengine/contracts/bindings/servicerouter"
+	"github.com/orderengine/orderengine/contracts/bindings/smartwallet"
+)
+
+const simChainID = 4663
+
+// simChain is a simulated chain (chain id 4663) with the router v7.1 and an
+// EIP-1271 SmartWallet from contracts/ deployed.
+type simChain struct {
+	sim         *simulated.Backend
+	client      simulated.Client
+	router      common.Address
+	wallet      common.Address
+	owner       *ecdsaKey
+	beforeBlock *big.Int // a block before the wallet existed
+	block       *big.Int // the block both contracts exist in
+}
+
+type ecdsaKey struct {
+	addr common.Address
+	sign func(digest common.Hash) []byte
+}
+
+func newKey(t testing.TB, label string) *ecdsaKey {
+	key, err := crypto.ToECDSA(crypto.Keccak256([]byte("orderengine chain test " + label)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &ecdsaKey{
+		addr: crypto.PubkeyToAddress(key.PublicKey),
+		sign: func(d common.Hash) []byte {
+			sig, err := crypto.Sign(d[:], key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sig[64] += 27
+			return sig
+		},
+	}
+}
+
+func newSimChain(t *testing.T) *simChain {
+	t.Helper()
+	deployerKey, err := crypto.ToECDSA(crypto.Keccak256([]byte("orderengine chain test deployer")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	deployer := crypto.PubkeyToAddress(deployerKey.PublicKey)
+	alloc := types.GenesisAlloc{deployer: {Balance: new(big.Int).Lsh(big.NewInt(1), 100)}}
+	sim := simulated.NewBackend(alloc, func(_ *node.Config, ec *ethconfig.Config) {
+		cfg := *params.AllDevChainProtocolChanges // a shared global: copy before changing
+		cfg.ChainID = big.NewInt(simChainID)
+		ec.Genesis.Config = &cfg
+		ec.NetworkId = simChainID
+	})
+	t.Cleanup(func() { _ = sim.Close() })
+	c := &simChain{sim: sim, client: sim.Client(), owner: newKey(t, "wallet owner")}
+	ctx := context.Background()
+	if id, err := c.client.ChainID(ctx); err != nil || id.Int64() != simChainID {
+		t.Fatalf("chain id %v, %v", id, err)
+	}
+	sim.Commit()
+	c.beforeBlock = big.NewInt(1)
+
+	auth := bind.NewKeyedTransactor(deployerKey, big.NewInt(simChainID))
+	deploy := func(bin string, input []byte) common.Address {
+		addr, tx, err := bind.DeployContract(auth, common.FromHex(bin), c.client, input)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sim.Commit()
+		if r, err := c.client.TransactionReceipt(ctx, tx.Hash()); err != nil || r.Status != types.ReceiptStatusSuccessful {
+			t.Fatalf("deploy failed: %v %v", r, err)
+		}
+		return addr
+	}
+	sw := smartwallet.NewSmartWallet()
+	c.wallet = deploy(smartwallet.SmartWalletMetaData.Bin, sw.PackConstructor(c.owner.addr))
+	sr := servicerouter.NewServiceRouter()
+	c.router = deploy(servicerouter.ServiceRouterMetaData.Bin,
+		sr.PackConstructor(deployer, deployer, common.Address{0x0a}, common.Address{0x0b}))
+	head, err := c.client.BlockNumber(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.block = new(big.Int).SetUint64(head)
+	return c
+}
+
+func (c *simChain) call(t *testing.T, to common.Address, data []byte) []byte {
+	t.Helper()
+	out, err := c.client.CallContract(context.Background(), ethereumCall(to, data), c.block)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestRouterAgreesWithGo checks the Solidity router's domainSeparator() and
+// hashOrder() against this package for every golden order.
+func TestRouterAgreesWithGo(t *testing.T) {
+	c := newSimChain(t)
+	sr := servicerouter.NewServiceRouter()
+	d := NewRouterDomain(simChainID, c.router)
+	sep, err := sr.UnpackDomainSeparator(c.call(t, c.router, sr.PackDomainSeparator()))
+	if err != nil || common.Hash(sep) != d.Separator() {
+		t.Fatalf("router domainSeparator %x, Go %s (%v)", sep, d.Separator().Hex(), err)
+	}
+	for _, v := range loadVectors(t).Orders {
+		o := v.Order.parse(t)
+		bo := servicerouter.Order{
+			Salt: o.Salt.ToBig(), Maker: o.Maker, Receiver: o.Receiver, TokenIn: o.TokenIn, TokenOut: o.TokenOut,
+			AmountIn: o.AmountIn.ToBig(), TriggerPrice: o.TriggerPrice.ToBig(), TriggerAmountOut: o.TriggerAmountOut.ToBig(),
+			MakerTraits: o.MakerTraits.ToBig(), Referrer: o.Referrer, ReferralFeePpm: o.ReferralFeePpm,
+		}
+		got, err := sr.UnpackHashOrder(c.call(t, c.router, sr.PackHashOrder(bo)))
+		if err != nil || common.Hash(got) != OrderHash(d, &o) {
+			t.Errorf("%s: router hashOrder %x, Go %s (%v)", v.Name, got, OrderHash(d, &o).Hex(), err)
+		}
+	}
+}
+
+// TestVerifyEIP1271SmartWallet verifies orders and cancels of a maker that is
+// the SmartWallet contract, through eth_call on the simulated chain.
+func TestVerifyEIP1271SmartWallet(t *testing.T) {
+	c := newSimChain(t)
+	ctx := context.Background()
+	d := NewRouterDomain(simChainID, c.router)
+	ver := NewVerifier(d, c.client)
+	v := loadVectors(t).Orders[0]
+	o := v.Order.parse(t)
+	o.Maker = c.wallet
+	hash := OrderHash(d, &o)
+
+	got, err := ver.VerifyOrder(ctx, &o, c.owner.sign(hash), c.block)
+	if err != nil || got != hash {
+		t.Fatalf("owner's signature through the wallet: %s, %v", got.Hex(), err)
+	}
+	// Latest block works too.
+	if _, err := ver.VerifyOrder(ctx, &o, c.owner.sign(hash), nil); err != nil {
+		t.Fatalf("at latest block: %v", err)
+	}
+	if err := ver.VerifyCancel(ctx, c.wallet, hash, c.owner.sign(CancelHash(d, hash)), c.block); err != nil {
+		t.Fatalf("wallet cancel: %v", err)
+	}
+
+	_, err = ver.VerifyOrder(ctx, &o, c.owner.sign(OrderHashV70(d, &o)), c.block)
+	wantSigReason(t, err, ReasonSignedV70, "BAD_SIGNATURE")
+
+	_, err = ver.VerifyOrder(ctx, &o, newKey(t, "stranger").sign(hash), c.block)
+	wantSigReason(t, err, ReasonEIP1271Rejected, "BAD_SIGNATURE")
+
+	_, err = ver.VerifyOrder(ctx, &o, hexutil.MustDecode("0x1234"), c.block)
+	wantSigReason(t, err, ReasonEIP1271Rejected, "BAD_SIGNATURE")
+
+	// Pinned to a block before the wallet existed, the maker has no code, so
+	// the owner's ECDSA signature is just a signature by someone else.
+	_, err = ver.VerifyOrder(ctx, &o, c.owner.sign(hash), c.beforeBlock)
+	wantSigReason(t, err, ReasonWrongSigner, "BAD_SIGNATURE")
+}
+
+func ethereumCall(to common.Address, data []byte) ethereum.CallMsg {
+	return ethereum.CallMsg{To: &to, Data: data}
+}
