@@ -1,6 +1,8 @@
 package routing
 
 import (
+	"fmt"
+
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
 )
@@ -76,7 +78,8 @@ func (p *CPMMPool) SpotX128(tokenIn common.Address) *uint256.Int {
 	return new(uint256.Int)
 }
 
-// AmountOut implements Pool.
+// AmountOut implements Pool: TwoTokenPool.getAmountOut with
+// ConstantProductPool._amountOut, every product checked like Solidity 0.8.
 func (p *CPMMPool) AmountOut(tokenIn common.Address, amountIn *uint256.Int) (*uint256.Int, error) {
 	var rIn, rOut *uint256.Int
 	switch tokenIn {
@@ -87,11 +90,8 @@ func (p *CPMMPool) AmountOut(tokenIn common.Address, amountIn *uint256.Int) (*ui
 	default:
 		return nil, ErrWrongToken
 	}
-	if amountIn.IsZero() {
-		return nil, ErrZeroAmount
-	}
-	if rIn.IsZero() || rOut.IsZero() {
-		return nil, ErrNoLiquidity
+	if amountIn.IsZero() || rIn.IsZero() || rOut.IsZero() {
+		return new(uint256.Int), nil // getAmountOut answers 0
 	}
 	var inWithFee, num, den uint256.Int
 	if _, o := inWithFee.MulOverflow(amountIn, uint256.NewInt(feeDenominatorPpm-p.feePpm)); o {
@@ -108,4 +108,22 @@ func (p *CPMMPool) AmountOut(tokenIn common.Address, amountIn *uint256.Int) (*ui
 	}
 	out := num.Div(&num, &den)
 	return new(uint256.Int).Set(out), nil
+}
+
+// cpmmFamily loads ConstantProductPool state: getState() returns
+// (token0, token1, reserve0, reserve1, feePpm).
+type cpmmFamily struct{}
+
+func (cpmmFamily) Name() string      { return FamilyCPMM }
+func (cpmmFamily) StateCall() []byte { return append([]byte(nil), selectorGetState...) }
+
+func (cpmmFamily) Decode(addr common.Address, ret []byte) (Pool, error) {
+	w, err := words(ret, 5)
+	if err != nil {
+		return nil, err
+	}
+	if !w[4].LtUint64(feeDenominatorPpm) {
+		return nil, fmt.Errorf("routing: cpmm pool %s fee %s ppm out of range", addr.Hex(), w[4].Dec())
+	}
+	return NewCPMMPool(addr, wordAddress(&w[0]), wordAddress(&w[1]), &w[2], &w[3], w[4].Uint64()), nil
 }

@@ -52,15 +52,15 @@ func TestCPMMRevertsLikeContract(t *testing.T) {
 	if _, err := p.AmountOut(tokenAddr(0), big1); !errors.Is(err, ErrOverflow) {
 		t.Fatalf("overflow not reported: %v", err)
 	}
-	if _, err := p.AmountOut(tokenAddr(0), new(uint256.Int)); !errors.Is(err, ErrZeroAmount) {
-		t.Fatalf("zero amount: %v", err)
+	if out, err := p.AmountOut(tokenAddr(0), new(uint256.Int)); err != nil || !out.IsZero() {
+		t.Fatalf("zero amount must answer 0 like getAmountOut: %v %v", out, err)
 	}
 	if _, err := p.AmountOut(tokenAddr(5), uint256.NewInt(1)); !errors.Is(err, ErrWrongToken) {
 		t.Fatalf("wrong token: %v", err)
 	}
 	empty := NewCPMMPool(poolAddr(0), tokenAddr(0), tokenAddr(1), new(uint256.Int), uint256.NewInt(5), 3000)
-	if _, err := empty.AmountOut(tokenAddr(0), uint256.NewInt(1)); !errors.Is(err, ErrNoLiquidity) {
-		t.Fatalf("empty pool: %v", err)
+	if out, err := empty.AmountOut(tokenAddr(0), uint256.NewInt(1)); err != nil || !out.IsZero() {
+		t.Fatalf("empty pool must answer 0: %v %v", out, err)
 	}
 }
 

@@ -7,21 +7,34 @@ import (
 	"github.com/holiman/uint256"
 )
 
-// Errors a simulator returns where the on-chain pool would revert. Search
-// treats them as "this path cannot carry the amount".
+// Errors a simulator returns where the on-chain getAmountOut reverts.
+// Where it answers 0 (zero input, empty reserve, no output) the simulator
+// answers 0 too; search treats a zero output as ErrNoLiquidity, since the
+// pool's swap reverts on it.
 var (
-	// ErrZeroAmount mirrors a pool's revert on a zero input.
-	ErrZeroAmount = errors.New("routing: zero amount")
-	// ErrNoLiquidity means a reserve is empty or the output would be zero.
+	// ErrNoLiquidity means the pool would give nothing for the amount
+	// (its swap reverts with OutputTooLow).
 	ErrNoLiquidity = errors.New("routing: no liquidity")
-	// ErrOverflow mirrors Solidity's checked-arithmetic revert.
+	// ErrOverflow mirrors Solidity's checked-arithmetic and division-by-zero
+	// panics.
 	ErrOverflow = errors.New("routing: arithmetic overflow")
-	// ErrWrongToken means tokenIn is not one of the pool's tokens.
+	// ErrWrongToken means tokenIn is not one of the pool's tokens
+	// (UnknownToken).
 	ErrWrongToken = errors.New("routing: token not in pool")
-	// ErrNoConvergence mirrors a StableSwap Newton loop that does not
-	// converge within its iteration bound.
-	ErrNoConvergence = errors.New("routing: invariant did not converge")
 )
+
+// swapOut is what a swap of amountIn through p gives: AmountOut, with a zero
+// output turned into ErrNoLiquidity.
+func swapOut(p Pool, tokenIn common.Address, amountIn *uint256.Int) (*uint256.Int, error) {
+	out, err := p.AmountOut(tokenIn, amountIn)
+	if err != nil {
+		return nil, err
+	}
+	if out.IsZero() {
+		return nil, ErrNoLiquidity
+	}
+	return out, nil
+}
 
 // Pool is the state of one two-token venue at one block together with its
 // family's simulator. Implementations are immutable: a state change makes a
@@ -37,8 +50,9 @@ type Pool interface {
 	Tokens() (token0, token1 common.Address)
 	// Reserves are the balances the pool's last Sync event reported.
 	Reserves() (reserve0, reserve1 *uint256.Int)
-	// AmountOut is the pool's getAmountOut(tokenIn, amountIn) to the wei,
-	// or the error matching the on-chain revert.
+	// AmountOut is the pool's getAmountOut(tokenIn, amountIn) to the wei
+	// (including its zero answers), or the error matching the on-chain
+	// revert.
 	AmountOut(tokenIn common.Address, amountIn *uint256.Int) (*uint256.Int, error)
 	// SpotX128 is the fee-free marginal price of tokenIn in tokenOut (raw
 	// units per raw unit) as a 128.128 fixed-point number; zero when the

@@ -1,6 +1,7 @@
 package routing
 
 import (
+	"fmt"
 	"math/big"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -16,10 +17,11 @@ const (
 	stableMaxIteration = 255
 )
 
-// StableSwapPool is a 2-coin StableSwap pool (StableSwapPool.sol):
-// balances are normalised to 18 decimals by each token's rate multiplier,
-// D and y are found with the Newton iterations of the Solidity source, and
-// the fee (1e10 units) is taken from the output.
+// StableSwapPool is a 2-coin StableSwap pool (contracts/src/StableSwapPool.sol,
+// Curve's 3pool-generation invariant with plain A): balances are
+// normalised to 18 decimals by each token's multiplier, D and y are found
+// with the Newton iterations of the Solidity source, and the fee (1e10
+// units) is taken from the de-normalised output.
 type StableSwapPool struct {
 	addr           common.Address
 	token0, token1 common.Address
@@ -36,11 +38,23 @@ type StableSwapPool struct {
 // amplification A, fee (1e10 units) and token decimals (at most 18).
 func NewStableSwapPool(addr, token0, token1 common.Address, reserve0, reserve1 *uint256.Int,
 	amp, feeE10 uint64, decimals0, decimals1 uint8) *StableSwapPool {
+	mul := func(dec uint8) *uint256.Int {
+		return new(uint256.Int).Exp(uint256.NewInt(10), uint256.NewInt(uint64(18-dec)))
+	}
+	return NewStableSwapPoolState(addr, token0, token1, reserve0, reserve1,
+		uint256.NewInt(amp), uint256.NewInt(feeE10), mul(decimals0), mul(decimals1))
+}
+
+// NewStableSwapPoolState returns a StableSwap pool from the values of the
+// contract's getState(): reserves, A, fee and the rate multipliers
+// mult0/mult1 (10^(18 − decimals)).
+func NewStableSwapPoolState(addr, token0, token1 common.Address, reserve0, reserve1,
+	amp, feeE10, mult0, mult1 *uint256.Int) *StableSwapPool {
 	p := &StableSwapPool{addr: addr, token0: token0, token1: token1}
-	p.amp.SetUint64(amp)
-	p.feeE10.SetUint64(feeE10)
-	p.mul0.Exp(uint256.NewInt(10), uint256.NewInt(uint64(18-decimals0)))
-	p.mul1.Exp(uint256.NewInt(10), uint256.NewInt(uint64(18-decimals1)))
+	p.amp.Set(amp)
+	p.feeE10.Set(feeE10)
+	p.mul0.Set(mult0)
+	p.mul1.Set(mult1)
 	p.setReserves(reserve0, reserve1)
 	return p
 }
@@ -48,21 +62,17 @@ func NewStableSwapPool(addr, token0, token1 common.Address, reserve0, reserve1 *
 func (p *StableSwapPool) setReserves(r0, r1 *uint256.Int) {
 	p.r0.Set(r0)
 	p.r1.Set(r1)
-	var x0, x1 uint256.Int
-	_, o0 := x0.MulOverflow(r0, &p.mul0)
-	_, o1 := x1.MulOverflow(r1, &p.mul1)
+	var c checked
+	x0, x1 := c.mul(*r0, p.mul0), c.mul(*r1, p.mul1)
 	p.d.Clear()
-	p.dErr = nil
-	if o0 || o1 {
-		p.dErr = ErrOverflow
-	} else if d, err := stableD(&x0, &x1, &p.amp); err != nil {
-		p.dErr = err
-	} else {
-		p.d.Set(d)
-	}
+	p.dErr = c.err
 	p.spot01.Clear()
 	p.spot10.Clear()
-	if p.dErr == nil && !x0.IsZero() && !x1.IsZero() {
+	if p.dErr != nil || x0.IsZero() || x1.IsZero() {
+		return // getAmountOut answers 0 before computing D on an empty side
+	}
+	p.d, p.dErr = stableD(x0, x1, p.amp)
+	if p.dErr == nil {
 		p.spot01.Set(stableSpotX128(&x0, &x1, &p.d, &p.amp, &p.mul0, &p.mul1))
 		p.spot10.Set(stableSpotX128(&x1, &x0, &p.d, &p.amp, &p.mul1, &p.mul0))
 	}
@@ -100,148 +110,104 @@ func (p *StableSwapPool) SpotX128(tokenIn common.Address) *uint256.Int {
 	return new(uint256.Int)
 }
 
-// AmountOut implements Pool.
+// AmountOut implements Pool: TwoTokenPool.getAmountOut with
+// StableSwapPool._amountOut, step by step with the same rounding and the
+// same checked arithmetic. D depends only on the reserves, so it is
+// computed once per state (token0's balance first, as the contract does).
 func (p *StableSwapPool) AmountOut(tokenIn common.Address, amountIn *uint256.Int) (*uint256.Int, error) {
-	var bIn, bOut, mulIn, mulOut *uint256.Int
+	var rIn, rOut, mIn, mOut *uint256.Int
 	switch tokenIn {
 	case p.token0:
-		bIn, bOut, mulIn, mulOut = &p.r0, &p.r1, &p.mul0, &p.mul1
+		rIn, rOut, mIn, mOut = &p.r0, &p.r1, &p.mul0, &p.mul1
 	case p.token1:
-		bIn, bOut, mulIn, mulOut = &p.r1, &p.r0, &p.mul1, &p.mul0
+		rIn, rOut, mIn, mOut = &p.r1, &p.r0, &p.mul1, &p.mul0
 	default:
 		return nil, ErrWrongToken
 	}
-	if amountIn.IsZero() {
-		return nil, ErrZeroAmount
+	if amountIn.IsZero() || rIn.IsZero() || rOut.IsZero() {
+		return new(uint256.Int), nil
 	}
 	if p.dErr != nil {
 		return nil, p.dErr
 	}
-	if bIn.IsZero() || bOut.IsZero() {
-		return nil, ErrNoLiquidity
+	var c checked
+	xpIn := c.mul(*rIn, *mIn)
+	xpOut := c.mul(*rOut, *mOut)
+	x := c.add(xpIn, c.mul(*amountIn, *mIn))
+	if c.err != nil {
+		return nil, c.err
 	}
-	var xIn, xOut, dx, x uint256.Int
-	xIn.Mul(bIn, mulIn) // cannot overflow: checked when D was computed
-	xOut.Mul(bOut, mulOut)
-	if _, o := dx.MulOverflow(amountIn, mulIn); o {
-		return nil, ErrOverflow
-	}
-	if _, o := x.AddOverflow(&xIn, &dx); o {
-		return nil, ErrOverflow
-	}
-	y, err := stableY(&x, &p.d, &p.amp)
+	y, err := stableY(x, p.d, p.amp)
 	if err != nil {
 		return nil, err
 	}
-	var dy, fee uint256.Int
-	if _, u := dy.SubOverflow(&xOut, y); u {
-		return nil, ErrNoLiquidity
+	y1 := c.add(y, u(1))
+	if c.err != nil {
+		return nil, c.err
 	}
-	if _, u := dy.SubOverflow(&dy, uint256.NewInt(1)); u {
-		return nil, ErrNoLiquidity
-	}
-	fee.Mul(&dy, &p.feeE10)
-	fee.Div(&fee, uint256.NewInt(stableFeeDenom))
-	dy.Sub(&dy, &fee)
-	return new(uint256.Int).Div(&dy, mulOut), nil
-}
-
-// stableD solves the invariant for D by Newton's method, starting at
-// S = x0 + x1, with Ann = A × n:
-//
-//	D_P = D³ / (n² x0 x1);  D = (Ann S + n D_P) D / ((Ann − 1) D + (n + 1) D_P)
-//
-// until two iterates differ by at most one.
-func stableD(x0, x1, amp *uint256.Int) (*uint256.Int, error) {
-	var s uint256.Int
-	if _, o := s.AddOverflow(x0, x1); o {
-		return nil, ErrOverflow
-	}
-	if s.IsZero() {
+	if !xpOut.Gt(&y1) {
 		return new(uint256.Int), nil
 	}
-	n := uint256.NewInt(stableCoins)
-	var ann, annS, annM1 uint256.Int
-	ann.Mul(amp, n)
-	if _, o := annS.MulOverflow(&ann, &s); o {
-		return nil, ErrOverflow
+	dy := c.div(c.sub(xpOut, y1), *mOut)
+	out := c.sub(dy, c.div(c.mul(dy, p.feeE10), u(stableFeeDenom)))
+	if c.err != nil {
+		return nil, c.err
 	}
-	annM1.Sub(&ann, uint256.NewInt(1))
-	d := new(uint256.Int).Set(&s)
-	var dp, prev, t, num, den uint256.Int
-	for i := 0; i < stableMaxIteration; i++ {
-		dp.Set(d)
-		for _, x := range [2]*uint256.Int{x0, x1} {
-			if _, o := t.MulOverflow(&dp, d); o {
-				return nil, ErrOverflow
-			}
-			var xn uint256.Int
-			xn.Mul(x, n)
-			dp.Div(&t, &xn)
-		}
-		prev.Set(d)
-		t.Mul(&dp, n)
-		if _, o := num.AddOverflow(&annS, &t); o {
-			return nil, ErrOverflow
-		}
-		if _, o := num.MulOverflow(&num, d); o {
-			return nil, ErrOverflow
-		}
-		if _, o := den.MulOverflow(&annM1, d); o {
-			return nil, ErrOverflow
-		}
-		t.Mul(&dp, uint256.NewInt(stableCoins+1))
-		den.Add(&den, &t)
-		d.Div(&num, &den)
-		if withinOne(d, &prev) {
-			return d, nil
-		}
-	}
-	return nil, ErrNoConvergence
+	return &out, nil
 }
 
-// stableY solves the invariant for the other balance y given the new
-// balance x and D:
-//
-//	c = D³ / (n² x Ann);  b = x + D / Ann;  y = (y² + c) / (2y + b − D)
-//
-// starting at y = D, until two iterates differ by at most one.
-func stableY(x, d, amp *uint256.Int) (*uint256.Int, error) {
-	n := uint256.NewInt(stableCoins)
-	var ann, c, t, b uint256.Int
-	ann.Mul(amp, n)
-	c.Set(d)
-	t.Mul(x, n)
-	if _, o := c.MulOverflow(&c, d); o {
-		return nil, ErrOverflow
+// stableD is StableSwapPool._getD: Newton's method for D from S = xp0 +
+// xp1 with Ann = A × N, at most 255 rounds, stopping when two iterates
+// differ by at most one (the last iterate is used without convergence).
+func stableD(xp0, xp1, amp uint256.Int) (uint256.Int, error) {
+	var c checked
+	n := u(stableCoins)
+	s := c.add(xp0, xp1)
+	if c.err != nil || s.IsZero() {
+		return uint256.Int{}, c.err
 	}
-	c.Div(&c, &t)
-	if _, o := c.MulOverflow(&c, d); o {
-		return nil, ErrOverflow
-	}
-	t.Mul(&ann, n)
-	c.Div(&c, &t)
-	b.Div(d, &ann)
-	b.Add(&b, x)
-	y := new(uint256.Int).Set(d)
-	var prev, num, den uint256.Int
+	d := s
+	ann := c.mul(amp, n)
 	for i := 0; i < stableMaxIteration; i++ {
-		prev.Set(y)
-		if _, o := num.MulOverflow(y, y); o {
-			return nil, ErrOverflow
+		dp := d
+		dp = c.div(c.mul(dp, d), c.mul(xp0, n))
+		dp = c.div(c.mul(dp, d), c.mul(xp1, n))
+		prev := d
+		num := c.mul(c.add(c.mul(ann, s), c.mul(dp, n)), d)
+		den := c.add(c.mul(c.sub(ann, u(1)), d), c.mul(u(stableCoins+1), dp))
+		d = c.div(num, den)
+		if c.err != nil {
+			return uint256.Int{}, c.err
 		}
-		num.Add(&num, &c)
-		den.Lsh(y, 1)
-		den.Add(&den, &b)
-		if _, u := den.SubOverflow(&den, d); u || den.IsZero() {
-			return nil, ErrNoLiquidity
-		}
-		y.Div(&num, &den)
-		if withinOne(y, &prev) {
-			return y, nil
+		if withinOne(&d, &prev) {
+			break
 		}
 	}
-	return nil, ErrNoConvergence
+	return d, nil
+}
+
+// stableY is StableSwapPool._getY: the output coin's balance y that keeps
+// D when the input coin's balance is x.
+func stableY(x, d, amp uint256.Int) (uint256.Int, error) {
+	var c checked
+	n := u(stableCoins)
+	ann := c.mul(amp, n)
+	cc := d
+	cc = c.div(c.mul(cc, d), c.mul(x, n))
+	cc = c.div(c.mul(cc, d), c.mul(ann, n))
+	b := c.add(x, c.div(d, ann))
+	y := d
+	for i := 0; i < stableMaxIteration; i++ {
+		prev := y
+		y = c.div(c.add(c.mul(y, y), cc), c.sub(c.add(c.mul(u(2), y), b), d))
+		if c.err != nil {
+			return uint256.Int{}, c.err
+		}
+		if withinOne(&y, &prev) {
+			break
+		}
+	}
+	return y, nil
 }
 
 func withinOne(a, b *uint256.Int) bool {
@@ -281,4 +247,22 @@ func stableSpotX128(x, y, d, amp, mulX, mulY *uint256.Int) *uint256.Int {
 		return new(uint256.Int).SetAllOne()
 	}
 	return z
+}
+
+// stableFamily loads StableSwapPool state: getState() returns (token0,
+// token1, reserve0, reserve1, A, fee, mult0, mult1).
+type stableFamily struct{}
+
+func (stableFamily) Name() string      { return FamilyStableSwap }
+func (stableFamily) StateCall() []byte { return append([]byte(nil), selectorGetState...) }
+
+func (stableFamily) Decode(addr common.Address, ret []byte) (Pool, error) {
+	w, err := words(ret, 8)
+	if err != nil {
+		return nil, err
+	}
+	if w[4].IsZero() || w[6].IsZero() || w[7].IsZero() {
+		return nil, fmt.Errorf("routing: stableswap pool %s has a zero parameter", addr.Hex())
+	}
+	return NewStableSwapPoolState(addr, wordAddress(&w[0]), wordAddress(&w[1]), &w[2], &w[3], &w[4], &w[5], &w[6], &w[7]), nil
 }
