@@ -70,7 +70,9 @@ func (e *env) fillDataVia(o servicerouter.Order, sig []byte, fillIn *big.Int) []
 	return e.fillData(o, sig, fillIn, e.route(e.wethUsdc(), o.TokenIn, fillIn), big.NewInt(0))
 }
 
-func usd8(dollars int64) *big.Int { return new(big.Int).Mul(big.NewInt(dollars), big.NewInt(100_000_000)) }
+func usd8(dollars int64) *big.Int {
+	return new(big.Int).Mul(big.NewInt(dollars), big.NewInt(100_000_000))
+}
 
 func usdc(whole int64) *big.Int { return units(whole, 6) }
 
