@@ -1,0 +1,174 @@
+package http
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/utils"
+
+	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/persistence"
+)
+
+// AdminTokenFile is the file under the data directory that holds a
+// generated admin token.
+const AdminTokenFile = "admin.token"
+
+// AdminToken returns the admin token in force: explicit (an option), else
+// cfg.HTTP.AdminToken, else a fresh random token written to
+// <DataDir>/admin.token with mode 0600 (a new one at every start).
+func AdminToken(cfg orderengine.Config, explicit string) (string, error) {
+	if explicit != "" {
+		return explicit, nil
+	}
+	if cfg.HTTP.AdminToken != "" {
+		return cfg.HTTP.AdminToken, nil
+	}
+	var raw [32]byte
+	if _, err := rand.Read(raw[:]); err != nil {
+		return "", fmt.Errorf("http: admin token: %w", err)
+	}
+	token := "adm_" + hex.EncodeToString(raw[:])
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return "", fmt.Errorf("http: admin token: %w", err)
+	}
+	path := filepath.Join(cfg.DataDir, AdminTokenFile)
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, []byte(token+"\n"), 0o600); err != nil {
+		return "", fmt.Errorf("http: admin token: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return "", fmt.Errorf("http: admin token: %w", err)
+	}
+	return token, nil
+}
+
+// Admin API request and response bodies (also used by the admin client).
+type (
+	// CreateAccountRequest creates an account.
+	CreateAccountRequest struct {
+		Name   string                   `json:"name"`
+		Tier   orderengine.Tier         `json:"tier"`
+		Limits orderengine.BucketLimits `json:"limits"`
+	}
+	// SetTierRequest changes an account's tier.
+	SetTierRequest struct {
+		Tier   orderengine.Tier         `json:"tier"`
+		Limits orderengine.BucketLimits `json:"limits"`
+	}
+	// IssuedKey is the answer of issue and reissue: the key in clear text,
+	// shown this once.
+	IssuedKey struct {
+		Key    string                 `json:"key"`
+		Record *persistence.KeyRecord `json:"record"`
+	}
+)
+
+// newAdminApp builds the admin API: loopback only, every route behind the
+// admin token.
+func (s *Server) newAdminApp() *fiber.App {
+	app := fiber.New(s.fiberConfig())
+	app.Use(s.adminOuter)
+	accts := s.eng.Accounts
+	app.Post("/admin/v1/accounts", func(c *fiber.Ctx) error {
+		var req CreateAccountRequest
+		if err := decodeAdmin(c, &req); err != nil {
+			return err
+		}
+		if req.Tier == "" {
+			req.Tier = orderengine.TierFree
+		}
+		acct, err := accts.CreateAccount(req.Name, req.Tier, req.Limits)
+		return reply(c, 201, acct, err)
+	})
+	app.Get("/admin/v1/accounts", func(c *fiber.Ctx) error {
+		list, err := accts.ListAccounts()
+		return reply(c, 200, fiber.Map{"accounts": list}, err)
+	})
+	app.Get("/admin/v1/accounts/:id", func(c *fiber.Ctx) error {
+		acct, err := accts.Account(utils.CopyString(c.Params("id")))
+		return reply(c, 200, acct, err)
+	})
+	app.Put("/admin/v1/accounts/:id/tier", func(c *fiber.Ctx) error {
+		var req SetTierRequest
+		if err := decodeAdmin(c, &req); err != nil {
+			return err
+		}
+		acct, err := accts.SetTier(utils.CopyString(c.Params("id")), req.Tier, req.Limits)
+		return reply(c, 200, acct, err)
+	})
+	app.Post("/admin/v1/accounts/:id/keys", func(c *fiber.Ctx) error {
+		key, rec, err := accts.IssueKey(utils.CopyString(c.Params("id")))
+		return reply(c, 201, IssuedKey{Key: key, Record: rec}, err)
+	})
+	app.Get("/admin/v1/accounts/:id/keys", func(c *fiber.Ctx) error {
+		keys, err := accts.ListKeys(utils.CopyString(c.Params("id")))
+		return reply(c, 200, fiber.Map{"keys": keys}, err)
+	})
+	app.Post("/admin/v1/keys/:id/disable", func(c *fiber.Ctx) error {
+		rec, err := accts.DisableKey(utils.CopyString(c.Params("id")))
+		return reply(c, 200, rec, err)
+	})
+	app.Post("/admin/v1/keys/:id/reissue", func(c *fiber.Ctx) error {
+		key, rec, err := accts.ReissueKey(utils.CopyString(c.Params("id")))
+		return reply(c, 201, IssuedKey{Key: key, Record: rec}, err)
+	})
+	return app
+}
+
+// adminOuter is the admin API's middleware: request id, token check, error
+// mapping and one log line per request.
+func (s *Server) adminOuter(c *fiber.Ctx) error {
+	start := time.Now()
+	rid := s.requestID(c)
+	c.Set(headerRequestID, rid)
+	var err error
+	if !s.adminAuthorized(c.Get(fiber.HeaderAuthorization)) {
+		err = orderengine.Errorf(orderengine.CodeUnauthorized, "admin token required: Authorization: Bearer <token from %s>", AdminTokenFile)
+	} else {
+		err = c.Next()
+	}
+	if err != nil {
+		writeError(c, err, rid)
+	}
+	s.log.LogAttrs(context.Background(), slog.LevelInfo, "admin request",
+		slog.String("rid", rid), slog.String("method", c.Method()), slog.String("path", c.Path()),
+		slog.Int("status", c.Response().StatusCode()), slog.Duration("dur", time.Since(start)))
+	return nil
+}
+
+// adminAuthorized compares the bearer token with the admin token in
+// constant time (over SHA-256 digests, so lengths do not leak either).
+func (s *Server) adminAuthorized(header string) bool {
+	if len(header) < 7 || !strings.EqualFold(header[:7], "bearer ") {
+		return false
+	}
+	got := sha256.Sum256([]byte(strings.TrimSpace(header[7:])))
+	want := sha256.Sum256([]byte(s.adminToken))
+	return subtle.ConstantTimeCompare(got[:], want[:]) == 1
+}
+
+func decodeAdmin(c *fiber.Ctx, v any) error {
+	if err := json.Unmarshal(c.Body(), v); err != nil {
+		return orderengine.Errorf(orderengine.CodeInvalidRequest, "request body is not valid JSON for this call")
+	}
+	return nil
+}
+
+func reply(c *fiber.Ctx, status int, v any, err error) error {
+	if err != nil {
+		return err
+	}
+	return c.Status(status).JSON(v)
+}

@@ -1,0 +1,291 @@
+package http
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/utils"
+
+	"github.com/orderengine/orderengine"
+)
+
+// input gives a call copies of the request's parameters. It is valid only
+// inside the handler; everything it returns is a copy.
+type input struct {
+	c      *fiber.Ctx
+	caller Caller
+}
+
+func (in *input) query(name string) string { return utils.CopyString(in.c.Query(name)) }
+
+func (in *input) required(name string) (string, error) {
+	v := in.query(name)
+	if v == "" {
+		return "", orderengine.Errorf(orderengine.CodeInvalidRequest, "query parameter %s is required", name)
+	}
+	return v, nil
+}
+
+func (in *input) param(name string) string { return utils.CopyString(in.c.Params(name)) }
+
+func (in *input) body() []byte { return utils.CopyBytes(in.c.Body()) }
+
+func (in *input) optInt(name string) (*int64, error) {
+	v := in.c.Query(name)
+	if v == "" {
+		return nil, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 {
+		return nil, orderengine.Errorf(orderengine.CodeInvalidRequest, "query parameter %s must be a non-negative integer", name)
+	}
+	return &n, nil
+}
+
+// page returns the keyset page size: default 100, at most 500.
+func (in *input) page() (int, error) {
+	n, err := in.optInt("limit")
+	if err != nil {
+		return 0, err
+	}
+	if n == nil {
+		return 100, nil
+	}
+	if *n < 1 || *n > 500 {
+		return 0, orderengine.Errorf(orderengine.CodeInvalidRequest, "limit must be between 1 and 500")
+	}
+	return int(*n), nil
+}
+
+func (in *input) list(name string) []string {
+	var out []string
+	for _, raw := range in.c.Context().QueryArgs().PeekMulti(name) {
+		for _, part := range strings.Split(string(raw), ",") {
+			if part = strings.TrimSpace(part); part != "" {
+				out = append(out, part)
+			}
+		}
+	}
+	return out
+}
+
+// requireAll returns the first error of errs.
+func requireAll(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func callRoute(ctx context.Context, s *Services, in *input) (any, error) {
+	if s.Routing == nil {
+		return nil, errUnimplemented
+	}
+	var req RouteRequest
+	var e1, e2, e3, e4 error
+	req.TokenIn, e1 = in.required("tokenIn")
+	req.TokenOut, e2 = in.required("tokenOut")
+	req.AmountIn, e3 = in.required("amountIn")
+	req.SlippagePpm, e4 = in.optInt("slippagePpm")
+	if err := requireAll(e1, e2, e3, e4); err != nil {
+		return nil, err
+	}
+	req.DirectSwap, req.Wallet, req.OrderType = in.query("directSwap"), in.query("wallet"), in.query("orderType")
+	req.Triggered, req.Referrer, req.Exclude = in.query("triggered"), in.query("referrer"), in.list("exclude")
+	return s.Routing.Route(ctx, req)
+}
+
+func callQuote(ctx context.Context, s *Services, in *input) (any, error) {
+	if s.Routing == nil {
+		return nil, errUnimplemented
+	}
+	var req QuoteRequest
+	var e1, e2, e3 error
+	req.TokenIn, e1 = in.required("tokenIn")
+	req.TokenOut, e2 = in.required("tokenOut")
+	req.AmountIn, e3 = in.required("amountIn")
+	if err := requireAll(e1, e2, e3); err != nil {
+		return nil, err
+	}
+	return s.Routing.Quote(ctx, req)
+}
+
+func callPreflight(ctx context.Context, s *Services, in *input) (any, error) {
+	if s.Routing == nil {
+		return nil, errUnimplemented
+	}
+	var req PreflightRequest
+	var e1, e2, e3, e4, e5 error
+	req.TokenIn, e1 = in.required("tokenIn")
+	req.TokenOut, e2 = in.required("tokenOut")
+	req.AmountIn, e3 = in.required("amountIn")
+	req.Wallet, e4 = in.required("wallet")
+	req.SlippagePpm, e5 = in.optInt("slippagePpm")
+	if err := requireAll(e1, e2, e3, e4, e5); err != nil {
+		return nil, err
+	}
+	req.IsStopLoss = in.c.Query("isStopLoss") == "1"
+	return s.Routing.Preflight(ctx, req)
+}
+
+func callSpot(ctx context.Context, s *Services, in *input) (any, error) {
+	if s.Routing == nil {
+		return nil, errUnimplemented
+	}
+	var req SpotRequest
+	var e1, e2 error
+	req.TokenIn, e1 = in.required("tokenIn")
+	req.TokenOut, e2 = in.required("tokenOut")
+	if err := requireAll(e1, e2); err != nil {
+		return nil, err
+	}
+	req.AmountIn = in.query("amountIn")
+	return s.Routing.Spot(ctx, req)
+}
+
+func callTokens(ctx context.Context, s *Services, in *input) (any, error) {
+	if s.Routing == nil {
+		return nil, errUnimplemented
+	}
+	return s.Routing.Tokens(ctx, TokenSearchRequest{Search: in.query("search")})
+}
+
+func callSubmit(ctx context.Context, s *Services, in *input) (any, error) {
+	if s.Orders == nil {
+		return nil, errUnimplemented
+	}
+	return s.Orders.Submit(ctx, in.caller, in.body())
+}
+
+func callListOrders(ctx context.Context, s *Services, in *input) (any, error) {
+	if s.Orders == nil {
+		return nil, errUnimplemented
+	}
+	n, err := in.page()
+	if err != nil {
+		return nil, err
+	}
+	return s.Orders.List(ctx, ListOrdersRequest{Wallet: in.query("wallet"), Status: in.query("status"),
+		OrderType: in.query("orderType"), Limit: n, Cursor: in.query("cursor")})
+}
+
+func callGetOrder(ctx context.Context, s *Services, in *input) (any, error) {
+	if s.Orders == nil {
+		return nil, errUnimplemented
+	}
+	return s.Orders.Get(ctx, in.param("hash"))
+}
+
+func callCancel(ctx context.Context, s *Services, in *input) (any, error) {
+	var body struct {
+		Signature string `json:"signature"`
+	}
+	if err := json.Unmarshal(in.c.Body(), &body); err != nil || body.Signature == "" {
+		return nil, orderengine.Errorf(orderengine.CodeInvalidRequest, "body must be {\"signature\": \"0x…\"}")
+	}
+	if s.Orders == nil {
+		return nil, errUnimplemented
+	}
+	return s.Orders.Cancel(ctx, in.caller, in.param("hash"), body.Signature)
+}
+
+func callFills(ctx context.Context, s *Services, in *input) (any, error) {
+	if s.Orders == nil {
+		return nil, errUnimplemented
+	}
+	return s.Orders.Fills(ctx, in.param("hash"))
+}
+
+func callOrderbook(ctx context.Context, s *Services, in *input) (any, error) {
+	if s.Orders == nil {
+		return nil, errUnimplemented
+	}
+	return s.Orders.Orderbook(ctx, in.param("pair"))
+}
+
+func callSwaps(ctx context.Context, s *Services, in *input) (any, error) {
+	if s.Market == nil {
+		return nil, errUnimplemented
+	}
+	n, err := in.page()
+	if err != nil {
+		return nil, err
+	}
+	return s.Market.Swaps(ctx, SwapsRequest{Token: in.query("token"), Wallet: in.query("wallet"), Limit: n, Cursor: in.query("cursor")})
+}
+
+func callVolume(ctx context.Context, s *Services, _ *input) (any, error) {
+	if s.Market == nil {
+		return nil, errUnimplemented
+	}
+	return s.Market.Volume(ctx)
+}
+
+func callStats(ctx context.Context, s *Services, _ *input) (any, error) {
+	if s.Market == nil {
+		return nil, errUnimplemented
+	}
+	return s.Market.Stats(ctx)
+}
+
+func callCreateWebhook(ctx context.Context, s *Services, in *input) (any, error) {
+	var req CreateWebhookRequest
+	if err := json.Unmarshal(in.c.Body(), &req); err != nil || req.URL == "" {
+		return nil, orderengine.Errorf(orderengine.CodeInvalidRequest, "body must be {\"url\": \"https://…\", \"events\": [...]}")
+	}
+	if s.Webhooks == nil {
+		return nil, errUnimplemented
+	}
+	return s.Webhooks.Create(ctx, in.caller, req)
+}
+
+func callListWebhooks(ctx context.Context, s *Services, in *input) (any, error) {
+	if s.Webhooks == nil {
+		return nil, errUnimplemented
+	}
+	return s.Webhooks.List(ctx, in.caller)
+}
+
+func callGetWebhook(ctx context.Context, s *Services, in *input) (any, error) {
+	if s.Webhooks == nil {
+		return nil, errUnimplemented
+	}
+	return s.Webhooks.Get(ctx, in.caller, in.param("id"))
+}
+
+func callDeleteWebhook(ctx context.Context, s *Services, in *input) (any, error) {
+	if s.Webhooks == nil {
+		return nil, errUnimplemented
+	}
+	return s.Webhooks.Delete(ctx, in.caller, in.param("id"))
+}
+
+func callTestWebhook(ctx context.Context, s *Services, in *input) (any, error) {
+	if s.Webhooks == nil {
+		return nil, errUnimplemented
+	}
+	return s.Webhooks.Test(ctx, in.caller, in.param("id"))
+}
+
+func callWebhookDeliveries(ctx context.Context, s *Services, in *input) (any, error) {
+	if s.Webhooks == nil {
+		return nil, errUnimplemented
+	}
+	return s.Webhooks.Deliveries(ctx, in.caller, in.param("id"))
+}
+
+func callKeeperExecutable(ctx context.Context, s *Services, in *input) (any, error) {
+	if s.Keeper == nil {
+		return nil, errUnimplemented
+	}
+	n, err := in.page()
+	if err != nil {
+		return nil, err
+	}
+	return s.Keeper.Executable(ctx, KeeperExecutableRequest{Keeper: in.query("keeper"), Limit: n})
+}

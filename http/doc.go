@@ -1,0 +1,20 @@
+// Package http is the engine's Fiber front end: the public API of the
+// specification (routes, authentication, rate-limit headers, the error
+// mapping, the OpenAPI document), the loopback admin API, /healthz and
+// /metrics.
+//
+// # Adding a capability
+//
+// Every public endpoint is one row of the route table (routes.go): method,
+// path, rate-limit bucket (or keyless), the service call, the success status
+// and its OpenAPI description. The plumbing (request id, access log,
+// metrics, body limit, authentication, rate limiting, error mapping, 501 for
+// an absent service) is shared by every row. A later issue implements one of
+// the interfaces in services.go and hands it to Server.SetServices; it does
+// not touch the table's plumbing. Handlers stay thin: parse, call one typed
+// method, write JSON.
+//
+// Errors: a service returns *orderengine.Error (or wraps one); anything else
+// is answered 500 INTERNAL and logged. writeError (errors.go) is the one
+// place an error becomes a status and a body.
+package http

@@ -1,0 +1,152 @@
+package http
+
+import (
+	"encoding/json"
+	"runtime/debug"
+	"strconv"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/valyala/fastjson"
+
+	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/actors/limiter"
+	"github.com/orderengine/orderengine/persistence"
+)
+
+// The rate-limit headers of specification section 8.
+const (
+	headerLimit     = "X-RateLimit-Limit"
+	headerRemaining = "X-RateLimit-Remaining"
+	headerReset     = "X-RateLimit-Reset"
+)
+
+// routeHandler returns the Fiber handler of one route: authentication, rate
+// limiting, body check, the call, the JSON answer.
+func (s *Server) routeHandler(r *Route) fiber.Handler {
+	bucket := r.Access.bucket()
+	return func(c *fiber.Ctx) error {
+		ri := info(c)
+		ri.route = r.Path
+		var caller Caller
+		if r.Access == Keyless {
+			if err := s.limitAddress(c); err != nil {
+				return err
+			}
+		} else {
+			p, err := s.authenticate(c)
+			if err != nil {
+				return err
+			}
+			ri.keyID = p.Key.ID
+			limits := s.cfg.Limits.ForTier(p.Account.Tier, p.Account.Limits)
+			d := s.eng.Limiter.Take("key:"+p.Key.ID, bucket, bucketLimit(limits, bucket))
+			if err := setLimitHeaders(c, d); err != nil {
+				return err
+			}
+			caller = Caller{AccountID: p.Account.ID, KeyID: p.Key.ID, Tier: p.Account.Tier, RequestID: ri.rid}
+		}
+		if r.JSONBody {
+			if err := fastjson.ValidateBytes(c.Body()); err != nil {
+				return orderengine.Errorf(orderengine.CodeInvalidRequest, "request body is not valid JSON")
+			}
+		}
+		if r.raw != nil {
+			return r.raw(s, c)
+		}
+		in := input{c: c, caller: caller}
+		out, err := r.call(c.UserContext(), s.services.Load(), &in)
+		if err != nil {
+			return err
+		}
+		return writeJSON(c, r.Status, out)
+	}
+}
+
+// keylessOps wraps an operational endpoint (/healthz, /metrics): keyless
+// and limited per client address like the keyless API routes.
+func (s *Server) keylessOps(route string, h fiber.Handler) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		info(c).route = route
+		if err := s.limitAddress(c); err != nil {
+			return err
+		}
+		return h(c)
+	}
+}
+
+// limitAddress counts a keyless request against its client address at the
+// free read rate.
+func (s *Server) limitAddress(c *fiber.Ctx) error {
+	d := s.eng.Limiter.Take("ip:"+c.IP(), limiter.Read, s.cfg.Limits.Free.Read)
+	return setLimitHeaders(c, d)
+}
+
+// authenticate resolves the request's API key. A failed attempt also counts
+// against the client address, so guessing keys is rate limited too.
+func (s *Server) authenticate(c *fiber.Ctx) (persistence.Principal, error) {
+	p, err := s.eng.Accounts.Authenticate(apiKey(c))
+	if err != nil {
+		if limErr := s.limitAddress(c); limErr != nil {
+			return p, limErr
+		}
+		return p, err
+	}
+	return p, nil
+}
+
+// apiKey returns the key from X-API-Key or Authorization: Bearer. The
+// string is only valid inside the handler.
+func apiKey(c *fiber.Ctx) string {
+	if k := c.Get("X-API-Key"); k != "" {
+		return strings.TrimSpace(k)
+	}
+	auth := c.Get(fiber.HeaderAuthorization)
+	if len(auth) > 7 && strings.EqualFold(auth[:7], "bearer ") {
+		return strings.TrimSpace(auth[7:])
+	}
+	return ""
+}
+
+func bucketLimit(l orderengine.BucketLimits, b limiter.Bucket) int {
+	switch b {
+	case limiter.Quote:
+		return l.Quote
+	case limiter.Order:
+		return l.Order
+	}
+	return l.Read
+}
+
+// setLimitHeaders writes the rate-limit headers and returns RATE_LIMITED
+// when the decision refused the request.
+func setLimitHeaders(c *fiber.Ctx, d limiter.Decision) error {
+	h := &c.Response().Header
+	h.Set(headerLimit, strconv.Itoa(d.Limit))
+	h.Set(headerRemaining, strconv.Itoa(d.Remaining))
+	h.Set(headerReset, strconv.Itoa(d.ResetSeconds()))
+	if d.Allowed {
+		return nil
+	}
+	return &orderengine.Error{
+		Code:              orderengine.CodeRateLimited,
+		Message:           "rate limit reached for this bucket; retry after the Retry-After seconds",
+		RetryAfterSeconds: d.RetryAfterSeconds(),
+	}
+}
+
+// writeJSON writes a service result: raw JSON as is, anything else encoded.
+func writeJSON(c *fiber.Ctx, status int, v any) error {
+	c.Status(status)
+	switch b := v.(type) {
+	case json.RawMessage:
+		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+		return c.Send(b)
+	case []byte:
+		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+		return c.Send(b)
+	}
+	return c.JSON(v)
+}
+
+func stack() string { return string(debug.Stack()) }

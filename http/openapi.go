@@ -1,0 +1,198 @@
+package http
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/orderengine/orderengine"
+)
+
+// OpenAPIVersion is the version of the API the document declares
+// (specification section 9).
+const OpenAPIVersion = "1.0.0"
+
+type obj = map[string]any
+
+func ref(schema string) obj { return obj{"$ref": "#/components/schemas/" + schema} }
+
+// OpenAPIDocument renders the OpenAPI 3.1 description of routes. Error
+// responses are derived from the catalog: each operation lists, per status,
+// the codes it may answer with.
+func OpenAPIDocument(routes []Route) ([]byte, error) {
+	paths := obj{}
+	for _, r := range routes {
+		p := openAPIPath(r.Path)
+		item, _ := paths[p].(obj)
+		if item == nil {
+			item = obj{}
+			paths[p] = item
+		}
+		item[strings.ToLower(r.Method)] = operation(r)
+	}
+	for _, op := range []struct{ path, id, summary, schema string }{
+		{"/healthz", "healthz", "Liveness: 200 while the server accepts requests.", "Health"},
+		{"/metrics", "metrics", "Prometheus text exposition.", ""},
+	} {
+		resp := obj{"description": op.summary, "headers": limitHeaders()}
+		if op.schema != "" {
+			resp["content"] = obj{"application/json": obj{"schema": ref(op.schema)}}
+		} else {
+			resp["content"] = obj{"text/plain": obj{"schema": obj{"type": "string"}}}
+		}
+		paths[op.path] = obj{"get": obj{
+			"operationId": op.id, "summary": op.summary, "tags": []string{"operations"}, "security": []obj{},
+			"responses": obj{"200": resp, "429": errorResponse(http429Codes), "default": errorResponse(nil)},
+		}}
+	}
+	doc := obj{
+		"openapi": "3.1.0",
+		"info": obj{
+			"title":       "Order Engine API",
+			"version":     OpenAPIVersion,
+			"description": "Non-custodial trading service for an EVM chain (chain id 4663): quotes, routes, EIP-712 signed orders executed by keepers, market data and webhooks. Error codes and retry guidance: GET /v1/errors.",
+		},
+		"servers": []obj{{"url": "http://127.0.0.1:8080", "description": "make run"}},
+		"tags": []obj{
+			{"name": "meta"}, {"name": "routing"}, {"name": "orders"}, {"name": "market"},
+			{"name": "webhooks"}, {"name": "keeper"}, {"name": "operations"},
+		},
+		"paths": paths,
+		"webhooks": obj{
+			"orderEvent": obj{"post": obj{
+				"summary":     "Order lifecycle event delivered to a registered endpoint.",
+				"operationId": "orderEventDelivery",
+				"parameters": []obj{
+					{"name": "X-Service-Event", "in": "header", "required": true, "schema": ref("WebhookEvent")},
+					{"name": "X-Service-Delivery", "in": "header", "required": true, "schema": obj{"type": "string"}},
+					{"name": "X-Service-Signature", "in": "header", "required": true, "description": "t=<unix seconds>,v1=<hex HMAC-SHA256 of t.rawBody>", "schema": obj{"type": "string"}},
+				},
+				"requestBody": obj{"required": true, "content": obj{"application/json": obj{"schema": ref("WebhookDelivery")}}},
+				"responses":   obj{"2XX": obj{"description": "Acknowledged; anything else is retried."}},
+			}},
+		},
+		"components": obj{
+			"securitySchemes": obj{
+				"ApiKeyHeader": obj{"type": "apiKey", "in": "header", "name": "X-API-Key", "description": "API key svc_…"},
+				"BearerKey":    obj{"type": "http", "scheme": "bearer", "description": "The same API key as Authorization: Bearer svc_…"},
+			},
+			"schemas": schemas(),
+			"headers": obj{
+				"RequestID":  obj{"description": "The request id, echoed or generated.", "schema": obj{"type": "string"}},
+				"Limit":      obj{"description": "Requests per window in this bucket.", "schema": obj{"type": "integer"}},
+				"Remaining":  obj{"description": "Requests left in the window.", "schema": obj{"type": "integer"}},
+				"Reset":      obj{"description": "Whole seconds until the window frees capacity.", "schema": obj{"type": "integer"}},
+				"RetryAfter": obj{"description": "Whole seconds to wait, at least 1.", "required": true, "schema": obj{"type": "integer", "minimum": 1}},
+			},
+		},
+	}
+	return json.Marshal(doc)
+}
+
+// openAPIPath turns /v1/orders/:hash into /v1/orders/{hash}.
+func openAPIPath(p string) string {
+	parts := strings.Split(p, "/")
+	for i, s := range parts {
+		if strings.HasPrefix(s, ":") {
+			parts[i] = "{" + s[1:] + "}"
+		}
+	}
+	return strings.Join(parts, "/")
+}
+
+var http429Codes = []orderengine.Code{orderengine.CodeRateLimited}
+
+func limitHeaders() obj {
+	h := obj{"X-Request-ID": obj{"$ref": "#/components/headers/RequestID"}}
+	for name, comp := range map[string]string{headerLimit: "Limit", headerRemaining: "Remaining", headerReset: "Reset"} {
+		h[name] = obj{"$ref": "#/components/headers/" + comp}
+	}
+	return h
+}
+
+func operation(r Route) obj {
+	d := r.Doc
+	op := obj{"operationId": d.ID, "summary": d.Summary, "tags": []string{d.Tag}}
+	codes := append([]orderengine.Code{}, d.Errors...)
+	codes = append(codes, orderengine.CodeRateLimited, orderengine.CodePayloadTooLarge, orderengine.CodeInternal)
+	if r.call != nil {
+		codes = append(codes, orderengine.CodeNotImplemented)
+	}
+	if r.Access == Keyless {
+		op["security"] = []obj{}
+	} else {
+		op["security"] = []obj{{"ApiKeyHeader": []string{}}, {"BearerKey": []string{}}}
+		codes = append(codes, orderengine.CodeUnauthorized, orderengine.CodeKeyDisabled)
+	}
+	if r.JSONBody {
+		codes = append(codes, orderengine.CodeInvalidRequest)
+	}
+	var params []obj
+	for _, p := range d.Params {
+		params = append(params, obj{"name": p.Name, "in": p.In, "required": p.Required, "description": p.Description, "schema": ref(p.Schema)})
+	}
+	if params != nil {
+		op["parameters"] = params
+	}
+	if d.Request != "" {
+		op["requestBody"] = obj{"required": true, "content": obj{"application/json": obj{"schema": ref(d.Request)}}}
+	}
+	responses := obj{
+		strconv.Itoa(r.Status): obj{
+			"description": d.Summary,
+			"headers":     limitHeaders(),
+			"content":     obj{"application/json": obj{"schema": ref(d.Response)}},
+		},
+		"default": errorResponse(nil),
+	}
+	byStatus := map[int][]orderengine.Code{}
+	for _, c := range codes {
+		info, ok := orderengine.LookupCode(c)
+		if !ok {
+			panic(fmt.Sprintf("http: route %s %s documents unknown code %s", r.Method, r.Path, c))
+		}
+		if !containsCode(byStatus[info.Status], c) {
+			byStatus[info.Status] = append(byStatus[info.Status], c)
+		}
+	}
+	for status, cs := range byStatus {
+		responses[strconv.Itoa(status)] = errorResponse(cs)
+	}
+	op["responses"] = responses
+	return op
+}
+
+func containsCode(list []orderengine.Code, c orderengine.Code) bool {
+	for _, x := range list {
+		if x == c {
+			return true
+		}
+	}
+	return false
+}
+
+// errorResponse describes an error answer with the given codes (nil: any).
+func errorResponse(codes []orderengine.Code) obj {
+	headers := limitHeaders()
+	desc := "Error object; see GET /v1/errors for every code."
+	if len(codes) > 0 {
+		names := make([]string, len(codes))
+		for i, c := range codes {
+			names[i] = string(c)
+		}
+		sort.Strings(names)
+		desc = "Error object with code " + strings.Join(names, ", ") + "."
+		for _, c := range codes {
+			if info, _ := orderengine.LookupCode(c); info.Status == 429 {
+				headers["Retry-After"] = obj{"$ref": "#/components/headers/RetryAfter"}
+			}
+		}
+	}
+	return obj{
+		"description": desc,
+		"headers":     headers,
+		"content":     obj{"application/json": obj{"schema": ref("Error")}},
+	}
+}

@@ -1,0 +1,156 @@
+package http
+
+import "github.com/orderengine/orderengine"
+
+func str(desc string) obj { return obj{"type": "string", "description": desc} }
+
+func pattern(p, desc string) obj { return obj{"type": "string", "pattern": p, "description": desc} }
+
+func object(required []string, props obj) obj {
+	o := obj{"type": "object", "properties": props}
+	if len(required) > 0 {
+		o["required"] = required
+	}
+	return o
+}
+
+func arrayOf(item obj) obj { return obj{"type": "array", "items": item} }
+
+func nullable(schema string) obj { return obj{"oneOf": []obj{ref(schema), {"type": "null"}}} }
+
+// schemas returns the document's component schemas. Response shapes that
+// the specification leaves open are described with their known fields and
+// stay open to additions (the issues that implement them tighten them).
+func schemas() obj {
+	codes := []string{}
+	for _, c := range orderengine.Catalog() {
+		codes = append(codes, string(c.Code))
+	}
+	feeCell := object([]string{"protocolPpm", "referralPpm", "keeperPpm"}, obj{
+		"protocolPpm": ref("Ppm"), "referralPpm": ref("Ppm"), "keeperPpm": ref("Ppm"),
+	})
+	return obj{
+		"Address":     pattern(`^0x[0-9a-fA-F]{40}$`, "20-byte address, 0x-hex; answered EIP-55 checksummed."),
+		"Hash":        pattern(`^0x[0-9a-fA-F]{64}$`, "32-byte hash, 0x-hex."),
+		"HexBytes":    pattern(`^0x([0-9a-fA-F]{2})*$`, "Bytes, 0x-hex."),
+		"UintString":  pattern(`^[0-9]{1,78}$`, "Unsigned integer as a decimal string (raw token units)."),
+		"Ppm":         obj{"type": "integer", "minimum": 0, "maximum": 1000000, "description": "Parts per million."},
+		"ZeroOne":     obj{"type": "string", "enum": []string{"0", "1"}},
+		"OrderType":   obj{"type": "string", "enum": OrderTypes},
+		"OrderStatus": obj{"type": "string", "enum": []string{"pending", "active", "filled", "cancelled", "expired", "failed"}},
+		"PageLimit":   obj{"type": "integer", "minimum": 1, "maximum": 500, "default": 100},
+		"Cursor":      str("Opaque keyset cursor."),
+		"ExcludeList": str("Comma-separated venue family names."),
+		"Pair":        pattern(`^0x[0-9a-fA-F]{40}-0x[0-9a-fA-F]{40}$`, "<tokenIn>-<tokenOut>."),
+		"SearchText":  obj{"type": "string", "maxLength": 100},
+		"WebhookID":   str("Webhook endpoint id."),
+		"ErrorCode":   obj{"type": "string", "enum": codes, "description": "Stable machine-readable code; GET /v1/errors has the catalog."},
+		"Error": object([]string{"error", "code"}, obj{
+			"error": str("Human-readable message."), "code": ref("ErrorCode"),
+			"requestId": str("The request's X-Request-ID."), "details": obj{"description": "Optional structured context."},
+		}),
+		"CodeInfo": object([]string{"code", "status", "retryable", "retry", "description"}, obj{
+			"code": ref("ErrorCode"), "status": obj{"type": "integer"}, "retryable": obj{"type": "boolean"},
+			"retry": str("How to retry, or what to fix."), "description": str("When the code is answered."),
+		}),
+		"ErrorCatalog":    object([]string{"errors"}, obj{"errors": arrayOf(ref("CodeInfo"))}),
+		"OpenAPIDocument": object([]string{"openapi", "info", "paths"}, obj{"openapi": str("3.1.0"), "info": obj{"type": "object"}, "paths": obj{"type": "object"}}),
+		"Health":          object([]string{"status"}, obj{"status": obj{"type": "string", "enum": []string{"ok"}}}),
+		"EngineConfig": object([]string{"chainId", "router", "feeVault", "domain", "eip712", "makerTraits", "orderTypes", "rateLimits"}, obj{
+			"chainId": obj{"type": "integer"}, "routerVersion": str("Router generation."),
+			"router": nullable("Address"), "feeVault": nullable("Address"), "oracle": nullable("Address"),
+			"domain": object([]string{"name", "version", "chainId", "verifyingContract"}, obj{
+				"name": obj{"const": "ServiceRouter"}, "version": obj{"const": "7"}, "chainId": obj{"type": "integer"},
+				"verifyingContract": nullable("Address"),
+			}),
+			"eip712": object([]string{"order", "orderCancel", "types"}, obj{
+				"domainType": obj{"type": "string"}, "order": obj{"const": OrderTypeString}, "orderCancel": obj{"const": CancelTypeString},
+				"types": obj{"type": "object", "additionalProperties": arrayOf(object([]string{"name", "type"}, obj{"name": obj{"type": "string"}, "type": obj{"type": "string"}}))},
+			}),
+			"makerTraits": object([]string{"fields", "flags"}, obj{"encoding": obj{"type": "string"}, "fields": arrayOf(obj{"type": "object"}), "flags": arrayOf(obj{"type": "object"})}),
+			"orderTypes":  arrayOf(ref("OrderType")),
+			"statuses":    arrayOf(ref("OrderStatus")),
+			"rateLimits":  object([]string{"windowSeconds", "tiers"}, obj{"windowSeconds": obj{"type": "integer"}, "tiers": obj{"type": "object"}}),
+		}),
+		"FeeCell": feeCell,
+		"FeeLegs": object([]string{"referrer", "vault", "fees"}, obj{
+			"referrer": ref("Address"), "vault": ref("Address"),
+			"cell": object(nil, obj{"orderKind": obj{"type": "string"}, "tokenClass": obj{"type": "string", "enum": []string{"stable", "major", "other"}}}),
+			"fees": object([]string{"direct", "triggered"}, obj{"direct": ref("FeeCell"), "triggered": ref("FeeCell")}),
+		}),
+		"Route": object([]string{"feeLegs"}, obj{
+			"tokenIn": ref("Address"), "tokenOut": ref("Address"), "amountIn": ref("UintString"),
+			"amountOut": ref("UintString"), "minAmountOut": ref("UintString"), "grossAmountOut": ref("UintString"),
+			"priceImpactPpm": obj{"type": "integer"}, "feeLegs": ref("FeeLegs"),
+			"route":      obj{"type": "object", "description": "Targets, calldatas, amounts and minAmountOut of the best route."},
+			"splits":     arrayOf(obj{"type": "object"}),
+			"candidates": arrayOf(obj{"type": "object"}),
+			"routeSim": object(nil, obj{"reranked": obj{"type": "boolean"}, "displacedDex": obj{"type": []string{"string", "null"}},
+				"verifiedOut": ref("UintString"), "deliveryPpm": obj{"type": "integer"}}),
+			"block": obj{"type": "integer"},
+		}),
+		"QuoteResponse":     object([]string{"quotes"}, obj{"quotes": arrayOf(obj{"type": "object"})}),
+		"PreflightResponse": object([]string{"ok"}, obj{"ok": obj{"type": "boolean"}, "checks": arrayOf(obj{"type": "object"})}),
+		"SignedOrder": object([]string{"salt", "maker", "receiver", "tokenIn", "tokenOut", "amountIn", "triggerPrice", "makerTraits", "referrer", "referralFeePpm"}, obj{
+			"salt": obj{"type": "string", "description": "32-byte uint256, 0x-hex or decimal."}, "maker": ref("Address"), "receiver": ref("Address"),
+			"tokenIn": ref("Address"), "tokenOut": ref("Address"), "amountIn": ref("UintString"), "triggerPrice": ref("UintString"),
+			"triggerAmountOut": obj{"$ref": "#/components/schemas/UintString", "description": "Optional; derived when absent, must match when present."},
+			"makerTraits":      ref("UintString"), "referrer": ref("Address"), "referralFeePpm": ref("Ppm"),
+		}),
+		"SubmitOrderRequest": object([]string{"orderType", "order", "signature", "orderHash"}, obj{
+			"orderType": ref("OrderType"), "order": ref("SignedOrder"), "signature": ref("HexBytes"), "orderHash": ref("Hash"),
+			"intervalSeconds": ref("UintString"), "totalExecutions": ref("UintString"), "totalAmountIn": ref("UintString"),
+			"flexibilityPpm": ref("Ppm"), "shortCircuit": obj{"type": "boolean"}, "trailPpm": ref("Ppm"), "designatedKeeper": ref("Address"),
+		}),
+		"SubmitOrderResponse": object([]string{"success", "orderHash"}, obj{"success": obj{"type": "boolean"}, "orderHash": ref("Hash")}),
+		"CancelOrderRequest":  object([]string{"signature"}, obj{"signature": ref("HexBytes")}),
+		"SuccessResponse":     object([]string{"success"}, obj{"success": obj{"type": "boolean"}}),
+		"OrderRecord": object([]string{"orderHash", "status"}, obj{
+			"orderHash": ref("Hash"), "status": ref("OrderStatus"), "orderType": ref("OrderType"), "order": ref("SignedOrder"),
+			"filledAmountIn": ref("UintString"), "filledAmountOut": ref("UintString"), "executions": obj{"type": "integer"},
+			"reason": obj{"type": "string"}, "revertName": obj{"type": "string"},
+			"createdAt": obj{"type": "string", "format": "date-time"}, "updatedAt": obj{"type": "string", "format": "date-time"},
+		}),
+		"OrderList": object([]string{"orders", "nextCursor"}, obj{"orders": arrayOf(ref("OrderRecord")), "nextCursor": obj{"type": []string{"string", "null"}}}),
+		"Fill": object([]string{"txHash", "amountIn", "amountOut"}, obj{
+			"txHash": ref("Hash"), "blockNumber": obj{"type": "integer"}, "logIndex": obj{"type": "integer"},
+			"amountIn": ref("UintString"), "amountOut": ref("UintString"), "protocolFee": ref("UintString"),
+			"referralFee": ref("UintString"), "keeperFee": ref("UintString"), "keeper": ref("Address"), "timestamp": obj{"type": "integer"},
+		}),
+		"FillList":  object([]string{"fills"}, obj{"fills": arrayOf(ref("Fill"))}),
+		"Orderbook": object([]string{"orders"}, obj{"pair": ref("Pair"), "orders": arrayOf(ref("OrderRecord"))}),
+		"SwapList":  object([]string{"swaps", "nextCursor"}, obj{"swaps": arrayOf(obj{"type": "object"}), "nextCursor": obj{"type": []string{"string", "null"}}}),
+		"Volume":    obj{"type": "object"},
+		"Stats":     obj{"type": "object"},
+		"Token": object([]string{"address", "decimals"}, obj{
+			"address": ref("Address"), "symbol": obj{"type": "string"}, "name": obj{"type": "string"},
+			"decimals": obj{"type": "integer"}, "volume30dUsd": obj{"type": "string"},
+		}),
+		"TokenList": object([]string{"tokens"}, obj{"tokens": arrayOf(ref("Token"))}),
+		"Spot": object([]string{"tokenIn", "tokenOut", "price"}, obj{
+			"tokenIn": ref("Address"), "tokenOut": ref("Address"), "price": ref("UintString"), "block": obj{"type": "integer"}, "venue": obj{"type": "string"},
+		}),
+		"WebhookEvent": obj{"type": "string", "enum": []string{"order.filled", "order.cancelled", "order.expired", "order.failed", "stop.triggered", "dca.completed", "dca.stalled", "test.ping"}},
+		"CreateWebhookRequest": object([]string{"url"}, obj{
+			"url": obj{"type": "string", "format": "uri"}, "events": arrayOf(ref("WebhookEvent")),
+		}),
+		"Webhook": object([]string{"id", "url", "events", "enabled", "createdAt"}, obj{
+			"id": ref("WebhookID"), "url": obj{"type": "string"}, "events": arrayOf(ref("WebhookEvent")),
+			"enabled": obj{"type": "boolean"}, "createdAt": obj{"type": "string", "format": "date-time"},
+		}),
+		"WebhookCreated":    obj{"allOf": []obj{ref("Webhook"), object([]string{"secret"}, obj{"secret": pattern(`^whsec_`, "Signing secret, shown only here.")})}},
+		"WebhookList":       object([]string{"webhooks"}, obj{"webhooks": arrayOf(ref("Webhook"))}),
+		"WebhookTestResult": object([]string{"deliveryId"}, obj{"deliveryId": obj{"type": "string"}}),
+		"Delivery": object([]string{"id", "event", "status"}, obj{
+			"id": obj{"type": "string"}, "event": ref("WebhookEvent"), "status": obj{"type": "string"},
+			"responseCode": obj{"type": []string{"integer", "null"}}, "latencyMs": obj{"type": []string{"integer", "null"}},
+			"attempts": obj{"type": "integer"}, "nextRetryAt": obj{"type": []string{"string", "null"}},
+		}),
+		"DeliveryList": object([]string{"deliveries"}, obj{"deliveries": arrayOf(ref("Delivery"))}),
+		"WebhookDelivery": object([]string{"id", "trigger", "createdAt", "data"}, obj{
+			"id": obj{"type": "string"}, "trigger": ref("WebhookEvent"), "createdAt": obj{"type": "string", "format": "date-time"},
+			"data": obj{"type": "object"},
+		}),
+		"ExecutableList": object([]string{"orders"}, obj{"orders": arrayOf(obj{"type": "object"})}),
+	}
+}

@@ -1,0 +1,191 @@
+package http
+
+import (
+	"context"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/actors/limiter"
+)
+
+// Access says how a route is authenticated and which bucket it counts in.
+type Access uint8
+
+// The access classes of specification sections 5 and 8.
+const (
+	// Keyless routes need no key and are limited per client address at the
+	// free read rate.
+	Keyless Access = iota
+	// QuoteBucket, ReadBucket and OrderBucket need a key and count in that
+	// bucket of the key's limiter.
+	QuoteBucket
+	ReadBucket
+	OrderBucket
+)
+
+func (a Access) bucket() limiter.Bucket {
+	switch a {
+	case QuoteBucket:
+		return limiter.Quote
+	case OrderBucket:
+		return limiter.Order
+	}
+	return limiter.Read
+}
+
+// callFunc parses the request from in, calls one service method and returns
+// the body to encode.
+type callFunc func(ctx context.Context, s *Services, in *input) (any, error)
+
+// Route is one row of the public route table.
+type Route struct {
+	Method string
+	// Path uses Fiber syntax (/v1/orders/:hash); the OpenAPI path is derived.
+	Path   string
+	Access Access
+	// Status is the success status.
+	Status int
+	// JSONBody routes reject a body that is not well-formed JSON with 400
+	// INVALID_REQUEST before the service is called.
+	JSONBody bool
+	Doc      OpDoc
+	call     callFunc
+	// raw serves built-in keyless endpoints from prebuilt bytes.
+	raw func(s *Server, c *fiber.Ctx) error
+}
+
+// OpDoc is a route's OpenAPI description. Schemas name components of the
+// document (openapi_schemas.go).
+type OpDoc struct {
+	ID, Summary, Tag string
+	Params           []ParamDoc
+	Request          string
+	Response         string
+	// Errors lists the codes the operation may answer with besides the ones
+	// every keyed route shares (UNAUTHORIZED, KEY_DISABLED, RATE_LIMITED,
+	// INTERNAL, NOT_IMPLEMENTED).
+	Errors []orderengine.Code
+}
+
+// ParamDoc describes one path or query parameter.
+type ParamDoc struct {
+	Name, In, Schema, Description string
+	Required                      bool
+}
+
+func q(name, schema, desc string, required bool) ParamDoc {
+	return ParamDoc{Name: name, In: "query", Schema: schema, Description: desc, Required: required}
+}
+
+func pathParam(name, schema, desc string) ParamDoc {
+	return ParamDoc{Name: name, In: "path", Schema: schema, Description: desc, Required: true}
+}
+
+var (
+	pTokenIn  = q("tokenIn", "Address", "ERC-20 address of the input token.", true)
+	pTokenOut = q("tokenOut", "Address", "ERC-20 address of the output token.", true)
+	pAmountIn = q("amountIn", "UintString", "Raw integer amount of tokenIn.", true)
+	pLimit    = q("limit", "PageLimit", "Page size, default 100, at most 500.", false)
+	pCursor   = q("cursor", "Cursor", "The nextCursor of the previous page.", false)
+	pHash     = pathParam("hash", "Hash", "EIP-712 order hash, 0x-hex.")
+	pHookID   = pathParam("id", "WebhookID", "Webhook endpoint id.")
+)
+
+var errsBadInput = []orderengine.Code{orderengine.CodeInvalidRequest}
+
+// publicRoutes returns the public route table.
+func publicRoutes() []Route {
+	return []Route{
+		{Method: "GET", Path: "/v1/errors", Access: Keyless, Status: 200, raw: (*Server).serveErrors,
+			Doc: OpDoc{ID: "listErrors", Tag: "meta", Summary: "The error catalog with status and retry guidance.", Response: "ErrorCatalog"}},
+		{Method: "GET", Path: "/v1/config", Access: Keyless, Status: 200, raw: (*Server).serveConfig,
+			Doc: OpDoc{ID: "getConfig", Tag: "meta", Summary: "Chain, router, signing domain, EIP-712 types, makerTraits layout and rate limits.", Response: "EngineConfig"}},
+		{Method: "GET", Path: "/v1/openapi.json", Access: Keyless, Status: 200, raw: (*Server).serveOpenAPI,
+			Doc: OpDoc{ID: "getOpenAPI", Tag: "meta", Summary: "This OpenAPI 3.1 document.", Response: "OpenAPIDocument"}},
+
+		{Method: "GET", Path: "/v1/route", Access: QuoteBucket, Status: 200, call: callRoute,
+			Doc: OpDoc{ID: "getRoute", Tag: "routing", Summary: "Best executable route with fee legs for a pair and amount.", Response: "Route",
+				Params: []ParamDoc{pTokenIn, pTokenOut, pAmountIn,
+					q("slippagePpm", "Ppm", "Slippage tolerance in ppm.", false),
+					q("directSwap", "ZeroOne", "1 quotes the direct swap path, 0 the signed-order (keeper) path.", false),
+					q("wallet", "Address", "Trading wallet; resolves account-specific fee legs.", false),
+					q("orderType", "OrderType", "Selects the fee cell; omitted serves the direct-swap cell.", false),
+					q("triggered", "ZeroOne", "1 for a price-gated DCA.", false),
+					q("referrer", "Address", "Sets feeLegs.referrer.", false),
+					q("exclude", "ExcludeList", "Venue families to drop: comma-separated, or the parameter repeated.", false)},
+				Errors: []orderengine.Code{orderengine.CodeInvalidRequest, orderengine.CodeNoRoute, orderengine.CodeNoPool, orderengine.CodeUnsupportedPair, orderengine.CodeNoOracle, orderengine.CodeChainUnavailable}}},
+		{Method: "GET", Path: "/v1/quote", Access: QuoteBucket, Status: 200, call: callQuote,
+			Doc: OpDoc{ID: "getQuote", Tag: "routing", Summary: "Venue-by-venue indicative quotes.", Response: "QuoteResponse",
+				Params: []ParamDoc{pTokenIn, pTokenOut, pAmountIn},
+				Errors: []orderengine.Code{orderengine.CodeInvalidRequest, orderengine.CodeNoRoute, orderengine.CodeNoPool, orderengine.CodeChainUnavailable}}},
+		{Method: "GET", Path: "/v1/order-preflight", Access: QuoteBucket, Status: 200, call: callPreflight,
+			Doc: OpDoc{ID: "orderPreflight", Tag: "routing", Summary: "Balance, allowance, route and fee-leg checks for an order as it would be signed.", Response: "PreflightResponse",
+				Params: []ParamDoc{pTokenIn, pTokenOut, pAmountIn,
+					q("wallet", "Address", "Maker wallet.", true),
+					q("slippagePpm", "Ppm", "Slippage tolerance in ppm.", false),
+					q("isStopLoss", "ZeroOne", "1 for a stop-loss order.", false)},
+				Errors: []orderengine.Code{orderengine.CodeInvalidRequest, orderengine.CodeNoRoute, orderengine.CodeNoPool, orderengine.CodeUnsupportedPair, orderengine.CodeNoOracle, orderengine.CodeChainUnavailable}}},
+
+		{Method: "POST", Path: "/v1/orders", Access: OrderBucket, Status: 201, JSONBody: true, call: callSubmit,
+			Doc: OpDoc{ID: "submitOrder", Tag: "orders", Summary: "Submit an EIP-712 signed order.", Request: "SubmitOrderRequest", Response: "SubmitOrderResponse",
+				Errors: []orderengine.Code{orderengine.CodeInvalidRequest, orderengine.CodeInvalidOrder, orderengine.CodeInvalidTraits, orderengine.CodeOrderExpired,
+					orderengine.CodeBadSignature, orderengine.CodeFeeParamsMismatch, orderengine.CodeAlreadyExists, orderengine.CodeMakerRateLimited,
+					orderengine.CodeUnsupportedPair, orderengine.CodeNoOracle, orderengine.CodePayloadTooLarge, orderengine.CodeChainUnavailable}}},
+		{Method: "GET", Path: "/v1/orders", Access: ReadBucket, Status: 200, call: callListOrders,
+			Doc: OpDoc{ID: "listOrders", Tag: "orders", Summary: "Orders filtered by wallet, status and order type, keyset-paginated.", Response: "OrderList",
+				Params: []ParamDoc{q("wallet", "Address", "Maker wallet.", false), q("status", "OrderStatus", "Order status.", false),
+					q("orderType", "OrderType", "Order type.", false), pLimit, pCursor},
+				Errors: errsBadInput}},
+		{Method: "GET", Path: "/v1/orders/:hash", Access: ReadBucket, Status: 200, call: callGetOrder,
+			Doc: OpDoc{ID: "getOrder", Tag: "orders", Summary: "One order with its status.", Response: "OrderRecord",
+				Params: []ParamDoc{pHash}, Errors: []orderengine.Code{orderengine.CodeInvalidRequest, orderengine.CodeNotFound}}},
+		{Method: "DELETE", Path: "/v1/orders/:hash", Access: OrderBucket, Status: 200, JSONBody: true, call: callCancel,
+			Doc: OpDoc{ID: "cancelOrder", Tag: "orders", Summary: "Cancel a pending order with the maker's OrderCancel signature.", Request: "CancelOrderRequest", Response: "SuccessResponse",
+				Params: []ParamDoc{pHash}, Errors: []orderengine.Code{orderengine.CodeInvalidRequest, orderengine.CodeBadSignature, orderengine.CodeNotFound, orderengine.CodeNotCancellable, orderengine.CodeForbidden}}},
+		{Method: "GET", Path: "/v1/orders/:hash/fills", Access: ReadBucket, Status: 200, call: callFills,
+			Doc: OpDoc{ID: "getFills", Tag: "orders", Summary: "Fills of an order.", Response: "FillList",
+				Params: []ParamDoc{pHash}, Errors: []orderengine.Code{orderengine.CodeInvalidRequest, orderengine.CodeNotFound}}},
+		{Method: "GET", Path: "/v1/orderbook/:pair", Access: ReadBucket, Status: 200, call: callOrderbook,
+			Doc: OpDoc{ID: "getOrderbook", Tag: "market", Summary: "Open orders of a pair.", Response: "Orderbook",
+				Params: []ParamDoc{pathParam("pair", "Pair", "<tokenIn address>-<tokenOut address>.")}, Errors: errsBadInput}},
+		{Method: "GET", Path: "/v1/swaps", Access: ReadBucket, Status: 200, call: callSwaps,
+			Doc: OpDoc{ID: "listSwaps", Tag: "market", Summary: "Recent swaps, keyset-paginated.", Response: "SwapList",
+				Params: []ParamDoc{q("token", "Address", "Only swaps of this token.", false), q("wallet", "Address", "Only swaps of this wallet.", false), pLimit, pCursor},
+				Errors: errsBadInput}},
+		{Method: "GET", Path: "/v1/volume", Access: ReadBucket, Status: 200, call: callVolume,
+			Doc: OpDoc{ID: "getVolume", Tag: "market", Summary: "Volume aggregates.", Response: "Volume"}},
+		{Method: "GET", Path: "/v1/stats", Access: ReadBucket, Status: 200, call: callStats,
+			Doc: OpDoc{ID: "getStats", Tag: "market", Summary: "Engine-wide counters.", Response: "Stats"}},
+		{Method: "GET", Path: "/v1/tokens", Access: ReadBucket, Status: 200, call: callTokens,
+			Doc: OpDoc{ID: "searchTokens", Tag: "market", Summary: "Token search ranked by 30-day USD volume.", Response: "TokenList",
+				Params: []ParamDoc{q("search", "SearchText", "Symbol or name.", false)}, Errors: errsBadInput}},
+		{Method: "GET", Path: "/api/spot", Access: ReadBucket, Status: 200, call: callSpot,
+			Doc: OpDoc{ID: "getSpot", Tag: "market", Summary: "Fast spot price from cached venue state, no simulation.", Response: "Spot",
+				Params: []ParamDoc{pTokenIn, pTokenOut, q("amountIn", "UintString", "Raw amount of tokenIn.", false)},
+				Errors: []orderengine.Code{orderengine.CodeInvalidRequest, orderengine.CodeNoPool}}},
+
+		{Method: "POST", Path: "/v1/webhooks", Access: ReadBucket, Status: 201, JSONBody: true, call: callCreateWebhook,
+			Doc: OpDoc{ID: "createWebhook", Tag: "webhooks", Summary: "Register a webhook endpoint (at most 3 per account); the secret is shown only here.", Request: "CreateWebhookRequest", Response: "WebhookCreated",
+				Errors: []orderengine.Code{orderengine.CodeInvalidRequest, orderengine.CodeLimitReached, orderengine.CodePayloadTooLarge}}},
+		{Method: "GET", Path: "/v1/webhooks", Access: ReadBucket, Status: 200, call: callListWebhooks,
+			Doc: OpDoc{ID: "listWebhooks", Tag: "webhooks", Summary: "The account's webhook endpoints.", Response: "WebhookList"}},
+		{Method: "GET", Path: "/v1/webhooks/:id", Access: ReadBucket, Status: 200, call: callGetWebhook,
+			Doc: OpDoc{ID: "getWebhook", Tag: "webhooks", Summary: "One webhook endpoint.", Response: "Webhook",
+				Params: []ParamDoc{pHookID}, Errors: []orderengine.Code{orderengine.CodeNotFound, orderengine.CodeForbidden}}},
+		{Method: "DELETE", Path: "/v1/webhooks/:id", Access: ReadBucket, Status: 200, call: callDeleteWebhook,
+			Doc: OpDoc{ID: "deleteWebhook", Tag: "webhooks", Summary: "Delete a webhook endpoint.", Response: "SuccessResponse",
+				Params: []ParamDoc{pHookID}, Errors: []orderengine.Code{orderengine.CodeNotFound, orderengine.CodeForbidden}}},
+		{Method: "POST", Path: "/v1/webhooks/:id/test", Access: ReadBucket, Status: 200, call: callTestWebhook,
+			Doc: OpDoc{ID: "testWebhook", Tag: "webhooks", Summary: "Send a test.ping delivery.", Response: "WebhookTestResult",
+				Params: []ParamDoc{pHookID}, Errors: []orderengine.Code{orderengine.CodeNotFound, orderengine.CodeForbidden}}},
+		{Method: "GET", Path: "/v1/webhooks/:id/deliveries", Access: ReadBucket, Status: 200, call: callWebhookDeliveries,
+			Doc: OpDoc{ID: "listWebhookDeliveries", Tag: "webhooks", Summary: "Recent delivery attempts with status, response code, latency and next retry.", Response: "DeliveryList",
+				Params: []ParamDoc{pHookID}, Errors: []orderengine.Code{orderengine.CodeNotFound, orderengine.CodeForbidden}}},
+
+		{Method: "GET", Path: "/v1/keeper/executable", Access: ReadBucket, Status: 200, call: callKeeperExecutable,
+			Doc: OpDoc{ID: "keeperExecutable", Tag: "keeper", Summary: "Orders whose trigger condition holds now, with what a keeper needs to execute them.", Response: "ExecutableList",
+				Params: []ParamDoc{q("keeper", "Address", "Keeper address, to include orders designated to it.", false), pLimit},
+				Errors: errsBadInput}},
+	}
+}

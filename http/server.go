@@ -1,0 +1,308 @@
+package http
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/actors"
+)
+
+// Options configure a Server beyond the engine's configuration.
+type Options struct {
+	// Services are the capabilities behind the public routes; nil fields
+	// answer 501. SetServices replaces them later.
+	Services Services
+	// AdminToken guards the admin API. Empty means the caller did not
+	// provide one: New then uses Config.HTTP.AdminToken or generates one
+	// into <DataDir>/admin.token (see AdminToken).
+	AdminToken string
+	// ExtraRoutes are appended to the public route table (tests use them to
+	// exercise the plumbing, e.g. a handler that panics).
+	ExtraRoutes []Route
+}
+
+// Server is the public API and the admin API of one engine.
+type Server struct {
+	eng        *actors.Engine
+	log        *slog.Logger
+	cfg        orderengine.Config
+	app        *fiber.App
+	admin      *fiber.App
+	adminToken string
+	routes     []Route
+	metrics    *metrics
+	services   atomic.Pointer[Services]
+	config     atomic.Pointer[[]byte] // GET /v1/config body
+	errorsJSON []byte
+	openapi    []byte
+	ridPrefix  string
+	ridSeq     atomic.Uint64
+
+	mu        sync.Mutex
+	publicLn  net.Listener
+	adminLn   net.Listener
+	serveErrs chan error
+}
+
+// New builds the server of eng. It does not listen yet.
+func New(eng *actors.Engine, opts Options) (*Server, error) {
+	token, err := AdminToken(eng.Config, opts.AdminToken)
+	if err != nil {
+		return nil, err
+	}
+	var prefix [4]byte
+	if _, err := rand.Read(prefix[:]); err != nil {
+		return nil, fmt.Errorf("http: request id prefix: %w", err)
+	}
+	s := &Server{
+		eng:        eng,
+		log:        eng.Log.With("component", "http"),
+		cfg:        eng.Config,
+		adminToken: token,
+		routes:     append(publicRoutes(), opts.ExtraRoutes...),
+		metrics:    newMetrics(),
+		ridPrefix:  hex.EncodeToString(prefix[:]) + "-",
+		serveErrs:  make(chan error, 2),
+	}
+	services := opts.Services
+	s.services.Store(&services)
+	s.SetChain(eng.Config.Chain)
+	if s.errorsJSON, err = errorsDocument(); err != nil {
+		return nil, err
+	}
+	if s.openapi, err = OpenAPIDocument(s.routes); err != nil {
+		return nil, err
+	}
+	s.app = s.newPublicApp()
+	s.admin = s.newAdminApp()
+	return s, nil
+}
+
+// SetServices replaces the services behind the public routes. The wiring
+// calls it once the chain and the other subsystems are up.
+func (s *Server) SetServices(svc Services) { s.services.Store(&svc) }
+
+// SetChain rebuilds the GET /v1/config body from chain, e.g. after the dev
+// chain has deployed the contracts and filled in their addresses.
+func (s *Server) SetChain(chain orderengine.ChainConfig) {
+	body := buildConfigJSON(chain, s.cfg.Limits)
+	s.config.Store(&body)
+}
+
+// Handler returns the public Fiber app (benchmarks drive it in-process).
+func (s *Server) Handler() *fiber.App { return s.app }
+
+// AdminTokenValue returns the admin token in force.
+func (s *Server) AdminTokenValue() string { return s.adminToken }
+
+func (s *Server) fiberConfig() fiber.Config {
+	return fiber.Config{
+		AppName:               "orderengine",
+		DisableStartupMessage: true,
+		// The app checks the configured limit itself to answer 413 as JSON
+		// after reading the body; fasthttp's own hard limit sits above it
+		// and also ends in the error handler.
+		BodyLimit:    max(4*s.cfg.HTTP.BodyLimit, 1<<20),
+		ReadTimeout:  s.cfg.HTTP.ReadTimeout,
+		WriteTimeout: s.cfg.HTTP.WriteTimeout,
+		IdleTimeout:  s.cfg.HTTP.IdleTimeout,
+		Network:      fiber.NetworkTCP,
+		ErrorHandler: s.serverError,
+	}
+}
+
+// serverError handles errors raised outside the middleware chain (fasthttp
+// refusing a request, a handler error escaping): same body, own request id.
+func (s *Server) serverError(c *fiber.Ctx, err error) error {
+	rid := s.newRequestID()
+	c.Set(headerRequestID, rid)
+	e := writeError(c, err, rid)
+	s.log.Info("request rejected", "rid", rid, "status", e.Status(), "code", e.Code, "err", err.Error())
+	return nil
+}
+
+func (s *Server) newPublicApp() *fiber.App {
+	app := fiber.New(s.fiberConfig())
+	app.Use(s.outer)
+	for i := range s.routes {
+		r := &s.routes[i]
+		app.Add(r.Method, r.Path, s.routeHandler(r))
+	}
+	app.Get("/healthz", s.keylessOps("/healthz", func(c *fiber.Ctx) error {
+		return c.JSON(fiber.Map{"status": "ok"})
+	}))
+	app.Get("/metrics", s.keylessOps("/metrics", s.metrics.handler()))
+	return app
+}
+
+// Start listens on the configured public and admin addresses and serves in
+// the background. It returns once both listeners are bound, so the server
+// is reachable when it returns.
+func (s *Server) Start() error {
+	if err := orderengine.CheckLoopback(s.cfg.HTTP.AdminListen); err != nil {
+		return fmt.Errorf("http: admin listener: %w", err)
+	}
+	pub, err := net.Listen("tcp", s.cfg.HTTP.Listen)
+	if err != nil {
+		return fmt.Errorf("http: listen %s: %w", s.cfg.HTTP.Listen, err)
+	}
+	adm, err := net.Listen("tcp", s.cfg.HTTP.AdminListen)
+	if err != nil {
+		_ = pub.Close()
+		return fmt.Errorf("http: admin listen %s: %w", s.cfg.HTTP.AdminListen, err)
+	}
+	if ip := adm.Addr().(*net.TCPAddr).IP; !ip.IsLoopback() {
+		_ = pub.Close()
+		_ = adm.Close()
+		return fmt.Errorf("http: admin listener bound to non-loopback %s", ip)
+	}
+	s.mu.Lock()
+	s.publicLn, s.adminLn = pub, adm
+	s.mu.Unlock()
+	go func() { s.serveErrs <- s.app.Listener(pub) }()
+	go func() { s.serveErrs <- s.admin.Listener(adm) }()
+	s.log.Info("listening", "public", pub.Addr().String(), "admin", adm.Addr().String())
+	return nil
+}
+
+// Addr returns the bound public address (useful with port 0).
+func (s *Server) Addr() string { return addrOf(&s.mu, &s.publicLn) }
+
+// AdminAddr returns the bound admin address.
+func (s *Server) AdminAddr() string { return addrOf(&s.mu, &s.adminLn) }
+
+func addrOf(mu *sync.Mutex, ln *net.Listener) string {
+	mu.Lock()
+	defer mu.Unlock()
+	if *ln == nil {
+		return ""
+	}
+	return (*ln).Addr().String()
+}
+
+// Shutdown stops accepting connections and waits, until ctx ends, for
+// in-flight requests to finish. It does not close the engine.
+func (s *Server) Shutdown(ctx context.Context) error {
+	errPub := s.app.ShutdownWithContext(ctx)
+	errAdm := s.admin.ShutdownWithContext(ctx)
+	return errors.Join(errPub, errAdm)
+}
+
+const headerRequestID = "X-Request-ID"
+
+// requestID returns the client's X-Request-ID when it is sane (1 to 64
+// characters of [A-Za-z0-9._:-]), else a new one. The result is safe to
+// keep after the handler.
+func (s *Server) requestID(c *fiber.Ctx) string {
+	if v := c.Request().Header.Peek(headerRequestID); len(v) > 0 && len(v) <= 64 && saneID(v) {
+		return string(v)
+	}
+	return s.newRequestID()
+}
+
+func (s *Server) newRequestID() string {
+	return s.ridPrefix + strconv.FormatUint(s.ridSeq.Add(1), 36)
+}
+
+func saneID(v []byte) bool {
+	for _, c := range v {
+		ok := (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+			c == '-' || c == '_' || c == '.' || c == ':'
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// reqInfo travels in the request's locals from the outer middleware to the
+// route handler and back.
+type reqInfo struct {
+	rid   string
+	route string
+	keyID string
+}
+
+const localsInfo = "oe.req"
+
+func info(c *fiber.Ctx) *reqInfo {
+	if ri, ok := c.Locals(localsInfo).(*reqInfo); ok {
+		return ri
+	}
+	return &reqInfo{}
+}
+
+var infoPool = sync.Pool{New: func() any { return new(reqInfo) }}
+
+// outer is the first middleware of every public request: request id,
+// body limit, panic recovery, error mapping, metrics and the access log.
+func (s *Server) outer(c *fiber.Ctx) (err error) {
+	start := time.Now()
+	ri := infoPool.Get().(*reqInfo)
+	*ri = reqInfo{rid: s.requestID(c), route: "unmatched"}
+	c.Locals(localsInfo, ri)
+	c.Set(headerRequestID, ri.rid)
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("panic in handler", "rid", ri.rid, "panic", fmt.Sprint(p), "stack", stack())
+			c.Response().Reset()
+			c.Set(headerRequestID, ri.rid)
+			writeError(c, errors.New("panic"), ri.rid)
+		}
+		status := c.Response().StatusCode()
+		elapsed := time.Since(start)
+		s.metrics.observe(ri.route, methodLabel(c.Method()), status, elapsed)
+		s.log.LogAttrs(context.Background(), slog.LevelInfo, "request",
+			slog.String("rid", ri.rid), slog.String("method", c.Method()), slog.String("path", c.Path()),
+			slog.String("route", ri.route), slog.Int("status", status), slog.Duration("dur", elapsed),
+			slog.String("ip", c.IP()), slog.String("key", ri.keyID))
+		c.Locals(localsInfo, nil)
+		infoPool.Put(ri)
+		err = nil
+	}()
+	if len(c.Request().Body()) > s.cfg.HTTP.BodyLimit {
+		err = orderengine.Errorf(orderengine.CodePayloadTooLarge, "request body exceeds %d bytes", s.cfg.HTTP.BodyLimit)
+	} else {
+		err = c.Next()
+	}
+	if err != nil {
+		if e := writeError(c, err, ri.rid); e.Code == orderengine.CodeInternal {
+			s.log.Error("internal error", "rid", ri.rid, "err", err.Error())
+		}
+	}
+	return nil
+}
+
+// methodLabel returns a constant string for the metrics label (Fiber's
+// strings are only valid in the handler; Prometheus keeps label values).
+func methodLabel(m string) string {
+	switch m {
+	case fiber.MethodGet:
+		return fiber.MethodGet
+	case fiber.MethodPost:
+		return fiber.MethodPost
+	case fiber.MethodDelete:
+		return fiber.MethodDelete
+	case fiber.MethodPut:
+		return fiber.MethodPut
+	case fiber.MethodPatch:
+		return fiber.MethodPatch
+	case fiber.MethodHead:
+		return fiber.MethodHead
+	case fiber.MethodOptions:
+		return fiber.MethodOptions
+	}
+	return "OTHER"
+}

@@ -1,0 +1,120 @@
+package http_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/http/testserver"
+)
+
+func keyHeader(k string) map[string]string { return map[string]string{"X-API-Key": k} }
+
+// checkCode fails unless r has status and error code, and the code is in the
+// catalog with that status.
+func checkCode(t *testing.T, r *testserver.Response, status int, code orderengine.Code) {
+	t.Helper()
+	if r.Status != status || r.Code() != string(code) {
+		t.Fatalf("got %d %q, want %d %s; body %s", r.Status, r.Code(), status, code, r.Body)
+	}
+	info, ok := orderengine.LookupCode(code)
+	if !ok || info.Status != status {
+		t.Fatalf("code %s is not in the catalog with status %d", code, status)
+	}
+	if r.Header.Get("X-Request-ID") == "" {
+		t.Fatalf("no X-Request-ID on error response")
+	}
+}
+
+func TestKeylessEndpoints(t *testing.T) {
+	ts := testserver.NewTestServer(t)
+	for _, p := range []string{"/v1/errors", "/v1/config", "/v1/openapi.json", "/healthz"} {
+		r := ts.Do("GET", p, nil, nil)
+		if r.Status != 200 {
+			t.Fatalf("%s: %d %s", p, r.Status, r.Body)
+		}
+		if r.Header.Get("X-RateLimit-Limit") != strconv.Itoa(ts.Config.Limits.Free.Read) {
+			t.Fatalf("%s: keyless limit header %q", p, r.Header.Get("X-RateLimit-Limit"))
+		}
+	}
+	var cat struct {
+		Errors []orderengine.CodeInfo `json:"errors"`
+	}
+	if err := json.Unmarshal(ts.Do("GET", "/v1/errors", nil, nil).Body, &cat); err != nil || len(cat.Errors) != len(orderengine.Catalog()) {
+		t.Fatalf("catalog: %v %d", err, len(cat.Errors))
+	}
+	r := ts.Do("GET", "/metrics", nil, nil)
+	if r.Status != 200 || !bytes.Contains(r.Body, []byte(`orderengine_http_requests_total{method="GET",route="/v1/errors",status="200"}`)) {
+		t.Fatalf("metrics: %d\n%s", r.Status, r.Body)
+	}
+	if !bytes.Contains(r.Body, []byte("orderengine_http_request_duration_seconds_bucket")) {
+		t.Fatal("no latency histogram")
+	}
+}
+
+func TestConfigEndpoint(t *testing.T) {
+	ts := testserver.NewTestServer(t)
+	var cfg struct {
+		ChainID uint64 `json:"chainId"`
+		Router  *string
+		Domain  struct {
+			Name, Version     string
+			ChainID           uint64 `json:"chainId"`
+			VerifyingContract *string
+		}
+		EIP712 struct {
+			Order, OrderCancel string
+		}
+		OrderTypes []string
+		RateLimits struct {
+			Tiers map[string]orderengine.BucketLimits
+		}
+	}
+	if err := json.Unmarshal(ts.Do("GET", "/v1/config", nil, nil).Body, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.ChainID != 4663 || cfg.Domain.Name != "ServiceRouter" || cfg.Domain.Version != "7" || cfg.Domain.ChainID != 4663 ||
+		!strings.Contains(cfg.EIP712.Order, "uint256 triggerAmountOut,uint256 makerTraits") ||
+		cfg.EIP712.OrderCancel != "OrderCancel(bytes32 orderHash)" || len(cfg.OrderTypes) != 5 ||
+		cfg.RateLimits.Tiers["builder"].Quote != 600 || cfg.Router != nil {
+		t.Fatalf("config: %+v", cfg)
+	}
+	chain := ts.Config.Chain
+	chain.Router = "0x1111111111111111111111111111111111111111"
+	chain.FeeVault = "0x2222222222222222222222222222222222222222"
+	ts.HTTP.SetChain(chain)
+	if err := json.Unmarshal(ts.Do("GET", "/v1/config", nil, nil).Body, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Router == nil || *cfg.Router != chain.Router || *cfg.Domain.VerifyingContract != chain.Router {
+		t.Fatalf("live address not served: %+v", cfg)
+	}
+}
+
+func TestAuthentication(t *testing.T) {
+	ts := testserver.NewTestServer(t)
+	checkCode(t, ts.Do("GET", "/v1/stats", nil, nil), 401, orderengine.CodeUnauthorized)
+	checkCode(t, ts.Do("GET", "/v1/stats", nil, keyHeader("svc_wrong")), 401, orderengine.CodeUnauthorized)
+	// Well-formed (valid checksum) but unknown.
+	other := testserver.NewTestServer(t)
+	checkCode(t, ts.Do("GET", "/v1/stats", nil, keyHeader(other.APIKey)), 401, orderengine.CodeUnauthorized)
+	checkCode(t, ts.Do("GET", "/v1/stats", nil, map[string]string{"Authorization": "Basic " + ts.APIKey}), 401, orderengine.CodeUnauthorized)
+
+	// Both header forms reach the (unimplemented) service.
+	for _, h := range []map[string]string{keyHeader(ts.APIKey), {"Authorization": "Bearer " + ts.APIKey}} {
+		r := ts.Do("GET", "/v1/stats", nil, h)
+		checkCode(t, r, 501, orderengine.CodeNotImplemented)
+		if r.Header.Get("X-RateLimit-Limit") != "600" {
+			t.Fatalf("limit header %q", r.Header.Get("X-RateLimit-Limit"))
+		}
+	}
+	// Disabled key.
+	if r := ts.Admin("POST", "/admin/v1/keys/"+ts.KeyID+"/disable", nil); r.Status != 200 {
+		t.Fatalf("disable: %d %s", r.Status, r.Body)
+	}
+	checkCode(t, ts.Do("GET", "/v1/stats", nil, keyHeader(ts.APIKey)), 401, orderengine.CodeKeyDisabled)
+	checkCode(t, ts.Do("GET", "/v1/stats", nil, map[string]string{"Authorization": "bearer " + ts.APIKey}), 401, orderengine.CodeKeyDisabled)
+}
