@@ -93,7 +93,7 @@ func (c *search) buildRoute(paths []*poolPath, amounts []*uint256.Int) *Route {
 		amt := amounts[k]
 		for h, pi := range pp.pools {
 			pool := c.snap.pools[pi]
-			out, err := swapOut(pool, pp.tokens[h], amt)
+			out, err := c.swap(pi, pp.tokens[h], amt)
 			if err != nil {
 				return nil
 			}

@@ -141,6 +141,42 @@ type search struct {
 	seqs     [][]common.Address
 	mid      *uint256.Int // tokenIn → tokenOut, X128
 	gasPrice *uint256.Int // tokenOut per gas unit, X128
+	memo     map[swapKey]swapResult
+}
+
+// swapKey and swapResult memoise swap simulations within one search: the
+// per-family runs, the splitter and the suggestions ask for the same pool
+// and amount many times, and a StableSwap simulation costs microseconds.
+type swapKey struct {
+	pool    int
+	tokenIn common.Address
+	amount  uint256.Int
+}
+
+type swapResult struct {
+	out *uint256.Int
+	err error
+}
+
+// iterative is implemented by pools whose simulation iterates (StableSwap's
+// Newton loops); only their results are worth memoising, a
+// constant-product quote is cheaper than the map lookup.
+type iterative interface{ Iterative() bool }
+
+// swap is swapOut through pool index pi, memoised for iterative pools. A
+// search runs on one goroutine, so the map needs no lock.
+func (c *search) swap(pi int, tokenIn common.Address, amount *uint256.Int) (*uint256.Int, error) {
+	pool := c.snap.pools[pi]
+	if it, ok := pool.(iterative); !ok || !it.Iterative() {
+		return swapOut(pool, tokenIn, amount)
+	}
+	k := swapKey{pool: pi, tokenIn: tokenIn, amount: *amount}
+	if r, ok := c.memo[k]; ok {
+		return r.out, r.err
+	}
+	out, err := swapOut(pool, tokenIn, amount)
+	c.memo[k] = swapResult{out, err}
+	return out, err
 }
 
 func (s *Searcher) newSearch(snap *Snapshot, req Request, families []string) (*search, error) {
@@ -150,7 +186,8 @@ func (s *Searcher) newSearch(snap *Snapshot, req Request, families []string) (*s
 	if req.TokenIn == req.TokenOut {
 		return nil, oe.Errorf(oe.CodeInvalidRequest, "tokenIn and tokenOut must differ")
 	}
-	c := &search{opts: &s.opts, snap: snap, tokenIn: req.TokenIn, tokenOut: req.TokenOut, amountIn: req.AmountIn}
+	c := &search{opts: &s.opts, snap: snap, tokenIn: req.TokenIn, tokenOut: req.TokenOut, amountIn: req.AmountIn,
+		memo: make(map[swapKey]swapResult)}
 	c.families = families
 	if c.families == nil {
 		c.families = allowedFamilies(snap, req.Exclude)

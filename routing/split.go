@@ -21,7 +21,7 @@ type poolPath struct {
 func (c *search) simulate(pp *poolPath, amount *uint256.Int) (*uint256.Int, error) {
 	amt := amount
 	for h, pi := range pp.pools {
-		out, err := swapOut(c.snap.pools[pi], pp.tokens[h], amt)
+		out, err := c.swap(pi, pp.tokens[h], amt)
 		if err != nil {
 			return nil, err
 		}
@@ -77,7 +77,7 @@ func (c *search) greedyPath(seq []common.Address) *poolPath {
 			if !c.allowed(p.Family()) {
 				continue
 			}
-			out, err := swapOut(p, seq[h], amt)
+			out, err := c.swap(i, seq[h], amt)
 			if err == nil && (best == nil || out.Gt(best)) {
 				best, pp.pools[h] = out, i
 			}

@@ -84,6 +84,10 @@ func (p *StableSwapPool) Address() common.Address { return p.addr }
 // Family implements Pool.
 func (p *StableSwapPool) Family() string { return FamilyStableSwap }
 
+// Iterative reports that a quote runs Newton iterations, so route search
+// memoises its results.
+func (p *StableSwapPool) Iterative() bool { return true }
+
 // Tokens implements Pool.
 func (p *StableSwapPool) Tokens() (common.Address, common.Address) { return p.token0, p.token1 }
 

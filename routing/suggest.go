@@ -3,6 +3,7 @@ package routing
 import (
 	"fmt"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
 )
 
@@ -58,23 +59,45 @@ func (c *search) suggest(best *Route) []Suggestion {
 			Message: fmt.Sprintf("split across %d venues: +%d ppm over the best single venue", len(best.Paths), gain)})
 	}
 	for n := 2; n <= maxChunks; n *= 2 {
-		chunk := new(uint256.Int).Div(c.amountIn, uint256.NewInt(uint64(n)))
-		if chunk.IsZero() {
-			break
-		}
-		cc := *c
-		cc.amountIn = chunk
-		r := cc.bestRoute()
+		r := c.scaledRoute(best, n)
 		if r == nil {
 			break
 		}
 		if r.PriceImpactPpm <= c.opts.ImpactSuggestPpm || n == maxChunks {
-			out = append(out, Suggestion{Kind: SuggestChunks, Chunks: n, ChunkAmountIn: chunk,
+			out = append(out, Suggestion{Kind: SuggestChunks, Chunks: n, ChunkAmountIn: r.AmountIn,
 				ChunkAmountOut: r.AmountOut, ChunkImpactPpm: r.PriceImpactPpm,
 				Message: fmt.Sprintf("%d sequential chunks (e.g. a DCA order) of %s: %d ppm impact each at current prices",
-					n, chunk.Dec(), r.PriceImpactPpm)})
+					n, r.AmountIn.Dec(), r.PriceImpactPpm)})
 			break
 		}
 	}
 	return out
+}
+
+// scaledRoute prices one of n equal chunks of best along best's own paths
+// and shares (each path's amount divided by n). Re-searching per chunk
+// could only do better, so the chunk impact it reports is an upper bound,
+// at a few simulations instead of a search per chunk count.
+func (c *search) scaledRoute(best *Route, n int) *Route {
+	chunk := new(uint256.Int).Div(c.amountIn, uint256.NewInt(uint64(n)))
+	if chunk.IsZero() {
+		return nil
+	}
+	paths := make([]*poolPath, len(best.Paths))
+	amounts := make([]*uint256.Int, len(best.Paths))
+	sum := new(uint256.Int)
+	for k, p := range best.Paths {
+		pp := &poolPath{tokens: []common.Address{p.Hops[0].TokenIn}, gas: p.Gas}
+		for _, h := range p.Hops {
+			pp.pools = append(pp.pools, c.snap.index[h.Pool])
+			pp.tokens = append(pp.tokens, h.TokenOut)
+		}
+		paths[k] = pp
+		amounts[k] = new(uint256.Int).Div(p.AmountIn, uint256.NewInt(uint64(n)))
+		sum.Add(sum, amounts[k])
+	}
+	amounts[0].Add(amounts[0], new(uint256.Int).Sub(chunk, sum))
+	cc := *c
+	cc.amountIn = chunk
+	return cc.buildRoute(paths, amounts)
 }
