@@ -146,6 +146,11 @@ func (e *env) trySend(from account, to common.Address, data []byte, value *big.I
 	opts := *from.auth
 	opts.Context = e.ctx
 	opts.Value = value
+	gas, err := EstimateGas(e.ctx, e.client, from.addr, &to, data, value)
+	if err != nil {
+		return nil, err
+	}
+	opts.GasLimit = gas
 	c := bind.NewBoundContract(to, abi.ABI{}, e.client, e.client, e.client)
 	tx, err := c.RawTransact(&opts, data)
 	if err != nil {
