@@ -20,11 +20,17 @@ import "bytes"
 //	k/      k/<keyID>                             KeyRecord, JSON (never the key itself)
 //	h/      h/<sha256(key), 32 raw bytes>         keyID (ASCII): lookup of a presented key
 //	x/      x/<accountID>/<keyID>                 empty: index of an account's keys
+//	e/      e/<accountID>/<seq uint64 BE>         OutboxEvent, JSON: the event outbox (outbox.go);
+//	                                              written in the producer's batch, deleted by
+//	                                              the webhook dispatcher once fanned out
+//	w/      w/e/<accountID>/<endpointID>          WebhookEndpoint, JSON (webhook_store.go)
+//	        w/d/<endpointID>/<at ns BE>/<eventID> WebhookDelivery, JSON: delivery and its attempts
+//	        w/p/<endpointID>/<at ns BE>/<eventID> empty: index of outstanding deliveries
 //
 // Reserved for the next issues (register them in Prefixes when added):
 //
 //	o/  orders by hash          i/  secondary indexes (maker, pair, status)
-//	f/  fills                   w/  webhook endpoints and deliveries
+//	f/  fills
 //	c/  chain cursor, applied logs
 //
 // To add a record kind: pick an unused prefix, add a row to the table above
@@ -37,6 +43,8 @@ const (
 	prefixKey        = "k/"
 	prefixKeyHash    = "h/"
 	prefixAccountKey = "x/"
+	prefixOutbox     = "e/"
+	prefixWebhook    = "w/"
 )
 
 // SchemaVersion is the version of the key layout written to m/schema.
@@ -50,6 +58,8 @@ var Prefixes = [...]struct{ Prefix, Holds string }{
 	{prefixKey, "API key records"},
 	{prefixKeyHash, "API key hash to key id"},
 	{prefixAccountKey, "account to key id index"},
+	{prefixOutbox, "event outbox per account"},
+	{prefixWebhook, "webhook endpoints, deliveries, outstanding index"},
 }
 
 func schemaKey() []byte { return []byte(prefixMeta + "schema") }

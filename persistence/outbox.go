@@ -1,0 +1,337 @@
+package persistence
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// The event outbox.
+//
+// Every lifecycle event an account should hear about (order.filled,
+// order.cancelled, ...) is written as an OutboxEvent row in the SAME Pebble
+// batch as the state transition that produces it, so an event exists if and
+// only if its transition is durable. The webhook dispatcher consumes the
+// outbox: it copies each event into the delivery queue of every matching
+// endpoint and deletes the event, in one batch.
+//
+// Key layout (see keys.go):
+//
+//	e/<accountID>/<seq, uint64 big-endian>   OutboxEvent, JSON
+//
+// seq is assigned per account, strictly increasing within a process. At
+// start (first Append for an account) it resumes after the highest key
+// present; when the outbox of an account has been fully consumed it may
+// restart lower, which is harmless because a consumer only ever sees the
+// keys that are present.
+//
+// Producer protocol (three steps, all required):
+//
+//	ref, err := outbox.Append(batch, accountID, ev) // 1. add to your batch
+//	err = batch.Commit(pebble.Sync)                 // 2. commit it yourself
+//	outbox.Done(ref)                                // 3. ALWAYS, also on failure
+//
+// or, equivalently, outbox.Commit(batch, refs...) which does 2 and 3.
+// Done tells the outbox that the seq is no longer in flight: a consumer never
+// reads past the lowest in-flight seq of an account, so a batch that commits
+// late cannot be skipped by a consumer that already read a later seq. A ref
+// that is never Done is given up after OutboxInFlightTimeout (logged), so a
+// buggy producer delays events, never blocks them forever.
+
+// OutboxInFlightTimeout is how long an appended, not yet Done seq holds back
+// consumers of its account before the outbox stops waiting for it.
+const OutboxInFlightTimeout = 30 * time.Second
+
+// Event triggers (the X-Service-Event values of specification section 6).
+const (
+	TriggerOrderFilled    = "order.filled"
+	TriggerOrderCancelled = "order.cancelled"
+	TriggerOrderExpired   = "order.expired"
+	TriggerOrderFailed    = "order.failed"
+	TriggerStopTriggered  = "stop.triggered"
+	TriggerDCACompleted   = "dca.completed"
+	TriggerDCAStalled     = "dca.stalled"
+	TriggerTestPing       = "test.ping"
+)
+
+// Triggers lists every trigger in catalogue order.
+var Triggers = [...]string{
+	TriggerOrderFilled, TriggerOrderCancelled, TriggerOrderExpired, TriggerOrderFailed,
+	TriggerStopTriggered, TriggerDCACompleted, TriggerDCAStalled, TriggerTestPing,
+}
+
+// OutboxEvent is one event of an account. It is the on-disk value of an e/
+// row and the body of its webhook deliveries.
+type OutboxEvent struct {
+	// ID is the event id ("evt_…"), also the X-Service-Delivery value.
+	// Append fills it when empty.
+	ID      string `json:"id"`
+	Trigger string `json:"trigger"`
+	// CreatedAt is when the transition happened; Append fills it when zero.
+	CreatedAt time.Time `json:"createdAt"`
+	Data      EventData `json:"data"`
+}
+
+// EventData is the data object of an event. Amounts are decimal strings,
+// addresses EIP-55, pair is "<tokenIn>-<tokenOut>". Fields that do not apply
+// to a trigger are omitted.
+type EventData struct {
+	OrderType string `json:"orderType,omitempty"`
+	Pair      string `json:"pair,omitempty"`
+	TokenIn   string `json:"tokenIn,omitempty"`
+	TokenOut  string `json:"tokenOut,omitempty"`
+	AmountIn  string `json:"amountIn,omitempty"`
+	AmountOut string `json:"amountOut,omitempty"`
+	TxHash    string `json:"txHash,omitempty"`
+	OrderHash string `json:"orderHash,omitempty"`
+	// Reason and RevertName are set on order.failed.
+	Reason     string `json:"reason,omitempty"`
+	RevertName string `json:"revertName,omitempty"`
+	// Executions and TotalExecutions are set on DCA events.
+	Executions      string `json:"executions,omitempty"`
+	TotalExecutions string `json:"totalExecutions,omitempty"`
+	// TriggerPrice is set on stop.triggered (and trailing: the price seen).
+	TriggerPrice string `json:"triggerPrice,omitempty"`
+	// Message is free text (test.ping).
+	Message string `json:"message,omitempty"`
+}
+
+// OutboxRef identifies an appended event until its batch is committed (or
+// abandoned) and Done is called.
+type OutboxRef struct {
+	AccountID string
+	Seq       uint64
+}
+
+// OutboxEntry is an event as a consumer reads it, with its position.
+type OutboxEntry struct {
+	Seq   uint64
+	Event OutboxEvent
+}
+
+// Outbox is the per-account event outbox over a Store. It is safe for
+// concurrent use. There is one Outbox per Store (the Engine holds it).
+type Outbox struct {
+	store *Store
+	log   *slog.Logger
+	now   func() time.Time
+
+	mu       sync.Mutex
+	accounts map[string]*outboxAccount
+	subs     []func(accountID string)
+}
+
+type outboxAccount struct {
+	next     uint64               // next seq to assign
+	inFlight map[uint64]time.Time // appended, not yet Done
+}
+
+// NewOutbox returns the outbox of store. now is the clock (nil: time.Now).
+func NewOutbox(store *Store, log *slog.Logger, now func() time.Time) *Outbox {
+	if now == nil {
+		now = time.Now
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Outbox{store: store, log: log, now: now, accounts: make(map[string]*outboxAccount)}
+}
+
+// Subscribe registers fn to be called with an account id after events of that
+// account became visible (Done). fn must not block: it should only signal.
+func (o *Outbox) Subscribe(fn func(accountID string)) {
+	o.mu.Lock()
+	o.subs = append(o.subs, fn)
+	o.mu.Unlock()
+}
+
+// Append adds ev to batch b under accountID and marks its seq in flight. The
+// caller must commit b and then call Done(ref) whatever the outcome.
+func (o *Outbox) Append(b *pebble.Batch, accountID string, ev OutboxEvent) (OutboxRef, error) {
+	if accountID == "" || ev.Trigger == "" {
+		return OutboxRef{}, fmt.Errorf("persistence: outbox append needs an account and a trigger")
+	}
+	if ev.ID == "" {
+		ev.ID = NewEventID()
+	}
+	if ev.CreatedAt.IsZero() {
+		ev.CreatedAt = o.now().UTC()
+	}
+	v, err := json.Marshal(ev)
+	if err != nil {
+		return OutboxRef{}, fmt.Errorf("persistence: encode event: %w", err)
+	}
+	o.mu.Lock()
+	acct, err := o.accountLocked(accountID)
+	if err != nil {
+		o.mu.Unlock()
+		return OutboxRef{}, err
+	}
+	seq := acct.next
+	acct.next++
+	acct.inFlight[seq] = o.now()
+	o.mu.Unlock()
+	if err := b.Set(outboxKey(accountID, seq), v, nil); err != nil {
+		o.Done(OutboxRef{accountID, seq})
+		return OutboxRef{}, fmt.Errorf("persistence: outbox append: %w", err)
+	}
+	return OutboxRef{AccountID: accountID, Seq: seq}, nil
+}
+
+// Commit commits b with Sync and then calls Done for refs, whatever the
+// outcome of the commit.
+func (o *Outbox) Commit(b *pebble.Batch, refs ...OutboxRef) error {
+	defer o.Done(refs...)
+	if err := b.Commit(pebble.Sync); err != nil {
+		return fmt.Errorf("persistence: commit: %w", err)
+	}
+	return nil
+}
+
+// Done releases refs after their batch was committed or abandoned, and
+// notifies subscribers of the accounts concerned.
+func (o *Outbox) Done(refs ...OutboxRef) {
+	if len(refs) == 0 {
+		return
+	}
+	o.mu.Lock()
+	for _, r := range refs {
+		if a := o.accounts[r.AccountID]; a != nil {
+			delete(a.inFlight, r.Seq)
+		}
+	}
+	subs := o.subs
+	o.mu.Unlock()
+	seen := make(map[string]bool, 1)
+	for _, r := range refs {
+		if seen[r.AccountID] {
+			continue
+		}
+		seen[r.AccountID] = true
+		for _, fn := range subs {
+			fn(r.AccountID)
+		}
+	}
+}
+
+// accountLocked returns the in-memory state of accountID, resuming its seq
+// after the highest key in the store on first use.
+func (o *Outbox) accountLocked(accountID string) (*outboxAccount, error) {
+	if a := o.accounts[accountID]; a != nil {
+		return a, nil
+	}
+	a := &outboxAccount{inFlight: make(map[uint64]time.Time)}
+	p := outboxPrefix(accountID)
+	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
+	if err != nil {
+		return nil, fmt.Errorf("persistence: outbox iter: %w", err)
+	}
+	if it.Last() {
+		a.next = binary.BigEndian.Uint64(it.Key()[len(p):]) + 1
+	}
+	if err := it.Close(); err != nil {
+		return nil, fmt.Errorf("persistence: outbox iter: %w", err)
+	}
+	o.accounts[accountID] = a
+	return a, nil
+}
+
+// visibleLimit returns the first seq a consumer of accountID must not read
+// yet (the lowest in-flight seq), or math.MaxUint64 when none is in flight.
+func (o *Outbox) visibleLimit(accountID string) uint64 {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	limit := ^uint64(0)
+	a := o.accounts[accountID]
+	if a == nil {
+		return limit
+	}
+	now := o.now()
+	for seq, at := range a.inFlight {
+		if now.Sub(at) > OutboxInFlightTimeout {
+			o.log.Warn("outbox: giving up on an event never marked Done", "account", accountID, "seq", seq)
+			delete(a.inFlight, seq)
+			continue
+		}
+		if seq < limit {
+			limit = seq
+		}
+	}
+	return limit
+}
+
+// Scan returns up to max visible events of accountID with seq >= from, in
+// seq order. A consumer's cursor is the last seq it handled plus one.
+func (o *Outbox) Scan(accountID string, from uint64, max int) ([]OutboxEntry, error) {
+	limit := o.visibleLimit(accountID)
+	p := outboxPrefix(accountID)
+	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: outboxKey(accountID, from), UpperBound: prefixUpperBound(p)})
+	if err != nil {
+		return nil, fmt.Errorf("persistence: outbox iter: %w", err)
+	}
+	defer it.Close()
+	var out []OutboxEntry
+	for ok := it.First(); ok && len(out) < max; ok = it.Next() {
+		seq := binary.BigEndian.Uint64(it.Key()[len(p):])
+		if seq >= limit {
+			break
+		}
+		v, err := it.ValueAndErr()
+		if err != nil {
+			return nil, fmt.Errorf("persistence: outbox value: %w", err)
+		}
+		var e OutboxEntry
+		e.Seq = seq
+		if err := json.Unmarshal(v, &e.Event); err != nil {
+			return nil, fmt.Errorf("persistence: decode event %s/%d: %w", accountID, seq, err)
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// DeleteEvent adds the deletion of the event (accountID, seq) to b; the
+// consumer that fanned it out calls it in the same batch.
+func (o *Outbox) DeleteEvent(b *pebble.Batch, accountID string, seq uint64) error {
+	return b.Delete(outboxKey(accountID, seq), nil)
+}
+
+// OutboxAccounts returns the ids of the accounts that have events in the
+// store (used at start to resume consumers).
+func (o *Outbox) OutboxAccounts() ([]string, error) {
+	p := []byte(prefixOutbox)
+	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
+	if err != nil {
+		return nil, fmt.Errorf("persistence: outbox iter: %w", err)
+	}
+	defer it.Close()
+	var out []string
+	for ok := it.First(); ok; {
+		rest := it.Key()[len(p):]
+		i := bytes.IndexByte(rest, '/')
+		if i < 0 {
+			ok = it.Next()
+			continue
+		}
+		acct := string(rest[:i])
+		out = append(out, acct)
+		ok = it.SeekGE(prefixUpperBound(outboxPrefix(acct)))
+	}
+	return out, nil
+}
+
+// NewEventID returns a fresh event id, "evt_" and 22 base62 characters.
+func NewEventID() string { return newID("evt_", 22) }
+
+func outboxPrefix(accountID string) []byte { return []byte(prefixOutbox + accountID + "/") }
+
+func outboxKey(accountID string, seq uint64) []byte {
+	k := outboxPrefix(accountID)
+	return binary.BigEndian.AppendUint64(k, seq)
+}

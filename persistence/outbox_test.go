@@ -1,0 +1,101 @@
+package persistence
+
+import (
+	"sync/atomic"
+	"testing"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+func appendOne(t *testing.T, o *Outbox, s *Store, acct, trigger string) (*pebble.Batch, OutboxRef) {
+	t.Helper()
+	b := s.DB().NewBatch()
+	ref, err := o.Append(b, acct, OutboxEvent{Trigger: trigger, Data: EventData{OrderHash: "0xabc"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, ref
+}
+
+func TestOutboxOrderingAndVisibility(t *testing.T) {
+	dir := t.TempDir()
+	s := openTemp(t, dir)
+	o := NewOutbox(s, nil, nil)
+	var notified atomic.Int32
+	o.Subscribe(func(acct string) {
+		if acct == "acc_1" {
+			notified.Add(1)
+		}
+	})
+
+	b1, r1 := appendOne(t, o, s, "acc_1", TriggerOrderCancelled)
+	b2, r2 := appendOne(t, o, s, "acc_1", TriggerOrderFilled)
+	if r2.Seq != r1.Seq+1 {
+		t.Fatalf("seqs %d, %d not consecutive", r1.Seq, r2.Seq)
+	}
+	// The later event commits first: it must stay invisible while the
+	// earlier one is in flight, or a consumer could skip the earlier one.
+	if err := o.Commit(b2, r2); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := o.Scan("acc_1", 0, 10); len(got) != 0 {
+		t.Fatalf("visible past an in-flight seq: %+v", got)
+	}
+	if err := o.Commit(b1, r1); err != nil {
+		t.Fatal(err)
+	}
+	got, err := o.Scan("acc_1", 0, 10)
+	if err != nil || len(got) != 2 || got[0].Event.Trigger != TriggerOrderCancelled || got[1].Event.Trigger != TriggerOrderFilled {
+		t.Fatalf("scan: %+v %v", got, err)
+	}
+	if got[0].Event.ID == "" || got[0].Event.CreatedAt.IsZero() || got[0].Event.Data.OrderHash != "0xabc" {
+		t.Fatalf("event not filled in: %+v", got[0].Event)
+	}
+	if notified.Load() != 2 {
+		t.Fatalf("notified %d times, want 2", notified.Load())
+	}
+	if rest, _ := o.Scan("acc_1", got[0].Seq+1, 10); len(rest) != 1 || rest[0].Seq != got[1].Seq {
+		t.Fatalf("scan from cursor: %+v", rest)
+	}
+	if other, _ := o.Scan("acc_2", 0, 10); len(other) != 0 {
+		t.Fatalf("another account sees events: %+v", other)
+	}
+
+	// An abandoned batch leaves a gap and does not block.
+	b3, r3 := appendOne(t, o, s, "acc_1", TriggerOrderExpired)
+	_ = b3.Close()
+	o.Done(r3)
+	if got, _ := o.Scan("acc_1", 0, 10); len(got) != 2 {
+		t.Fatalf("abandoned event visible or blocking: %+v", got)
+	}
+
+	// Consume the first, reopen: seq resumes after the highest present key.
+	del := s.DB().NewBatch()
+	if err := o.DeleteEvent(del, "acc_1", got[0].Seq); err != nil {
+		t.Fatal(err)
+	}
+	if err := del.Commit(pebble.Sync); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s = openTemp(t, dir)
+	defer s.Close()
+	o = NewOutbox(s, nil, nil)
+	accts, err := o.OutboxAccounts()
+	if err != nil || len(accts) != 1 || accts[0] != "acc_1" {
+		t.Fatalf("accounts: %v %v", accts, err)
+	}
+	b4, r4 := appendOne(t, o, s, "acc_1", TriggerOrderFailed)
+	if r4.Seq != got[1].Seq+1 {
+		t.Fatalf("seq after reopen %d, want %d", r4.Seq, got[1].Seq+1)
+	}
+	if err := o.Commit(b4, r4); err != nil {
+		t.Fatal(err)
+	}
+	left, _ := o.Scan("acc_1", 0, 10)
+	if len(left) != 2 || left[0].Event.Trigger != TriggerOrderFilled || left[1].Event.Trigger != TriggerOrderFailed {
+		t.Fatalf("after reopen: %+v", left)
+	}
+}
