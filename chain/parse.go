@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/holiman/uint256"
 
 	orderengine "github.com/orderengine/orderengine"
@@ -36,17 +37,25 @@ func ParseDecimalUint256(field, s string) (uint256.Int, error) {
 	if len(digits) > maxDecimalDigits {
 		return u, fieldErr(field, "exceeds 2^256-1")
 	}
-	var ten, d uint256.Int
-	ten.SetUint64(10)
-	for j := 0; j < len(digits); j++ {
-		c := digits[j]
-		if c < '0' || c > '9' {
-			return uint256.Int{}, fieldErr(field, "must be a decimal integer string, got %q", truncate(s))
+	// Take up to 19 digits at a time (10^19 < 2^64): at most five 256-bit
+	// multiplications for the longest value.
+	var scale, chunk uint256.Int
+	for len(digits) > 0 {
+		n := min(len(digits), 19)
+		var v, p uint64 = 0, 1
+		for j := 0; j < n; j++ {
+			c := digits[j]
+			if c < '0' || c > '9' {
+				return uint256.Int{}, fieldErr(field, "must be a decimal integer string, got %q", truncate(s))
+			}
+			v = v*10 + uint64(c-'0')
+			p *= 10
 		}
-		if _, overflow := u.MulOverflow(&u, &ten); overflow {
+		digits = digits[n:]
+		if _, overflow := u.MulOverflow(&u, scale.SetUint64(p)); overflow {
 			return uint256.Int{}, fieldErr(field, "exceeds 2^256-1")
 		}
-		if _, overflow := u.AddOverflow(&u, d.SetUint64(uint64(c-'0'))); overflow {
+		if _, overflow := u.AddOverflow(&u, chunk.SetUint64(v)); overflow {
 			return uint256.Int{}, fieldErr(field, "exceeds 2^256-1")
 		}
 	}
@@ -112,7 +121,7 @@ func ParseAddress(field, s string) (common.Address, error) {
 	if _, err := hex.Decode(a[:], []byte(s[2:])); err != nil {
 		return common.Address{}, fieldErr(field, "must be a 0x-prefixed 20-byte hex address, got %q", truncate(s))
 	}
-	if lower && upper && a.Hex()[2:] != s[2:] {
+	if lower && upper && !validChecksum(s[2:]) {
 		return common.Address{}, fieldErr(field, "has an invalid EIP-55 checksum: %s", s)
 	}
 	return a, nil
@@ -144,6 +153,35 @@ func ParseHexBytes(field, s string, maxLen int) ([]byte, error) {
 		return nil, fieldErr(field, "must be 0x-prefixed hex bytes")
 	}
 	return b, nil
+}
+
+// validChecksum reports whether the 40 mixed-case hex digits of an address
+// follow EIP-55: a letter is upper case exactly when the matching nibble of
+// keccak256(lowercase hex) is 8 or more.
+func validChecksum(digits string) bool {
+	var lower [40]byte
+	for i := 0; i < 40; i++ {
+		c := digits[i]
+		if c >= 'A' && c <= 'F' {
+			c += 'a' - 'A'
+		}
+		lower[i] = c
+	}
+	k := crypto.Keccak256Hash(lower[:])
+	for i := 0; i < 40; i++ {
+		c := digits[i]
+		if c <= '9' {
+			continue
+		}
+		nibble := k[i/2] >> 4
+		if i%2 == 1 {
+			nibble = k[i/2] & 0x0f
+		}
+		if (nibble >= 8) != (c <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 func hexNibble(c byte) (byte, bool) {

@@ -250,8 +250,12 @@ func DeriveTriggerAmountOut(amountIn, triggerPrice *uint256.Int, decimalsIn uint
 	if decimalsIn > maxDecimals {
 		return out, orderengine.Errorf(orderengine.CodeInvalidOrder, "tokenIn decimals %d are out of range (at most %d)", decimalsIn, maxDecimals)
 	}
-	var scale uint256.Int
-	scale.Exp(uint256.NewInt(10), uint256.NewInt(uint64(decimalsIn)))
+	var scale, ten uint256.Int
+	scale.SetOne()
+	ten.SetUint64(10)
+	for range decimalsIn {
+		scale.Mul(&scale, &ten) // at most 77 steps; 10^77 < 2^256
+	}
 	if _, overflow := out.MulDivOverflow(amountIn, triggerPrice, &scale); overflow {
 		return uint256.Int{}, orderengine.Errorf(orderengine.CodeInvalidOrder, "order.triggerAmountOut: amountIn * triggerPrice / 10^%d overflows uint256", decimalsIn)
 	}
