@@ -278,3 +278,47 @@ func ResolveTriggerAmountOut(amountIn, triggerPrice *uint256.Int, decimalsIn uin
 	}
 	return derived, nil
 }
+
+// TypedField is one member of an EIP-712 struct type, in the form wallets
+// and ethers take it ({name, type}).
+type TypedField struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+}
+
+// DomainFields returns the EIP712Domain members, in order.
+func DomainFields() []TypedField {
+	return []TypedField{
+		{"name", "string"}, {"version", "string"},
+		{"chainId", "uint256"}, {"verifyingContract", "address"},
+	}
+}
+
+// OrderFields returns the v7.1 Order members, in signing order. GET
+// /v1/config serves them so clients sign with exactly this type.
+func OrderFields() []TypedField {
+	return []TypedField{
+		{"salt", "uint256"}, {"maker", "address"}, {"receiver", "address"},
+		{"tokenIn", "address"}, {"tokenOut", "address"}, {"amountIn", "uint256"},
+		{"triggerPrice", "uint256"}, {"triggerAmountOut", "uint256"},
+		{"makerTraits", "uint256"}, {"referrer", "address"}, {"referralFeePpm", "uint32"},
+	}
+}
+
+// CancelFields returns the OrderCancel members.
+func CancelFields() []TypedField {
+	return []TypedField{{"orderHash", "bytes32"}}
+}
+
+// EncodeType renders a struct type string from its name and members, as
+// EIP-712 encodeType does for a type without nested structs.
+func EncodeType(name string, fields []TypedField) string {
+	b := []byte(name + "(")
+	for i, f := range fields {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, f.Type+" "+f.Name...)
+	}
+	return string(append(b, ')'))
+}

@@ -273,3 +273,20 @@ func TestOrderHashDoesNotAllocate(t *testing.T) {
 		t.Fatalf("Hasher.OrderHash allocates %.0f times per call, want 0", n)
 	}
 }
+
+func TestTypedFieldsMatchTypeStrings(t *testing.T) {
+	if got := EncodeType("EIP712Domain", DomainFields()); got != DomainTypeString {
+		t.Errorf("domain fields encode to %s", got)
+	}
+	if got := EncodeType("Order", OrderFields()); got != OrderTypeString {
+		t.Errorf("order fields encode to %s", got)
+	}
+	if got := EncodeType("OrderCancel", CancelFields()); got != CancelTypeString {
+		t.Errorf("cancel fields encode to %s", got)
+	}
+	v70 := OrderFields()
+	v70 = append(v70[:7], v70[8:]...) // without triggerAmountOut
+	if got := EncodeType("Order", v70); got != OrderTypeStringV70 {
+		t.Errorf("v7.0 fields encode to %s", got)
+	}
+}
