@@ -83,9 +83,6 @@ func requireAll(errs ...error) error {
 }
 
 func callRoute(ctx context.Context, s *Services, in *input) (any, error) {
-	if s.Routing == nil {
-		return nil, errUnimplemented
-	}
 	var req RouteRequest
 	var e1, e2, e3, e4 error
 	req.TokenIn, e1 = in.required("tokenIn")
@@ -97,13 +94,13 @@ func callRoute(ctx context.Context, s *Services, in *input) (any, error) {
 	}
 	req.DirectSwap, req.Wallet, req.OrderType = in.query("directSwap"), in.query("wallet"), in.query("orderType")
 	req.Triggered, req.Referrer, req.Exclude = in.query("triggered"), in.query("referrer"), in.list("exclude")
+	if s.Routing == nil {
+		return nil, errUnimplemented
+	}
 	return s.Routing.Route(ctx, req)
 }
 
 func callQuote(ctx context.Context, s *Services, in *input) (any, error) {
-	if s.Routing == nil {
-		return nil, errUnimplemented
-	}
 	var req QuoteRequest
 	var e1, e2, e3 error
 	req.TokenIn, e1 = in.required("tokenIn")
@@ -112,13 +109,13 @@ func callQuote(ctx context.Context, s *Services, in *input) (any, error) {
 	if err := requireAll(e1, e2, e3); err != nil {
 		return nil, err
 	}
+	if s.Routing == nil {
+		return nil, errUnimplemented
+	}
 	return s.Routing.Quote(ctx, req)
 }
 
 func callPreflight(ctx context.Context, s *Services, in *input) (any, error) {
-	if s.Routing == nil {
-		return nil, errUnimplemented
-	}
 	var req PreflightRequest
 	var e1, e2, e3, e4, e5 error
 	req.TokenIn, e1 = in.required("tokenIn")
@@ -130,13 +127,13 @@ func callPreflight(ctx context.Context, s *Services, in *input) (any, error) {
 		return nil, err
 	}
 	req.IsStopLoss = in.c.Query("isStopLoss") == "1"
+	if s.Routing == nil {
+		return nil, errUnimplemented
+	}
 	return s.Routing.Preflight(ctx, req)
 }
 
 func callSpot(ctx context.Context, s *Services, in *input) (any, error) {
-	if s.Routing == nil {
-		return nil, errUnimplemented
-	}
 	var req SpotRequest
 	var e1, e2 error
 	req.TokenIn, e1 = in.required("tokenIn")
@@ -145,6 +142,9 @@ func callSpot(ctx context.Context, s *Services, in *input) (any, error) {
 		return nil, err
 	}
 	req.AmountIn = in.query("amountIn")
+	if s.Routing == nil {
+		return nil, errUnimplemented
+	}
 	return s.Routing.Spot(ctx, req)
 }
 
@@ -163,12 +163,12 @@ func callSubmit(ctx context.Context, s *Services, in *input) (any, error) {
 }
 
 func callListOrders(ctx context.Context, s *Services, in *input) (any, error) {
-	if s.Orders == nil {
-		return nil, errUnimplemented
-	}
 	n, err := in.page()
 	if err != nil {
 		return nil, err
+	}
+	if s.Orders == nil {
+		return nil, errUnimplemented
 	}
 	return s.Orders.List(ctx, ListOrdersRequest{Wallet: in.query("wallet"), Status: in.query("status"),
 		OrderType: in.query("orderType"), Limit: n, Cursor: in.query("cursor")})
@@ -209,12 +209,12 @@ func callOrderbook(ctx context.Context, s *Services, in *input) (any, error) {
 }
 
 func callSwaps(ctx context.Context, s *Services, in *input) (any, error) {
-	if s.Market == nil {
-		return nil, errUnimplemented
-	}
 	n, err := in.page()
 	if err != nil {
 		return nil, err
+	}
+	if s.Market == nil {
+		return nil, errUnimplemented
 	}
 	return s.Market.Swaps(ctx, SwapsRequest{Token: in.query("token"), Wallet: in.query("wallet"), Limit: n, Cursor: in.query("cursor")})
 }
@@ -280,12 +280,12 @@ func callWebhookDeliveries(ctx context.Context, s *Services, in *input) (any, er
 }
 
 func callKeeperExecutable(ctx context.Context, s *Services, in *input) (any, error) {
-	if s.Keeper == nil {
-		return nil, errUnimplemented
-	}
 	n, err := in.page()
 	if err != nil {
 		return nil, err
+	}
+	if s.Keeper == nil {
+		return nil, errUnimplemented
 	}
 	return s.Keeper.Executable(ctx, KeeperExecutableRequest{Keeper: in.query("keeper"), Limit: n})
 }

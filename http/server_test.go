@@ -3,6 +3,7 @@ package http_test
 import (
 	"bytes"
 	"encoding/json"
+	nethttp "net/http"
 	"strconv"
 	"strings"
 	"testing"
@@ -117,4 +118,10 @@ func TestAuthentication(t *testing.T) {
 	}
 	checkCode(t, ts.Do("GET", "/v1/stats", nil, keyHeader(ts.APIKey)), 401, orderengine.CodeKeyDisabled)
 	checkCode(t, ts.Do("GET", "/v1/stats", nil, map[string]string{"Authorization": "bearer " + ts.APIKey}), 401, orderengine.CodeKeyDisabled)
+}
+
+func newRequest(url string) (*nethttp.Request, error) { return nethttp.NewRequest("GET", url, nil) }
+
+func jsonHeader() nethttp.Header {
+	return nethttp.Header{"Content-Type": []string{"application/json"}}
 }

@@ -1,0 +1,90 @@
+package http_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/orderengine/orderengine"
+	apihttp "github.com/orderengine/orderengine/http"
+	"github.com/orderengine/orderengine/http/testserver"
+	"github.com/orderengine/orderengine/persistence"
+)
+
+func TestAdminRequiresToken(t *testing.T) {
+	ts := testserver.NewTestServer(t)
+	for _, h := range []map[string]string{nil, {"Authorization": "Bearer wrong"}, {"Authorization": ts.AdminToken}, {"X-API-Key": ts.APIKey}} {
+		r := ts.Raw(ts.AdminURL, "GET", "/admin/v1/accounts", nil, h)
+		checkCode(t, r, 401, orderengine.CodeUnauthorized)
+	}
+	if r := ts.Admin("GET", "/admin/v1/accounts", nil); r.Status != 200 {
+		t.Fatalf("with token: %d %s", r.Status, r.Body)
+	}
+	// The admin API does not exist on the public listener, with or
+	// without the token.
+	for _, h := range []map[string]string{nil, {"Authorization": "Bearer " + ts.AdminToken}} {
+		r := ts.Do("GET", "/admin/v1/accounts", nil, h)
+		checkCode(t, r, 404, orderengine.CodeNotFound)
+	}
+	// The generated token is in the data directory, owner-only.
+	st, err := os.Stat(filepath.Join(ts.Config.DataDir, apihttp.AdminTokenFile))
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("admin.token: %v %v", st, err)
+	}
+	data, _ := os.ReadFile(filepath.Join(ts.Config.DataDir, apihttp.AdminTokenFile))
+	if strings.TrimSpace(string(data)) != ts.AdminToken {
+		t.Fatal("admin.token does not hold the token in force")
+	}
+}
+
+func TestAdminRefusesNonLoopback(t *testing.T) {
+	cfg := orderengine.Default()
+	cfg.HTTP.AdminListen = "0.0.0.0:0"
+	if err := cfg.Validate(); err == nil {
+		t.Fatal("non-loopback admin listener validated")
+	}
+}
+
+func TestAdminKeyLifecycleAndRestart(t *testing.T) {
+	ts := testserver.NewTestServer(t)
+	r := ts.Admin("POST", "/admin/v1/accounts", apihttp.CreateAccountRequest{Name: "acme", Tier: orderengine.TierBuilder})
+	var acct persistence.Account
+	if r.Status != 201 || json.Unmarshal(r.Body, &acct) != nil || acct.Tier != orderengine.TierBuilder {
+		t.Fatalf("create account: %d %s", r.Status, r.Body)
+	}
+	r = ts.Admin("POST", "/admin/v1/accounts/"+acct.ID+"/keys", nil)
+	var issued apihttp.IssuedKey
+	if r.Status != 201 || json.Unmarshal(r.Body, &issued) != nil || !persistence.WellFormedAPIKey(issued.Key) {
+		t.Fatalf("issue key: %d %s", r.Status, r.Body)
+	}
+	if r := ts.Do("GET", "/v1/stats", nil, keyHeader(issued.Key)); r.Status != 501 || r.Header.Get("X-RateLimit-Limit") != "3000" {
+		t.Fatalf("new key: %d limit %s", r.Status, r.Header.Get("X-RateLimit-Limit"))
+	}
+	// The key is never listed again.
+	r = ts.Admin("GET", "/admin/v1/accounts/"+acct.ID+"/keys", nil)
+	if r.Status != 200 || strings.Contains(string(r.Body), issued.Key) || !strings.Contains(string(r.Body), issued.Record.ID) {
+		t.Fatalf("list keys: %d %s", r.Status, r.Body)
+	}
+	checkCode(t, ts.Admin("POST", "/admin/v1/accounts", map[string]string{"name": "x", "tier": "platinum"}), 400, orderengine.CodeInvalidRequest)
+	checkCode(t, ts.Admin("POST", "/admin/v1/keys/key_nope/disable", nil), 404, orderengine.CodeNotFound)
+
+	ts.Restart()
+	if r := ts.Do("GET", "/v1/stats", nil, keyHeader(issued.Key)); r.Status != 501 {
+		t.Fatalf("key after restart: %d %s", r.Status, r.Body)
+	}
+	if r := ts.Get("/v1/stats"); r.Status != 501 {
+		t.Fatalf("harness key after restart: %d", r.Status)
+	}
+	// Reissue disables the old key at once and the new one works.
+	r = ts.Admin("POST", "/admin/v1/keys/"+issued.Record.ID+"/reissue", nil)
+	var again apihttp.IssuedKey
+	if r.Status != 201 || json.Unmarshal(r.Body, &again) != nil || again.Key == issued.Key {
+		t.Fatalf("reissue: %d %s", r.Status, r.Body)
+	}
+	checkCode(t, ts.Do("GET", "/v1/stats", nil, keyHeader(issued.Key)), 401, orderengine.CodeKeyDisabled)
+	if r := ts.Do("GET", "/v1/stats", nil, keyHeader(again.Key)); r.Status != 501 {
+		t.Fatalf("reissued key: %d", r.Status)
+	}
+}

@@ -1,0 +1,183 @@
+package http_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/orderengine/orderengine"
+	apihttp "github.com/orderengine/orderengine/http"
+	"github.com/orderengine/orderengine/http/testserver"
+)
+
+func TestErrorContract(t *testing.T) {
+	panicRoute := apihttp.Route{Method: "GET", Path: "/v1/test-panic", Access: apihttp.Keyless, Status: 200,
+		Doc: apihttp.OpDoc{ID: "testPanic", Tag: "meta", Summary: "panics", Response: "Health"}}
+	ts := testserver.NewTestServer(t, testserver.WithRoutes(apihttp.PanicRouteForTest(panicRoute)))
+	h := keyHeader(ts.APIKey)
+
+	checkCode(t, ts.Do("GET", "/v1/nope", nil, h), 404, orderengine.CodeNotFound)
+	checkCode(t, ts.Do("GET", "/nope", nil, nil), 404, orderengine.CodeNotFound)
+	r := ts.Do("PUT", "/v1/orders", nil, h)
+	checkCode(t, r, 405, orderengine.CodeMethodNotAllowed)
+	if !strings.Contains(r.Header.Get("Allow"), "GET") || !strings.Contains(r.Header.Get("Allow"), "POST") {
+		t.Fatalf("Allow header %q", r.Header.Get("Allow"))
+	}
+	checkCode(t, ts.Do("POST", "/v1/orders", []byte(`{"orderType": "limit",`), h), 400, orderengine.CodeInvalidRequest)
+	checkCode(t, ts.Do("DELETE", "/v1/orders/0x"+strings.Repeat("ab", 32), []byte(`not json`), h), 400, orderengine.CodeInvalidRequest)
+	checkCode(t, ts.Do("DELETE", "/v1/orders/0x"+strings.Repeat("ab", 32), []byte(`{}`), h), 400, orderengine.CodeInvalidRequest)
+	checkCode(t, ts.Do("POST", "/v1/webhooks", []byte(`[1,2`), h), 400, orderengine.CodeInvalidRequest)
+	checkCode(t, ts.Do("GET", "/v1/quote?tokenIn=0x1111111111111111111111111111111111111111", nil, h), 400, orderengine.CodeInvalidRequest)
+	checkCode(t, ts.Do("GET", "/v1/orders?limit=501", nil, h), 400, orderengine.CodeInvalidRequest)
+
+	big := bytes.Repeat([]byte("a"), 64<<10+1)
+	checkCode(t, ts.Do("POST", "/v1/orders", big, h), 413, orderengine.CodePayloadTooLarge)
+	exact := append([]byte(`"`), append(bytes.Repeat([]byte("a"), 64<<10-2), '"')...)
+	if r := ts.Do("POST", "/v1/orders", exact, h); r.Status != 501 {
+		t.Fatalf("64 KiB body: %d %s", r.Status, r.Body)
+	}
+	// Far above the limit (but under fasthttp's hard cap) still the JSON error.
+	checkCode(t, ts.Do("POST", "/v1/webhooks", bytes.Repeat([]byte("a"), 900<<10), h), 413, orderengine.CodePayloadTooLarge)
+
+	r = ts.Do("GET", "/v1/test-panic", nil, map[string]string{"X-Request-ID": "trace-123"})
+	checkCode(t, r, 500, orderengine.CodeInternal)
+	if r.Header.Get("X-Request-ID") != "trace-123" || !bytes.Contains(r.Body, []byte(`"requestId":"trace-123"`)) ||
+		bytes.Contains(r.Body, []byte("goroutine")) || bytes.Contains(r.Body, []byte("boom")) {
+		t.Fatalf("panic answer: %s %v", r.Body, r.Header)
+	}
+	// The server survives the panic.
+	if r := ts.Do("GET", "/healthz", nil, nil); r.Status != 200 {
+		t.Fatalf("after panic: %d", r.Status)
+	}
+}
+
+func TestRequestID(t *testing.T) {
+	ts := testserver.NewTestServer(t)
+	r := ts.Do("GET", "/v1/config", nil, map[string]string{"X-Request-ID": "abc-DEF_1.2:3"})
+	if r.Header.Get("X-Request-ID") != "abc-DEF_1.2:3" {
+		t.Fatalf("sane id not echoed: %q", r.Header.Get("X-Request-ID"))
+	}
+	for _, bad := range []string{strings.Repeat("x", 65), "a b", "<script>"} {
+		r := ts.Do("GET", "/v1/config", nil, map[string]string{"X-Request-ID": bad})
+		if got := r.Header.Get("X-Request-ID"); got == "" || got == bad {
+			t.Fatalf("bad id %q answered with %q", bad, got)
+		}
+	}
+	a := ts.Do("GET", "/v1/config", nil, nil).Header.Get("X-Request-ID")
+	b := ts.Do("GET", "/v1/config", nil, nil).Header.Get("X-Request-ID")
+	if a == "" || a == b {
+		t.Fatalf("generated ids %q %q", a, b)
+	}
+}
+
+// TestServicesPlugIn checks that a service plugged in later answers through
+// the same plumbing, and that its *orderengine.Error is mapped.
+func TestServicesPlugIn(t *testing.T) {
+	ts := testserver.NewTestServer(t)
+	ts.HTTP.SetServices(apihttp.Services{Market: fakeMarket{}})
+	r := ts.Get("/v1/stats")
+	if r.Status != 200 || !bytes.Contains(r.Body, []byte(`"orders":3`)) {
+		t.Fatalf("stats: %d %s", r.Status, r.Body)
+	}
+	checkCode(t, ts.Get("/v1/volume"), 422, orderengine.CodeNoPool)
+	checkCode(t, ts.Get("/v1/swaps"), 500, orderengine.CodeInternal)
+}
+
+type fakeMarket struct{}
+
+func (fakeMarket) Swaps(context.Context, apihttp.SwapsRequest) (any, error) {
+	return nil, errors.New("database on fire") // unknown errors must be hidden
+}
+
+func (fakeMarket) Volume(context.Context) (any, error) {
+	return nil, orderengine.Errorf(orderengine.CodeNoPool, "no pools yet")
+}
+
+func (fakeMarket) Stats(context.Context) (any, error) { return map[string]int{"orders": 3}, nil }
+
+// TestOnlyCatalogCodes scans the module's non-test Go sources for error
+// codes: every Code constant used must be in the catalog, and no code is
+// built from a string literal outside errors.go. Together with checkCode
+// (every code a test receives is checked against the catalog) this keeps
+// handlers from answering with an undocumented code.
+func TestOnlyCatalogCodes(t *testing.T) {
+	root := filepath.Join("..")
+	known := map[string]bool{}
+	for _, c := range orderengine.Catalog() {
+		known[string(c.Code)] = true
+	}
+	constRe := regexp.MustCompile(`\bCode[A-Z][A-Za-z]+\b`)
+	literalRe := regexp.MustCompile(`(orderengine\.)?Code\("`)
+	consts := map[string]string{}
+	src, err := os.ReadFile(filepath.Join(root, "errors.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range regexp.MustCompile(`(Code[A-Z][A-Za-z]+)\s+Code = "([A-Z_]+)"`).FindAllStringSubmatch(string(src), -1) {
+		consts[m[1]] = m[2]
+	}
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")) && path != root {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		text := string(data)
+		if filepath.Base(path) != "errors.go" && literalRe.MatchString(text) {
+			t.Errorf("%s builds an error code from a string literal; add a constant to the catalog", path)
+		}
+		for _, name := range constRe.FindAllString(text, -1) {
+			if v, ok := consts[name]; ok && !known[v] {
+				t.Errorf("%s uses %s (%s), which is not in the catalog", path, name, v)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, v := range consts {
+		if !known[v] {
+			t.Errorf("constant %s = %s is missing from the catalog", name, v)
+		}
+	}
+}
+
+func TestValidatorRejectsWrongShapes(t *testing.T) {
+	ts := testserver.NewTestServer(t)
+	v, err := testserver.NewValidator(context.Background(), ts.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := ts.Raw(ts.URL, "GET", "/v1/config", nil, nil)
+	_ = req
+	httpReq, _ := newRequest(ts.URL + "/v1/errors")
+	if err := v.Check(httpReq, 200, jsonHeader(), []byte(`{"errors":[{"code":"NOT_A_CODE"}]}`)); err == nil {
+		t.Fatal("validator accepted an unknown code")
+	}
+	if err := v.Check(httpReq, 200, jsonHeader(), ts.Raw(ts.URL, "GET", "/v1/errors", nil, nil).Body); err != nil {
+		t.Fatalf("validator refused the real catalog: %v", err)
+	}
+	unknown, _ := newRequest(ts.URL + "/v1/unknown")
+	if err := v.Check(unknown, 404, jsonHeader(), []byte(`{"message":"x"}`)); err == nil {
+		t.Fatal("validator accepted a non-error body on an unknown route")
+	}
+}
+
+var _ = fiber.StatusOK
