@@ -209,6 +209,10 @@ func TestInvalidTraits(t *testing.T) {
 		{"price gated on limit", p, traits{flags: []uint{flagPriceGated}}, nil},
 		{"trailing with price", p, traits{kindParamPpm: 1000, flags: []uint{flagTrailing}}, nil},
 		{"trailing without trail", zero, traits{flags: []uint{flagTrailing}}, nil},
+		{"trailing with a 100 % trail", zero, traits{kindParamPpm: 1_000_000, flags: []uint{flagTrailing}}, nil},
+		{"dca legs below one unit", zero, traits{interval: 60, total: 2, flags: []uint{flagDCA}}, func(o *servicerouter.Order) {
+			o.AmountIn = big.NewInt(1)
+		}},
 		{"dca without executions", zero, traits{interval: 60, flags: []uint{flagDCA}}, nil},
 		{"dca without interval", zero, traits{total: 2, flags: []uint{flagDCA}}, nil},
 		{"ungated dca with price", p, traits{interval: 60, total: 2, flags: []uint{flagDCA}}, nil},

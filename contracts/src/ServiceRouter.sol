@@ -487,7 +487,7 @@ contract ServiceRouter {
         if (interval != 0 || total != 0 || t & (PRICE_GATED | SHORT_CIRCUIT) != 0) revert InvalidTraits();
         if (t & TRAILING != 0) {
             if (
-                o.triggerPrice != 0 || o.triggerAmountOut != 0 || kindParam == 0 || kindParam > PPM
+                o.triggerPrice != 0 || o.triggerAmountOut != 0 || kindParam == 0 || kindParam >= PPM
                     || t & ALLOW_PARTIAL_FILL != 0
             ) revert InvalidTraits();
             return KIND_TRAILING;
