@@ -32,6 +32,14 @@ func OrderKinds() []string {
 // (0 stable, 1 major, 2 other).
 func TokenClasses() []string { return []string{ClassStable, ClassMajor, ClassOther} }
 
+// The router's bounds on a fee cell (ServiceRouter MAX_CELL_PPM and
+// MAX_REFERRAL_PPM): protocol + keeper and the referral leg each at most
+// 10 %.
+const (
+	MaxCellPpm     = 100_000
+	MaxReferralPpm = 100_000
+)
+
 // FeeCell is one cell of the fee policy: the legs taken from the gross
 // output of a fill, each in parts per million.
 type FeeCell struct {
@@ -96,8 +104,9 @@ type RoutingConfig struct {
 	// by symbol (addresses filled when the chain deploys them).
 	Tokens []TokenConfig `json:"tokens"`
 	// FeePolicy maps order kind → token class → fee cell. Validate rejects a
-	// policy with a missing cell, a cell over 1e6 ppm in total, or a direct
-	// cell whose referralPpm equals an order cell's in the same class.
+	// policy with a missing cell, a cell over the router's limits, a direct
+	// cell with a keeper leg, or a direct cell whose referralPpm equals an
+	// order cell's in the same class.
 	// The fee vault is ChainConfig.FeeVault.
 	FeePolicy map[string]map[string]FeeCell `json:"feePolicy"`
 }
@@ -150,9 +159,7 @@ func defaultFeePolicy() map[string]map[string]FeeCell {
 }
 
 // Validate checks the routing configuration at start-up: search bounds, the
-// token registry's classes, and the fee policy (every order kind × token
-// class present, each cell at most 1e6 ppm in total, and the direct cell's
-// referralPpm different from every order cell's of the same class).
+// token registry's classes, and the fee policy (see ValidateFeePolicy).
 func (c RoutingConfig) Validate() error {
 	if c.MaxHops < 1 || c.MaxHops > 3 {
 		return fmt.Errorf("routing: maxHops %d outside 1..3", c.MaxHops)
@@ -175,8 +182,9 @@ func (c RoutingConfig) Validate() error {
 }
 
 // ValidateFeePolicy checks a fee table: every order kind × token class has a
-// cell, no unknown kind or class appears, no cell takes more than 1e6 ppm,
-// and in each class the direct cell's referralPpm differs from every order
+// cell, no unknown kind or class appears, every cell is within the router's
+// limits (MaxCellPpm, MaxReferralPpm), direct cells have no keeper leg, and
+// in each class the direct cell's referralPpm differs from every order
 // cell's.
 func ValidateFeePolicy(policy map[string]map[string]FeeCell) error {
 	for kind, row := range policy {
@@ -195,10 +203,14 @@ func ValidateFeePolicy(policy map[string]map[string]FeeCell) error {
 			if !ok {
 				return fmt.Errorf("routing: fee policy lacks cell %s × %s", kind, class)
 			}
-			if uint64(cell.ProtocolPpm)+uint64(cell.ReferralPpm)+uint64(cell.KeeperPpm) > 1_000_000 {
-				return fmt.Errorf("routing: fee cell %s × %s exceeds 1,000,000 ppm", kind, class)
+			if uint64(cell.ProtocolPpm)+uint64(cell.KeeperPpm) > MaxCellPpm || cell.ReferralPpm > MaxReferralPpm {
+				return fmt.Errorf("routing: fee cell %s × %s exceeds the router's limits (protocol + keeper ≤ %d ppm, referral ≤ %d ppm)",
+					kind, class, MaxCellPpm, MaxReferralPpm)
 			}
 			if kind == KindDirect {
+				if cell.KeeperPpm != 0 {
+					return fmt.Errorf("routing: fee cell direct × %s has keeperPpm %d; the router pays no keeper on direct swaps", class, cell.KeeperPpm)
+				}
 				continue
 			}
 			if cell.ReferralPpm == policy[KindDirect][class].ReferralPpm {

@@ -34,9 +34,14 @@ func TestFeePolicyRejectsMissingAndBadCells(t *testing.T) {
 		t.Fatal("unknown kind accepted")
 	}
 	policy = defaultFeePolicy()
-	policy[KindLimit][ClassStable] = FeeCell{ProtocolPpm: 999_999, ReferralPpm: 2}
+	policy[KindLimit][ClassStable] = FeeCell{ProtocolPpm: 90_000, ReferralPpm: 2, KeeperPpm: 10_001}
 	if err := ValidateFeePolicy(policy); err == nil {
-		t.Fatal("cell over 1e6 ppm accepted")
+		t.Fatal("cell over the router's protocol + keeper limit accepted")
+	}
+	policy = defaultFeePolicy()
+	policy[KindDirect][ClassMajor] = FeeCell{ProtocolPpm: 100, ReferralPpm: 7, KeeperPpm: 1}
+	if err := ValidateFeePolicy(policy); err == nil {
+		t.Fatal("direct cell with a keeper leg accepted")
 	}
 }
 
