@@ -7,3 +7,14 @@ func PanicRouteForTest(r Route) Route {
 	r.raw = func(*Server, *fiber.Ctx) error { panic("boom") }
 	return r
 }
+
+// BlockingRouteForTest returns r with a handler that signals entered, waits
+// for release, then answers 200 {"status":"ok"}.
+func BlockingRouteForTest(r Route, entered chan<- struct{}, release <-chan struct{}) Route {
+	r.raw = func(_ *Server, c *fiber.Ctx) error {
+		entered <- struct{}{}
+		<-release
+		return c.JSON(fiber.Map{"status": "ok"})
+	}
+	return r
+}

@@ -177,6 +177,10 @@ func (s *Server) Start() error {
 	return nil
 }
 
+// Errors delivers the error of a listener that stopped serving on its own
+// (not through Shutdown). The binary watches it next to the signals.
+func (s *Server) Errors() <-chan error { return s.serveErrs }
+
 // Addr returns the bound public address (useful with port 0).
 func (s *Server) Addr() string { return addrOf(&s.mu, &s.publicLn) }
 

@@ -1,0 +1,194 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/orderengine/orderengine/persistence"
+)
+
+// syncBuffer is a bytes.Buffer safe for the server goroutine and the test.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	if err := ln.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return addr
+}
+
+type running struct {
+	pub, adm string
+	stdout   *syncBuffer
+	cancel   context.CancelFunc
+	done     chan error
+}
+
+func startServe(t *testing.T, dir string) *running {
+	t.Helper()
+	r := &running{pub: freeAddr(t), adm: freeAddr(t), stdout: &syncBuffer{}, done: make(chan error, 1)}
+	ctx, cancel := context.WithCancel(context.Background())
+	r.cancel = cancel
+	env := &cliEnv{stdout: r.stdout, stderr: io.Discard, lookupEnv: func(string) (string, bool) { return "", false }, reg: registry()}
+	args := []string{"serve", "--data-dir", dir, "--http-listen", r.pub, "--http-admin-listen", r.adm, "--log-level", "warn"}
+	go func() { r.done <- run(ctx, env, args) }()
+	wctx, wcancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer wcancel()
+	for {
+		req, _ := http.NewRequestWithContext(wctx, "GET", "http://"+r.pub+"/healthz", nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			_ = resp.Body.Close()
+			if resp.StatusCode == 200 {
+				return r
+			}
+		}
+		select {
+		case err := <-r.done:
+			t.Fatalf("serve exited: %v", err)
+		case <-wctx.Done():
+			t.Fatalf("serve not ready: %v", err)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// stop sends the equivalent of SIGTERM and waits for a clean exit.
+func (r *running) stop(t *testing.T) {
+	t.Helper()
+	r.cancel()
+	if err := <-r.done; err != nil {
+		t.Fatalf("serve returned %v", err)
+	}
+}
+
+func get(t *testing.T, url, key string) int {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url, nil)
+	if key != "" {
+		req.Header.Set("X-API-Key", key)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	return resp.StatusCode
+}
+
+var keyRe = regexp.MustCompile(`export KEY=(svc_[0-9A-Za-z]+)`)
+
+func TestServeDevKeyAdminAndGracefulRestart(t *testing.T) {
+	dir := t.TempDir()
+	r := startServe(t, dir)
+	m := keyRe.FindStringSubmatch(r.stdout.String())
+	if m == nil || !persistence.WellFormedAPIKey(m[1]) {
+		t.Fatalf("no dev key printed:\n%s", r.stdout.String())
+	}
+	devKey := m[1]
+	if code := get(t, "http://"+r.pub+"/v1/stats", devKey); code != 501 {
+		t.Fatalf("dev key: %d", code)
+	}
+
+	// The admin client, reading the token from the data directory.
+	var out bytes.Buffer
+	env := &cliEnv{stdout: &out, stderr: io.Discard, lookupEnv: func(string) (string, bool) { return "", false }, reg: registry()}
+	base := []string{"--admin-url", "http://" + r.adm, "--data-dir", dir}
+	if err := run(context.Background(), env, append([]string{"admin", "create-account", "--name", "acme", "--tier", "builder"}, base...)); err != nil {
+		t.Fatalf("create-account: %v\n%s", err, out.String())
+	}
+	var acct struct{ ID, Tier string }
+	if err := json.Unmarshal(out.Bytes(), &acct); err != nil || acct.Tier != "builder" {
+		t.Fatalf("create-account output %q: %v", out.String(), err)
+	}
+	out.Reset()
+	if err := run(context.Background(), env, append([]string{"admin", "issue-key", "--account", acct.ID}, base...)); err != nil {
+		t.Fatalf("issue-key: %v", err)
+	}
+	var issued struct {
+		Key    string
+		Record struct{ ID string }
+	}
+	if err := json.Unmarshal(out.Bytes(), &issued); err != nil || !persistence.WellFormedAPIKey(issued.Key) {
+		t.Fatalf("issue-key output %q: %v", out.String(), err)
+	}
+	for _, args := range [][]string{
+		{"admin", "list-keys", "--account", acct.ID},
+		{"admin", "set-tier", "--account", acct.ID, "--tier", "enterprise", "--quote", "1", "--read", "2", "--order", "3"},
+		{"admin", "list-accounts"},
+	} {
+		out.Reset()
+		if err := run(context.Background(), env, append(args, base...)); err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, out.String())
+		}
+	}
+	out.Reset()
+	if err := run(context.Background(), env, append([]string{"admin", "reissue-key", "--key", issued.Record.ID}, base...)); err != nil {
+		t.Fatalf("reissue-key: %v", err)
+	}
+	if code := get(t, "http://"+r.pub+"/v1/stats", issued.Key); code != 401 {
+		t.Fatalf("old key after reissue: %d", code)
+	}
+	// A wrong token is refused.
+	bad := append([]string{"admin", "list-accounts", "--token", "nope"}, base...)
+	if err := run(context.Background(), env, bad); err == nil {
+		t.Fatal("admin call with a wrong token succeeded")
+	}
+
+	r.stop(t)
+	// Pebble was closed cleanly: the directory opens again, and the dev key
+	// is not printed a second time but still works.
+	r = startServe(t, dir)
+	defer r.stop(t)
+	if strings.Contains(r.stdout.String(), "export KEY=") {
+		t.Fatal("dev key printed again on restart")
+	}
+	if code := get(t, "http://"+r.pub+"/v1/stats", devKey); code != 501 {
+		t.Fatalf("dev key after restart: %d", code)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "admin.token")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestUnknownCommand(t *testing.T) {
+	env := &cliEnv{stdout: io.Discard, stderr: io.Discard, lookupEnv: func(string) (string, bool) { return "", false }, reg: registry()}
+	if err := run(context.Background(), env, []string{"frobnicate"}); err == nil {
+		t.Fatal("unknown command accepted")
+	}
+	if err := run(context.Background(), env, []string{"admin", "nope"}); err == nil {
+		t.Fatal("unknown admin command accepted")
+	}
+}

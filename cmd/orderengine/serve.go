@@ -1,0 +1,118 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+
+	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/actors"
+	apihttp "github.com/orderengine/orderengine/http"
+)
+
+// serveEnv is what a serve hook gets: the loaded configuration, the logger,
+// the engine and the (not yet listening) HTTP server.
+type serveEnv struct {
+	Config *orderengine.Config
+	Log    *slog.Logger
+	Engine *actors.Engine
+	HTTP   *apihttp.Server
+	Stdout io.Writer
+}
+
+// chainStarter starts the chain side before the listeners open. It may
+// update the served chain configuration (env.HTTP.SetChain) and plug
+// services (env.HTTP.SetServices). The returned stop runs after the HTTP
+// drain and before the engine closes; it may be nil.
+type chainStarter func(ctx context.Context, env *serveEnv) (stop func(context.Context) error, err error)
+
+func serveCommand() command {
+	return command{summary: "run the service (default)", run: runServe}
+}
+
+func runServe(ctx context.Context, env *cliEnv, args []string) (err error) {
+	cfg, err := orderengine.LoadConfig(args, env.lookupEnv, env.stderr)
+	if err != nil {
+		return err
+	}
+	log, err := cfg.Log.NewLogger(env.stderr)
+	if err != nil {
+		return err
+	}
+	eng, err := actors.Open(cfg, log)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := eng.Close(); cerr != nil {
+			err = errors.Join(err, cerr)
+		}
+		log.Info("engine closed")
+	}()
+	srv, err := apihttp.New(eng, apihttp.Options{})
+	if err != nil {
+		return err
+	}
+	if cfg.Dev {
+		if err := ensureDevKey(eng, env.stdout); err != nil {
+			return err
+		}
+	}
+	senv := &serveEnv{Config: &cfg, Log: log, Engine: eng, HTTP: srv, Stdout: env.stdout}
+	var stopChain func(context.Context) error
+	if env.reg.startChain != nil {
+		if stopChain, err = env.reg.startChain(ctx, senv); err != nil {
+			return fmt.Errorf("start chain: %w", err)
+		}
+	}
+	if err := srv.Start(); err != nil {
+		return err
+	}
+	if cfg.HTTP.AdminToken == "" {
+		log.Info("admin token written", "file", filepath.Join(cfg.DataDir, apihttp.AdminTokenFile))
+	}
+	var serveErr error
+	select {
+	case <-ctx.Done():
+		log.Info("shutting down: draining in-flight requests", "timeout", cfg.HTTP.ShutdownTimeout)
+	case serveErr = <-srv.Errors():
+		log.Error("listener stopped", "err", serveErr)
+	}
+	dctx, cancel := context.WithTimeout(context.Background(), cfg.HTTP.ShutdownTimeout)
+	defer cancel()
+	errs := []error{serveErr, srv.Shutdown(dctx)}
+	if stopChain != nil {
+		errs = append(errs, stopChain(dctx))
+	}
+	log.Info("http drained")
+	return errors.Join(errs...)
+}
+
+// ensureDevKey creates a development account and key on the first start of
+// a dev-mode data directory and prints the key, once.
+func ensureDevKey(eng *actors.Engine, out io.Writer) error {
+	accts, err := eng.Accounts.ListAccounts()
+	if err != nil || len(accts) > 0 {
+		return err
+	}
+	acct, err := eng.Accounts.CreateAccount("dev", orderengine.TierFree, orderengine.BucketLimits{})
+	if err != nil {
+		return err
+	}
+	key, _, err := eng.Accounts.IssueKey(acct.ID)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(out, `
+==================== DEVELOPMENT API KEY (shown once) ====================
+  account %s, tier free
+  export KEY=%s
+  It is stored only as a hash. Lost it? orderengine admin issue-key --account %s
+===========================================================================
+
+`, acct.ID, key, acct.ID)
+	return err
+}
