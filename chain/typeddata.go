@@ -250,11 +250,21 @@ func DeriveTriggerAmountOut(amountIn, triggerPrice *uint256.Int, decimalsIn uint
 	if decimalsIn > maxDecimals {
 		return out, orderengine.Errorf(orderengine.CodeInvalidOrder, "tokenIn decimals %d are out of range (at most %d)", decimalsIn, maxDecimals)
 	}
-	var scale, ten uint256.Int
-	scale.SetOne()
-	ten.SetUint64(10)
-	for range decimalsIn {
-		scale.Mul(&scale, &ten) // at most 77 steps; 10^77 < 2^256
+	var scale, step uint256.Int
+	p := uint64(1)
+	for range min(decimalsIn, 19) { // 10^19 < 2^64
+		p *= 10
+	}
+	scale.SetUint64(p)
+	if decimalsIn > 19 {
+		step.SetUint64(10)
+		for range decimalsIn - 19 {
+			scale.Mul(&scale, &step)
+		}
+	}
+	// The common case: the product fits 256 bits and one division does.
+	if _, overflow := out.MulOverflow(amountIn, triggerPrice); !overflow {
+		return *out.Div(&out, &scale), nil
 	}
 	if _, overflow := out.MulDivOverflow(amountIn, triggerPrice, &scale); overflow {
 		return uint256.Int{}, orderengine.Errorf(orderengine.CodeInvalidOrder, "order.triggerAmountOut: amountIn * triggerPrice / 10^%d overflows uint256", decimalsIn)
