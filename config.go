@@ -11,25 +11,27 @@ type Config struct {
 	// URL is set. Default true.
 	Dev bool `json:"dev"`
 
-	Log      LogConfig      `json:"log"`
-	HTTP     HTTPConfig     `json:"http"`
-	Limits   LimitsConfig   `json:"limits"`
-	Chain    ChainConfig    `json:"chain"`
-	Routing  RoutingConfig  `json:"routing"`
-	Webhooks WebhooksConfig `json:"webhooks"`
+	Log       LogConfig       `json:"log"`
+	HTTP      HTTPConfig      `json:"http"`
+	Limits    LimitsConfig    `json:"limits"`
+	Chain     ChainConfig     `json:"chain"`
+	Routing   RoutingConfig   `json:"routing"`
+	Webhooks  WebhooksConfig  `json:"webhooks"`
+	Lifecycle LifecycleConfig `json:"lifecycle"`
 }
 
 // Default returns the configuration of `make run`: the embedded dev chain,
 // Pebble in ./data, the public API on 127.0.0.1:8080.
 func Default() Config {
 	return Config{
-		DataDir:  "./data",
-		Dev:      true,
-		Log:      defaultLog(),
-		HTTP:     defaultHTTP(),
-		Limits:   defaultLimits(),
-		Chain:    defaultChain(),
-		Routing:  defaultRouting(),
-		Webhooks: defaultWebhooks(),
+		DataDir:   "./data",
+		Dev:       true,
+		Log:       defaultLog(),
+		HTTP:      defaultHTTP(),
+		Limits:    defaultLimits(),
+		Chain:     defaultChain(),
+		Routing:   defaultRouting(),
+		Webhooks:  defaultWebhooks(),
+		Lifecycle: defaultLifecycle(),
 	}
 }

@@ -26,12 +26,17 @@ import "bytes"
 //	w/      w/e/<accountID>/<endpointID>          WebhookEndpoint, JSON (webhook_store.go)
 //	        w/d/<endpointID>/<at ns BE>/<eventID> WebhookDelivery, JSON: delivery and its attempts
 //	        w/p/<endpointID>/<at ns BE>/<eventID> empty: index of outstanding deliveries
+//	c/      c/cursor, c/b/, c/u/, c/l/, c/o/, c/n/ chain indexer: cursor, recent blocks, undo
+//	                                              records, applied logs, per-order chain state,
+//	                                              invalidated nonces (chain.go, chain_orders.go)
+//	f/      f/<orderHash 32><block BE8><log BE4>  Fill, JSON: fills from OrderFilled (chain_orders.go)
+//	s/      s/<block BE8><log BE4>                SwapRecord, JSON: router swaps and fills (market.go)
+//	v/      v/<hour BE8><tokenIn 20><tokenOut 20> USD volume of a pair in an hour (market.go)
+//	t/      t/<orderHash 32>                      TriggerState, JSON: trailing peak, DCA schedule
 //
 // Reserved for the next issues (register them in Prefixes when added):
 //
 //	o/  orders by hash          i/  secondary indexes (maker, pair, status)
-//	f/  fills
-//	c/  chain cursor, applied logs
 //
 // To add a record kind: pick an unused prefix, add a row to the table above
 // and an entry to Prefixes (TestPrefixesDisjoint checks that no prefix is a
@@ -45,6 +50,11 @@ const (
 	prefixAccountKey = "x/"
 	prefixOutbox     = "e/"
 	prefixWebhook    = "w/"
+	prefixChain      = "c/"
+	prefixFill       = "f/"
+	prefixSwap       = "s/"
+	prefixVolume     = "v/"
+	prefixTrigger    = "t/"
 )
 
 // SchemaVersion is the version of the key layout written to m/schema.
@@ -60,6 +70,11 @@ var Prefixes = [...]struct{ Prefix, Holds string }{
 	{prefixAccountKey, "account to key id index"},
 	{prefixOutbox, "event outbox per account"},
 	{prefixWebhook, "webhook endpoints, deliveries, outstanding index"},
+	{prefixChain, "chain indexer cursor, blocks, undo, applied logs, per-order chain state"},
+	{prefixFill, "fills by order hash"},
+	{prefixSwap, "router swaps and fills by position"},
+	{prefixVolume, "hourly USD volume per pair"},
+	{prefixTrigger, "trigger state per order (trailing peak, DCA schedule)"},
 }
 
 func schemaKey() []byte { return []byte(prefixMeta + "schema") }

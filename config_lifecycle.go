@@ -1,0 +1,67 @@
+package orderengine
+
+import (
+	"errors"
+	"time"
+)
+
+// LifecycleConfig configures the order lifecycle: the chain indexer, the
+// trigger actors and the keepers. The confirmation depth is
+// ChainConfig.Confirmations.
+type LifecycleConfig struct {
+	// IndexerPoll is how often the indexer asks the node for a new head.
+	// Default 100 ms; zero means 100 ms. Keep it well under the block
+	// interval: a fill is visible one poll after its block is confirmed.
+	IndexerPoll time.Duration `json:"indexerPoll"`
+	// RecentBlocks is how many applied blocks the indexer remembers (hashes
+	// and undo records): the deepest reorg it can rewind. Default 256; zero
+	// means 256. It must exceed Chain.Confirmations.
+	RecentBlocks uint64 `json:"recentBlocks"`
+	// MaxBlocksPerStep bounds how many blocks one indexer step applies
+	// (backfill after a restart proceeds in steps of this size). Default
+	// 1000; zero means 1000.
+	MaxBlocksPerStep uint64 `json:"maxBlocksPerStep"`
+	// DevKeeper runs the reference keeper in-process with a dev account
+	// when the embedded dev chain runs. Default true.
+	DevKeeper bool `json:"devKeeper"`
+	// KeeperPoll is the reference keeper's polling period of the
+	// executable list. Default 500 ms; zero means 500 ms.
+	KeeperPoll time.Duration `json:"keeperPoll"`
+}
+
+func defaultLifecycle() LifecycleConfig {
+	return LifecycleConfig{
+		IndexerPoll:      100 * time.Millisecond,
+		RecentBlocks:     256,
+		MaxBlocksPerStep: 1000,
+		DevKeeper:        true,
+		KeeperPoll:       500 * time.Millisecond,
+	}
+}
+
+// Resolved returns the configuration with zero values replaced by their
+// documented defaults.
+func (c LifecycleConfig) Resolved() LifecycleConfig {
+	d := defaultLifecycle()
+	if c.IndexerPoll <= 0 {
+		c.IndexerPoll = d.IndexerPoll
+	}
+	if c.RecentBlocks == 0 {
+		c.RecentBlocks = d.RecentBlocks
+	}
+	if c.MaxBlocksPerStep == 0 {
+		c.MaxBlocksPerStep = d.MaxBlocksPerStep
+	}
+	if c.KeeperPoll <= 0 {
+		c.KeeperPoll = d.KeeperPoll
+	}
+	return c
+}
+
+// Validate checks the lifecycle section against the chain section.
+func (c LifecycleConfig) Validate(chain ChainConfig) error {
+	if r := c.Resolved(); r.RecentBlocks <= chain.Confirmations {
+		return errors.New("lifecycle.recentBlocks must exceed chain.confirmations")
+	}
+	return nil
+}

@@ -1,0 +1,225 @@
+package persistence
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math/big"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// What the chain says about orders: fills, cumulative progress, on-chain
+// cancels and invalidated nonces. The indexer writes these records through
+// a ChainBatch (so a rewind undoes them); the order layer reads them and
+// derives statuses from them in the same batch (see docs/lifecycle.md).
+//
+// Key layout (see keys.go):
+//
+//	c/o/<orderHash 32>                      ChainOrder, JSON
+//	c/n/<maker 20><nonce BE8>               ChainNonce, JSON: invalidateNonce seen
+//	f/<orderHash 32><block BE8><logIdx BE4> Fill, JSON, in chain order
+
+const (
+	chainOrderPrefix = prefixChain + "o/"
+	chainNoncePrefix = prefixChain + "n/"
+)
+
+// Fill is one execution of an order as the router's OrderFilled event
+// recorded it (contract.md section 3). Amounts are decimal strings; AmountOut
+// is what the receiver got, net of every fee leg.
+type Fill struct {
+	OrderHash   common.Hash    `json:"orderHash"`
+	TxHash      common.Hash    `json:"txHash"`
+	BlockNumber uint64         `json:"blockNumber"`
+	BlockHash   common.Hash    `json:"blockHash"`
+	LogIndex    uint           `json:"logIndex"`
+	AmountIn    string         `json:"amountIn"`
+	AmountOut   string         `json:"amountOut"`
+	ProtocolFee string         `json:"protocolFee"`
+	ReferralFee string         `json:"referralFee"`
+	KeeperFee   string         `json:"keeperFee"`
+	Keeper      common.Address `json:"keeper"`
+	// Timestamp is the block time, unix seconds.
+	Timestamp uint64 `json:"timestamp"`
+	// FilledAmountIn and Executions are the router's cumulative counters
+	// after this fill.
+	FilledAmountIn string `json:"filledAmountIn"`
+	Executions     uint32 `json:"executions"`
+}
+
+// ChainOrder is the chain's cumulative view of one order.
+type ChainOrder struct {
+	Hash  common.Hash    `json:"hash"`
+	Maker common.Address `json:"maker"`
+	// ActivatedBlock is the block of OrderActivated (0: not yet).
+	ActivatedBlock uint64 `json:"activatedBlock,omitempty"`
+	// FilledAmountIn is the router's cumulative filledIn; FilledAmountOut the
+	// sum of the fills' net amountOut. Decimal strings.
+	FilledAmountIn  string `json:"filledAmountIn"`
+	FilledAmountOut string `json:"filledAmountOut"`
+	Executions      uint32 `json:"executions"`
+	Fills           int    `json:"fills"`
+	// FirstExecution and LastExecution are block times of the first and the
+	// latest fill (unix seconds, 0: none).
+	FirstExecution uint64 `json:"firstExecution,omitempty"`
+	LastExecution  uint64 `json:"lastExecution,omitempty"`
+	// CancelledBlock and CancelTx record an on-chain cancel (0: none).
+	CancelledBlock uint64      `json:"cancelledBlock,omitempty"`
+	CancelTx       common.Hash `json:"cancelTx,omitempty"`
+}
+
+// ChainNonce records an invalidateNonce call.
+type ChainNonce struct {
+	Maker  common.Address `json:"maker"`
+	Nonce  uint64         `json:"nonce"`
+	Block  uint64         `json:"block"`
+	TxHash common.Hash    `json:"txHash"`
+}
+
+func chainOrderKey(h common.Hash) []byte { return append([]byte(chainOrderPrefix), h[:]...) }
+
+func chainNonceKey(maker common.Address, nonce uint64) []byte {
+	k := append([]byte(chainNoncePrefix), maker[:]...)
+	return binary.BigEndian.AppendUint64(k, nonce)
+}
+
+func fillPrefix(h common.Hash) []byte { return append([]byte(prefixFill), h[:]...) }
+
+func fillKey(h common.Hash, block uint64, index uint) []byte {
+	k := binary.BigEndian.AppendUint64(fillPrefix(h), block)
+	return binary.BigEndian.AppendUint32(k, uint32(index))
+}
+
+// ChainOrderIn reads an order's chain state through the batch (zero value
+// with ok false when the chain has not seen it).
+func ChainOrderIn(cb *ChainBatch, h common.Hash) (ChainOrder, bool, error) {
+	v, ok, err := cb.Get(chainOrderKey(h))
+	return decodeChainOrder(h, v, ok, err)
+}
+
+// ChainOrder reads an order's chain state from the store.
+func (c *Chain) ChainOrder(h common.Hash) (ChainOrder, bool, error) {
+	v, ok, err := c.store.get(chainOrderKey(h))
+	return decodeChainOrder(h, v, ok, err)
+}
+
+func decodeChainOrder(h common.Hash, v []byte, ok bool, err error) (ChainOrder, bool, error) {
+	co := ChainOrder{Hash: h, FilledAmountIn: "0", FilledAmountOut: "0"}
+	if err != nil || !ok {
+		return co, false, err
+	}
+	if err := json.Unmarshal(v, &co); err != nil {
+		return co, false, fmt.Errorf("persistence: decode chain order: %w", err)
+	}
+	return co, true, nil
+}
+
+func putChainOrder(cb *ChainBatch, co ChainOrder) error {
+	v, err := json.Marshal(co)
+	if err != nil {
+		return fmt.Errorf("persistence: encode chain order: %w", err)
+	}
+	return cb.Set(chainOrderKey(co.Hash), v)
+}
+
+// ApplyActivated records OrderActivated. It returns the updated state and
+// whether it changed (a second activation is ignored).
+func ApplyActivated(cb *ChainBatch, h common.Hash, maker common.Address) (ChainOrder, bool, error) {
+	co, _, err := ChainOrderIn(cb, h)
+	if err != nil {
+		return co, false, err
+	}
+	if co.ActivatedBlock != 0 {
+		return co, false, nil
+	}
+	co.Maker = maker
+	co.ActivatedBlock = cb.blk.Number
+	return co, true, putChainOrder(cb, co)
+}
+
+// ApplyFill records one OrderFilled: the fill record and the cumulative
+// state, which takes the router's own counters (filledAmountIn, executions)
+// as the truth.
+func ApplyFill(cb *ChainBatch, f Fill, maker common.Address) (ChainOrder, error) {
+	co, _, err := ChainOrderIn(cb, f.OrderHash)
+	if err != nil {
+		return co, err
+	}
+	out, ok1 := new(big.Int).SetString(co.FilledAmountOut, 10)
+	add, ok2 := new(big.Int).SetString(f.AmountOut, 10)
+	if !ok1 || !ok2 {
+		return co, fmt.Errorf("persistence: fill of %s: bad amount", f.OrderHash)
+	}
+	co.Maker = maker
+	co.FilledAmountIn = f.FilledAmountIn
+	co.FilledAmountOut = out.Add(out, add).String()
+	co.Executions = f.Executions
+	co.Fills++
+	if co.FirstExecution == 0 {
+		co.FirstExecution = f.Timestamp
+	}
+	co.LastExecution = f.Timestamp
+	if co.ActivatedBlock == 0 {
+		co.ActivatedBlock = f.BlockNumber
+	}
+	fv, err := json.Marshal(f)
+	if err != nil {
+		return co, fmt.Errorf("persistence: encode fill: %w", err)
+	}
+	if err := cb.Set(fillKey(f.OrderHash, f.BlockNumber, f.LogIndex), fv); err != nil {
+		return co, err
+	}
+	return co, putChainOrder(cb, co)
+}
+
+// ApplyCancelled records OrderCancelled.
+func ApplyCancelled(cb *ChainBatch, h common.Hash, maker common.Address, tx common.Hash) (ChainOrder, error) {
+	co, _, err := ChainOrderIn(cb, h)
+	if err != nil {
+		return co, err
+	}
+	co.Maker = maker
+	co.CancelledBlock = cb.blk.Number
+	co.CancelTx = tx
+	return co, putChainOrder(cb, co)
+}
+
+// ApplyNonceInvalidated records NonceInvalidated.
+func ApplyNonceInvalidated(cb *ChainBatch, n ChainNonce) error {
+	v, err := json.Marshal(n)
+	if err != nil {
+		return err
+	}
+	return cb.Set(chainNonceKey(n.Maker, n.Nonce), v)
+}
+
+// NonceInvalidated reports whether maker invalidated nonce on-chain.
+func (c *Chain) NonceInvalidated(maker common.Address, nonce uint64) (bool, error) {
+	_, ok, err := c.store.get(chainNonceKey(maker, nonce))
+	return ok, err
+}
+
+// Fills returns the fills of an order in chain order.
+func (c *Chain) Fills(h common.Hash) ([]Fill, error) {
+	p := fillPrefix(h)
+	it, err := c.store.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
+	if err != nil {
+		return nil, fmt.Errorf("persistence: fills: %w", err)
+	}
+	defer it.Close()
+	var out []Fill
+	for ok := it.First(); ok; ok = it.Next() {
+		v, err := it.ValueAndErr()
+		if err != nil {
+			return nil, fmt.Errorf("persistence: fills: %w", err)
+		}
+		var f Fill
+		if err := json.Unmarshal(v, &f); err != nil {
+			return nil, fmt.Errorf("persistence: decode fill: %w", err)
+		}
+		out = append(out, f)
+	}
+	return out, it.Error()
+}
