@@ -14,6 +14,7 @@ import (
 	"github.com/orderengine/orderengine/contracts/bindings/constantproductpool"
 	"github.com/orderengine/orderengine/contracts/bindings/oracle"
 	"github.com/orderengine/orderengine/contracts/bindings/servicerouter"
+	"github.com/orderengine/orderengine/contracts/bindings/testtoken"
 )
 
 // traits is contract.md section 2's makerTraits, field by field.
@@ -153,10 +154,16 @@ func (e *env) newOrder(tokenIn, tokenOut string, amountIn, triggerPrice *big.Int
 // route is the executor's calls for one pool: approve, then swap the
 // executor's whole balance of tokenIn with the output to the executor.
 func (e *env) route(pool, tokenIn common.Address, amount *big.Int) []servicerouter.Call {
+	return routeCalls(e.d.Executor, pool, tokenIn, amount)
+}
+
+// routeCalls is a one-pool route run by the executor `exec`.
+func routeCalls(exec, pool, tokenIn common.Address, amount *big.Int) []servicerouter.Call {
 	cp := constantproductpool.NewConstantProductPool()
+	tt := testtoken.NewTestToken()
 	return []servicerouter.Call{
-		{Target: tokenIn, Data: e.token.PackApprove(pool, amount)},
-		{Target: pool, Data: cp.PackSwap(tokenIn, maxUint256(), big.NewInt(0), e.d.Executor)},
+		{Target: tokenIn, Data: tt.PackApprove(pool, amount)},
+		{Target: pool, Data: cp.PackSwap(tokenIn, maxUint256(), big.NewInt(0), exec)},
 	}
 }
 

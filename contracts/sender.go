@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -127,7 +128,7 @@ func (s *sender) flush() ([]*types.Receipt, error) {
 				continue
 			}
 			r, err := s.backend.TransactionReceipt(s.ctx, p.tx.Hash())
-			if errors.Is(err, ethereum.NotFound) {
+			if errors.Is(err, ethereum.NotFound) || isIndexing(err) {
 				continue
 			}
 			if err != nil {
@@ -153,4 +154,10 @@ func (s *sender) flush() ([]*types.Receipt, error) {
 		}
 	}
 	return receipts, nil
+}
+
+// isIndexing reports geth's answer for receipts while it is still indexing
+// transactions (right after start): not an error, the receipt comes later.
+func isIndexing(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "transaction indexing is in progress")
 }
