@@ -1,0 +1,53 @@
+package main
+
+import (
+	"context"
+	"io"
+	"testing"
+)
+
+// TestModesRun runs each mode briefly: the harness works and the engine
+// answers every request with the expected status.
+func TestModesRun(t *testing.T) {
+	for name, m := range modes() {
+		if err := m.run(context.Background(), io.Discard, []string{"-requests", "300", "-rounds", "1", "-conns", "4"}); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+}
+
+// BenchmarkConfigLoopback and BenchmarkBareConfigLoopback are the config
+// comparison as testing.B benchmarks: compare their ns/op.
+func BenchmarkConfigLoopback(b *testing.B) {
+	eng, err := startEngine()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() { _ = eng.close() }()
+	b.ResetTimer()
+	if _, err := load(context.Background(), eng.addr, "/v1/config", nil, 32, b.N, 200); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkBareConfigLoopback is the bare handler with the same bytes.
+func BenchmarkBareConfigLoopback(b *testing.B) {
+	eng, err := startEngine()
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, body, err := fetch(eng.addr, "/v1/config", nil)
+	_ = eng.close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	bare, err := startBare("/v1/config", 200, body)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() { _ = bare.app.Shutdown() }()
+	b.ResetTimer()
+	if _, err := load(context.Background(), bare.addr, "/v1/config", nil, 32, b.N, 200); err != nil {
+		b.Fatal(err)
+	}
+}

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/valyala/fasthttp"
+
+	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/actors"
+	apihttp "github.com/orderengine/orderengine/http"
+)
+
+// engineServer is a real engine (Pebble in a temporary directory, actors,
+// the Fiber app) listening on loopback, with one API key.
+type engineServer struct {
+	addr   string
+	apiKey string
+	eng    *actors.Engine
+	srv    *apihttp.Server
+	dir    string
+}
+
+// startEngine starts the engine with limits raised out of the way: the
+// limiter still runs on every request, it just never refuses.
+func startEngine() (*engineServer, error) {
+	dir, err := os.MkdirTemp("", "orderengine-bench-")
+	if err != nil {
+		return nil, err
+	}
+	cfg := orderengine.Default()
+	cfg.DataDir = dir
+	cfg.HTTP.Listen, cfg.HTTP.AdminListen = "127.0.0.1:0", "127.0.0.1:0"
+	big := orderengine.BucketLimits{Quote: 1 << 30, Read: 1 << 30, Order: 1 << 30}
+	cfg.Limits.Free, cfg.Limits.Builder = big, big
+	log := slog.New(slog.NewTextHandler(io.Discard, nil)) // formatted, then dropped
+	eng, err := actors.Open(cfg, log)
+	if err != nil {
+		return nil, err
+	}
+	srv, err := apihttp.New(eng, apihttp.Options{})
+	if err != nil {
+		return nil, err
+	}
+	acct, err := eng.Accounts.CreateAccount("bench", orderengine.TierFree, orderengine.BucketLimits{})
+	if err != nil {
+		return nil, err
+	}
+	key, _, err := eng.Accounts.IssueKey(acct.ID)
+	if err != nil {
+		return nil, err
+	}
+	if err := srv.Start(); err != nil {
+		return nil, err
+	}
+	return &engineServer{addr: srv.Addr(), apiKey: key, eng: eng, srv: srv, dir: dir}, nil
+}
+
+func (e *engineServer) close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err := e.srv.Shutdown(ctx)
+	if cerr := e.eng.Close(); err == nil {
+		err = cerr
+	}
+	_ = os.RemoveAll(e.dir)
+	return err
+}
+
+// bareServer serves body with status on path, with no middleware at all.
+type bareServer struct {
+	app  *fiber.App
+	addr string
+}
+
+func startBare(path string, status int, body []byte) (*bareServer, error) {
+	app := fiber.New(fiber.Config{DisableStartupMessage: true})
+	app.Get(path, func(c *fiber.Ctx) error {
+		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+		return c.Status(status).Send(body)
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	go func() { _ = app.Listener(ln) }()
+	return &bareServer{app: app, addr: ln.Addr().String()}, nil
+}
+
+// fetch returns the status and body of one GET.
+func fetch(addr, path string, header map[string]string) (int, []byte, error) {
+	req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
+	defer fasthttp.ReleaseRequest(req)
+	defer fasthttp.ReleaseResponse(resp)
+	req.SetRequestURI("http://" + addr + path)
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	if err := fasthttp.DoTimeout(req, resp, 10*time.Second); err != nil {
+		return 0, nil, err
+	}
+	return resp.StatusCode(), append([]byte(nil), resp.Body()...), nil
+}
+
+// result of one load run.
+type result struct {
+	requests int
+	elapsed  time.Duration
+}
+
+func (r result) rps() float64 { return float64(r.requests) / r.elapsed.Seconds() }
+
+// load sends n GETs over conns keep-alive connections and checks every
+// status is want.
+func load(ctx context.Context, addr, path string, header map[string]string, conns, n, want int) (result, error) {
+	client := &fasthttp.HostClient{Addr: addr, MaxConns: conns}
+	var next atomic.Int64
+	var failed atomic.Value
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
+			defer fasthttp.ReleaseRequest(req)
+			defer fasthttp.ReleaseResponse(resp)
+			req.SetRequestURI("http://" + addr + path)
+			for k, v := range header {
+				req.Header.Set(k, v)
+			}
+			for next.Add(1) <= int64(n) && ctx.Err() == nil {
+				if err := client.Do(req, resp); err != nil {
+					failed.Store(err)
+					return
+				}
+				if resp.StatusCode() != want {
+					failed.Store(fmt.Errorf("status %d, want %d: %s", resp.StatusCode(), want, resp.Body()))
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err, ok := failed.Load().(error); ok {
+		return result{}, err
+	}
+	return result{requests: n, elapsed: time.Since(start)}, ctx.Err()
+}
+
+// compare loads the bare server and the engine alternately for the given
+// rounds and prints the best run of each and their ratio.
+func compare(ctx context.Context, out io.Writer, f loadFlags, path string, header map[string]string, status int, eng, bare string) (float64, error) {
+	var bestEngine, bestBare float64
+	for round := 0; round < f.rounds; round++ {
+		rb, err := load(ctx, bare, path, nil, f.conns, f.requests, status)
+		if err != nil {
+			return 0, fmt.Errorf("bare: %w", err)
+		}
+		re, err := load(ctx, eng, path, header, f.conns, f.requests, status)
+		if err != nil {
+			return 0, fmt.Errorf("engine: %w", err)
+		}
+		bestBare, bestEngine = max(bestBare, rb.rps()), max(bestEngine, re.rps())
+		fmt.Fprintf(out, "round %d: bare %8.0f req/s   engine %8.0f req/s\n", round+1, rb.rps(), re.rps())
+	}
+	ratio := bestEngine / bestBare
+	fmt.Fprintf(out, "best:    bare %8.0f req/s   engine %8.0f req/s   engine/bare %.1f %%  (GOMAXPROCS %d, %d conns, %d req/round)\n",
+		bestBare, bestEngine, 100*ratio, runtime.GOMAXPROCS(0), f.conns, f.requests)
+	return ratio, nil
+}

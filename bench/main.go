@@ -1,0 +1,77 @@
+// Command bench is the engine's load harness:
+//
+//	go run ./bench <mode> [flags]
+//
+// Modes (each one file; add yours with one entry in modes):
+//
+//	config  GET /v1/config through the whole engine vs a bare Fiber handler
+//	        serving the same bytes, over loopback, in the same run
+//	read    a keyed read endpoint (GET /v1/stats with an API key) vs a bare
+//	        handler serving the same body
+//
+// Results are printed as one line per target and a ratio; docs/performance.md
+// records them with the machine they ran on.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+)
+
+// mode is one load scenario.
+type mode struct {
+	summary string
+	run     func(ctx context.Context, out io.Writer, args []string) error
+}
+
+// modes is the one place scenarios are registered.
+func modes() map[string]mode {
+	return map[string]mode{
+		"config": {"GET /v1/config vs a bare Fiber handler", runConfig},
+		"read":   {"keyed GET /v1/stats vs a bare Fiber handler", runRead},
+	}
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	all := modes()
+	if len(os.Args) < 2 || all[os.Args[1]].run == nil {
+		names := make([]string, 0, len(all))
+		for n := range all {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		fmt.Fprintln(os.Stderr, "usage: go run ./bench <mode> [flags]")
+		for _, n := range names {
+			fmt.Fprintf(os.Stderr, "  %-8s %s\n", n, all[n].summary)
+		}
+		os.Exit(2)
+	}
+	if err := all[os.Args[1]].run(ctx, os.Stdout, os.Args[2:]); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+// loadFlags are the flags every comparison mode takes.
+type loadFlags struct {
+	conns    int
+	requests int
+	rounds   int
+}
+
+func parseLoadFlags(name string, args []string) (loadFlags, error) {
+	var f loadFlags
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.IntVar(&f.conns, "conns", 32, "concurrent keep-alive connections")
+	fs.IntVar(&f.requests, "requests", 200000, "requests per target per round")
+	fs.IntVar(&f.rounds, "rounds", 3, "alternating rounds (the best of each target is reported)")
+	err := fs.Parse(args)
+	return f, err
+}

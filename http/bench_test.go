@@ -1,0 +1,95 @@
+package http_test
+
+import (
+	"io"
+	"log/slog"
+	"net"
+	"testing"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/valyala/fasthttp"
+
+	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/http/testserver"
+)
+
+// serveInProcess drives a Fiber app's handler without a network, so the
+// benchmark measures the middleware chain, not the kernel.
+func serveInProcess(b *testing.B, h fasthttp.RequestHandler, method, uri string, header map[string]string) {
+	b.Helper()
+	var req fasthttp.Request
+	req.Header.SetMethod(method)
+	req.SetRequestURI(uri)
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	addr := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 40000}
+	b.ReportAllocs()
+	b.ResetTimer()
+	var ctx fasthttp.RequestCtx
+	for range b.N {
+		ctx.Init(&req, addr, nil)
+		h(&ctx)
+		if ctx.Response.StatusCode() == 0 {
+			b.Fatal("no response")
+		}
+	}
+}
+
+func unlimited(c *orderengine.Config) {
+	big := orderengine.BucketLimits{Quote: 1 << 30, Read: 1 << 30, Order: 1 << 30}
+	c.Limits.Free, c.Limits.Builder = big, big
+}
+
+// BenchmarkBare501 is the baseline: a Fiber app answering the same 501
+// error body with no middleware.
+func BenchmarkBare501(b *testing.B) {
+	app := fiber.New(fiber.Config{DisableStartupMessage: true})
+	body := []byte(`{"error":"this endpoint is described but not implemented in this build","code":"NOT_IMPLEMENTED"}`)
+	app.Get("/v1/stats", func(c *fiber.Ctx) error {
+		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+		return c.Status(501).Send(body)
+	})
+	serveInProcess(b, app.Handler(), "GET", "/v1/stats", nil)
+}
+
+// BenchmarkKeyed501 is the whole chain on a keyed route: request id,
+// authentication (checksum, SHA-256, cache), the limiter, the error mapping
+// and JSON error body, metrics, and the access log (discarded).
+func BenchmarkKeyed501(b *testing.B) {
+	ts := testserver.NewTestServer(b, testserver.WithConfig(unlimited))
+	serveInProcess(b, ts.HTTP.Handler().Handler(), "GET", "/v1/stats", map[string]string{"X-API-Key": ts.APIKey})
+}
+
+// BenchmarkKeyed501TextLog is BenchmarkKeyed501 with the access log
+// formatted by slog's text handler (to io.Discard), as in production.
+func BenchmarkKeyed501TextLog(b *testing.B) {
+	ts := testserver.NewTestServer(b, testserver.WithConfig(unlimited), testserver.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
+	serveInProcess(b, ts.HTTP.Handler().Handler(), "GET", "/v1/stats", map[string]string{"X-API-Key": ts.APIKey})
+}
+
+// BenchmarkUnauthorized is the error path of a wrong key.
+func BenchmarkUnauthorized(b *testing.B) {
+	ts := testserver.NewTestServer(b, testserver.WithConfig(unlimited))
+	serveInProcess(b, ts.HTTP.Handler().Handler(), "GET", "/v1/stats", map[string]string{"X-API-Key": "svc_wrong"})
+}
+
+// BenchmarkBareConfig and BenchmarkConfig compare GET /v1/config with a
+// bare handler returning the same bytes.
+func BenchmarkBareConfig(b *testing.B) {
+	ts := testserver.NewTestServer(b)
+	body := ts.Raw(ts.URL, "GET", "/v1/config", nil, nil).Body
+	app := fiber.New(fiber.Config{DisableStartupMessage: true})
+	app.Get("/v1/config", func(c *fiber.Ctx) error {
+		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+		return c.Send(body)
+	})
+	serveInProcess(b, app.Handler(), "GET", "/v1/config", nil)
+}
+
+// BenchmarkConfig is GET /v1/config through the whole chain (keyless:
+// per-address limiter).
+func BenchmarkConfig(b *testing.B) {
+	ts := testserver.NewTestServer(b, testserver.WithConfig(unlimited))
+	serveInProcess(b, ts.HTTP.Handler().Handler(), "GET", "/v1/config", nil)
+}
