@@ -10,6 +10,9 @@ import (
 type Call struct {
 	Target common.Address
 	Data   []byte
+	// Amount is the token amount the call names (type(uint256).max for
+	// "whole balance"); it is not part of the on-chain struct.
+	Amount *uint256.Int
 }
 
 // Function selectors of the venue surface (protocol.md, Venues). A test
@@ -38,8 +41,8 @@ func BuildCalls(r *Route, executor common.Address) []Call {
 				amount = maxUint
 			}
 			calls = append(calls,
-				Call{Target: hop.TokenIn, Data: encodeApprove(hop.Pool, amount)},
-				Call{Target: hop.Pool, Data: encodeSwap(hop.TokenIn, amount, new(uint256.Int), executor)},
+				Call{Target: hop.TokenIn, Data: encodeApprove(hop.Pool, amount), Amount: amount},
+				Call{Target: hop.Pool, Data: encodeSwap(hop.TokenIn, amount, new(uint256.Int), executor), Amount: amount},
 			)
 		}
 	}

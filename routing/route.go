@@ -60,6 +60,19 @@ func (r *Route) NetOfGas() *uint256.Int {
 	return z
 }
 
+// Better reports whether r beats o: a higher output net of gas, then (when
+// gas swallows both, as for dust amounts) a higher gross output, then fewer
+// paths.
+func (r *Route) Better(o *Route) bool {
+	if c := r.NetOfGas().Cmp(o.NetOfGas()); c != 0 {
+		return c > 0
+	}
+	if c := r.AmountOut.Cmp(o.AmountOut); c != 0 {
+		return c > 0
+	}
+	return len(r.Paths) < len(o.Paths)
+}
+
 // Families returns the venue families the route uses, in path order.
 func (r *Route) Families() []string {
 	var out []string

@@ -107,7 +107,7 @@ func (s *Searcher) Search(snap *Snapshot, req Request) (*Result, error) {
 	}
 	// The search per family is a different heuristic run: when one of them
 	// finds a better route than the all-family run, it is the winner.
-	sort.SliceStable(routes, func(i, j int) bool { return routes[i].NetOfGas().Gt(routes[j].NetOfGas()) })
+	sort.SliceStable(routes, func(i, j int) bool { return routes[i].Better(routes[j]) })
 	best = routes[0]
 	res := &Result{Block: snap.Block(), Best: best, MidPriceX128: c.mid, Candidates: routes}
 	if best.PriceImpactPpm > s.opts.ImpactSuggestPpm {

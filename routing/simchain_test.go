@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"math/big"
+	"path/filepath"
 	"testing"
 
 	"github.com/ethereum/go-ethereum"
@@ -12,8 +13,11 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/eth/ethconfig"
 	"github.com/ethereum/go-ethereum/ethclient/simulated"
+	"github.com/ethereum/go-ethereum/node"
 	"github.com/ethereum/go-ethereum/params"
+	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/orderengine/orderengine/contracts/bindings/constantproductpool"
 	"github.com/orderengine/orderengine/contracts/bindings/stableswappool"
@@ -27,6 +31,7 @@ type simChain struct {
 	ctx    context.Context
 	sim    *simulated.Backend
 	client simulated.Client
+	rpc    *rpc.Client // raw JSON-RPC (IPC), for eth_call with state overrides
 	key    *ecdsa.PrivateKey
 	from   common.Address
 	auth   *bind.TransactOpts
@@ -37,14 +42,21 @@ func newSimChain(t *testing.T) *simChain {
 	key, _ := crypto.ToECDSA(crypto.Keccak256([]byte("routing simulator test")))
 	from := crypto.PubkeyToAddress(key.PublicKey)
 	rich := new(big.Int).Mul(big.NewInt(1_000_000), big.NewInt(params.Ether))
-	sim := simulated.NewBackend(types.GenesisAlloc{from: {Balance: rich}}, simulated.WithBlockGasLimit(100_000_000))
+	ipc := filepath.Join(t.TempDir(), "sim.ipc")
+	sim := simulated.NewBackend(types.GenesisAlloc{from: {Balance: rich}}, simulated.WithBlockGasLimit(100_000_000),
+		func(nc *node.Config, _ *ethconfig.Config) { nc.IPCPath = ipc })
 	t.Cleanup(func() { _ = sim.Close() })
+	raw, err := rpc.Dial(ipc)
+	if err != nil {
+		t.Fatalf("dial the simulated chain's IPC endpoint: %v", err)
+	}
+	t.Cleanup(raw.Close)
 	chainID, err := sim.Client().ChainID(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	auth := bind.NewKeyedTransactor(key, chainID)
-	return &simChain{t: t, ctx: context.Background(), sim: sim, client: sim.Client(), key: key, from: from, auth: auth}
+	return &simChain{t: t, ctx: context.Background(), sim: sim, client: sim.Client(), rpc: raw, key: key, from: from, auth: auth}
 }
 
 func (c *simChain) deploy(meta *bind.MetaData, args []byte) common.Address {
@@ -123,4 +135,16 @@ func (c *simChain) quote(pool, tokenIn common.Address, amountIn *big.Int) (*big.
 		return nil, err
 	}
 	return cp.UnpackGetAmountOut(out)
+}
+
+// bindRawValue sends data with value wei to `to` and mines it.
+func bindRawValue(c *simChain, to common.Address, data []byte, value *big.Int) (*types.Transaction, error) {
+	opts := *c.auth
+	opts.Value = value
+	tx, err := bind.NewBoundContract(to, abi.ABI{}, c.client, c.client, c.client).RawTransact(&opts, data)
+	if err != nil {
+		return nil, err
+	}
+	c.sim.Commit()
+	return tx, nil
 }

@@ -61,7 +61,12 @@ func (c *search) candidatePaths() []*poolPath {
 		}
 		pp.net = saturatingSub(pp.out, c.gasCost(pp.gas))
 	}
-	sort.SliceStable(paths, func(i, j int) bool { return paths[i].net.Gt(paths[j].net) })
+	sort.SliceStable(paths, func(i, j int) bool {
+		if c := paths[i].net.Cmp(paths[j].net); c != 0 {
+			return c > 0
+		}
+		return paths[i].out.Gt(paths[j].out)
+	})
 	return paths
 }
 
@@ -136,7 +141,7 @@ func (c *search) bestRoute() *Route {
 			continue
 		}
 		amounts := c.allocAmounts(alloc, steps)
-		if r := c.buildRoute(picked[:m], amounts); r != nil && r.NetOfGas().Gt(best.NetOfGas()) {
+		if r := c.buildRoute(picked[:m], amounts); r != nil && r.Better(best) {
 			best = r
 		}
 	}
