@@ -97,18 +97,18 @@ type PathJSON struct {
 // (targets, calldatas and the token amount each call names, max-uint for
 // "whole balance") and, on the direct path, the router transaction.
 type ExecutionJSON struct {
-	Router       string       `json:"router"`
-	Executor     string       `json:"executor"`
-	EntryPoint   string       `json:"entryPoint"`
-	Targets      []string     `json:"targets"`
-	Calldatas    []string     `json:"calldatas"`
-	Amounts      []string     `json:"amounts"`
-	MinAmountOut string       `json:"minAmountOut"`
-	Tx           *TxJSON      `json:"tx,omitempty"`
-	Paths        []PathJSON   `json:"paths"`
-	Family       string       `json:"family"`
-	Gas          uint64       `json:"gas"`
-	GasCostOut   string       `json:"gasCostOut"`
+	Router       string     `json:"router"`
+	Executor     string     `json:"executor"`
+	EntryPoint   string     `json:"entryPoint"`
+	Targets      []string   `json:"targets"`
+	Calldatas    []string   `json:"calldatas"`
+	Amounts      []string   `json:"amounts"`
+	MinAmountOut string     `json:"minAmountOut"`
+	Tx           *TxJSON    `json:"tx,omitempty"`
+	Paths        []PathJSON `json:"paths"`
+	Family       string     `json:"family"`
+	Gas          uint64     `json:"gas"`
+	GasCostOut   string     `json:"gasCostOut"`
 }
 
 // TxJSON is a transaction to send as is.

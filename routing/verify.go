@@ -94,7 +94,7 @@ func (v *Verifier) VerifySwap(ctx context.Context, block uint64, r *Route, s Swa
 	amount := common.BigToHash(r.AmountIn.ToBig())
 	overrides := map[common.Address]gethclient.OverrideAccount{
 		r.TokenIn: {StateDiff: map[common.Hash]common.Hash{
-			v.layout.balanceKey(s.Payer):              amount,
+			v.layout.balanceKey(s.Payer):             amount,
 			v.layout.allowanceKey(s.Payer, v.router): amount,
 		}},
 	}
