@@ -1,0 +1,179 @@
+package webhook
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/orderengine/orderengine/persistence"
+)
+
+// Delivery headers (specification section 6).
+const (
+	HeaderEvent     = "X-Service-Event"
+	HeaderDelivery  = "X-Service-Delivery"
+	HeaderSignature = "X-Service-Signature"
+)
+
+// maxResponseRead is how much of a receiver's answer is read (and dropped)
+// so the connection can be reused.
+const maxResponseRead = 64 << 10
+
+// encodeBody returns the delivery body {id, trigger, createdAt, data}: the
+// event's own JSON, createdAt in RFC 3339 (UTC).
+func encodeBody(ev *persistence.OutboxEvent) ([]byte, error) {
+	e := *ev
+	e.CreatedAt = e.CreatedAt.UTC()
+	b, err := json.Marshal(&e)
+	if err != nil {
+		return nil, fmt.Errorf("webhook: encode body: %w", err)
+	}
+	return b, nil
+}
+
+// newDelivery returns the outstanding delivery of ev to endpointID, due now.
+func newDelivery(endpointID string, ev *persistence.OutboxEvent, body []byte, now time.Time) *persistence.WebhookDelivery {
+	return &persistence.WebhookDelivery{
+		EndpointID:    endpointID,
+		EventID:       ev.ID,
+		Trigger:       ev.Trigger,
+		Body:          body,
+		CreatedAt:     now,
+		Status:        persistence.DeliveryPending,
+		NextAttemptAt: now,
+	}
+}
+
+// attempt makes one attempt of d, persists its outcome and reports it to
+// the endpoint actor self. It runs in its own goroutine.
+func (m *Manager) attempt(self *actor.PID, guard *endpoint, client *http.Client, url, secret string, d *persistence.WebhookDelivery) {
+	at := m.clock.Now().UTC()
+	start := time.Now()
+	code, retryAfter, err := m.post(client, url, secret, d, at)
+	latency := time.Since(start)
+	if m.ctx.Err() != nil {
+		// Shutting down: the outcome is unknown, the delivery stays
+		// outstanding on disk and is retried after the next start.
+		m.system.Root.Send(self, &attemptDone{d: d, aborted: true})
+		return
+	}
+	n := len(d.Attempts) + 1
+	att := persistence.WebhookAttempt{N: n, At: at, StatusCode: code, LatencyMs: latency.Milliseconds()}
+	ok := err == nil && code >= 200 && code < 300
+	switch {
+	case err != nil:
+		att.Error = errorText(err)
+	case !ok:
+		att.Error = "HTTP " + strconv.Itoa(code)
+	}
+	d.Attempts = append(d.Attempts, att)
+	switch {
+	case ok:
+		d.Status, d.NextAttemptAt = persistence.DeliveryDelivered, time.Time{}
+	case n > len(m.cfg.Retry):
+		d.Status, d.NextAttemptAt = persistence.DeliveryFailed, time.Time{}
+	default:
+		d.NextAttemptAt = at.Add(m.retryDelay(n-1, retryAfter))
+	}
+	m.stats.record(n, ok, d.Status == persistence.DeliveryFailed, latencyOf(d, ok, m.clock.Now()))
+	guard.saveMu.RLock()
+	if !guard.gone {
+		if err := m.store.SaveDelivery(d, nil); err != nil {
+			// The attempt happened; if this write is lost the delivery is
+			// simply attempted again (at-least-once).
+			m.log.Error("webhook: persist attempt outcome", "endpoint", d.EndpointID, "delivery", d.EventID, "err", err)
+		}
+	}
+	guard.saveMu.RUnlock()
+	m.system.Root.Send(self, &attemptDone{d: d, ok: ok, at: at})
+}
+
+// latencyOf is the enqueue-to-delivery time of a successful delivery.
+func latencyOf(d *persistence.WebhookDelivery, ok bool, now time.Time) time.Duration {
+	if !ok {
+		return -1
+	}
+	return now.Sub(d.CreatedAt)
+}
+
+// post sends one signed request and returns the status code and the
+// receiver's Retry-After (zero when absent).
+func (m *Manager) post(client *http.Client, url, secret string, d *persistence.WebhookDelivery, at time.Time) (int, time.Duration, error) {
+	req, err := http.NewRequestWithContext(m.ctx, http.MethodPost, url, bytes.NewReader(d.Body))
+	if err != nil {
+		return 0, 0, err
+	}
+	h := req.Header
+	h.Set("Content-Type", "application/json")
+	h.Set("User-Agent", "orderengine-webhooks/1")
+	h.Set(HeaderEvent, d.Trigger)
+	h.Set(HeaderDelivery, d.EventID)
+	h.Set(HeaderSignature, Sign(secret, at, d.Body))
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, 0, err
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxResponseRead))
+	_ = resp.Body.Close()
+	return resp.StatusCode, parseRetryAfter(resp.Header.Get("Retry-After"), at), nil
+}
+
+// retryDelay is the delay before the retry that follows failed attempt
+// number i+1: the receiver's Retry-After when given (capped at the longest
+// scheduled delay), else the schedule's i-th delay with ± jitter.
+func (m *Manager) retryDelay(i int, retryAfter time.Duration) time.Duration {
+	longest := m.cfg.Retry[len(m.cfg.Retry)-1]
+	for _, d := range m.cfg.Retry {
+		longest = max(longest, d)
+	}
+	if retryAfter > 0 {
+		return min(retryAfter, longest)
+	}
+	base := m.cfg.Retry[min(i, len(m.cfg.Retry)-1)]
+	if m.cfg.JitterPpm == 0 {
+		return base
+	}
+	j := float64(m.cfg.JitterPpm) / 1e6
+	return time.Duration(float64(base) * (1 - j + 2*j*rand.Float64()))
+}
+
+// parseRetryAfter reads a Retry-After value: whole seconds or an HTTP date.
+func parseRetryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	if s, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if s <= 0 {
+			return 0
+		}
+		return time.Duration(min(s, int64(365*24*3600))) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil && t.After(now) {
+		return t.Sub(now)
+	}
+	return 0
+}
+
+// errorText shortens a transport error for the delivery log (never a
+// secret: requests carry only the signature).
+func errorText(err error) string {
+	var ne interface{ Timeout() bool }
+	if errors.As(err, &ne) && ne.Timeout() {
+		return "timeout"
+	}
+	s := err.Error()
+	if len(s) > 300 {
+		s = s[:300]
+	}
+	return s
+}

@@ -1,0 +1,227 @@
+package webhook
+
+import (
+	"container/heap"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/orderengine/orderengine/persistence"
+)
+
+// Messages of the endpoint actor.
+type (
+	// enqueueMsg hands new deliveries (already persisted) to the actor.
+	enqueueMsg struct {
+		deliveries []*persistence.WebhookDelivery
+	}
+	// wake makes the actor re-check due deliveries (timer, Manager.Wake,
+	// an endpoint change).
+	wake struct{}
+	// attemptDone reports a finished attempt (already persisted).
+	attemptDone struct {
+		d       *persistence.WebhookDelivery
+		ok      bool
+		aborted bool
+		at      time.Time
+	}
+)
+
+var wakeMsg = &wake{}
+
+// endpointActor delivers one endpoint's queue: at most Concurrency attempts
+// in flight, each in its own goroutine (the mailbox never blocks on the
+// network), due deliveries first. It owns the endpoint's failure streak and
+// disables it after the horizon.
+type endpointActor struct {
+	m      *Manager
+	id     string
+	guard  *endpoint
+	client *http.Client
+	queue  deliveryQueue
+	// known holds the event ids queued or in flight: a delivery can arrive
+	// both from the start-up reload and from an enqueue racing with it.
+	known    map[string]bool
+	inFlight int
+	timer    *time.Timer
+	timerAt  time.Time
+	finished int
+}
+
+func newEndpointActor(m *Manager, id string, ep *endpoint) *endpointActor {
+	return &endpointActor{m: m, id: id, guard: ep, known: make(map[string]bool)}
+}
+
+// Receive handles the actor's messages.
+func (a *endpointActor) Receive(ctx actor.Context) {
+	switch msg := ctx.Message().(type) {
+	case *actor.Started:
+		a.start()
+		a.pump(ctx)
+	case *enqueueMsg:
+		for _, d := range msg.deliveries {
+			a.add(d)
+		}
+		a.pump(ctx)
+	case *wake:
+		a.pump(ctx)
+	case *attemptDone:
+		a.done(msg)
+		a.pump(ctx)
+	case *actor.Stopping:
+		if a.timer != nil {
+			a.timer.Stop()
+		}
+		if a.client != nil {
+			a.client.CloseIdleConnections()
+		}
+	case *actor.Stopped, *actor.Restarting:
+	default:
+		a.m.log.Warn("webhook: unexpected message", "type", fmt.Sprintf("%T", msg), "endpoint", a.id)
+	}
+}
+
+// start builds the endpoint's HTTP client (its own connection pool, dialing
+// through the address policy) and reloads outstanding deliveries.
+func (a *endpointActor) start() {
+	cfg := a.m.cfg
+	tr := &http.Transport{
+		Proxy:                 nil,
+		DialContext:           a.m.policy.DialContext(&net.Dialer{Timeout: cfg.Timeout, KeepAlive: 30 * time.Second}),
+		MaxIdleConnsPerHost:   cfg.Concurrency,
+		MaxConnsPerHost:       cfg.Concurrency,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   cfg.Timeout,
+		ResponseHeaderTimeout: cfg.Timeout,
+		ForceAttemptHTTP2:     true,
+	}
+	a.client = &http.Client{
+		Transport: tr,
+		Timeout:   cfg.Timeout,
+		// A redirect is not a success: the receiver must answer 2xx itself.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+	pending, err := a.m.store.PendingDeliveries(a.id)
+	if err != nil {
+		a.m.log.Error("webhook: reload outstanding deliveries", "endpoint", a.id, "err", err)
+		return
+	}
+	for _, d := range pending {
+		a.add(d)
+	}
+	if len(pending) > 0 {
+		a.m.log.Info("webhook: resumed outstanding deliveries", "endpoint", a.id, "count", len(pending))
+	}
+}
+
+// add queues d unless it is already queued or in flight.
+func (a *endpointActor) add(d *persistence.WebhookDelivery) {
+	if a.known[d.EventID] {
+		return
+	}
+	a.known[d.EventID] = true
+	heap.Push(&a.queue, d)
+}
+
+// pump starts every due delivery the concurrency bound allows and arms the
+// timer for the next one.
+func (a *endpointActor) pump(ctx actor.Context) {
+	rec, secret, ok := a.m.snapshot(a.id)
+	if !ok || !rec.Enabled || a.m.closed.Load() {
+		return
+	}
+	now := a.m.clock.Now()
+	for a.inFlight < a.m.cfg.Concurrency && a.queue.Len() > 0 && !a.queue[0].NextAttemptAt.After(now) {
+		d := heap.Pop(&a.queue).(*persistence.WebhookDelivery)
+		a.inFlight++
+		go a.m.attempt(ctx.Self(), a.guard, a.client, rec.URL, secret, d)
+	}
+	if a.inFlight >= a.m.cfg.Concurrency || a.queue.Len() == 0 {
+		return
+	}
+	next := a.queue[0].NextAttemptAt
+	if a.timer != nil && a.timerAt.Equal(next) {
+		return
+	}
+	if a.timer != nil {
+		a.timer.Stop()
+	}
+	self, root := ctx.Self(), a.m.system.Root
+	a.timerAt = next
+	a.timer = time.AfterFunc(max(next.Sub(now), 0), func() { root.Send(self, wakeMsg) })
+}
+
+// done takes back a finished attempt and updates the failure streak.
+func (a *endpointActor) done(msg *attemptDone) {
+	a.inFlight--
+	d := msg.d
+	if msg.aborted || d.Status == persistence.DeliveryPending {
+		heap.Push(&a.queue, d)
+	} else {
+		delete(a.known, d.EventID)
+	}
+	if msg.aborted {
+		return
+	}
+	if a.finished++; a.finished%256 == 0 {
+		if err := a.m.store.TrimDeliveries(a.id, a.m.cfg.History); err != nil {
+			a.m.log.Warn("webhook: trim delivery history", "endpoint", a.id, "err", err)
+		}
+	}
+	rec, _, ok := a.m.snapshot(a.id)
+	if !ok {
+		return
+	}
+	at := msg.at
+	var err error
+	switch {
+	case msg.ok && (rec.FailingSince != nil || rec.LastSuccessAt == nil || at.Sub(*rec.LastSuccessAt) > time.Minute):
+		err = a.m.updateEndpoint(a.id, nil, func(e *persistence.WebhookEndpoint) {
+			e.FailingSince, e.LastSuccessAt = nil, &at
+		})
+	case msg.ok:
+	case rec.FailingSince == nil:
+		err = a.m.updateEndpoint(a.id, nil, func(e *persistence.WebhookEndpoint) { e.FailingSince = &at })
+	case rec.Enabled && at.Sub(*rec.FailingSince) >= a.m.cfg.DisableAfter:
+		since := *rec.FailingSince
+		err = a.m.updateEndpoint(a.id, nil, func(e *persistence.WebhookEndpoint) {
+			e.Enabled = false
+			e.DisabledAt = &at
+			e.UpdatedAt = at
+			e.DisabledReason = fmt.Sprintf("every delivery failed for %s (since %s) with no success in between; re-create the endpoint to re-enable it",
+				a.m.cfg.DisableAfter, since.Format(time.RFC3339))
+		})
+		if err == nil {
+			a.m.stats.disabledTotal.Add(1)
+			a.m.stats.disabledNow.Add(1)
+			a.m.log.Warn("webhook: endpoint disabled", "endpoint", a.id, "account", rec.AccountID, "failingSince", since)
+		}
+	}
+	if err != nil && err != errEndpointGone {
+		a.m.log.Error("webhook: persist endpoint state", "endpoint", a.id, "err", err)
+	}
+}
+
+// deliveryQueue is a min-heap of deliveries by next attempt time.
+type deliveryQueue []*persistence.WebhookDelivery
+
+func (q deliveryQueue) Len() int { return len(q) }
+func (q deliveryQueue) Less(i, j int) bool {
+	return q[i].NextAttemptAt.Before(q[j].NextAttemptAt)
+}
+func (q deliveryQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+
+// Push adds x (a *persistence.WebhookDelivery).
+func (q *deliveryQueue) Push(x any) { *q = append(*q, x.(*persistence.WebhookDelivery)) }
+
+// Pop removes the last element.
+func (q *deliveryQueue) Pop() any {
+	old := *q
+	d := old[len(old)-1]
+	old[len(old)-1] = nil
+	*q = old[:len(old)-1]
+	return d
+}

@@ -1,0 +1,340 @@
+package webhook
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/cockroachdb/pebble/v2"
+
+	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/actors/clock"
+	"github.com/orderengine/orderengine/persistence"
+)
+
+// Options are the parts a Manager is built from.
+type Options struct {
+	Config orderengine.WebhooksConfig
+	// Dev is the engine's dev mode (with Config.AllowLoopbackHTTP it
+	// allows plain-http loopback targets and skips the address checks).
+	Dev bool
+	// DataDir locates the default secret key file.
+	DataDir string
+	Store   *persistence.Store
+	// Outbox is the engine's event outbox (shared with the producers).
+	Outbox *persistence.Outbox
+	System *actor.ActorSystem
+	Clock  clock.Clock
+	Log    *slog.Logger
+	// Resolver replaces the system resolver (DNS-rebinding tests).
+	Resolver Resolver
+}
+
+// Manager owns the webhook endpoints of every account: their management
+// (api.go), one endpoint actor per endpoint (endpoint.go) and the fan-out
+// of outbox events into per-endpoint delivery queues. It is safe for
+// concurrent use.
+type Manager struct {
+	cfg    orderengine.WebhooksConfig
+	policy Policy
+	store  *persistence.WebhookStore
+	outbox *persistence.Outbox
+	system *actor.ActorSystem
+	clock  clock.Clock
+	log    *slog.Logger
+	sealer *sealer
+	stats  *counters
+
+	ctx    context.Context // cancelled by Close: aborts attempts in flight
+	cancel context.CancelFunc
+	closed atomic.Bool
+
+	mu       sync.Mutex
+	accounts map[string]*account
+	byID     map[string]*endpoint
+}
+
+// account is the webhook state of one account. mu serialises fan-out with
+// endpoint creation and deletion, so no delivery is written for an endpoint
+// that is being deleted.
+type account struct {
+	id        string
+	mu        sync.Mutex
+	endpoints []*endpoint
+	running   atomic.Bool
+	again     atomic.Bool
+}
+
+// endpoint is the manager's view of one endpoint. rec is guarded by
+// Manager.mu (copies are handed out).
+type endpoint struct {
+	rec    *persistence.WebhookEndpoint
+	secret string
+	pid    *actor.PID
+	// saveMu guards gone: attempt outcomes are written under RLock, the
+	// deletion sets gone under Lock, so no outcome lands after a delete.
+	saveMu sync.RWMutex
+	gone   bool
+}
+
+// New loads every endpoint, starts their actors (which reload outstanding
+// deliveries), subscribes to the outbox and fans out the events left in it.
+func New(o Options) (*Manager, error) {
+	if err := o.Config.Validate(); err != nil {
+		return nil, err
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	if o.Clock == nil {
+		o.Clock = clock.Real{}
+	}
+	keyFile := o.Config.SecretKeyFile
+	if keyFile == "" {
+		keyFile = filepath.Join(o.DataDir, "webhook-secrets.key")
+	}
+	s, err := loadSealer(keyFile)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	m := &Manager{
+		cfg:      o.Config,
+		policy:   Policy{Dev: o.Dev && o.Config.AllowLoopbackHTTP, Resolver: o.Resolver},
+		store:    persistence.NewWebhookStore(o.Store),
+		outbox:   o.Outbox,
+		system:   o.System,
+		clock:    o.Clock,
+		log:      o.Log.With("component", "webhook"),
+		sealer:   s,
+		stats:    newCounters(),
+		ctx:      ctx,
+		cancel:   cancel,
+		accounts: make(map[string]*account),
+		byID:     make(map[string]*endpoint),
+	}
+	recs, err := m.store.Endpoints()
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	m.mu.Lock()
+	for _, rec := range recs {
+		secret, err := s.open(rec.ID, rec.SealedSecret)
+		if err != nil {
+			m.mu.Unlock()
+			m.Close()
+			return nil, err
+		}
+		if !rec.Enabled {
+			m.stats.disabledNow.Add(1)
+		}
+		m.addEndpointLocked(m.accountOf(rec.AccountID), rec, secret)
+	}
+	m.mu.Unlock()
+	o.Outbox.Subscribe(m.notify)
+	accts, err := o.Outbox.OutboxAccounts()
+	if err != nil {
+		m.Close()
+		return nil, err
+	}
+	for _, a := range accts {
+		m.notify(a)
+	}
+	return m, nil
+}
+
+// Close stops the endpoint actors and aborts attempts in flight (their
+// deliveries stay outstanding and are retried after the next start).
+func (m *Manager) Close() {
+	if !m.closed.CompareAndSwap(false, true) {
+		return
+	}
+	m.cancel()
+	m.mu.Lock()
+	pids := make([]*actor.PID, 0, len(m.byID))
+	for _, ep := range m.byID {
+		pids = append(pids, ep.pid)
+	}
+	m.mu.Unlock()
+	for _, pid := range pids {
+		_ = m.system.Root.StopFuture(pid).Wait()
+	}
+}
+
+// Wake makes every endpoint actor re-check its due deliveries now. Timers
+// do this on their own with the real clock; tests that move a manual clock
+// call it after each move.
+func (m *Manager) Wake() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, ep := range m.byID {
+		m.system.Root.Send(ep.pid, wakeMsg)
+	}
+}
+
+// accountOf returns (creating) the state of an account. Callers hold m.mu
+// or are in New.
+func (m *Manager) accountOf(id string) *account {
+	a := m.accounts[id]
+	if a == nil {
+		a = &account{id: id}
+		m.accounts[id] = a
+	}
+	return a
+}
+
+func (m *Manager) addEndpointLocked(a *account, rec *persistence.WebhookEndpoint, secret string) *endpoint {
+	ep := &endpoint{rec: rec, secret: secret}
+	ep.pid = m.system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor {
+		return newEndpointActor(m, rec.ID, ep)
+	}))
+	a.endpoints = append(a.endpoints, ep)
+	m.byID[rec.ID] = ep
+	return ep
+}
+
+// snapshot returns a copy of the endpoint record and its secret.
+func (m *Manager) snapshot(id string) (persistence.WebhookEndpoint, string, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	ep := m.byID[id]
+	if ep == nil {
+		return persistence.WebhookEndpoint{}, "", false
+	}
+	return *ep.rec, ep.secret, true
+}
+
+// updateEndpoint applies f to a copy of the endpoint's record and stores it
+// (with d, when not nil, in the same batch); the in-memory record changes
+// only after the write is durable.
+func (m *Manager) updateEndpoint(id string, d *persistence.WebhookDelivery, f func(*persistence.WebhookEndpoint)) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	ep := m.byID[id]
+	if ep == nil {
+		return errEndpointGone
+	}
+	rec := *ep.rec
+	f(&rec)
+	var err error
+	if d != nil {
+		err = m.store.SaveDelivery(d, &rec)
+	} else {
+		err = m.store.PutEndpoint(&rec)
+	}
+	if err != nil {
+		return err
+	}
+	ep.rec = &rec
+	return nil
+}
+
+var errEndpointGone = errors.New("webhook: endpoint deleted")
+
+// notify is the outbox subscriber: it starts (or re-arms) the fan-out of an
+// account without blocking the producer.
+func (m *Manager) notify(accountID string) {
+	if m.closed.Load() {
+		return
+	}
+	m.mu.Lock()
+	a := m.accountOf(accountID)
+	m.mu.Unlock()
+	a.again.Store(true)
+	if !a.running.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		for {
+			for a.again.Swap(false) {
+				if err := m.fanout(a); err != nil {
+					m.log.Error("webhook: fan-out failed; retried on the next event or start", "account", a.id, "err", err)
+				}
+			}
+			a.running.Store(false)
+			if !a.again.Load() || !a.running.CompareAndSwap(false, true) {
+				return
+			}
+		}
+	}()
+}
+
+// fanoutBatch is the number of outbox events moved per synced batch.
+const fanoutBatch = 512
+
+// fanout moves every visible outbox event of a into the delivery queues of
+// its enabled, subscribed endpoints, deleting the events in the same batch,
+// then hands the new deliveries to the endpoint actors.
+func (m *Manager) fanout(a *account) error {
+	for !m.closed.Load() {
+		entries, err := m.outbox.Scan(a.id, 0, fanoutBatch)
+		if err != nil || len(entries) == 0 {
+			return err
+		}
+		if err := m.fanoutEntries(a, entries); err != nil {
+			return err
+		}
+		if len(entries) < fanoutBatch {
+			return nil
+		}
+	}
+	return nil
+}
+
+func (m *Manager) fanoutEntries(a *account, entries []persistence.OutboxEntry) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	m.mu.Lock()
+	targets := make([]*endpoint, 0, len(a.endpoints))
+	recs := make([]persistence.WebhookEndpoint, 0, len(a.endpoints))
+	for _, ep := range a.endpoints {
+		if ep.rec.Enabled {
+			targets = append(targets, ep)
+			recs = append(recs, *ep.rec)
+		}
+	}
+	m.mu.Unlock()
+	b := m.store.DB().NewBatch()
+	defer b.Close()
+	now := m.clock.Now().UTC()
+	out := make([][]*persistence.WebhookDelivery, len(targets))
+	for _, e := range entries {
+		if e.Event.Trigger != persistence.TriggerTestPing {
+			var body []byte
+			for i := range targets {
+				if !recs[i].Subscribed(e.Event.Trigger) {
+					continue
+				}
+				if body == nil {
+					var err error
+					if body, err = encodeBody(&e.Event); err != nil {
+						return err
+					}
+				}
+				d := newDelivery(recs[i].ID, &e.Event, body, now)
+				if err := m.store.AddDelivery(b, d); err != nil {
+					return err
+				}
+				out[i] = append(out[i], d)
+			}
+		}
+		if err := m.outbox.DeleteEvent(b, a.id, e.Seq); err != nil {
+			return err
+		}
+	}
+	if err := b.Commit(pebble.Sync); err != nil {
+		return fmt.Errorf("webhook: fan-out commit: %w", err)
+	}
+	for i, ds := range out {
+		if len(ds) > 0 {
+			m.system.Root.Send(targets[i].pid, &enqueueMsg{deliveries: ds})
+		}
+	}
+	return nil
+}

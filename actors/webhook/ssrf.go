@@ -1,0 +1,187 @@
+package webhook
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"net/url"
+	"strings"
+)
+
+// Resolver resolves a host name to addresses. *net.Resolver satisfies it;
+// tests of the DNS-rebinding check plug in a resolver they control.
+type Resolver interface {
+	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
+}
+
+// ErrTargetRefused wraps every refusal of a target URL or address.
+var ErrTargetRefused = errors.New("webhook: target refused")
+
+// blockedPrefixes are the destinations a webhook may never reach outside dev
+// mode: anything that is not a public unicast address. IPv4-mapped IPv6 is
+// unmapped before the check; NAT64 and 6to4 prefixes are refused whole, as
+// they can embed any IPv4 address.
+var blockedPrefixes = func() []struct {
+	p      netip.Prefix
+	reason string
+} {
+	rows := []struct{ cidr, reason string }{
+		{"0.0.0.0/8", "unspecified"},
+		{"10.0.0.0/8", "private"},
+		{"100.64.0.0/10", "carrier-grade NAT"},
+		{"127.0.0.0/8", "loopback"},
+		{"169.254.0.0/16", "link-local (cloud metadata)"},
+		{"172.16.0.0/12", "private"},
+		{"192.0.0.0/24", "IETF protocol assignments"},
+		{"192.0.2.0/24", "documentation"},
+		{"192.88.99.0/24", "6to4 relay"},
+		{"192.168.0.0/16", "private"},
+		{"198.18.0.0/15", "benchmarking"},
+		{"198.51.100.0/24", "documentation"},
+		{"203.0.113.0/24", "documentation"},
+		{"224.0.0.0/4", "multicast"},
+		{"240.0.0.0/4", "reserved"},
+		{"::/128", "unspecified"},
+		{"::1/128", "loopback"},
+		{"64:ff9b::/96", "NAT64"},
+		{"64:ff9b:1::/48", "NAT64"},
+		{"100::/64", "discard"},
+		{"2001:db8::/32", "documentation"},
+		{"2002::/16", "6to4"},
+		{"fc00::/7", "unique local (private, incl. fd00:ec2::254 metadata)"},
+		{"fe80::/10", "link-local"},
+		{"ff00::/8", "multicast"},
+	}
+	out := make([]struct {
+		p      netip.Prefix
+		reason string
+	}, len(rows))
+	for i, r := range rows {
+		out[i].p, out[i].reason = netip.MustParsePrefix(r.cidr), r.reason
+	}
+	return out
+}()
+
+// CheckAddr returns an error wrapping ErrTargetRefused when a is not a
+// public unicast address.
+func CheckAddr(a netip.Addr) error {
+	a = a.Unmap()
+	if !a.IsValid() {
+		return fmt.Errorf("%w: invalid address", ErrTargetRefused)
+	}
+	for _, b := range blockedPrefixes {
+		if b.p.Contains(a) {
+			return fmt.Errorf("%w: %s resolves to a %s address", ErrTargetRefused, a, b.reason)
+		}
+	}
+	return nil
+}
+
+// Policy decides which webhook targets are allowed. Outside dev mode a URL
+// must be https and every address its host resolves to must be public;
+// the same check runs again when a delivery dials (Dialer), on the
+// addresses resolved at that moment, and the connection goes to the checked
+// address, so a DNS answer that changes between the checks (rebinding)
+// cannot reach an internal host. In dev mode with loopback http allowed,
+// plain http is accepted for loopback hosts only and no address is refused.
+type Policy struct {
+	Dev      bool
+	Resolver Resolver
+}
+
+func (p Policy) resolver() Resolver {
+	if p.Resolver != nil {
+		return p.Resolver
+	}
+	return net.DefaultResolver
+}
+
+// CheckURL validates raw as a webhook target at creation time and returns
+// it parsed.
+func (p Policy) CheckURL(ctx context.Context, raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || u.Hostname() == "" {
+		return nil, fmt.Errorf("%w: url must be absolute, like https://example.com/hook", ErrTargetRefused)
+	}
+	if u.User != nil || u.Fragment != "" {
+		return nil, fmt.Errorf("%w: url must not carry credentials or a fragment", ErrTargetRefused)
+	}
+	if len(raw) > 2048 {
+		return nil, fmt.Errorf("%w: url longer than 2048 characters", ErrTargetRefused)
+	}
+	addrs, err := p.lookup(ctx, u.Hostname())
+	if err != nil {
+		return nil, err
+	}
+	switch u.Scheme {
+	case "https":
+	case "http":
+		if !p.Dev {
+			return nil, fmt.Errorf("%w: url must be https", ErrTargetRefused)
+		}
+		for _, a := range addrs {
+			if !a.Unmap().IsLoopback() {
+				return nil, fmt.Errorf("%w: plain http is allowed only for loopback hosts in dev mode", ErrTargetRefused)
+			}
+		}
+	default:
+		return nil, fmt.Errorf("%w: url must be https", ErrTargetRefused)
+	}
+	if !p.Dev {
+		for _, a := range addrs {
+			if err := CheckAddr(a); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return u, nil
+}
+
+// lookup resolves host (an IP literal resolves to itself).
+func (p Policy) lookup(ctx context.Context, host string) ([]netip.Addr, error) {
+	if a, err := netip.ParseAddr(strings.Trim(host, "[]")); err == nil {
+		return []netip.Addr{a}, nil
+	}
+	addrs, err := p.resolver().LookupNetIP(ctx, "ip", host)
+	if err != nil {
+		return nil, fmt.Errorf("%w: cannot resolve %s: %v", ErrTargetRefused, host, err)
+	}
+	if len(addrs) == 0 {
+		return nil, fmt.Errorf("%w: %s has no addresses", ErrTargetRefused, host)
+	}
+	return addrs, nil
+}
+
+// DialContext returns a dial function for an http.Transport that resolves
+// the host itself, checks every address (outside dev mode) and dials a
+// checked address.
+func (p Policy) DialContext(d *net.Dialer) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		host, port, err := net.SplitHostPort(addr)
+		if err != nil {
+			return nil, err
+		}
+		addrs, err := p.lookup(ctx, host)
+		if err != nil {
+			return nil, err
+		}
+		if !p.Dev {
+			for _, a := range addrs {
+				if err := CheckAddr(a); err != nil {
+					return nil, err
+				}
+			}
+		}
+		var last error
+		for _, a := range addrs {
+			c, err := d.DialContext(ctx, network, net.JoinHostPort(a.Unmap().String(), port))
+			if err == nil {
+				return c, nil
+			}
+			last = err
+		}
+		return nil, last
+	}
+}

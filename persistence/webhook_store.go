@@ -1,0 +1,277 @@
+package persistence
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// Webhook records (keys.go, prefix w/):
+//
+//	w/e/<accountID>/<endpointID>            WebhookEndpoint, JSON
+//	w/d/<endpointID>/<at ns BE>/<eventID>   WebhookDelivery, JSON
+//	w/p/<endpointID>/<at ns BE>/<eventID>   empty: the delivery is outstanding
+//
+// A delivery is written (with its w/p index row) before its first attempt,
+// and rewritten after every attempt; the w/p row is deleted in the same
+// batch as the final outcome. At start the endpoint actors reload their
+// outstanding deliveries from w/p.
+
+// Delivery statuses.
+const (
+	DeliveryPending   = "pending"
+	DeliveryDelivered = "delivered"
+	DeliveryFailed    = "failed"
+)
+
+// WebhookEndpoint is a registered webhook endpoint.
+type WebhookEndpoint struct {
+	ID        string `json:"id"`
+	AccountID string `json:"accountId"`
+	URL       string `json:"url"`
+	// Events is the subscription; empty means every trigger.
+	Events  []string `json:"events,omitempty"`
+	Enabled bool     `json:"enabled"`
+	// DisabledReason and DisabledAt say why and when it was disabled.
+	DisabledReason string     `json:"disabledReason,omitempty"`
+	DisabledAt     *time.Time `json:"disabledAt,omitempty"`
+	// SealedSecret is the signing secret encrypted by the webhook package
+	// (never the plain secret).
+	SealedSecret []byte    `json:"sealedSecret"`
+	CreatedAt    time.Time `json:"createdAt"`
+	UpdatedAt    time.Time `json:"updatedAt"`
+	// FailingSince is the first failed attempt since the last success.
+	FailingSince  *time.Time `json:"failingSince,omitempty"`
+	LastSuccessAt *time.Time `json:"lastSuccessAt,omitempty"`
+}
+
+// Subscribed reports whether the endpoint wants trigger. test.ping is sent
+// only through the test call, never fanned out.
+func (e *WebhookEndpoint) Subscribed(trigger string) bool {
+	return len(e.Events) == 0 || slices.Contains(e.Events, trigger)
+}
+
+// WebhookAttempt is the outcome of one delivery attempt.
+type WebhookAttempt struct {
+	N          int       `json:"n"`
+	At         time.Time `json:"at"`
+	StatusCode int       `json:"statusCode,omitempty"`
+	LatencyMs  int64     `json:"latencyMs"`
+	Error      string    `json:"error,omitempty"`
+}
+
+// WebhookDelivery is one event to deliver to one endpoint, with its
+// attempts.
+type WebhookDelivery struct {
+	EndpointID string `json:"endpointId"`
+	EventID    string `json:"eventId"`
+	Trigger    string `json:"trigger"`
+	// Body is the exact request body, identical on every attempt.
+	Body          []byte           `json:"body"`
+	CreatedAt     time.Time        `json:"createdAt"`
+	Status        string           `json:"status"`
+	Attempts      []WebhookAttempt `json:"attempts,omitempty"`
+	NextAttemptAt time.Time        `json:"nextAttemptAt"`
+}
+
+func (d *WebhookDelivery) suffix() []byte {
+	k := binary.BigEndian.AppendUint64(nil, uint64(d.CreatedAt.UnixNano()))
+	k = append(k, '/')
+	return append(k, d.EventID...)
+}
+
+// WebhookStore reads and writes webhook records.
+type WebhookStore struct{ s *Store }
+
+// NewWebhookStore returns the webhook records of s.
+func NewWebhookStore(s *Store) *WebhookStore { return &WebhookStore{s: s} }
+
+// DB returns the Pebble handle (to build batches that also touch the outbox).
+func (w *WebhookStore) DB() *pebble.DB { return w.s.db }
+
+func endpointKey(accountID, id string) []byte {
+	return []byte(prefixWebhook + "e/" + accountID + "/" + id)
+}
+func deliveryPrefix(endpointID string) []byte { return []byte(prefixWebhook + "d/" + endpointID + "/") }
+func pendingPrefix(endpointID string) []byte  { return []byte(prefixWebhook + "p/" + endpointID + "/") }
+
+// PutEndpoint writes ep with Sync.
+func (w *WebhookStore) PutEndpoint(ep *WebhookEndpoint) error {
+	b := w.s.db.NewBatch()
+	defer b.Close()
+	if err := setJSON(b, endpointKey(ep.AccountID, ep.ID), ep); err != nil {
+		return err
+	}
+	if err := b.Commit(pebble.Sync); err != nil {
+		return fmt.Errorf("persistence: put endpoint: %w", err)
+	}
+	return nil
+}
+
+// Endpoints returns every endpoint of every account.
+func (w *WebhookStore) Endpoints() ([]*WebhookEndpoint, error) {
+	p := []byte(prefixWebhook + "e/")
+	it, err := w.s.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
+	if err != nil {
+		return nil, fmt.Errorf("persistence: endpoints: %w", err)
+	}
+	defer it.Close()
+	var out []*WebhookEndpoint
+	for ok := it.First(); ok; ok = it.Next() {
+		v, err := it.ValueAndErr()
+		if err != nil {
+			return nil, fmt.Errorf("persistence: endpoints: %w", err)
+		}
+		ep := new(WebhookEndpoint)
+		if err := json.Unmarshal(v, ep); err != nil {
+			return nil, fmt.Errorf("persistence: decode endpoint %q: %w", it.Key(), err)
+		}
+		out = append(out, ep)
+	}
+	return out, nil
+}
+
+// DeleteEndpoint removes ep with all its deliveries.
+func (w *WebhookStore) DeleteEndpoint(ep *WebhookEndpoint) error {
+	b := w.s.db.NewBatch()
+	defer b.Close()
+	if err := b.Delete(endpointKey(ep.AccountID, ep.ID), nil); err != nil {
+		return err
+	}
+	for _, p := range [][]byte{deliveryPrefix(ep.ID), pendingPrefix(ep.ID)} {
+		if err := b.DeleteRange(p, prefixUpperBound(p), nil); err != nil {
+			return err
+		}
+	}
+	if err := b.Commit(pebble.Sync); err != nil {
+		return fmt.Errorf("persistence: delete endpoint: %w", err)
+	}
+	return nil
+}
+
+// AddDelivery adds a new outstanding delivery to b.
+func (w *WebhookStore) AddDelivery(b *pebble.Batch, d *WebhookDelivery) error {
+	if err := setJSON(b, append(deliveryPrefix(d.EndpointID), d.suffix()...), d); err != nil {
+		return err
+	}
+	return b.Set(append(pendingPrefix(d.EndpointID), d.suffix()...), nil, nil)
+}
+
+// SaveDelivery rewrites d after an attempt (deleting its outstanding row
+// when d is finished) and, when ep is not nil, ep, in one synced batch.
+func (w *WebhookStore) SaveDelivery(d *WebhookDelivery, ep *WebhookEndpoint) error {
+	b := w.s.db.NewBatch()
+	defer b.Close()
+	if err := setJSON(b, append(deliveryPrefix(d.EndpointID), d.suffix()...), d); err != nil {
+		return err
+	}
+	if d.Status != DeliveryPending {
+		if err := b.Delete(append(pendingPrefix(d.EndpointID), d.suffix()...), nil); err != nil {
+			return err
+		}
+	}
+	if ep != nil {
+		if err := setJSON(b, endpointKey(ep.AccountID, ep.ID), ep); err != nil {
+			return err
+		}
+	}
+	if err := b.Commit(pebble.Sync); err != nil {
+		return fmt.Errorf("persistence: save delivery: %w", err)
+	}
+	return nil
+}
+
+// PendingDeliveries returns the outstanding deliveries of an endpoint.
+func (w *WebhookStore) PendingDeliveries(endpointID string) ([]*WebhookDelivery, error) {
+	p := pendingPrefix(endpointID)
+	it, err := w.s.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
+	if err != nil {
+		return nil, fmt.Errorf("persistence: pending deliveries: %w", err)
+	}
+	defer it.Close()
+	var out []*WebhookDelivery
+	for ok := it.First(); ok; ok = it.Next() {
+		key := append(deliveryPrefix(endpointID), it.Key()[len(p):]...)
+		v, ok, err := w.s.get(key)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		d := new(WebhookDelivery)
+		if err := json.Unmarshal(v, d); err != nil {
+			return nil, fmt.Errorf("persistence: decode delivery %q: %w", key, err)
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// RecentDeliveries returns up to n deliveries of an endpoint, newest first.
+func (w *WebhookStore) RecentDeliveries(endpointID string, n int) ([]*WebhookDelivery, error) {
+	p := deliveryPrefix(endpointID)
+	it, err := w.s.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
+	if err != nil {
+		return nil, fmt.Errorf("persistence: recent deliveries: %w", err)
+	}
+	defer it.Close()
+	var out []*WebhookDelivery
+	for ok := it.Last(); ok && len(out) < n; ok = it.Prev() {
+		v, err := it.ValueAndErr()
+		if err != nil {
+			return nil, fmt.Errorf("persistence: recent deliveries: %w", err)
+		}
+		d := new(WebhookDelivery)
+		if err := json.Unmarshal(v, d); err != nil {
+			return nil, fmt.Errorf("persistence: decode delivery %q: %w", it.Key(), err)
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// TrimDeliveries deletes the finished deliveries of an endpoint beyond the
+// newest keep; outstanding ones are never deleted.
+func (w *WebhookStore) TrimDeliveries(endpointID string, keep int) error {
+	p := deliveryPrefix(endpointID)
+	it, err := w.s.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
+	if err != nil {
+		return fmt.Errorf("persistence: trim deliveries: %w", err)
+	}
+	b := w.s.db.NewBatch()
+	defer b.Close()
+	seen := 0
+	for ok := it.Last(); ok; ok = it.Prev() {
+		seen++
+		if seen <= keep {
+			continue
+		}
+		_, pending, err := w.s.get(append(pendingPrefix(endpointID), it.Key()[len(p):]...))
+		if err != nil {
+			_ = it.Close()
+			return err
+		}
+		if pending {
+			continue
+		}
+		if err := b.Delete(it.Key(), nil); err != nil {
+			_ = it.Close()
+			return err
+		}
+	}
+	if err := it.Close(); err != nil {
+		return fmt.Errorf("persistence: trim deliveries: %w", err)
+	}
+	if b.Empty() {
+		return nil
+	}
+	if err := b.Commit(pebble.NoSync); err != nil {
+		return fmt.Errorf("persistence: trim deliveries: %w", err)
+	}
+	return nil
+}
