@@ -1,0 +1,139 @@
+package webhook_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/netip"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/actors/webhook"
+)
+
+// fakeResolver is a FAKE DNS resolver, used only by the SSRF tests: it lets a
+// test decide what a name resolves to, and change the answer between the
+// check at creation and the dial at delivery (DNS rebinding). Nothing else
+// in the tests is faked.
+type fakeResolver struct {
+	mu      sync.Mutex
+	answers map[string][]netip.Addr
+	calls   int
+}
+
+func (r *fakeResolver) set(host string, addrs ...string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []netip.Addr
+	for _, a := range addrs {
+		out = append(out, netip.MustParseAddr(a))
+	}
+	r.answers[host] = out
+}
+
+func (r *fakeResolver) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.calls++
+	a, ok := r.answers[host]
+	if !ok {
+		return nil, fmt.Errorf("no such host %s", host)
+	}
+	return a, nil
+}
+
+func TestCheckURLOutsideDevMode(t *testing.T) {
+	res := &fakeResolver{answers: map[string][]netip.Addr{}}
+	res.set("public.example", "93.184.216.34")
+	res.set("mixed.example", "93.184.216.34", "10.1.2.3")
+	res.set("internal.example", "192.168.1.10")
+	p := webhook.Policy{Dev: false, Resolver: res}
+	refused := []string{
+		"http://public.example/hook",          // plain http
+		"ftp://public.example/hook",           // scheme
+		"https://127.0.0.1/hook",              // loopback
+		"https://127.1.2.3:8443/hook",         // loopback /8
+		"https://[::1]/hook",                  // loopback v6
+		"https://10.0.0.1/hook",               // private
+		"https://172.16.5.5/hook",             // private
+		"https://192.168.0.1/hook",            // private
+		"https://169.254.169.254/latest",      // metadata (link-local)
+		"https://[fd00:ec2::254]/latest",      // metadata v6 (unique local)
+		"https://[fe80::1]/hook",              // link-local v6
+		"https://0.0.0.0/hook",                // unspecified
+		"https://[::]/hook",                   // unspecified v6
+		"https://100.64.0.1/hook",             // CGNAT
+		"https://[::ffff:127.0.0.1]/hook",     // IPv4-mapped loopback
+		"https://[64:ff9b::a9fe:a9fe]/hook",   // NAT64 of 169.254.169.254
+		"https://internal.example/hook",       // name resolving to private
+		"https://mixed.example/hook",          // one private answer is enough
+		"https://user:pw@public.example/hook", // credentials
+		"https://nowhere.example/hook",        // unresolvable
+		"/relative",
+	}
+	for _, u := range refused {
+		if _, err := p.CheckURL(t.Context(), u); !errors.Is(err, webhook.ErrTargetRefused) {
+			t.Errorf("%s: accepted (err %v)", u, err)
+		}
+	}
+	for _, u := range []string{"https://public.example/hook", "https://93.184.216.34:8443/x"} {
+		if _, err := p.CheckURL(t.Context(), u); err != nil {
+			t.Errorf("%s: refused: %v", u, err)
+		}
+	}
+	// The real system resolver: localhost resolves to loopback and is refused.
+	if _, err := (webhook.Policy{}).CheckURL(t.Context(), "https://localhost/hook"); !errors.Is(err, webhook.ErrTargetRefused) {
+		t.Errorf("https://localhost accepted: %v", err)
+	}
+}
+
+func TestCheckURLDevMode(t *testing.T) {
+	res := &fakeResolver{answers: map[string][]netip.Addr{}}
+	res.set("public.example", "93.184.216.34")
+	p := webhook.Policy{Dev: true, Resolver: res}
+	for _, u := range []string{"http://127.0.0.1:9000/hook", "http://[::1]:9000/hook", "https://public.example/hook"} {
+		if _, err := p.CheckURL(t.Context(), u); err != nil {
+			t.Errorf("%s refused in dev mode: %v", u, err)
+		}
+	}
+	if _, err := p.CheckURL(t.Context(), "http://public.example/hook"); !errors.Is(err, webhook.ErrTargetRefused) {
+		t.Errorf("plain http to a public host accepted in dev mode: %v", err)
+	}
+}
+
+// TestDNSRebindingRefusedAtDelivery registers a name that resolves to a
+// public address, then makes it resolve to loopback (where a real receiver
+// listens): the delivery must be refused at dial time and never reach it.
+func TestDNSRebindingRefusedAtDelivery(t *testing.T) {
+	res := &fakeResolver{answers: map[string][]netip.Addr{}}
+	res.set("rebind.example", "93.184.216.34")
+	h := newHarness(t, func(h *harness) { h.dev, h.res = false, res })
+	rc := newReceiver(t, nil)
+	port := rc.srv.URL[strings.LastIndex(rc.srv.URL, ":")+1:]
+	ep := h.create("acc_a", "https://rebind.example:"+port+"/hook")
+	res.set("rebind.example", "127.0.0.1")
+	if _, err := h.m.Test("acc_a", ep.ID); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "attempt recorded", func() bool {
+		l, _ := h.m.Deliveries("acc_a", ep.ID)
+		return len(l.Deliveries) == 1 && l.Deliveries[0].Attempts == 1
+	})
+	d := h.lastDelivery("acc_a", ep.ID)
+	if !strings.Contains(d.Error, "target refused") || d.ResponseCode != nil || d.Status != "pending" {
+		t.Fatalf("rebinding not refused: %+v", d)
+	}
+	if rc.count() != 0 {
+		t.Fatalf("the loopback receiver was reached %d times", rc.count())
+	}
+	// Creating it now is refused too.
+	if _, err := h.m.Create(t.Context(), "acc_b", "https://rebind.example/hook", nil); orderengine.AsError(err).Code != orderengine.CodeInvalidRequest {
+		t.Fatalf("create with a loopback answer: %v", err)
+	}
+	// And plain-http loopback outside dev mode.
+	if _, err := h.m.Create(t.Context(), "acc_b", rc.srv.URL, nil); orderengine.AsError(err).Code != orderengine.CodeInvalidRequest {
+		t.Fatalf("create http loopback outside dev mode: %v", err)
+	}
+}
