@@ -177,21 +177,40 @@ func (cb *ChainBatch) capture(key []byte) error {
 	if _, done := cb.seen[string(key)]; done {
 		return nil
 	}
-	cb.seen[string(key)] = struct{}{}
 	prev, ok, err := cb.Get(key)
 	if err != nil {
 		return err
 	}
+	cb.captured(key, prev, ok)
+	return nil
+}
+
+// captured records prev (ok false: absent) as key's value before the block,
+// when key was not captured yet. Callers that just read key use it to save
+// a second read.
+func (cb *ChainBatch) captured(key, prev []byte, ok bool) {
+	if _, done := cb.seen[string(key)]; done {
+		return
+	}
+	cb.seen[string(key)] = struct{}{}
 	cb.undo = binary.AppendUvarint(cb.undo, uint64(len(key)))
 	cb.undo = append(cb.undo, key...)
 	if !ok {
 		cb.undo = append(cb.undo, 0)
-		return nil
+		return
 	}
 	cb.undo = append(cb.undo, 1)
 	cb.undo = binary.AppendUvarint(cb.undo, uint64(len(prev)))
 	cb.undo = append(cb.undo, prev...)
-	return nil
+}
+
+// setNew writes a key that cannot exist before this block (its key holds
+// the block's number or hash and a log index: a block at that height was
+// either never applied or rewound, which removed the key). Its undo entry
+// is "absent" without a read.
+func (cb *ChainBatch) setNew(key, value []byte) error {
+	cb.captured(key, nil, false)
+	return cb.b.Set(key, value, nil)
 }
 
 // Set writes key, remembering its previous value for a rewind.
@@ -211,13 +230,31 @@ func (cb *ChainBatch) Delete(key []byte) error {
 }
 
 // MarkLog records that the log was applied in this block. It reports false
-// when the log was already applied (the caller must then skip it).
+// when the log was already applied in this batch (the caller must then skip
+// it). Whether the block itself was applied before is checked once, by
+// Begin's caller, with BlockApplied: the keys of one block are then new, so
+// no per-log read of the store is needed.
 func (cb *ChainBatch) MarkLog(tx common.Hash, index uint) (bool, error) {
 	k := chainLogKey(cb.blk.Hash, tx, index)
-	if _, ok, err := cb.Get(k); err != nil || ok {
-		return false, err
+	if _, dup := cb.seen[string(k)]; dup {
+		return false, nil
 	}
-	return true, cb.Set(k, nil)
+	return true, cb.setNew(k, nil)
+}
+
+// BlockApplied reports whether any log of the block with this hash is
+// recorded as applied (a block must never be applied twice).
+func (c *Chain) BlockApplied(hash common.Hash) (bool, error) {
+	lo := append([]byte(chainLogPrefix), hash[:]...)
+	it, err := c.store.db.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: prefixUpperBound(lo)})
+	if err != nil {
+		return false, fmt.Errorf("persistence: block applied: %w", err)
+	}
+	found := it.First()
+	if err := it.Close(); err != nil {
+		return false, fmt.Errorf("persistence: block applied: %w", err)
+	}
+	return found, nil
 }
 
 // Raw returns the underlying batch for writes that are NOT undone by a

@@ -95,7 +95,11 @@ func fillKey(h common.Hash, block uint64, index uint) []byte {
 // ChainOrderIn reads an order's chain state through the batch (zero value
 // with ok false when the chain has not seen it).
 func ChainOrderIn(cb *ChainBatch, h common.Hash) (ChainOrder, bool, error) {
-	v, ok, err := cb.Get(chainOrderKey(h))
+	k := chainOrderKey(h)
+	v, ok, err := cb.Get(k)
+	if err == nil {
+		cb.captured(k, v, ok) // the caller is about to write it
+	}
 	return decodeChainOrder(h, v, ok, err)
 }
 
@@ -168,7 +172,7 @@ func ApplyFill(cb *ChainBatch, f Fill, maker common.Address) (ChainOrder, error)
 	if err != nil {
 		return co, fmt.Errorf("persistence: encode fill: %w", err)
 	}
-	if err := cb.Set(fillKey(f.OrderHash, f.BlockNumber, f.LogIndex), fv); err != nil {
+	if err := cb.setNew(fillKey(f.OrderHash, f.BlockNumber, f.LogIndex), fv); err != nil {
 		return co, err
 	}
 	return co, putChainOrder(cb, co)

@@ -207,7 +207,7 @@ func (e *simEnv) head() *types.Header {
 }
 
 // openStore opens a store in dir.
-func openStore(t *testing.T, dir string) *persistence.Store {
+func openStore(t testing.TB, dir string) *persistence.Store {
 	t.Helper()
 	s, err := persistence.Open(dir, nil)
 	if err != nil {

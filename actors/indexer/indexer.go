@@ -293,6 +293,12 @@ func (ix *Indexer) applyBlock(ctx context.Context, h *types.Header) (*Block, err
 		return nil, fmt.Errorf("indexer: logs of block %d (%s): %w", h.Number.Uint64(), hash, err)
 	}
 	b := &Block{Number: h.Number.Uint64(), Hash: hash, Parent: h.ParentHash, Time: h.Time}
+	if again, err := ix.chain.BlockApplied(hash); err != nil || again {
+		if err == nil {
+			err = fmt.Errorf("indexer: block %d (%s) is already applied", b.Number, hash)
+		}
+		return nil, err
+	}
 	cb := ix.chain.Begin(persistence.ChainBlock{Number: b.Number, Hash: hash, Parent: b.Parent, Time: b.Time})
 	if err := ix.applyLogs(cb, b, logs); err != nil {
 		cb.Abort()
