@@ -3,7 +3,7 @@ GO        ?= go
 BIN       := bin/orderengine
 GETH      := .cache/bin/geth
 # Packages with concurrency run under the race detector in `make test`.
-RACE_PKGS ?= ./actors/... ./http/... ./persistence/...
+RACE_PKGS ?= ./actors/... ./http/... ./persistence/... ./cmd/...
 
 .PHONY: run build test deps fmt-check vet unit race bench clean
 
@@ -45,6 +45,12 @@ test: deps fmt-check vet unit race
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# bench-load runs the loopback load comparisons of docs/performance.md.
+.PHONY: bench-load
+bench-load:
+	$(GO) run ./bench config
+	$(GO) run ./bench read
 
 clean:
 	rm -rf bin

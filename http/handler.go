@@ -40,7 +40,8 @@ func (s *Server) routeHandler(r *Route) fiber.Handler {
 			}
 			ri.keyID = p.Key.ID
 			limits := s.cfg.Limits.ForTier(p.Account.Tier, p.Account.Limits)
-			d := s.eng.Limiter.Take("key:"+p.Key.ID, bucket, bucketLimit(limits, bucket))
+			// Key ids (key_…) and address subjects (ip:…) never collide.
+			d := s.eng.Limiter.Take(p.Key.ID, bucket, bucketLimit(limits, bucket))
 			if err := setLimitHeaders(c, d); err != nil {
 				return err
 			}

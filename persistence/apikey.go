@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"hash/crc32"
 	"strings"
+	"unsafe"
 )
 
 // API key format
@@ -64,10 +65,19 @@ func WellFormedAPIKey(key string) bool {
 			return false
 		}
 	}
-	body := key[:KeyLen-keyChecksumLen]
-	want := encodeBase62(uint64(crc32.ChecksumIEEE([]byte(body))), keyChecksumLen)
-	return key[KeyLen-keyChecksumLen:] == want
+	v := uint64(crc32.Update(0, crc32.IEEETable, unsafeBytes(key[:KeyLen-keyChecksumLen])))
+	for i := KeyLen - 1; i >= KeyLen-keyChecksumLen; i-- {
+		if key[i] != base62[v%62] {
+			return false
+		}
+		v /= 62
+	}
+	return true
 }
+
+// unsafeBytes views s as bytes without copying; the bytes must not be
+// modified (crc32 only reads them).
+func unsafeBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 // HashAPIKey returns the stored form of key.
 func HashAPIKey(key string) [32]byte { return sha256.Sum256([]byte(key)) }
