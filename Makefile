@@ -16,6 +16,7 @@ build:
 # deps installs everything the tests need that Go modules do not bring.
 deps: $(GETH)
 	npm ci --prefix contracts
+	npm ci --prefix actors/webhook/testdata/stripe
 
 # geth v1.16.7 is the external node of the chain/devchain tests (v1.17's
 # command does not build here); built once into the gitignored .cache/bin.
