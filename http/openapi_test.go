@@ -1,0 +1,66 @@
+package http_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/orderengine/orderengine/http/testserver"
+)
+
+// TestOpenAPIDocumentCoversSpec checks the served document: OpenAPI 3.1,
+// version 1.0.0, valid for kin-openapi, every endpoint of specification
+// section 4, the webhook management of contract.md section 7 and the keeper
+// extension, both key forms as security schemes, and keyless operations
+// marked as such.
+func TestOpenAPIDocumentCoversSpec(t *testing.T) {
+	ts := testserver.NewTestServer(t)
+	doc, err := testserver.LoadDocument(context.Background(), ts.Do("GET", "/v1/openapi.json", nil, nil).Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.OpenAPI != "3.1.0" || doc.Info.Version != "1.0.0" {
+		t.Fatalf("openapi %s version %s", doc.OpenAPI, doc.Info.Version)
+	}
+	want := [][2]string{
+		{"GET", "/v1/route"}, {"GET", "/v1/quote"}, {"GET", "/v1/order-preflight"},
+		{"POST", "/v1/orders"}, {"GET", "/v1/orders/{hash}"}, {"DELETE", "/v1/orders/{hash}"},
+		{"GET", "/v1/orders/{hash}/fills"}, {"GET", "/v1/orders"}, {"GET", "/v1/orderbook/{pair}"},
+		{"GET", "/v1/swaps"}, {"GET", "/v1/volume"}, {"GET", "/v1/stats"}, {"GET", "/v1/tokens"},
+		{"GET", "/v1/errors"}, {"GET", "/v1/config"}, {"GET", "/v1/openapi.json"}, {"GET", "/api/spot"},
+		{"POST", "/v1/webhooks"}, {"GET", "/v1/webhooks"}, {"GET", "/v1/webhooks/{id}"}, {"DELETE", "/v1/webhooks/{id}"},
+		{"POST", "/v1/webhooks/{id}/test"}, {"GET", "/v1/webhooks/{id}/deliveries"}, {"GET", "/v1/keeper/executable"},
+		{"GET", "/healthz"}, {"GET", "/metrics"},
+	}
+	keyless := map[string]bool{"/v1/errors": true, "/v1/config": true, "/v1/openapi.json": true, "/healthz": true, "/metrics": true}
+	for _, w := range want {
+		item := doc.Paths.Find(w[1])
+		if item == nil || item.GetOperation(w[0]) == nil {
+			t.Errorf("%s %s is not described", w[0], w[1])
+			continue
+		}
+		op := item.GetOperation(w[0])
+		if op.Security == nil {
+			t.Errorf("%s %s has no security requirement", w[0], w[1])
+			continue
+		}
+		if keyless[w[1]] != (len(*op.Security) == 0) {
+			t.Errorf("%s %s: keyless %v but security %v", w[0], w[1], keyless[w[1]], *op.Security)
+		}
+		if !keyless[w[1]] && op.Responses.Status(401) == nil {
+			t.Errorf("%s %s documents no 401", w[0], w[1])
+		}
+		if op.Responses.Status(429) == nil {
+			t.Errorf("%s %s documents no 429", w[0], w[1])
+		}
+	}
+	if n := len(doc.Paths.Map()); n != 22 {
+		t.Errorf("%d paths described, want 22 (update this test with the table)", n)
+	}
+	schemes := doc.Components.SecuritySchemes
+	if s := schemes["ApiKeyHeader"]; s == nil || s.Value.In != "header" || s.Value.Name != "X-API-Key" {
+		t.Error("no X-API-Key security scheme")
+	}
+	if s := schemes["BearerKey"]; s == nil || s.Value.Type != "http" || s.Value.Scheme != "bearer" {
+		t.Error("no bearer security scheme")
+	}
+}
