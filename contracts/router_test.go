@@ -8,6 +8,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 
+	"github.com/orderengine/orderengine/contracts/bindings/constantproductpool"
 	"github.com/orderengine/orderengine/contracts/bindings/servicerouter"
 )
 
@@ -428,5 +429,36 @@ func TestDirectSwap(t *testing.T) {
 	na, _ := e.client.BalanceAt(e.ctx, e.receiver.addr, nil)
 	if got := new(big.Int).Sub(na, nb); got.Cmp(lb.net) != 0 {
 		t.Errorf("unwrapped swap paid %s native, want %s", got, lb.net)
+	}
+}
+
+// TestMultiHopRouteAcrossFamilies fills WETH → DAI through the cpmm
+// WETH/USDC pool and then the stableswap USDC/DAI pool. The second hop uses
+// the whole-balance amount (type(uint256).max) because its input is only
+// known on-chain, and pays the router directly.
+func TestMultiHopRouteAcrossFamilies(t *testing.T) {
+	e := newEnv(t)
+	e.fundAndApprove(e.maker, "WETH", units(5, 18))
+	amount := units(1, 18)
+	o := e.newOrder("WETH", "DAI", amount, units(2900, 18), traits{nonce: 1})
+	sig := e.sign(e.maker.key, o)
+	weth, usdcTok := e.tok("WETH"), e.tok("USDC")
+	hop1 := e.wethUsdc()
+	hop2 := e.poolFor(FamilyStableSwap, "USDC", "DAI", 0).Address
+	mid := e.quote(hop1, weth, amount)
+	gross := e.quote(hop2, usdcTok, mid)
+	l := splitFees(gross, feeCell(KindLimit, ClassMajor), o.ReferralFeePpm, true)
+	cp := constantproductpool.NewConstantProductPool()
+	calls := []servicerouter.Call{
+		{Target: weth, Data: e.token.PackApprove(hop1, amount)},
+		{Target: hop1, Data: cp.PackSwap(weth, maxUint256(), big.NewInt(0), e.d.Executor)},
+		{Target: usdcTok, Data: e.token.PackApprove(hop2, maxUint256())},
+		{Target: hop2, Data: cp.PackSwap(usdcTok, maxUint256(), big.NewInt(0), e.d.Router)},
+	}
+	snap := e.snapshot(o.TokenOut, e.keeper.addr, e.receiver.addr)
+	e.send(e.keeper, e.d.Router, e.fillData(o, sig, amount, calls, l.net), nil)
+	snap.check(l)
+	if e.balance(usdcTok, e.d.Executor).Sign() != 0 {
+		t.Errorf("intermediate USDC left in the executor")
 	}
 }
