@@ -1,0 +1,150 @@
+package routing
+
+import (
+	"context"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/holiman/uint256"
+
+	oe "github.com/orderengine/orderengine"
+)
+
+// TestServiceEndpoints exercises the order path's verification, quote,
+// spot, tokens and preflight against the deployment.
+func TestServiceEndpoints(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulated chain test skipped in -short mode")
+	}
+	e := newServiceEnv(t)
+	ctx := context.Background()
+	weth, usdc, usdt := e.token("WETH"), e.token("USDC"), e.token("USDT")
+	policy := e.cfg.FeePolicy
+
+	// Order path: verified through the executor, net of the limit cell.
+	resp, err := e.svc.Route(ctx, RouteParams{TokenIn: weth.Hex(), TokenOut: usdc.Hex(), AmountIn: "2000000000000000000", OrderType: "limit"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.DirectSwap || resp.Route.EntryPoint != "fillOrder" || resp.Route.Tx != nil {
+		t.Fatalf("orderType=limit must serve the order path: %+v", resp.Route)
+	}
+	if resp.FeeLegs.Cell.OrderKind != "limit" || resp.FeeLegs.Fees.Triggered != policy["limit"]["major"] {
+		t.Fatalf("fee legs %+v", resp.FeeLegs)
+	}
+	want := Amounts(uint256.MustFromDecimal(resp.GrossAmountOut), policy["limit"]["major"]).Net
+	if resp.AmountOut != want.Dec() || resp.RouteSim.VerifiedOut == nil || *resp.RouteSim.VerifiedOut != resp.AmountOut || resp.RouteSim.DeliveryPpm != 1_000_000 {
+		t.Fatalf("order path amounts: out %s want %s sim %+v", resp.AmountOut, want.Dec(), resp.RouteSim)
+	}
+	if mo := MinAmountOut(want, e.cfg.DefaultSlippagePpm).Dec(); resp.MinAmountOut != mo {
+		t.Fatalf("minAmountOut %s, want %s", resp.MinAmountOut, mo)
+	}
+	if len(resp.Route.Targets) != len(resp.Route.Calldatas) || len(resp.Route.Targets) != 2*countHops(resp) {
+		t.Fatalf("calls %d/%d for %d hops", len(resp.Route.Targets), len(resp.Route.Calldatas), countHops(resp))
+	}
+
+	// Errors name the parameter; exclude drops a family.
+	for _, p := range []RouteParams{
+		{TokenIn: "0x12", TokenOut: usdc.Hex(), AmountIn: "1"},
+		{TokenIn: weth.Hex(), TokenOut: usdc.Hex(), AmountIn: "-5"},
+		{TokenIn: weth.Hex(), TokenOut: usdc.Hex(), AmountIn: "1", Exclude: []string{"uniswap"}},
+		{TokenIn: weth.Hex(), TokenOut: usdc.Hex(), AmountIn: "1", OrderType: "market"},
+	} {
+		if _, err := e.svc.Route(ctx, p); codeOf(err) != oe.CodeInvalidRequest {
+			t.Fatalf("%+v: %v", p, err)
+		}
+	}
+	resp, err = e.svc.Route(ctx, RouteParams{TokenIn: usdc.Hex(), TokenOut: usdt.Hex(), AmountIn: "1000000000", Exclude: []string{"stableswap"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range resp.Route.Paths {
+		for _, h := range p.Hops {
+			if h.Family == FamilyStableSwap {
+				t.Fatal("excluded family used")
+			}
+		}
+	}
+	for _, c := range resp.Candidates {
+		if c.Family == FamilyStableSwap {
+			t.Fatal("excluded family among candidates")
+		}
+	}
+	if _, err := e.svc.Route(ctx, RouteParams{TokenIn: usdc.Hex(), TokenOut: usdt.Hex(), AmountIn: "1000", Exclude: []string{"stableswap", "cpmm"}}); codeOf(err) != oe.CodeNoPool {
+		t.Fatalf("every family excluded: %v", err)
+	}
+
+	// Quote: venue by venue, best first.
+	q, err := e.svc.Quote(ctx, QuoteParams{TokenIn: weth.Hex(), TokenOut: usdc.Hex(), AmountIn: "1000000000000000000"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(q.Quotes) < 2 || q.Quotes[0].AmountOut == "" {
+		t.Fatalf("quotes %+v", q.Quotes)
+	}
+	for i := 1; i < len(q.Quotes); i++ {
+		if uint256.MustFromDecimal(q.Quotes[i].AmountOut).Gt(uint256.MustFromDecimal(q.Quotes[i-1].AmountOut)) {
+			t.Fatal("quotes not sorted best first")
+		}
+	}
+
+	// Spot: 1 WETH ≈ 3000 USDC (6 decimals) in the seeded pools.
+	sp, err := e.svc.Spot(ctx, SpotParams{TokenIn: weth.Hex(), TokenOut: usdc.Hex(), AmountIn: "500000000000000000"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if price := uint256.MustFromDecimal(sp.Price); price.Lt(uint256.NewInt(2_990_000_000)) || price.Gt(uint256.NewInt(3_010_000_000)) || sp.Venue != FamilyCPMM {
+		t.Fatalf("spot %+v", sp)
+	}
+
+	// Tokens: search by symbol or name.
+	toks, _ := e.svc.Tokens(ctx, "usd")
+	if len(toks.Tokens) != 2 {
+		t.Fatalf("search usd: %+v", toks.Tokens)
+	}
+
+	// Preflight: the funded, approving deployer passes balance and
+	// allowance; a fresh wallet fails both; a stop-loss needs the oracle.
+	e.fundRouter()
+	if err := e.cache.Advance(ctx); err != nil {
+		t.Fatal(err)
+	}
+	pf, err := e.svc.Preflight(ctx, PreflightParams{TokenIn: usdc.Hex(), TokenOut: weth.Hex(), AmountIn: "1000000000", Wallet: e.from.Hex(), IsStopLoss: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !pf.OK || pf.OrderKind != "stop_loss" || len(pf.Checks) != 5 {
+		t.Fatalf("funded preflight: %+v", pf)
+	}
+	fresh := common.HexToAddress("0x00000000000000000000000000000000000f7e54")
+	pf, _ = e.svc.Preflight(ctx, PreflightParams{TokenIn: usdc.Hex(), TokenOut: weth.Hex(), AmountIn: "1000000000", Wallet: fresh.Hex()})
+	if pf.OK || pf.Checks[0].OK || pf.Checks[1].OK || !pf.Checks[2].OK {
+		t.Fatalf("fresh wallet preflight: %+v", pf.Checks)
+	}
+}
+
+func countHops(r *RouteResponse) int {
+	n := 0
+	for _, p := range r.Route.Paths {
+		n += len(p.Hops)
+	}
+	return n
+}
+
+func TestPickVerifiedReranks(t *testing.T) {
+	a := &Route{AmountOut: uint256.NewInt(1000), Family: FamilyMixed}
+	b := &Route{AmountOut: uint256.NewInt(990), Family: FamilyCPMM}
+	cell := oe.FeeCell{}
+	i, sim := pickVerified([]*Route{a, b}, []candidateSim{{net: uint256.NewInt(900)}, {net: uint256.NewInt(990)}}, cell)
+	if i != 1 || !sim.Reranked || sim.DisplacedDex == nil || *sim.DisplacedDex != FamilyMixed || *sim.VerifiedOut != "990" || sim.DeliveryPpm != 1_000_000 {
+		t.Fatalf("rerank: %d %+v", i, sim)
+	}
+	i, sim = pickVerified([]*Route{a, b}, []candidateSim{{net: uint256.NewInt(999)}, {}}, cell)
+	if i != 0 || sim.Reranked || sim.DisplacedDex != nil || sim.DeliveryPpm != 999_000 {
+		t.Fatalf("no rerank: %d %+v", i, sim)
+	}
+	i, sim = pickVerified([]*Route{a, b}, []candidateSim{{}, {}}, cell)
+	if i != 0 || sim.Verified || sim.VerifiedOut != nil {
+		t.Fatalf("nothing verified: %+v", sim)
+	}
+}
