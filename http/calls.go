@@ -205,7 +205,11 @@ func callOrderbook(ctx context.Context, s *Services, in *input) (any, error) {
 	if s.Orders == nil {
 		return nil, errUnimplemented
 	}
-	return s.Orders.Orderbook(ctx, in.param("pair"))
+	n, err := in.page()
+	if err != nil {
+		return nil, err
+	}
+	return s.Orders.Orderbook(ctx, OrderbookRequest{Pair: in.param("pair"), Limit: n, Cursor: in.query("cursor")})
 }
 
 func callSwaps(ctx context.Context, s *Services, in *input) (any, error) {

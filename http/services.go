@@ -48,7 +48,7 @@ type OrderService interface {
 	Cancel(ctx context.Context, caller Caller, hash, signature string) (any, error)
 	Fills(ctx context.Context, hash string) (any, error)
 	List(ctx context.Context, req ListOrdersRequest) (any, error)
-	Orderbook(ctx context.Context, pair string) (any, error)
+	Orderbook(ctx context.Context, req OrderbookRequest) (any, error)
 }
 
 // MarketService serves recent swaps, volume aggregates and counters.
@@ -114,6 +114,13 @@ type ListOrdersRequest struct {
 	Wallet, Status, OrderType string
 	Limit                     int
 	Cursor                    string
+}
+
+// OrderbookRequest holds the pair and page of GET /v1/orderbook/{pair}.
+type OrderbookRequest struct {
+	Pair   string
+	Limit  int
+	Cursor string
 }
 
 // SwapsRequest holds the filters and page of GET /v1/swaps.

@@ -33,10 +33,10 @@ import "bytes"
 //	s/      s/<block BE8><log BE4>                SwapRecord, JSON: router swaps and fills (market.go)
 //	v/      v/<hour BE8><tokenIn 20><tokenOut 20> USD volume of a pair in an hour (market.go)
 //	t/      t/<orderHash 32>                      TriggerState, JSON: trailing peak, DCA schedule
-//
-// Reserved for the next issues (register them in Prefixes when added):
-//
-//	o/  orders by hash          i/  secondary indexes (maker, pair, status)
+//	o/      o/<orderHash 32>                      OrderRecord, JSON (orders.go)
+//	i/      i/<mask>[maker][status][type]<tinv 8><hash 32>  empty: list indexes of orders,
+//	                                              same batch as the record (orders.go)
+//	r/      r/<maker 20>                          referrer (20 bytes): referral binding (orders.go)
 //
 // To add a record kind: pick an unused prefix, add a row to the table above
 // and an entry to Prefixes (TestPrefixesDisjoint checks that no prefix is a
@@ -75,6 +75,9 @@ var Prefixes = [...]struct{ Prefix, Holds string }{
 	{prefixSwap, "router swaps and fills by position"},
 	{prefixVolume, "hourly USD volume per pair"},
 	{prefixTrigger, "trigger state per order (trailing peak, DCA schedule)"},
+	{ordPrefixOrder, "order records by hash"},
+	{ordPrefixIndex, "order list indexes (maker, status, type)"},
+	{ordPrefixReferee, "referral bindings by maker"},
 }
 
 func schemaKey() []byte { return []byte(prefixMeta + "schema") }

@@ -1,0 +1,155 @@
+package order
+
+import (
+	"fmt"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/persistence"
+)
+
+// orderActor owns one order: its record is loaded from Pebble on the first
+// message and every change is committed (Sync) before the reply.
+type orderActor struct {
+	reg    *Registry
+	hash   common.Hash
+	slot   *slot
+	rec    *persistence.OrderRecord
+	loaded bool
+}
+
+// Receive handles the actor's messages.
+func (a *orderActor) Receive(ctx actor.Context) {
+	switch msg := ctx.Message().(type) {
+	case *actor.Started:
+		ctx.SetReceiveTimeout(a.reg.opts.Idle)
+	case *actor.ReceiveTimeout:
+		a.passivate(ctx)
+	case *PassivateRequest:
+		ctx.Respond(&PassivateResponse{Stopped: a.passivate(ctx)})
+	case *CreateRequest:
+		ctx.Respond(a.create(msg))
+	case *CancelRequest:
+		ctx.Respond(a.cancel())
+	case *ActivateRequest:
+		ctx.Respond(a.apply(msg))
+	case *RecordFillRequest:
+		ctx.Respond(a.apply(msg))
+	case *CancelOnChainRequest:
+		ctx.Respond(a.apply(msg))
+	case *ExpireRequest:
+		ctx.Respond(a.apply(msg))
+	case *FailRequest:
+		ctx.Respond(a.apply(msg))
+	case *TriggerRequest:
+		ctx.Respond(a.apply(msg))
+	case *StallRequest:
+		ctx.Respond(a.apply(msg))
+	case *actor.Stopping, *actor.Stopped, *actor.Restarting:
+	default:
+		a.reg.log.Warn("order: unexpected message", "type", fmt.Sprintf("%T", msg), "order", a.hash.Hex())
+	}
+}
+
+// passivate stops the actor when no request is in flight to it.
+func (a *orderActor) passivate(ctx actor.Context) bool {
+	if !a.reg.retire(a.hash, a.slot) {
+		return false
+	}
+	ctx.Stop(ctx.Self())
+	return true
+}
+
+// load reads the record once per activation.
+func (a *orderActor) load() error {
+	if a.loaded {
+		return nil
+	}
+	rec, ok, err := a.reg.opts.Orders.Load(a.hash)
+	if err != nil {
+		return err
+	}
+	if ok {
+		a.rec = rec
+	}
+	a.loaded = true
+	return nil
+}
+
+func (a *orderActor) create(req *CreateRequest) *Response {
+	if err := a.load(); err != nil {
+		return &Response{Err: err}
+	}
+	if a.rec != nil {
+		return &Response{Record: a.rec, Err: orderengine.Errorf(orderengine.CodeAlreadyExists,
+			"order %s already exists (status %s)", a.hash.Hex(), a.rec.Status)}
+	}
+	if err := a.commit(persistence.Change{Record: req.Record, BindReferrer: req.BindReferrer}); err != nil {
+		return &Response{Err: err}
+	}
+	return &Response{Record: a.rec, Changed: true}
+}
+
+func (a *orderActor) cancel() *Response {
+	if err := a.load(); err != nil {
+		return &Response{Err: err}
+	}
+	if a.rec == nil {
+		return &Response{Err: notFound(a.hash)}
+	}
+	switch a.rec.Status {
+	case persistence.StatusCancelled:
+		return &Response{Record: a.rec}
+	case persistence.StatusPending:
+	default:
+		return &Response{Record: a.rec, Err: orderengine.Errorf(orderengine.CodeNotCancellable,
+			"order is %s; only pending orders can be cancelled off-chain: cancel it on-chain through the router", a.rec.Status)}
+	}
+	next := *a.rec
+	next.Status = persistence.StatusCancelled
+	next.UpdatedAt = a.reg.now()
+	ev := event(&next, persistence.TriggerOrderCancelled, next.UpdatedAt)
+	if err := a.commit(persistence.Change{Record: &next, PrevStatus: a.rec.Status, Events: []persistence.OutboxEvent{ev}}); err != nil {
+		return &Response{Err: err}
+	}
+	return &Response{Record: a.rec, Changed: true}
+}
+
+// apply runs a lifecycle transition (lifecycle.go) and commits it.
+func (a *orderActor) apply(msg any) *Response {
+	if err := a.load(); err != nil {
+		return &Response{Err: err}
+	}
+	if a.rec == nil {
+		return &Response{Err: notFound(a.hash)}
+	}
+	next := *a.rec
+	change, err := transition(&next, msg, a.reg.opts.Orders)
+	if err != nil || change == nil {
+		return &Response{Record: a.rec, Err: err}
+	}
+	change.Record = &next
+	change.PrevStatus = a.rec.Status
+	if err := a.commit(*change); err != nil {
+		return &Response{Record: a.rec, Err: err}
+	}
+	return &Response{Record: a.rec, Changed: true}
+}
+
+// commit makes c durable, then adopts the new record and tells the
+// registry's listeners.
+func (a *orderActor) commit(c persistence.Change) error {
+	if _, err := a.reg.opts.Orders.Commit(c); err != nil {
+		a.reg.log.Error("order: commit failed", "order", a.hash.Hex(), "err", err)
+		return orderengine.Errorf(orderengine.CodeInternal, "the order could not be stored")
+	}
+	a.rec = c.Record
+	a.reg.changed(c.PrevStatus, c.Record)
+	return nil
+}
+
+func notFound(h common.Hash) error {
+	return orderengine.Errorf(orderengine.CodeNotFound, "no order with hash %s", h.Hex())
+}

@@ -1,0 +1,172 @@
+package order
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"strconv"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/persistence"
+)
+
+// The lifecycle API: what the chain indexer and the trigger engine call to
+// drive an order from chain events. Each call goes through the order's
+// actor, is durable (with its outbox events, contract.md section 3
+// "Events") when it returns, and is idempotent: repeating it changes
+// nothing and reports Changed false. Unknown hashes are NOT_FOUND.
+
+// Activate records pending → active.
+func (r *Registry) Activate(ctx context.Context, h common.Hash, at time.Time) (*Response, error) {
+	return r.request(ctx, h, &ActivateRequest{At: at})
+}
+
+// RecordFill applies one OrderFilled event (see RecordFillRequest).
+func (r *Registry) RecordFill(ctx context.Context, h common.Hash, req RecordFillRequest) (*Response, error) {
+	return r.request(ctx, h, &req)
+}
+
+// CancelOnChain records an on-chain cancel or nonce invalidation.
+func (r *Registry) CancelOnChain(ctx context.Context, h common.Hash, txHash string, at time.Time) (*Response, error) {
+	return r.request(ctx, h, &CancelOnChainRequest{TxHash: txHash, At: at})
+}
+
+// Expire records that the deadline passed before completion.
+func (r *Registry) Expire(ctx context.Context, h common.Hash, at time.Time) (*Response, error) {
+	return r.request(ctx, h, &ExpireRequest{At: at})
+}
+
+// Fail records that the order can no longer execute, with the reason and
+// the router's custom error name (revertName, may be empty).
+func (r *Registry) Fail(ctx context.Context, h common.Hash, reason, revertName string, at time.Time) (*Response, error) {
+	return r.request(ctx, h, &FailRequest{Reason: reason, RevertName: revertName, At: at})
+}
+
+// Trigger records a stop/trailing trigger seen at price (first one only).
+func (r *Registry) Trigger(ctx context.Context, h common.Hash, price string, at time.Time) (*Response, error) {
+	return r.request(ctx, h, &TriggerRequest{Price: price, At: at})
+}
+
+// Stall sets or clears a dca order's stalled flag.
+func (r *Registry) Stall(ctx context.Context, h common.Hash, stalled bool, at time.Time) (*Response, error) {
+	return r.request(ctx, h, &StallRequest{Stalled: stalled, At: at})
+}
+
+// transition applies msg to rec (a copy the actor owns) and returns the
+// change to commit, or nil when msg changes nothing.
+func transition(rec *persistence.OrderRecord, msg any, _ *persistence.Orders) (*persistence.Change, error) {
+	open := persistence.OrderStatusOpen(rec.Status)
+	switch m := msg.(type) {
+	case *ActivateRequest:
+		if rec.Status != persistence.StatusPending {
+			return nil, nil
+		}
+		rec.Status, rec.UpdatedAt = persistence.StatusActive, m.At.UTC()
+		return &persistence.Change{}, nil
+	case *RecordFillRequest:
+		return recordFill(rec, m)
+	case *CancelOnChainRequest:
+		return closeWith(rec, open, persistence.StatusCancelled, persistence.TriggerOrderCancelled, m.TxHash, m.At), nil
+	case *ExpireRequest:
+		return closeWith(rec, open, persistence.StatusExpired, persistence.TriggerOrderExpired, "", m.At), nil
+	case *FailRequest:
+		if !open {
+			return nil, nil
+		}
+		rec.Reason, rec.RevertName = m.Reason, m.RevertName
+		c := closeWith(rec, open, persistence.StatusFailed, persistence.TriggerOrderFailed, "", m.At)
+		c.Events[0].Data.Reason, c.Events[0].Data.RevertName = m.Reason, m.RevertName
+		return c, nil
+	case *TriggerRequest:
+		if !open || rec.TriggeredAt != nil || (rec.OrderType != "stop_loss" && rec.OrderType != "take_profit" && rec.OrderType != "trailing") {
+			return nil, nil
+		}
+		at := m.At.UTC()
+		rec.TriggeredAt, rec.UpdatedAt = &at, at
+		ev := event(rec, persistence.TriggerStopTriggered, at)
+		ev.Data.TriggerPrice = m.Price
+		return &persistence.Change{Events: []persistence.OutboxEvent{ev}}, nil
+	case *StallRequest:
+		if !open || rec.OrderType != "dca" || rec.Stalled == m.Stalled {
+			return nil, nil
+		}
+		rec.Stalled, rec.UpdatedAt = m.Stalled, m.At.UTC()
+		c := &persistence.Change{}
+		if m.Stalled {
+			c.Events = []persistence.OutboxEvent{dcaEvent(rec, persistence.TriggerDCAStalled, rec.UpdatedAt)}
+		}
+		return c, nil
+	}
+	return nil, fmt.Errorf("order: unknown transition %T", msg)
+}
+
+// closeWith moves an open order to a terminal status with its event.
+func closeWith(rec *persistence.OrderRecord, open bool, status, trigger, txHash string, at time.Time) *persistence.Change {
+	if !open {
+		return nil
+	}
+	rec.Status, rec.UpdatedAt = status, at.UTC()
+	ev := event(rec, trigger, rec.UpdatedAt)
+	ev.Data.TxHash = txHash
+	return &persistence.Change{Events: []persistence.OutboxEvent{ev}}
+}
+
+func recordFill(rec *persistence.OrderRecord, m *RecordFillRequest) (*persistence.Change, error) {
+	if m.Executions < rec.Executions || (m.Executions == rec.Executions && m.FilledAmountIn == rec.FilledAmountIn) {
+		return nil, nil
+	}
+	out, ok1 := new(big.Int).SetString(rec.FilledAmountOut, 10)
+	add, ok2 := new(big.Int).SetString(m.Fill.AmountOut, 10)
+	if !ok1 || !ok2 {
+		return nil, orderengine.Errorf(orderengine.CodeInvalidRequest, "fill amountOut %q is not a decimal integer", m.Fill.AmountOut)
+	}
+	at := m.At.UTC()
+	rec.FilledAmountIn, rec.FilledAmountOut = m.FilledAmountIn, out.Add(out, add).String()
+	rec.Executions, rec.UpdatedAt = m.Executions, at
+	if rec.Status == persistence.StatusPending {
+		rec.Status = persistence.StatusActive
+	}
+	if m.Complete && persistence.OrderStatusOpen(rec.Status) {
+		rec.Status = persistence.StatusFilled
+	}
+	c := &persistence.Change{Fills: []persistence.OrderFill{m.Fill}}
+	switch {
+	case rec.OrderType != "dca":
+		ev := event(rec, persistence.TriggerOrderFilled, at)
+		ev.Data.AmountIn, ev.Data.AmountOut, ev.Data.TxHash = m.Fill.AmountIn, m.Fill.AmountOut, m.Fill.TxHash
+		c.Events = append(c.Events, ev)
+	case rec.Status == persistence.StatusFilled:
+		ev := dcaEvent(rec, persistence.TriggerDCACompleted, at)
+		ev.Data.TxHash = m.Fill.TxHash
+		c.Events = append(c.Events, ev)
+	}
+	return c, nil
+}
+
+// event is the outbox event of rec with the data fields of specification
+// section 6; amountIn/amountOut are the order's totals.
+func event(rec *persistence.OrderRecord, trigger string, at time.Time) persistence.OutboxEvent {
+	return persistence.OutboxEvent{
+		Trigger:   trigger,
+		CreatedAt: at,
+		Data: persistence.EventData{
+			OrderType: rec.OrderType, Pair: rec.Pair,
+			TokenIn: rec.Order.TokenIn, TokenOut: rec.Order.TokenOut,
+			AmountIn: rec.Order.AmountIn, AmountOut: rec.FilledAmountOut,
+			OrderHash: rec.OrderHash,
+		},
+	}
+}
+
+func dcaEvent(rec *persistence.OrderRecord, trigger string, at time.Time) persistence.OutboxEvent {
+	ev := event(rec, trigger, at)
+	ev.Data.AmountIn = rec.FilledAmountIn
+	ev.Data.Executions = strconv.Itoa(rec.Executions)
+	if rec.DCA != nil {
+		ev.Data.TotalExecutions = strconv.Itoa(int(rec.DCA.TotalExecutions))
+	}
+	return ev
+}

@@ -1,0 +1,89 @@
+package order
+
+import (
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/orderengine/orderengine/persistence"
+)
+
+// CreateRequest asks the actor of a new order's hash to store it as
+// pending. The signature, fee fields and limits are checked before it is
+// sent; the actor checks only that the hash is not taken (ALREADY_EXISTS).
+type CreateRequest struct {
+	Record *persistence.OrderRecord
+	// BindReferrer binds the maker to this referrer in the same batch.
+	BindReferrer *common.Address
+}
+
+// CancelRequest is the off-chain cancel of a pending order; the maker's
+// OrderCancel signature is verified before it is sent. A cancelled order
+// answers success again (idempotent); any other non-pending status is
+// NOT_CANCELLABLE.
+type CancelRequest struct{}
+
+// ActivateRequest records that the router has seen the order (first fill,
+// first DCA leg or an on-chain arm): pending → active.
+type ActivateRequest struct{ At time.Time }
+
+// RecordFillRequest applies one OrderFilled event: the fill is stored,
+// the filled totals and executions are set from the event, the order
+// becomes active, and filled when Complete. A fill already recorded (same
+// block and log index) changes nothing.
+type RecordFillRequest struct {
+	Fill persistence.OrderFill
+	// FilledAmountIn and Executions are the router's running totals after
+	// this fill (OrderFilled's filledAmountIn and executions).
+	FilledAmountIn string
+	Executions     int
+	// Complete marks the order filled (amountIn spent, or a DCA order
+	// completed or short-circuited).
+	Complete bool
+	At       time.Time
+}
+
+// CancelOnChainRequest records an on-chain cancel or nonce invalidation.
+type CancelOnChainRequest struct {
+	TxHash string
+	At     time.Time
+}
+
+// ExpireRequest records that the deadline passed before completion.
+type ExpireRequest struct{ At time.Time }
+
+// FailRequest records that the order can no longer execute.
+type FailRequest struct {
+	Reason, RevertName string
+	At                 time.Time
+}
+
+// TriggerRequest records that the engine saw a stop or trailing trigger
+// condition met at price (stop.triggered). Only the first one counts.
+type TriggerRequest struct {
+	Price string
+	At    time.Time
+}
+
+// StallRequest sets or clears the stalled flag of a dca order; setting it
+// emits dca.stalled.
+type StallRequest struct {
+	Stalled bool
+	At      time.Time
+}
+
+// Response answers every request: the order's record after the request
+// (nil when the order does not exist), whether the request changed it, and
+// the error (an *orderengine.Error for refusals).
+type Response struct {
+	Record  *persistence.OrderRecord
+	Changed bool
+	Err     error
+}
+
+// PassivateRequest asks the actor to stop now if nothing is in flight
+// (tests and memory pressure; idle actors also stop on their own).
+type PassivateRequest struct{}
+
+// PassivateResponse says whether the actor stopped.
+type PassivateResponse struct{ Stopped bool }

@@ -1,0 +1,206 @@
+// Package order holds the order actors: one per order hash, owning the
+// order's record and its transitions (contract.md section 3). An actor
+// loads its record from Pebble on its first message, commits every change
+// with Sync before it replies, and stops after Options.Idle without
+// messages, so memory follows the orders in use, not every order ever seen.
+//
+// Durability at speed: each actor commits its own batch, and actors run
+// concurrently, so concurrent submissions share Pebble's WAL fsync (group
+// commit) instead of queueing behind one writer.
+//
+// The Registry is the way in: the submit service calls Create and Cancel,
+// the chain lifecycle calls Activate, RecordFill, CancelOnChain, Expire,
+// Fail, Trigger and Stall (lifecycle.go).
+package order
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/orderengine/orderengine/actors/clock"
+	"github.com/orderengine/orderengine/persistence"
+)
+
+// Options configure a Registry.
+type Options struct {
+	Orders *persistence.Orders
+	Clock  clock.Clock
+	Log    *slog.Logger
+	// Idle stops an actor after this long without a message. Default 1 min.
+	Idle time.Duration
+	// Timeout bounds one request to an actor. Default 10 s.
+	Timeout time.Duration
+	// OnChange is called by the actor, after a change is durable, with the
+	// previous status ("" for a new order) and the new record. It must not
+	// block (orderbook events, counters).
+	OnChange func(prev string, rec *persistence.OrderRecord)
+}
+
+const numShards = 64
+
+// Registry finds or starts the actor of an order hash. It is safe for
+// concurrent use.
+type Registry struct {
+	system *actor.ActorSystem
+	opts   Options
+	log    *slog.Logger
+	shards [numShards]shard
+}
+
+type shard struct {
+	mu   sync.Mutex
+	live map[common.Hash]*slot
+}
+
+// slot is a live actor and the number of requests sent to it and not yet
+// answered. The actor retires only when none is in flight, under the
+// shard's lock, so no request is ever sent to a stopped actor.
+type slot struct {
+	pid      *actor.PID
+	inflight int
+}
+
+// NewRegistry returns a registry whose actors live in system.
+func NewRegistry(system *actor.ActorSystem, opts Options) *Registry {
+	if opts.Idle <= 0 {
+		opts.Idle = time.Minute
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = 10 * time.Second
+	}
+	if opts.Clock == nil {
+		opts.Clock = clock.Real{}
+	}
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	r := &Registry{system: system, opts: opts, log: opts.Log.With("component", "order")}
+	for i := range r.shards {
+		r.shards[i].live = make(map[common.Hash]*slot)
+	}
+	return r
+}
+
+func (r *Registry) shard(h common.Hash) *shard { return &r.shards[h[31]%numShards] }
+
+func (r *Registry) now() time.Time { return r.opts.Clock.Now().UTC() }
+
+// acquire returns the live slot of h, starting an actor when there is none,
+// with one more request in flight.
+func (r *Registry) acquire(h common.Hash) *slot {
+	sh := r.shard(h)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	s := sh.live[h]
+	if s == nil {
+		s = &slot{}
+		a := &orderActor{reg: r, hash: h, slot: s}
+		s.pid = r.system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return a }))
+		sh.live[h] = s
+	}
+	s.inflight++
+	return s
+}
+
+func (r *Registry) release(h common.Hash, s *slot) {
+	sh := r.shard(h)
+	sh.mu.Lock()
+	s.inflight--
+	sh.mu.Unlock()
+}
+
+// retire removes s from the registry when no request is in flight to it.
+func (r *Registry) retire(h common.Hash, s *slot) bool {
+	sh := r.shard(h)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if s.inflight > 0 || sh.live[h] != s {
+		return false
+	}
+	delete(sh.live, h)
+	return true
+}
+
+// Live returns the number of running order actors.
+func (r *Registry) Live() int {
+	n := 0
+	for i := range r.shards {
+		sh := &r.shards[i]
+		sh.mu.Lock()
+		n += len(sh.live)
+		sh.mu.Unlock()
+	}
+	return n
+}
+
+// request sends msg to the actor of h and waits for its *Response.
+func (r *Registry) request(ctx context.Context, h common.Hash, msg any) (*Response, error) {
+	s := r.acquire(h)
+	defer r.release(h, s)
+	timeout := r.opts.Timeout
+	if d, ok := ctx.Deadline(); ok {
+		timeout = min(timeout, time.Until(d))
+	}
+	res, err := r.system.Root.RequestFuture(s.pid, msg, timeout).Result()
+	if err != nil {
+		return nil, fmt.Errorf("order: request to %s: %w", h.Hex(), err)
+	}
+	out, ok := res.(*Response)
+	if !ok {
+		return nil, errors.New("order: unexpected answer from an order actor")
+	}
+	return out, nil
+}
+
+// Passivate asks the actor of h, if running, to stop now. It reports
+// whether an actor stopped.
+func (r *Registry) Passivate(ctx context.Context, h common.Hash) (bool, error) {
+	sh := r.shard(h)
+	sh.mu.Lock()
+	s := sh.live[h]
+	sh.mu.Unlock()
+	if s == nil {
+		return false, nil
+	}
+	res, err := r.system.Root.RequestFuture(s.pid, &PassivateRequest{}, r.opts.Timeout).Result()
+	if err != nil {
+		return false, err
+	}
+	p, _ := res.(*PassivateResponse)
+	return p != nil && p.Stopped, nil
+}
+
+func (r *Registry) changed(prev string, rec *persistence.OrderRecord) {
+	if r.opts.OnChange != nil {
+		r.opts.OnChange(prev, rec)
+	}
+}
+
+// Create stores a new, fully checked order as pending. It returns
+// ALREADY_EXISTS when the hash is taken. It returns once the order is
+// durable.
+func (r *Registry) Create(ctx context.Context, rec *persistence.OrderRecord, bind *common.Address) error {
+	res, err := r.request(ctx, common.HexToHash(rec.OrderHash), &CreateRequest{Record: rec, BindReferrer: bind})
+	if err != nil {
+		return err
+	}
+	return res.Err
+}
+
+// Cancel cancels a pending order off-chain (the caller has verified the
+// maker's OrderCancel signature). It reports whether the order was already
+// cancelled.
+func (r *Registry) Cancel(ctx context.Context, h common.Hash) (already bool, err error) {
+	res, err := r.request(ctx, h, &CancelRequest{})
+	if err != nil {
+		return false, err
+	}
+	return res.Err == nil && !res.Changed, res.Err
+}

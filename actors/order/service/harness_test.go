@@ -1,0 +1,269 @@
+package service_test
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/holiman/uint256"
+
+	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/actors/clock"
+	"github.com/orderengine/orderengine/actors/order/service"
+	"github.com/orderengine/orderengine/chain"
+	apihttp "github.com/orderengine/orderengine/http"
+	"github.com/orderengine/orderengine/http/testserver"
+	"github.com/orderengine/orderengine/routing"
+)
+
+// env is a real server (Fiber, Pebble, actors) with the order service over
+// a token registry of three tokens: A (18 decimals, major, oracle), B (6
+// decimals, stable, oracle) and C (18 decimals, other, no oracle price).
+type env struct {
+	t      *testing.T
+	srv    *testserver.Server
+	svc    *service.Service
+	domain *chain.Domain
+	clk    *clock.Manual
+	vault  common.Address
+	a, b   common.Address
+	c      common.Address
+	salt   uint64
+}
+
+var (
+	routerAddr = common.HexToAddress("0x00000000000000000000000000000000000A11CE")
+	vaultAddr  = common.HexToAddress("0x000000000000000000000000000000000000FEE5")
+	tokA       = common.HexToAddress("0x1000000000000000000000000000000000000001")
+	tokB       = common.HexToAddress("0x2000000000000000000000000000000000000002")
+	tokC       = common.HexToAddress("0x3000000000000000000000000000000000000003")
+)
+
+func newEnv(t *testing.T, opts ...testserver.Option) *env {
+	t.Helper()
+	e := &env{t: t, clk: clock.NewManual(time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)), vault: vaultAddr, a: tokA, b: tokB, c: tokC}
+	e.domain = chain.NewRouterDomain(4663, routerAddr)
+	base := []testserver.Option{
+		testserver.WithClock(e.clk),
+		testserver.WithTier(orderengine.TierEnterprise, orderengine.BucketLimits{Quote: 100000, Read: 100000, Order: 100000}),
+		testserver.WithConfig(func(c *orderengine.Config) {
+			c.Chain.Router = routerAddr.Hex()
+			c.Chain.FeeVault = vaultAddr.Hex()
+			c.Routing.Tokens = []orderengine.TokenConfig{
+				{Address: tokA.Hex(), Symbol: "AAA", Name: "Token A", Decimals: 18, Class: orderengine.ClassMajor},
+				{Address: tokB.Hex(), Symbol: "BBB", Name: "Token B", Decimals: 6, Class: orderengine.ClassStable},
+				{Address: tokC.Hex(), Symbol: "CCC", Name: "Token C", Decimals: 18, Class: orderengine.ClassOther},
+			}
+		}),
+		testserver.WithBeforeStart(func(s *testserver.Server) error {
+			reg, err := routing.NewTokens(s.Config.Routing.Tokens)
+			if err != nil {
+				return err
+			}
+			reg = reg.WithOracle(func(a common.Address) bool { return a != tokC })
+			svc, err := service.Build(context.Background(), s.Engine, service.BuildOptions{Tokens: func() *routing.Tokens { return reg }})
+			if err != nil {
+				return err
+			}
+			e.svc = svc
+			s.HTTP.SetServices(apihttp.Services{Orders: svc})
+			return nil
+		}),
+	}
+	e.srv = testserver.NewTestServer(t, append(base, opts...)...)
+	return e
+}
+
+// spec describes an order to sign.
+type spec struct {
+	class    string
+	key      *ecdsa.PrivateKey
+	in, out  common.Address
+	amountIn uint64
+	price    uint64
+	traits   chain.Traits
+	referrer common.Address
+	ppm      *uint32
+	// extra top-level fields (dca/trailing) and edits to the JSON body.
+	extra map[string]any
+	edit  func(body map[string]any, order map[string]any)
+	// signV70 signs the v7.0 hash; signer signs with another key.
+	signV70 bool
+	signer  *ecdsa.PrivateKey
+	// zeroRef signs a zero referrer.
+	zeroRef bool
+}
+
+func defaultSpec(class string, key *ecdsa.PrivateKey) spec {
+	s := spec{class: class, key: key, in: tokA, out: tokB, amountIn: 1_000_000_000_000_000_000, traits: chain.Traits{SlippagePpm: 5000}}
+	switch class {
+	case "limit":
+		s.price = 2_000_000_000
+	case "stop_loss":
+		s.price = 1_500_000_000
+		s.traits.Flags = chain.FlagStopLoss
+	case "take_profit":
+		s.price = 2_500_000_000
+		s.traits.Flags = chain.FlagTakeProfit
+	case "dca":
+		s.traits.Flags = chain.FlagDCA
+		s.traits.IntervalSeconds, s.traits.TotalExecutions, s.traits.KindParamPpm = 3600, 4, 100_000
+	case "trailing":
+		s.traits.Flags = chain.FlagTrailing
+		s.traits.KindParamPpm = 20_000
+	}
+	return s
+}
+
+// referralPpm is the policy's referral leg for class on the A/B pair (major).
+func referralPpm(class string) uint32 {
+	return orderengine.Default().Routing.FeePolicy[class][orderengine.ClassMajor].ReferralPpm
+}
+
+// build signs sp and returns the JSON body and the order hash.
+func (e *env) build(sp spec) ([]byte, common.Hash) {
+	e.t.Helper()
+	e.salt++
+	traits, err := chain.EncodeTraits(sp.traits)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	ref := sp.referrer
+	if ref == (common.Address{}) && !sp.zeroRef {
+		ref = e.vault
+	}
+	ppm := referralPpm(sp.class)
+	if sp.ppm != nil {
+		ppm = *sp.ppm
+	}
+	maker := crypto.PubkeyToAddress(sp.key.PublicKey)
+	o := chain.Order{Maker: maker, Receiver: maker, TokenIn: sp.in, TokenOut: sp.out, Referrer: ref, ReferralFeePpm: ppm, MakerTraits: traits}
+	o.Salt.SetUint64(e.salt*7919 + uint64(time.Now().UnixNano()))
+	o.AmountIn.SetUint64(sp.amountIn)
+	o.TriggerPrice.SetUint64(sp.price)
+	decimals := uint8(18)
+	if sp.in == tokB {
+		decimals = 6
+	}
+	o.TriggerAmountOut, _ = chain.DeriveTriggerAmountOut(&o.AmountIn, &o.TriggerPrice, decimals)
+	hash := chain.OrderHash(e.domain, &o)
+	digest := hash
+	if sp.signV70 {
+		digest = chain.OrderHashV70(e.domain, &o)
+	}
+	signer := sp.key
+	if sp.signer != nil {
+		signer = sp.signer
+	}
+	sig, err := crypto.Sign(digest[:], signer)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	sig[64] += 27
+	order := map[string]any{
+		"salt": "0x" + hex.EncodeToString(o.Salt.Bytes()), "maker": maker.Hex(), "receiver": maker.Hex(),
+		"tokenIn": sp.in.Hex(), "tokenOut": sp.out.Hex(), "amountIn": o.AmountIn.Dec(), "triggerPrice": o.TriggerPrice.Dec(),
+		"makerTraits": traits.Dec(), "referrer": ref.Hex(), "referralFeePpm": ppm,
+	}
+	body := map[string]any{"orderType": sp.class, "order": order, "signature": "0x" + hex.EncodeToString(sig), "orderHash": hash.Hex()}
+	switch sp.class {
+	case "dca":
+		body["intervalSeconds"] = fmt.Sprint(sp.traits.IntervalSeconds)
+		body["totalExecutions"] = fmt.Sprint(sp.traits.TotalExecutions)
+		body["totalAmountIn"] = o.AmountIn.Dec()
+		body["flexibilityPpm"] = sp.traits.KindParamPpm
+		body["shortCircuit"] = sp.traits.Flags&chain.FlagShortCircuit != 0
+	case "trailing":
+		body["trailPpm"] = sp.traits.KindParamPpm
+	}
+	for k, v := range sp.extra {
+		body[k] = v
+	}
+	if sp.edit != nil {
+		sp.edit(body, order)
+	}
+	data, err := json.Marshal(body)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return data, hash
+}
+
+func (e *env) submitRaw(body []byte) *testserver.Response {
+	e.t.Helper()
+	return e.srv.Do("POST", "/v1/orders", body, map[string]string{"X-API-Key": e.srv.APIKey})
+}
+
+// submit signs and submits sp, expecting 201.
+func (e *env) submit(sp spec) common.Hash {
+	e.t.Helper()
+	body, hash := e.build(sp)
+	r := e.submitRaw(body)
+	if r.Status != 201 {
+		e.t.Fatalf("submit %s: %d %s", sp.class, r.Status, r.Body)
+	}
+	var out struct {
+		Success   bool   `json:"success"`
+		OrderHash string `json:"orderHash"`
+	}
+	if err := json.Unmarshal(r.Body, &out); err != nil || !out.Success || out.OrderHash != hash.Hex() {
+		e.t.Fatalf("submit answer %s, want hash %s", r.Body, hash.Hex())
+	}
+	return hash
+}
+
+// get reads an order and decodes it.
+func (e *env) get(h common.Hash) map[string]any {
+	e.t.Helper()
+	r := e.srv.Get("/v1/orders/" + h.Hex())
+	if r.Status != 200 {
+		e.t.Fatalf("get %s: %d %s", h.Hex(), r.Status, r.Body)
+	}
+	var out map[string]any
+	if err := json.Unmarshal(r.Body, &out); err != nil {
+		e.t.Fatal(err)
+	}
+	return out
+}
+
+func (e *env) cancel(h common.Hash, key *ecdsa.PrivateKey) *testserver.Response {
+	e.t.Helper()
+	d := chain.CancelHash(e.domain, h)
+	sig, err := crypto.Sign(d[:], key)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	body, _ := json.Marshal(map[string]string{"signature": "0x" + hex.EncodeToString(sig)})
+	return e.srv.Do("DELETE", "/v1/orders/"+h.Hex(), body, map[string]string{"X-API-Key": e.srv.APIKey})
+}
+
+// consistent fails the test when the order key space is inconsistent.
+func (e *env) consistent() {
+	e.t.Helper()
+	res, err := e.svc.Orders().CheckOrders()
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if len(res.Problems) > 0 {
+		e.t.Fatalf("inconsistent store: %v", res.Problems)
+	}
+}
+
+func newKey(t *testing.T) *ecdsa.PrivateKey {
+	k, err := crypto.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+func u256(s string) *uint256.Int { return uint256.MustFromDecimal(s) }
+
+var _ = big.NewInt

@@ -1,0 +1,342 @@
+// Package service is the order API behind POST/GET/DELETE /v1/orders,
+// /v1/orders/{hash}/fills and /v1/orderbook/{pair}: it implements
+// http.OrderService on the order actors (actors/order) and the orderbook
+// actors (actors/orderbook).
+//
+// Submit runs every check that needs no disk or actor first, in this
+// order: schema (INVALID_REQUEST), order content (INVALID_ORDER), traits
+// and top-level kind fields (INVALID_TRAITS), deadline (ORDER_EXPIRED),
+// token registry and oracle (UNSUPPORTED_PAIR, NO_ORACLE),
+// triggerAmountOut (INVALID_ORDER), signature (BAD_SIGNATURE, or
+// FEE_PARAMS_MISMATCH for a referred wallet's v7.0 signature), fee fields
+// (FEE_PARAMS_MISMATCH), duplicate (ALREADY_EXISTS), per-maker limits
+// (MAKER_RATE_LIMITED). Then the order's actor stores it with Sync and the
+// answer is sent.
+package service
+
+import (
+	"context"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/holiman/uint256"
+	"github.com/valyala/fastjson"
+
+	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/actors/clock"
+	"github.com/orderengine/orderengine/actors/limiter"
+	"github.com/orderengine/orderengine/actors/order"
+	"github.com/orderengine/orderengine/actors/orderbook"
+	"github.com/orderengine/orderengine/chain"
+	apihttp "github.com/orderengine/orderengine/http"
+	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/routing"
+)
+
+// Deps are what the service is built from.
+type Deps struct {
+	System *actor.ActorSystem
+	Store  *persistence.Store
+	// Outbox receives the events of transitions (order.cancelled, ...).
+	Outbox *persistence.Outbox
+	Clock  clock.Clock
+	Log    *slog.Logger
+	// Verifier checks order and cancel signatures (its backend, when set,
+	// verifies EIP-1271 wallets).
+	Verifier *chain.Verifier
+	// Fees is the fee policy the route serves; its bindings must be the
+	// service's (use NewBindings... see Bindings).
+	Fees *routing.FeePolicy
+	// Tokens returns the current token registry with oracle flags.
+	Tokens func() *routing.Tokens
+	// Makers is the per-maker submit limiter.
+	Makers limiter.MakerLimiter
+	// Balances, when set, answers the funded flag of open orders.
+	Balances Balances
+	// Idle passivates order actors after this long without messages.
+	Idle time.Duration
+}
+
+// Service implements http.OrderService.
+type Service struct {
+	d       Deps
+	log     *slog.Logger
+	orders  *persistence.Orders
+	reg     *order.Registry
+	books   *orderbook.Books
+	parsers fastjson.ParserPool
+	funded  *fundedCache
+
+	mu   sync.Mutex
+	open map[common.Address]int
+}
+
+var _ apihttp.OrderService = (*Service)(nil)
+
+// New builds the service and rebuilds the orderbooks and per-maker open
+// counts from the stored open orders.
+func New(d Deps) (*Service, error) {
+	if d.Log == nil {
+		d.Log = slog.New(slog.DiscardHandler)
+	}
+	if d.Clock == nil {
+		d.Clock = clock.Real{}
+	}
+	if d.Verifier == nil || d.Fees == nil || d.Tokens == nil || d.Makers == nil || d.Store == nil || d.System == nil {
+		return nil, fmt.Errorf("orders: service needs a system, store, verifier, fee policy, tokens and maker limiter")
+	}
+	s := &Service{d: d, log: d.Log.With("component", "orders"), open: make(map[common.Address]int)}
+	s.orders = persistence.NewOrders(d.Store, d.Outbox)
+	s.books = orderbook.New(d.System, d.Log, 0)
+	s.reg = order.NewRegistry(d.System, order.Options{
+		Orders: s.orders, Clock: d.Clock, Log: d.Log, Idle: d.Idle, OnChange: s.onChange,
+	})
+	if d.Balances != nil {
+		s.funded = newFundedCache(d.Balances, d.Verifier.Domain().VerifyingContract(), time.Second, d.Clock)
+	}
+	n := 0
+	err := s.orders.OpenOrders(func(rec *persistence.OrderRecord) error {
+		n++
+		s.onChange("", rec)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("orders: rebuild open orders: %w", err)
+	}
+	s.log.Info("open orders loaded", "count", n)
+	return s, nil
+}
+
+// Registry is the order actors' registry: the lifecycle API (Activate,
+// RecordFill, CancelOnChain, Expire, Fail, Trigger, Stall).
+func (s *Service) Registry() *order.Registry { return s.reg }
+
+// Orders is the order records' store.
+func (s *Service) Orders() *persistence.Orders { return s.orders }
+
+// Books are the orderbook actors.
+func (s *Service) Books() *orderbook.Books { return s.books }
+
+// OpenOrders returns maker's open orders as the service counts them.
+func (s *Service) OpenOrders(maker common.Address) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.open[maker]
+}
+
+// onChange keeps the books and open counts in step with durable changes.
+func (s *Service) onChange(prev string, rec *persistence.OrderRecord) {
+	wasOpen, isOpen := persistence.OrderStatusOpen(prev), persistence.OrderStatusOpen(rec.Status)
+	maker := common.HexToAddress(rec.Order.Maker)
+	if wasOpen != isOpen {
+		s.mu.Lock()
+		if isOpen {
+			s.open[maker]++
+		} else if s.open[maker]--; s.open[maker] <= 0 {
+			delete(s.open, maker)
+		}
+		s.mu.Unlock()
+	}
+	pair := orderbook.PairKey(common.HexToAddress(rec.Order.TokenIn), common.HexToAddress(rec.Order.TokenOut))
+	switch {
+	case isOpen:
+		e, err := orderbook.NewEntry(orderbook.Entry{
+			OrderHash: rec.OrderHash, OrderType: rec.OrderType, Status: rec.Status, Maker: rec.Order.Maker,
+			AmountIn: rec.Order.AmountIn, FilledAmountIn: rec.FilledAmountIn, TriggerPrice: rec.Order.TriggerPrice,
+			CreatedAt: rec.CreatedAt.Format(time.RFC3339Nano),
+		})
+		if err != nil {
+			s.log.Error("orderbook entry", "order", rec.OrderHash, "err", err)
+			return
+		}
+		s.books.Upsert(pair, e)
+	case wasOpen:
+		s.books.Remove(pair, common.HexToHash(rec.OrderHash))
+	}
+}
+
+// Submit implements http.OrderService.
+func (s *Service) Submit(ctx context.Context, caller apihttp.Caller, body []byte) (any, error) {
+	p := s.parsers.Get()
+	sub, err := parseSubmission(p, body)
+	s.parsers.Put(p)
+	if err != nil {
+		return nil, err
+	}
+	rec, bind, err := s.check(ctx, sub, caller)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.reg.Create(ctx, rec, bind); err != nil {
+		return nil, err
+	}
+	resp := submitResponse{Success: true, OrderHash: rec.OrderHash}
+	if !strings.EqualFold(sub.clientHash, rec.OrderHash) {
+		resp.Warning = fmt.Sprintf("orderHash %s differs from the server-computed hash %s, which is the order's hash", sub.clientHash, rec.OrderHash)
+	}
+	return resp, nil
+}
+
+type submitResponse struct {
+	Success   bool   `json:"success"`
+	OrderHash string `json:"orderHash"`
+	Warning   string `json:"warning,omitempty"`
+}
+
+// check runs the submit rules and returns the record to store and the
+// referral binding to write with it.
+func (s *Service) check(ctx context.Context, sub *submission, caller apihttp.Caller) (*persistence.OrderRecord, *common.Address, error) {
+	o := &sub.order
+	now := s.d.Clock.Now()
+	traits, err := chain.ValidateOrder(sub.class, o, now.Unix())
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := chain.CheckKindParams(sub.class, traits, &o.AmountIn, sub.kind); err != nil {
+		return nil, nil, err
+	}
+	tokens := s.d.Tokens()
+	tokIn, err := checkTokens(tokens, sub.class, o.TokenIn, o.TokenOut)
+	if err != nil {
+		return nil, nil, err
+	}
+	if o.TriggerAmountOut, err = chain.ResolveTriggerAmountOut(&o.AmountIn, &o.TriggerPrice, tokIn.Decimals, sub.suppliedTAO); err != nil {
+		return nil, nil, err
+	}
+	hash, err := s.d.Verifier.VerifyOrder(ctx, o, sub.signature, nil)
+	if err != nil {
+		return nil, nil, s.signatureError(ctx, err, o.Maker, sub.clientHash, hash)
+	}
+	kind := sub.class.String()
+	bind, err := s.d.Fees.CheckOrderFees(ctx, routing.OrderFees{
+		OrderKind: kind, Maker: o.Maker, TokenIn: o.TokenIn, TokenOut: o.TokenOut,
+		Referrer: o.Referrer, ReferralFeePpm: o.ReferralFeePpm,
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, exists, err := s.orders.Raw(hash); err != nil {
+		return nil, nil, err
+	} else if exists {
+		return nil, nil, orderengine.Errorf(orderengine.CodeAlreadyExists, "order %s already exists", hash.Hex())
+	}
+	if err := s.d.Makers.AdmitSubmit(o.Maker.Hex(), s.OpenOrders(o.Maker)); err != nil {
+		return nil, nil, err
+	}
+	rec := newRecord(sub, traits, hash, caller.AccountID, now)
+	var bindTo *common.Address
+	if bind {
+		r := o.Referrer
+		bindTo = &r
+	}
+	return rec, bindTo, nil
+}
+
+// checkTokens returns tokenIn's registry entry: an unknown tokenIn (its
+// decimals are needed for triggerAmountOut) is UNSUPPORTED_PAIR; the
+// classes whose execution reads the oracle (stop_loss, take_profit,
+// trailing and dca, see docs/protocol.md) need both tokens known
+// (UNSUPPORTED_PAIR) with an oracle price (NO_ORACLE).
+func checkTokens(tokens *routing.Tokens, c chain.Class, in, out common.Address) (routing.Token, error) {
+	tokIn, okIn := tokens.Lookup(in)
+	if !okIn {
+		return tokIn, orderengine.Errorf(orderengine.CodeUnsupportedPair, "order.tokenIn %s is not a token of this engine (see GET /v1/tokens)", in.Hex())
+	}
+	if c == chain.ClassLimit {
+		return tokIn, nil
+	}
+	tokOut, okOut := tokens.Lookup(out)
+	if !okOut {
+		return tokIn, orderengine.Errorf(orderengine.CodeUnsupportedPair, "order.tokenOut %s is not a token of this engine; %s orders need oracle prices for both tokens", out.Hex(), c)
+	}
+	for _, t := range []routing.Token{tokIn, tokOut} {
+		if !t.Oracle {
+			return tokIn, orderengine.Errorf(orderengine.CodeNoOracle, "token %s (%s) has no oracle price; %s orders need one for both tokens", t.Address.Hex(), t.Symbol, c)
+		}
+	}
+	return tokIn, nil
+}
+
+// signatureError maps a refused signature: a v7.0 signature of a referred
+// wallet is FEE_PARAMS_MISMATCH (contract.md section 6); a client hash that
+// differs from the server's is named in the message.
+func (s *Service) signatureError(ctx context.Context, err error, maker common.Address, clientHash string, hash common.Hash) error {
+	e := orderengine.AsError(err)
+	if e.Code != orderengine.CodeBadSignature {
+		return err
+	}
+	msg := e.Message
+	code := e.Code
+	if reason, _ := chain.SignatureReasonOf(err); reason == chain.ReasonSignedV70 {
+		if _, bound, berr := s.orders.BoundReferrer(ctx, maker); berr == nil && bound {
+			code = orderengine.CodeFeeParamsMismatch
+			msg = "referred wallet " + maker.Hex() + ": " + msg
+		}
+	}
+	if !strings.EqualFold(clientHash, hash.Hex()) {
+		msg += fmt.Sprintf(" (the submitted orderHash %s differs from the server's %s for this order: the client hashed a different struct)", clientHash, hash.Hex())
+	}
+	return orderengine.Errorf(code, "%s", msg)
+}
+
+// newRecord builds the pending record of a checked submission.
+func newRecord(sub *submission, t chain.Traits, hash common.Hash, account string, now time.Time) *persistence.OrderRecord {
+	o := &sub.order
+	now = now.UTC()
+	rec := &persistence.OrderRecord{
+		OrderHash: hash.Hex(), OrderType: sub.class.String(), Status: persistence.StatusPending,
+		Pair: o.TokenIn.Hex() + "-" + o.TokenOut.Hex(),
+		Order: persistence.SignedOrder{
+			Salt: saltHex(&o.Salt), Maker: o.Maker.Hex(), Receiver: o.Receiver.Hex(),
+			TokenIn: o.TokenIn.Hex(), TokenOut: o.TokenOut.Hex(), AmountIn: o.AmountIn.Dec(),
+			TriggerPrice: o.TriggerPrice.Dec(), TriggerAmountOut: o.TriggerAmountOut.Dec(),
+			MakerTraits: o.MakerTraits.Dec(), Referrer: o.Referrer.Hex(), ReferralFeePpm: o.ReferralFeePpm,
+		},
+		Signature:      strings.ToLower(sub.sigHex),
+		FilledAmountIn: "0", FilledAmountOut: "0",
+		AccountID: account, CreatedAt: now, UpdatedAt: now,
+	}
+	switch sub.class {
+	case chain.ClassDCA:
+		rec.DCA = &persistence.DCAParams{
+			IntervalSeconds: t.IntervalSeconds, TotalExecutions: t.TotalExecutions, TotalAmountIn: o.AmountIn.Dec(),
+			FlexibilityPpm: t.FlexibilityPpm(), ShortCircuit: t.Flags&chain.FlagShortCircuit != 0,
+			PriceGated: t.Flags&chain.FlagPriceGated != 0,
+		}
+	case chain.ClassTrailing:
+		rec.Trailing = &persistence.TrailingParams{TrailPpm: t.TrailPpm()}
+		if sub.kind.DesignatedKeeper != nil {
+			k := sub.kind.DesignatedKeeper.Hex()
+			rec.Trailing.DesignatedKeeper = &k
+		}
+	}
+	return rec
+}
+
+// saltHex renders a salt as 0x and 64 hex digits.
+func saltHex(u *uint256.Int) string {
+	b := u.Bytes32()
+	return "0x" + hex.EncodeToString(b[:])
+}
+
+// remaining is amountIn − filledAmountIn of rec.
+func remaining(rec *persistence.OrderRecord) (*uint256.Int, error) {
+	total, err := uint256.FromDecimal(rec.Order.AmountIn)
+	if err != nil {
+		return nil, err
+	}
+	filled, err := uint256.FromDecimal(rec.FilledAmountIn)
+	if err != nil {
+		return nil, err
+	}
+	if filled.Gt(total) {
+		return new(uint256.Int), nil
+	}
+	return total.Sub(total, filled), nil
+}

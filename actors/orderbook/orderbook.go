@@ -1,0 +1,181 @@
+// Package orderbook holds the orderbook actors: one per pair, owning the
+// open (pending and active) orders of the pair ordered by trigger price.
+//
+// Order actors tell a book about changes with events (OrderUpserted,
+// OrderRemoved) sent without waiting; GET /v1/orderbook/{pair} asks the
+// book for a page (PageRequest / PageResponse). Books are soft state: they
+// are rebuilt from the order records at start (Books.Rebuild), so nothing
+// here is persisted.
+package orderbook
+
+import (
+	"bytes"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/holiman/uint256"
+)
+
+// Entry is an open order as the book shows it. Addresses are EIP-55,
+// amounts decimal strings.
+type Entry struct {
+	OrderHash      string `json:"orderHash"`
+	OrderType      string `json:"orderType"`
+	Status         string `json:"status"`
+	Maker          string `json:"maker"`
+	AmountIn       string `json:"amountIn"`
+	FilledAmountIn string `json:"filledAmountIn"`
+	TriggerPrice   string `json:"triggerPrice"`
+	CreatedAt      string `json:"createdAt"`
+
+	hash  common.Hash
+	price uint256.Int
+}
+
+// NewEntry returns an entry; hash and triggerPrice are parsed once here.
+func NewEntry(e Entry) (*Entry, error) {
+	if len(e.OrderHash) != 66 {
+		return nil, fmt.Errorf("orderbook: bad order hash %q", e.OrderHash)
+	}
+	out := e
+	out.hash = common.HexToHash(e.OrderHash)
+	if err := out.price.SetFromDecimal(e.TriggerPrice); err != nil {
+		return nil, fmt.Errorf("orderbook: bad trigger price %q: %w", e.TriggerPrice, err)
+	}
+	return &out, nil
+}
+
+// Key is a position in a book: trigger price, then hash.
+type Key struct {
+	Price uint256.Int
+	Hash  common.Hash
+}
+
+func (e *Entry) key() Key { return Key{Price: e.price, Hash: e.hash} }
+
+// less orders by price, then hash.
+func (k Key) less(o Key) bool {
+	if c := k.Price.Cmp(&o.Price); c != 0 {
+		return c < 0
+	}
+	return bytes.Compare(k.Hash[:], o.Hash[:]) < 0
+}
+
+// Cursor renders k as an opaque cursor (128 hex digits).
+func (k Key) Cursor() string {
+	b := k.Price.Bytes32()
+	return hex.EncodeToString(b[:]) + hex.EncodeToString(k.Hash[:])
+}
+
+// ParseCursor parses a cursor made by Key.Cursor.
+func ParseCursor(s string) (Key, error) {
+	var k Key
+	b, err := hex.DecodeString(s)
+	if err != nil || len(b) != 64 {
+		return k, fmt.Errorf("cursor is not one this server issued")
+	}
+	k.Price.SetBytes32(b[:32])
+	copy(k.Hash[:], b[32:])
+	return k, nil
+}
+
+// PairKey is the canonical (lowercase) name of a pair's book.
+func PairKey(tokenIn, tokenOut common.Address) string {
+	return strings.ToLower(tokenIn.Hex()) + "-" + strings.ToLower(tokenOut.Hex())
+}
+
+// OrderUpserted is the event of an order that opened or changed while open.
+type OrderUpserted struct{ Entry *Entry }
+
+// OrderRemoved is the event of an order that left the open set.
+type OrderRemoved struct{ Hash common.Hash }
+
+// PageRequest asks a book for up to Limit entries after After (nil = from
+// the lowest trigger price).
+type PageRequest struct {
+	Limit int
+	After *Key
+}
+
+// PageResponse is a page of a book; Next is nil at the end.
+type PageResponse struct {
+	Entries []Entry
+	Next    *Key
+	Total   int
+}
+
+// bookActor owns one pair's open orders, sorted by Key.
+type bookActor struct {
+	books  *Books
+	pair   string
+	sorted []*Entry
+	byHash map[[32]byte]*Entry
+}
+
+// Receive handles the book's messages.
+func (b *bookActor) Receive(ctx actor.Context) {
+	switch msg := ctx.Message().(type) {
+	case *OrderUpserted:
+		b.upsert(msg.Entry)
+	case *OrderRemoved:
+		b.remove(msg.Hash)
+	case *PageRequest:
+		ctx.Respond(b.page(msg))
+	case *actor.Started, *actor.Stopping, *actor.Stopped, *actor.Restarting:
+	default:
+		b.books.log.Warn("orderbook: unexpected message", "type", fmt.Sprintf("%T", msg), "pair", b.pair)
+	}
+}
+
+func (b *bookActor) search(k Key) int {
+	return sort.Search(len(b.sorted), func(i int) bool { return !b.sorted[i].key().less(k) })
+}
+
+func (b *bookActor) upsert(e *Entry) {
+	if old, ok := b.byHash[e.hash]; ok {
+		if old.price.Eq(&e.price) {
+			*old = *e
+			return
+		}
+		b.remove(e.hash)
+	}
+	b.sorted = slices.Insert(b.sorted, b.search(e.key()), e)
+	b.byHash[e.hash] = e
+}
+
+func (b *bookActor) remove(h common.Hash) {
+	e, ok := b.byHash[h]
+	if !ok {
+		return
+	}
+	delete(b.byHash, h)
+	i := b.search(e.key())
+	if i < len(b.sorted) && b.sorted[i] == e {
+		b.sorted = slices.Delete(b.sorted, i, i+1)
+	}
+}
+
+func (b *bookActor) page(req *PageRequest) *PageResponse {
+	start := 0
+	if req.After != nil {
+		start = b.search(*req.After)
+		if start < len(b.sorted) && b.sorted[start].key() == *req.After {
+			start++
+		}
+	}
+	end := min(len(b.sorted), start+req.Limit)
+	out := &PageResponse{Entries: make([]Entry, 0, end-start), Total: len(b.sorted)}
+	for _, e := range b.sorted[start:end] {
+		out.Entries = append(out.Entries, *e)
+	}
+	if end < len(b.sorted) && end > start {
+		k := b.sorted[end-1].key()
+		out.Next = &k
+	}
+	return out
+}

@@ -1,0 +1,291 @@
+package persistence
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// Orders reads and writes order records, their indexes, fills and referral
+// bindings. Writes come only from the order actors (one actor per hash
+// serialises the writes of an order); reads may come from anywhere. It is
+// safe for concurrent use.
+type Orders struct {
+	store  *Store
+	outbox *Outbox
+}
+
+// NewOrders returns the order records of store. outbox receives the events
+// of transitions; it may be nil only if no transition carries events.
+func NewOrders(store *Store, outbox *Outbox) *Orders {
+	return &Orders{store: store, outbox: outbox}
+}
+
+// ErrNoOutbox is returned by Commit for a change with events when the
+// Orders has no outbox.
+var ErrNoOutbox = errors.New("persistence: order change carries events but no outbox is configured")
+
+// Change is one durable transition of an order: the new record, and what
+// must be written with it atomically.
+type Change struct {
+	// Record is the order's new state.
+	Record *OrderRecord
+	// PrevStatus is the status the stored record had ("" for a new order).
+	PrevStatus string
+	// Fills to add (keyed by block and log index, so re-adding one is
+	// idempotent).
+	Fills []OrderFill
+	// Events to append to the outbox of Record.AccountID.
+	Events []OutboxEvent
+	// BindReferrer, when set, binds the maker to this referrer.
+	BindReferrer *common.Address
+}
+
+// Commit writes c in one batch with Sync and returns the record's encoding.
+// Nothing is written when it fails.
+func (o *Orders) Commit(c Change) ([]byte, error) {
+	rec := c.Record
+	hash, maker, err := orderRecordIDs(rec)
+	if err != nil {
+		return nil, err
+	}
+	val, err := json.Marshal(rec)
+	if err != nil {
+		return nil, fmt.Errorf("persistence: encode order: %w", err)
+	}
+	b := o.store.db.NewBatch()
+	defer b.Close()
+	if err := b.Set(OrderKey(hash), val, nil); err != nil {
+		return nil, err
+	}
+	if err := o.moveIndexes(b, rec, c.PrevStatus); err != nil {
+		return nil, err
+	}
+	for i := range c.Fills {
+		fv, err := json.Marshal(&c.Fills[i])
+		if err != nil {
+			return nil, fmt.Errorf("persistence: encode fill: %w", err)
+		}
+		if err := b.Set(orderFillKey(hash, &c.Fills[i]), fv, nil); err != nil {
+			return nil, err
+		}
+	}
+	if c.BindReferrer != nil {
+		if err := b.Set(refereeKey(maker), c.BindReferrer[:], nil); err != nil {
+			return nil, err
+		}
+	}
+	if len(c.Events) == 0 {
+		if err := b.Commit(pebble.Sync); err != nil {
+			return nil, fmt.Errorf("persistence: commit order: %w", err)
+		}
+		return val, nil
+	}
+	if o.outbox == nil {
+		return nil, ErrNoOutbox
+	}
+	refs := make([]OutboxRef, 0, len(c.Events))
+	for _, ev := range c.Events {
+		ref, err := o.outbox.Append(b, rec.AccountID, ev)
+		if err != nil {
+			o.outbox.Done(refs...)
+			return nil, err
+		}
+		refs = append(refs, ref)
+	}
+	if err := o.outbox.Commit(b, refs...); err != nil {
+		return nil, err
+	}
+	return val, nil
+}
+
+// moveIndexes writes rec's index keys: all eight for a new order, or the
+// four status-bearing ones moved from prev to the new status.
+func (o *Orders) moveIndexes(b *pebble.Batch, rec *OrderRecord, prev string) error {
+	if prev == rec.Status {
+		return nil
+	}
+	if prev != "" {
+		old, err := orderIndexKeys(rec, prev, true)
+		if err != nil {
+			return err
+		}
+		for _, k := range old {
+			if err := b.Delete(k, nil); err != nil {
+				return err
+			}
+		}
+	}
+	keys, err := orderIndexKeys(rec, rec.Status, prev != "")
+	if err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if err := b.Set(k, nil, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Raw returns the stored JSON of the order with hash; ok is false when
+// there is none.
+func (o *Orders) Raw(hash common.Hash) (val []byte, ok bool, err error) {
+	return o.store.get(OrderKey(hash))
+}
+
+// Load returns the decoded record of the order with hash.
+func (o *Orders) Load(hash common.Hash) (*OrderRecord, bool, error) {
+	val, ok, err := o.Raw(hash)
+	if err != nil || !ok {
+		return nil, ok, err
+	}
+	var rec OrderRecord
+	if err := json.Unmarshal(val, &rec); err != nil {
+		return nil, false, fmt.Errorf("persistence: decode order %s: %w", hash.Hex(), err)
+	}
+	return &rec, true, nil
+}
+
+// ListFilter selects orders for List. Zero fields do not filter.
+type ListFilter struct {
+	Maker  *common.Address
+	Status string
+	Type   string
+	Limit  int
+	// After is a cursor from ParseCursor: the page starts after it.
+	After []byte
+}
+
+// List returns the stored JSON of up to f.Limit orders matching f, newest
+// first, and the cursor of the next page ("" at the end).
+func (o *Orders) List(f ListFilter) (records [][]byte, next string, err error) {
+	var mask byte
+	var maker common.Address
+	var sc, tc byte
+	if f.Maker != nil {
+		mask |= IndexMaker
+		maker = *f.Maker
+	}
+	if f.Status != "" {
+		mask |= IndexStatus
+		if sc = OrderStatusCode(f.Status); sc == 0 {
+			return nil, "", fmt.Errorf("persistence: unknown status %q", f.Status)
+		}
+	}
+	if f.Type != "" {
+		mask |= IndexType
+		if tc = OrderTypeCode(f.Type); tc == 0 {
+			return nil, "", fmt.Errorf("persistence: unknown order type %q", f.Type)
+		}
+	}
+	p := orderIndexPrefix(mask, maker, sc, tc)
+	lower := p
+	if f.After != nil {
+		lower = append(append(bytes.Clone(p), f.After...), 0)
+	}
+	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: prefixUpperBound(p)})
+	if err != nil {
+		return nil, "", fmt.Errorf("persistence: list: %w", err)
+	}
+	defer it.Close()
+	var last []byte
+	for ok := it.First(); ok; ok = it.Next() {
+		if len(records) == f.Limit {
+			return records, orderCursorHex(last), nil
+		}
+		suffix := it.Key()[len(p):]
+		if len(suffix) != 40 {
+			return nil, "", fmt.Errorf("persistence: malformed index key %x", it.Key())
+		}
+		val, ok, err := o.Raw(common.BytesToHash(suffix[8:]))
+		if err != nil {
+			return nil, "", err
+		}
+		if !ok {
+			return nil, "", fmt.Errorf("persistence: index entry %x has no order", it.Key())
+		}
+		records = append(records, val)
+		last = append(last[:0], suffix...)
+	}
+	return records, "", it.Error()
+}
+
+func orderCursorHex(suffix []byte) string {
+	const digits = "0123456789abcdef"
+	out := make([]byte, 0, 2*len(suffix))
+	for _, c := range suffix {
+		out = append(out, digits[c>>4], digits[c&15])
+	}
+	return string(out)
+}
+
+// Fills returns the stored fills of the order with hash, in chain order.
+func (o *Orders) Fills(hash common.Hash) ([]OrderFill, error) {
+	p := orderFillPrefix(hash)
+	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
+	if err != nil {
+		return nil, fmt.Errorf("persistence: fills: %w", err)
+	}
+	defer it.Close()
+	out := []OrderFill{}
+	for ok := it.First(); ok; ok = it.Next() {
+		v, err := it.ValueAndErr()
+		if err != nil {
+			return nil, err
+		}
+		var f OrderFill
+		if err := json.Unmarshal(v, &f); err != nil {
+			return nil, fmt.Errorf("persistence: decode fill: %w", err)
+		}
+		out = append(out, f)
+	}
+	return out, it.Error()
+}
+
+// OpenOrders calls fn with every pending and active order (the start-up
+// rebuild of orderbooks and per-maker open counts).
+func (o *Orders) OpenOrders(fn func(*OrderRecord) error) error {
+	for _, status := range []string{StatusPending, StatusActive} {
+		p := orderIndexPrefix(IndexStatus, common.Address{}, OrderStatusCode(status), 0)
+		it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
+		if err != nil {
+			return fmt.Errorf("persistence: open orders: %w", err)
+		}
+		for ok := it.First(); ok; ok = it.Next() {
+			rec, found, err := o.Load(common.BytesToHash(it.Key()[len(p)+8:]))
+			if err == nil && !found {
+				err = fmt.Errorf("persistence: index entry %x has no order", it.Key())
+			}
+			if err == nil {
+				err = fn(rec)
+			}
+			if err != nil {
+				_ = it.Close()
+				return err
+			}
+		}
+		if err := it.Close(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// BoundReferrer implements routing.ReferralBindings: the referrer wallet
+// was bound to by its first accepted order naming a non-vault referrer.
+func (o *Orders) BoundReferrer(_ context.Context, wallet common.Address) (common.Address, bool, error) {
+	v, ok, err := o.store.get(refereeKey(wallet))
+	if err != nil || !ok {
+		return common.Address{}, false, err
+	}
+	if len(v) != 20 {
+		return common.Address{}, false, fmt.Errorf("persistence: corrupt referral binding of %s", wallet.Hex())
+	}
+	return common.BytesToAddress(v), true, nil
+}
