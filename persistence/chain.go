@@ -54,12 +54,16 @@ type ChainBlock struct {
 	// Touched lists the orders the block changed, so that a rewind can tell
 	// their actors to reload.
 	Touched []common.Hash `json:"touched,omitempty"`
+	// Nonces lists the nonce invalidations of the block (their orders are
+	// found by the order layer).
+	Nonces []ChainNonce `json:"nonces,omitempty"`
 }
 
 const undoVersion = 1
 
 const (
 	chainCursorKey   = prefixChain + "cursor"
+	chainProjKey     = prefixChain + "projected"
 	chainBlockPrefix = prefixChain + "b/"
 	chainUndoPrefix  = prefixChain + "u/"
 	chainLogPrefix   = prefixChain + "l/"
@@ -436,4 +440,53 @@ func applyUndo(b *pebble.Batch, undo []byte) error {
 		}
 	}
 	return nil
+}
+
+// Projected returns the last block whose effects the order layer has
+// acknowledged (0 when none); see docs/lifecycle.md.
+func (c *Chain) Projected() (uint64, error) {
+	v, ok, err := c.store.get([]byte(chainProjKey))
+	if err != nil || !ok {
+		return 0, err
+	}
+	if len(v) != 8 {
+		return 0, fmt.Errorf("persistence: corrupt projection cursor")
+	}
+	return binary.BigEndian.Uint64(v), nil
+}
+
+// SetProjected records that the order layer has acknowledged every block up
+// to number.
+func (c *Chain) SetProjected(number uint64) error {
+	if err := c.store.db.Set([]byte(chainProjKey), binary.BigEndian.AppendUint64(nil, number), pebble.Sync); err != nil {
+		return fmt.Errorf("persistence: set projection cursor: %w", err)
+	}
+	return nil
+}
+
+// Blocks calls fn with every remembered applied block from number on, in
+// order.
+func (c *Chain) Blocks(from uint64, fn func(ChainBlock) error) error {
+	it, err := c.store.db.NewIter(&pebble.IterOptions{
+		LowerBound: chainNumKey(chainBlockPrefix, from),
+		UpperBound: prefixUpperBound([]byte(chainBlockPrefix)),
+	})
+	if err != nil {
+		return fmt.Errorf("persistence: blocks: %w", err)
+	}
+	defer it.Close()
+	for ok := it.First(); ok; ok = it.Next() {
+		v, err := it.ValueAndErr()
+		if err != nil {
+			return err
+		}
+		var b ChainBlock
+		if err := json.Unmarshal(v, &b); err != nil {
+			return fmt.Errorf("persistence: decode chain block: %w", err)
+		}
+		if err := fn(b); err != nil {
+			return err
+		}
+	}
+	return it.Error()
 }

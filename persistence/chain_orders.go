@@ -28,19 +28,22 @@ const (
 
 // Fill is one execution of an order as the router's OrderFilled event
 // recorded it (contract.md section 3). Amounts are decimal strings; AmountOut
-// is what the receiver got, net of every fee leg.
+// is what the receiver got, net of every fee leg. Its JSON is a superset of
+// OrderFill's (orders.go), which reads the same f/ rows: keep the shared
+// field names and types in step.
 type Fill struct {
-	OrderHash   common.Hash    `json:"orderHash"`
-	TxHash      common.Hash    `json:"txHash"`
-	BlockNumber uint64         `json:"blockNumber"`
-	BlockHash   common.Hash    `json:"blockHash"`
-	LogIndex    uint           `json:"logIndex"`
-	AmountIn    string         `json:"amountIn"`
-	AmountOut   string         `json:"amountOut"`
-	ProtocolFee string         `json:"protocolFee"`
-	ReferralFee string         `json:"referralFee"`
-	KeeperFee   string         `json:"keeperFee"`
-	Keeper      common.Address `json:"keeper"`
+	OrderHash   common.Hash `json:"orderHash"`
+	TxHash      common.Hash `json:"txHash"`
+	BlockNumber uint64      `json:"blockNumber"`
+	BlockHash   common.Hash `json:"blockHash"`
+	LogIndex    uint        `json:"logIndex"`
+	AmountIn    string      `json:"amountIn"`
+	AmountOut   string      `json:"amountOut"`
+	ProtocolFee string      `json:"protocolFee"`
+	ReferralFee string      `json:"referralFee"`
+	KeeperFee   string      `json:"keeperFee"`
+	// Keeper is the executing address, EIP-55.
+	Keeper string `json:"keeper"`
 	// Timestamp is the block time, unix seconds.
 	Timestamp uint64 `json:"timestamp"`
 	// FilledAmountIn and Executions are the router's cumulative counters
@@ -190,12 +193,14 @@ func ApplyCancelled(cb *ChainBatch, h common.Hash, maker common.Address, tx comm
 	return co, putChainOrder(cb, co)
 }
 
-// ApplyNonceInvalidated records NonceInvalidated.
+// ApplyNonceInvalidated records NonceInvalidated (and lists it in the
+// block record).
 func ApplyNonceInvalidated(cb *ChainBatch, n ChainNonce) error {
 	v, err := json.Marshal(n)
 	if err != nil {
 		return err
 	}
+	cb.blk.Nonces = append(cb.blk.Nonces, n)
 	return cb.Set(chainNonceKey(n.Maker, n.Nonce), v)
 }
 

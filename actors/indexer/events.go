@@ -126,7 +126,7 @@ func (d *decoder) decode(l *types.Log, blockTime uint64) (Event, bool, error) {
 			BlockHash: l.BlockHash, LogIndex: l.Index,
 			AmountIn: dec(e.AmountIn), AmountOut: dec(e.AmountOut),
 			ProtocolFee: dec(e.ProtocolFee), ReferralFee: dec(e.ReferralFee),
-			KeeperFee: dec(e.KeeperFee), Keeper: e.Keeper, Timestamp: blockTime,
+			KeeperFee: dec(e.KeeperFee), Keeper: e.Keeper.Hex(), Timestamp: blockTime,
 			FilledAmountIn: dec(e.FilledAmountIn), Executions: e.Executions,
 		}
 	case KindCancelled:

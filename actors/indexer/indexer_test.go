@@ -122,7 +122,7 @@ func TestIndexesFillsCancelsNonces(t *testing.T) {
 		t.Fatalf("chain order %+v", co)
 	}
 	fills, _ := ix.Chain().Fills(h)
-	if fills[0].TxHash != r1.TxHash || fills[0].Keeper != e.keeper.addr || fills[0].BlockHash != r1.BlockHash {
+	if fills[0].TxHash != r1.TxHash || fills[0].Keeper != e.keeper.addr.Hex() || fills[0].BlockHash != r1.BlockHash {
 		t.Fatalf("first fill %+v", fills[0])
 	}
 	if ok, _ := ix.Chain().LogApplied(r1.BlockHash, r1.TxHash, fills[0].LogIndex); !ok {

@@ -1,0 +1,243 @@
+package indexer
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/orderengine/orderengine/actors/order"
+	"github.com/orderengine/orderengine/chain"
+	"github.com/orderengine/orderengine/persistence"
+)
+
+// Projector carries the chain's truth into the order records, through the
+// order actors' lifecycle API (actors/order.Registry), which writes each
+// transition and its outbox events in one batch and is idempotent.
+//
+// The indexer's batch holds the chain records (fills, cumulative state,
+// cancels, nonces) with the cursor; the projector then reconciles every
+// order a block touched against those records and advances its own cursor
+// (c/projected). After a crash it resumes from that cursor and reconciles
+// the blocks in between again: reconciling is idempotent, so a block's
+// effects reach the order records exactly once. See docs/lifecycle.md.
+type Projector struct {
+	chain    *persistence.Chain
+	orders   *persistence.Orders
+	registry *order.Registry
+	log      *slog.Logger
+	wake     chan struct{}
+	mu       chan struct{} // held while projecting (size-1 semaphore)
+}
+
+// NewProjector returns a projector; add it to the indexer's Observers and
+// start Run.
+func NewProjector(ch *persistence.Chain, orders *persistence.Orders, registry *order.Registry, log *slog.Logger) *Projector {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Projector{
+		chain: ch, orders: orders, registry: registry, log: log.With("component", "projector"),
+		wake: make(chan struct{}, 1), mu: make(chan struct{}, 1),
+	}
+}
+
+// Applied implements Observer.
+func (p *Projector) Applied(*Block) { p.signal() }
+
+// Reverted implements Observer: the rewound block's orders are reconciled
+// again against the chain records that remain.
+func (p *Projector) Reverted(blk persistence.ChainBlock) {
+	p.mu <- struct{}{}
+	defer func() { <-p.mu }()
+	if proj, err := p.chain.Projected(); err == nil && proj >= blk.Number {
+		if err := p.chain.SetProjected(blk.Number - 1); err != nil {
+			p.log.Error("projection cursor", "err", err)
+		}
+	}
+	for _, h := range blk.Touched {
+		if err := p.reconcile(context.Background(), h, blk.Time); err != nil {
+			p.log.Warn("reconcile after rewind", "order", h, "err", err)
+		}
+	}
+	p.signal()
+}
+
+func (p *Projector) signal() {
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Run projects until ctx is done.
+func (p *Projector) Run(ctx context.Context) {
+	for {
+		if err := p.CatchUp(ctx); err != nil && ctx.Err() == nil {
+			p.log.Warn("projection failed; retrying on the next block", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-p.wake:
+		}
+	}
+}
+
+// CatchUp reconciles every block between the projection cursor and the
+// indexer's cursor.
+func (p *Projector) CatchUp(ctx context.Context) error {
+	p.mu <- struct{}{}
+	defer func() { <-p.mu }()
+	cur, ok, err := p.chain.Cursor()
+	if err != nil || !ok {
+		return err
+	}
+	proj, err := p.chain.Projected()
+	if err != nil {
+		return err
+	}
+	if proj >= cur.Number {
+		return nil
+	}
+	err = p.chain.Blocks(proj+1, func(blk persistence.ChainBlock) error {
+		if blk.Number > cur.Number {
+			return nil
+		}
+		if err := p.project(ctx, blk); err != nil {
+			return fmt.Errorf("indexer: project block %d: %w", blk.Number, err)
+		}
+		return p.chain.SetProjected(blk.Number)
+	})
+	if err != nil {
+		return err
+	}
+	return p.chain.SetProjected(cur.Number)
+}
+
+func (p *Projector) project(ctx context.Context, blk persistence.ChainBlock) error {
+	for _, h := range blk.Touched {
+		if err := p.reconcile(ctx, h, blk.Time); err != nil {
+			return err
+		}
+	}
+	for _, n := range blk.Nonces {
+		if err := p.invalidate(ctx, n, blk.Time); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// reconcile makes order h's record reflect the chain records: activation,
+// every fill not yet recorded (in chain order), an on-chain cancel.
+func (p *Projector) reconcile(ctx context.Context, h common.Hash, blockTime uint64) error {
+	rec, found, err := p.orders.Load(h)
+	if err != nil || !found {
+		return err // orders not submitted here are kept only as chain records
+	}
+	co, _, err := p.chain.ChainOrder(h)
+	if err != nil {
+		return err
+	}
+	at := time.Unix(int64(blockTime), 0).UTC()
+	if co.ActivatedBlock != 0 && rec.Status == persistence.StatusPending && co.Fills == 0 {
+		if err := answer(p.registry.Activate(ctx, h, at)); err != nil {
+			return err
+		}
+	}
+	fills, err := p.chain.Fills(h)
+	if err != nil {
+		return err
+	}
+	amountIn, ok := new(big.Int).SetString(rec.Order.AmountIn, 10)
+	if !ok {
+		return fmt.Errorf("order %s: bad amountIn %q", h, rec.Order.AmountIn)
+	}
+	execs := rec.Executions
+	for _, f := range fills {
+		if int(f.Executions) <= execs {
+			continue
+		}
+		filled, _ := new(big.Int).SetString(f.FilledAmountIn, 10)
+		req := order.RecordFillRequest{
+			Fill: persistence.OrderFill{
+				TxHash: f.TxHash.Hex(), BlockNumber: f.BlockNumber, LogIndex: uint32(f.LogIndex),
+				AmountIn: f.AmountIn, AmountOut: f.AmountOut, ProtocolFee: f.ProtocolFee,
+				ReferralFee: f.ReferralFee, KeeperFee: f.KeeperFee, Keeper: f.Keeper, Timestamp: int64(f.Timestamp),
+			},
+			FilledAmountIn: f.FilledAmountIn, Executions: int(f.Executions),
+			Complete: filled != nil && filled.Cmp(amountIn) >= 0,
+			At:       time.Unix(int64(f.Timestamp), 0).UTC(),
+		}
+		if err := answer(p.registry.RecordFill(ctx, h, req)); err != nil {
+			return err
+		}
+		execs = int(f.Executions)
+	}
+	if co.CancelledBlock != 0 {
+		if err := answer(p.registry.CancelOnChain(ctx, h, co.CancelTx.Hex(), at)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// invalidate cancels every open order of the maker that carries the nonce.
+func (p *Projector) invalidate(ctx context.Context, n persistence.ChainNonce, blockTime uint64) error {
+	at := time.Unix(int64(blockTime), 0).UTC()
+	maker := n.Maker
+	for _, status := range []string{persistence.StatusPending, persistence.StatusActive} {
+		var after []byte
+		for {
+			recs, next, err := p.orders.List(persistence.ListFilter{Maker: &maker, Status: status, Limit: 500, After: after})
+			if err != nil {
+				return err
+			}
+			for _, raw := range recs {
+				h, nonce, err := orderNonce(raw)
+				if err != nil {
+					return err
+				}
+				if nonce != n.Nonce {
+					continue
+				}
+				if err := answer(p.registry.CancelOnChain(ctx, h, n.TxHash.Hex(), at)); err != nil {
+					return err
+				}
+			}
+			if next == "" {
+				break
+			}
+			if after, err = persistence.ParseCursor(next); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// orderNonce decodes an order record's hash and traits nonce.
+func orderNonce(raw []byte) (common.Hash, uint64, error) {
+	var rec persistence.OrderRecord
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		return common.Hash{}, 0, fmt.Errorf("indexer: decode order record: %w", err)
+	}
+	_, tr, err := chain.ParseTraits(rec.Order.MakerTraits)
+	if err != nil {
+		return common.Hash{}, 0, err
+	}
+	return common.HexToHash(rec.OrderHash), tr.Nonce, nil
+}
+
+// answer folds an order actor's refusal into the error.
+func answer(res *order.Response, err error) error {
+	if err != nil {
+		return err
+	}
+	return res.Err
+}
