@@ -1,8 +1,11 @@
 package chain
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"math/big"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/ethereum/go-ethereum"
@@ -15,6 +18,8 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient/simulated"
 	"github.com/ethereum/go-ethereum/node"
 	"github.com/ethereum/go-ethereum/params"
+	"github.com/ethereum/go-ethereum/rpc"
+	"github.com/holiman/uint256"
 
 	"github.com/orderengine/orderengine/contracts/bindings/servicerouter"
 	"github.com/orderengine/orderengine/contracts/bindings/smartwallet"
@@ -179,4 +184,124 @@ func TestVerifyEIP1271SmartWallet(t *testing.T) {
 
 func ethereumCall(to common.Address, data []byte) ethereum.CallMsg {
 	return ethereum.CallMsg{To: &to, Data: data}
+}
+
+// TestRouterTraitsRulesAgree is a differential test of the class rules: for
+// many traits around every boundary, the router's activate (eth_call, a
+// correctly signed order) succeeds exactly when ValidateOrder accepts the
+// order for its own class, and otherwise reverts InvalidTraits.
+func TestRouterTraitsRulesAgree(t *testing.T) {
+	c := newSimChain(t)
+	ctx := context.Background()
+	sr := servicerouter.NewServiceRouter()
+	d := NewRouterDomain(simChainID, c.router)
+	maker := newKey(t, "differential maker")
+	invalidTraits := servicerouter.ServiceRouterInvalidTraitsErrorID().Bytes()[:4]
+	r := rand.New(rand.NewPCG(7, 11))
+	pick := func(vals ...uint64) uint64 { return vals[r.IntN(len(vals))] }
+	accepted, rejected := 0, 0
+	for i := 0; i < 400; i++ {
+		// A valid order of a random class, then (half the time) one random
+		// mutation, most of them at a boundary.
+		price, amount := uint64(7), pick(10, 1000)
+		var tr Traits
+		switch r.IntN(5) {
+		case 0:
+			tr = Traits{Flags: Flags(pick(0, uint64(FlagAllowPartialFill)))}
+		case 1:
+			tr = Traits{Flags: FlagStopLoss}
+		case 2:
+			tr = Traits{Flags: FlagTakeProfit}
+		case 3:
+			tr = Traits{Flags: FlagDCA | Flags(pick(0, uint64(FlagShortCircuit))), IntervalSeconds: 3600, TotalExecutions: 10,
+				KindParamPpm: uint32(pick(0, PpmOne))}
+			if r.IntN(2) == 0 {
+				tr.Flags |= FlagPriceGated
+			} else {
+				price = 0
+			}
+		default:
+			tr = Traits{Flags: FlagTrailing, KindParamPpm: uint32(pick(1, PpmOne-1))}
+			price = 0
+		}
+		tr.Flags |= Flags(pick(0, uint64(FlagUnwrapNative)))
+		tr.SlippagePpm = uint32(pick(0, PpmOne))
+		tr.Nonce, tr.Deadline = uint64(i), pick(0, maxUint40)
+		if r.IntN(2) == 0 {
+			switch r.IntN(9) {
+			case 0:
+				tr.Flags ^= 1 << r.IntN(8)
+			case 1:
+				tr.SlippagePpm = PpmOne + 1
+			case 2:
+				tr.KindParamPpm = uint32(pick(0, 1, PpmOne-1, PpmOne, PpmOne+1))
+			case 3:
+				tr.IntervalSeconds = uint32(pick(0, 1))
+			case 4:
+				tr.TotalExecutions = uint16(pick(0, 1, 11, 2000))
+			case 5:
+				price = pick(0, 7)
+			case 6:
+				amount = pick(1, 9)
+			case 7:
+				tr.Flags |= Flags(pick(uint64(FlagStopLoss), uint64(FlagTakeProfit), uint64(FlagTrailing), uint64(FlagDCA)))
+			default:
+				tr.Flags |= Flags(pick(uint64(FlagAllowPartialFill), uint64(FlagPriceGated), uint64(FlagShortCircuit)))
+			}
+		}
+		word, err := EncodeTraits(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := Order{
+			Salt: *uint256.NewInt(uint64(i)), Maker: maker.addr, Receiver: maker.addr,
+			TokenIn: common.Address{0x11}, TokenOut: common.Address{0x22},
+			AmountIn: *uint256.NewInt(amount), TriggerPrice: *uint256.NewInt(price),
+			MakerTraits: word, Referrer: common.Address{0x33},
+		}
+		o.TriggerAmountOut, err = DeriveTriggerAmountOut(&o.AmountIn, &o.TriggerPrice, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		goErr := error(nil)
+		if class, err := tr.Class(); err != nil {
+			goErr = err
+		} else {
+			_, goErr = ValidateOrder(class, &o, 1_800_000_000)
+		}
+		hash := OrderHash(d, &o)
+		bo := servicerouter.Order{
+			Salt: o.Salt.ToBig(), Maker: o.Maker, Receiver: o.Receiver, TokenIn: o.TokenIn, TokenOut: o.TokenOut,
+			AmountIn: o.AmountIn.ToBig(), TriggerPrice: o.TriggerPrice.ToBig(), TriggerAmountOut: o.TriggerAmountOut.ToBig(),
+			MakerTraits: o.MakerTraits.ToBig(), Referrer: o.Referrer, ReferralFeePpm: o.ReferralFeePpm,
+		}
+		_, callErr := c.client.CallContract(ctx, ethereumCall(c.router, sr.PackActivate(bo, maker.sign(hash))), nil)
+		switch {
+		case goErr == nil && callErr != nil:
+			t.Errorf("case %d %v price %s amount %s: Go accepts, router reverts %v %x", i, tr, o.TriggerPrice.Dec(), o.AmountIn.Dec(), callErr, revertData(callErr))
+		case goErr != nil && callErr == nil:
+			t.Errorf("case %d %v price %s amount %s: router accepts, Go refuses: %v", i, tr, o.TriggerPrice.Dec(), o.AmountIn.Dec(), goErr)
+		case goErr != nil && !bytes.HasPrefix(revertData(callErr), invalidTraits):
+			t.Errorf("case %d %v: router reverts %x, not InvalidTraits (Go: %v)", i, tr, revertData(callErr), goErr)
+		case goErr == nil:
+			accepted++
+		default:
+			rejected++
+		}
+	}
+	t.Logf("%d orders accepted by both, %d refused by both", accepted, rejected)
+	if accepted < 40 || rejected < 40 {
+		t.Fatalf("the generator is too one-sided: %d accepted, %d rejected", accepted, rejected)
+	}
+}
+
+// revertData extracts the revert data of an eth_call error.
+func revertData(err error) []byte {
+	var de rpc.DataError
+	if errors.As(err, &de) {
+		if s, ok := de.ErrorData().(string); ok {
+			return common.FromHex(s)
+		}
+	}
+	return nil
 }

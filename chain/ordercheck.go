@@ -10,12 +10,16 @@ import (
 // ValidateOrder checks a parsed order submitted as orderType c, before any
 // signature work: order content (INVALID_ORDER), the makerTraits for the
 // class (INVALID_TRAITS, see Traits.Validate), triggerPrice per class
-// (INVALID_ORDER), dca leg size (INVALID_TRAITS) and the deadline against
+// (INVALID_TRAITS), dca leg size (INVALID_TRAITS) and the deadline against
 // nowUnix (ORDER_EXPIRED). It returns the decoded traits.
 //
 // triggerPrice per class follows docs/protocol.md: limit, stop_loss and
 // take_profit need triggerPrice > 0; trailing needs 0; dca needs 0 unless
-// PRICE_GATED is set, and > 0 when it is.
+// PRICE_GATED is set, and > 0 when it is. The router reverts InvalidTraits
+// for a non-zero price on trailing and non-gated dca, so these are
+// INVALID_TRAITS like the other class rules (the message names
+// order.triggerPrice). A zero receiver is accepted: the router delivers to
+// the maker then.
 //
 // The triggerAmountOut derivation needs tokenIn's decimals and is checked by
 // ResolveTriggerAmountOut; the fee fields are the orders layer's.
@@ -47,8 +51,6 @@ func checkContent(o *Order) error {
 		return orderErr("order.amountIn must be greater than 0")
 	case o.Maker == zero:
 		return orderErr("order.maker must not be the zero address")
-	case o.Receiver == zero:
-		return orderErr("order.receiver must not be the zero address")
 	case o.TokenIn == zero:
 		return orderErr("order.tokenIn must not be the zero address")
 	case o.TokenOut == zero:
@@ -65,19 +67,19 @@ func checkTriggerPrice(c Class, t Traits, price *uint256.Int) error {
 	switch c {
 	case ClassLimit, ClassStopLoss, ClassTakeProfit:
 		if price.IsZero() {
-			return orderErr("order.triggerPrice must be greater than 0 for a %s order", c)
+			return traitsErr("order.triggerPrice must be greater than 0 for a %s order", c)
 		}
 	case ClassTrailing:
 		if !price.IsZero() {
-			return orderErr("order.triggerPrice must be 0 for a trailing order, got %s", price.Dec())
+			return traitsErr("order.triggerPrice must be 0 for a trailing order, got %s", price.Dec())
 		}
 	case ClassDCA:
 		gated := t.Flags&FlagPriceGated != 0
 		if gated && price.IsZero() {
-			return orderErr("order.triggerPrice must be greater than 0 for a PRICE_GATED dca order")
+			return traitsErr("order.triggerPrice must be greater than 0 for a PRICE_GATED dca order")
 		}
 		if !gated && !price.IsZero() {
-			return orderErr("order.triggerPrice must be 0 for a dca order without PRICE_GATED, got %s", price.Dec())
+			return traitsErr("order.triggerPrice must be 0 for a dca order without PRICE_GATED, got %s", price.Dec())
 		}
 	}
 	return nil

@@ -29,22 +29,41 @@ type CodeAndCaller interface {
 // Verifier checks order and cancel signatures under one domain. It is safe
 // for concurrent use.
 //
-// Order of checks, matching OpenZeppelin's SignatureChecker: an ECDSA
+// Default order of checks, as OpenZeppelin's SignatureChecker: an ECDSA
 // signature that recovers to the maker is accepted without touching the
-// chain (the hot path, one recovery). Otherwise, when the maker has code at
-// the pinned block, EIP-1271 isValidSignature decides. A signature that
-// recovers to the maker under the v7.0 type (ECDSA or EIP-1271) is refused
-// with ReasonSignedV70 and V70Message.
+// chain (the hot path: one recovery, no RPC). Otherwise, when the maker has
+// code at the pinned block, EIP-1271 isValidSignature decides. A signature
+// that recovers to the maker under the v7.0 type (ECDSA or EIP-1271) is
+// refused with ReasonSignedV70 and V70Message.
+//
+// The router checks code first (a maker with code is only ever asked through
+// EIP-1271). The two orders differ only for a maker that has code and whose
+// own key made an ECDSA signature, that is an EIP-7702-delegated account;
+// WithCodeFirst makes the verifier follow the router exactly, at the price
+// of one eth_getCode per signature.
 type Verifier struct {
-	domain  *Domain
-	backend CodeAndCaller
-	hashers sync.Pool
+	domain    *Domain
+	backend   CodeAndCaller
+	codeFirst bool
+	hashers   sync.Pool
+}
+
+// VerifierOption configures a Verifier.
+type VerifierOption func(*Verifier)
+
+// WithCodeFirst makes the verifier look up the maker's code before any
+// ECDSA recovery, as the router does. It needs a backend.
+func WithCodeFirst() VerifierOption {
+	return func(v *Verifier) { v.codeFirst = true }
 }
 
 // NewVerifier returns a Verifier for domain. backend may be nil, in which
 // case contract wallets cannot be verified (their signatures are refused).
-func NewVerifier(domain *Domain, backend CodeAndCaller) *Verifier {
+func NewVerifier(domain *Domain, backend CodeAndCaller, opts ...VerifierOption) *Verifier {
 	v := &Verifier{domain: domain, backend: backend}
+	for _, o := range opts {
+		o(v)
+	}
 	v.hashers.New = func() any { return NewHasher() }
 	return v
 }
@@ -74,6 +93,36 @@ func (v *Verifier) VerifyCancel(ctx context.Context, maker common.Address, order
 // verify checks sig over digest for maker. o, when not nil, is the order,
 // for the v7.0 diagnosis.
 func (v *Verifier) verify(ctx context.Context, maker common.Address, digest common.Hash, o *Order, raw []byte, block *big.Int) error {
+	if v.codeFirst && v.backend != nil {
+		code, err := v.backend.CodeAt(ctx, maker, block)
+		if err != nil {
+			return chainErr("eth_getCode of the maker", err)
+		}
+		if len(code) > 0 {
+			return v.verify1271(ctx, maker, digest, o, raw, block)
+		}
+		return v.verifyECDSA(maker, digest, o, raw)
+	}
+	err := v.verifyECDSA(maker, digest, o, raw)
+	if err == nil || v.backend == nil {
+		return err
+	}
+	if reason, _ := SignatureReasonOf(err); reason == ReasonSignedV70 {
+		return err
+	}
+	code, cerr := v.backend.CodeAt(ctx, maker, block)
+	if cerr != nil {
+		return chainErr("eth_getCode of the maker", cerr)
+	}
+	if len(code) == 0 {
+		return err
+	}
+	return v.verify1271(ctx, maker, digest, o, raw, block)
+}
+
+// verifyECDSA checks raw as the maker's ECDSA signature of digest, and of
+// the order's v7.0 digest for the diagnosis.
+func (v *Verifier) verifyECDSA(maker common.Address, digest common.Hash, o *Order, raw []byte) error {
 	sig, parseErr := ParseSignature(raw)
 	var ecdsaErr error = parseErr
 	if parseErr == nil {
@@ -89,16 +138,12 @@ func (v *Verifier) verify(ctx context.Context, maker common.Address, digest comm
 			ecdsaErr = sigErr(ReasonWrongSigner, "signature recovers to %s, not to the maker %s", signer.Hex(), maker.Hex())
 		}
 	}
-	if v.backend == nil {
-		return ecdsaErr
-	}
-	code, err := v.backend.CodeAt(ctx, maker, block)
-	if err != nil {
-		return chainErr("eth_getCode of the maker", err)
-	}
-	if len(code) == 0 {
-		return ecdsaErr
-	}
+	return ecdsaErr
+}
+
+// verify1271 asks the maker contract through isValidSignature at block, and
+// again with the v7.0 digest for the diagnosis.
+func (v *Verifier) verify1271(ctx context.Context, maker common.Address, digest common.Hash, o *Order, raw []byte, block *big.Int) error {
 	ok, err := v.isValidSignature(ctx, maker, digest, raw, block)
 	if err != nil || ok {
 		return err

@@ -262,3 +262,35 @@ func TestVerifyBatch(t *testing.T) {
 		t.Log("GOMAXPROCS < 2: the batch ran on one worker")
 	}
 }
+
+// TestVerifyCodeFirst covers a maker that has code and whose key also signs
+// ECDSA (an EIP-7702-delegated account): by default the ECDSA signature is
+// enough; WithCodeFirst asks the code, as the router does.
+func TestVerifyCodeFirst(t *testing.T) {
+	f := loadVectors(t)
+	v := f.Orders[0]
+	ctx := context.Background()
+	o := v.Order.parse(t)
+	sig := hexutil.MustDecode(v.Signature)
+	fc := &fakeChain{wallet: o.Maker}
+
+	if _, err := NewVerifier(vectorDomain(f, v), fc).VerifyOrder(ctx, &o, sig, nil); err != nil {
+		t.Fatalf("default order of checks: %v", err)
+	}
+	if len(fc.blocks) != 0 {
+		t.Fatalf("default order of checks made %d chain calls for a valid ECDSA signature", len(fc.blocks))
+	}
+	strict := NewVerifier(vectorDomain(f, v), fc, WithCodeFirst())
+	_, err := strict.VerifyOrder(ctx, &o, sig, nil)
+	wantSigReason(t, err, ReasonEIP1271Rejected, orderengine.CodeBadSignature)
+
+	fc.valid = map[common.Hash]bool{v.Hash: true}
+	if _, err := strict.VerifyOrder(ctx, &o, sig, nil); err != nil {
+		t.Fatalf("code first, wallet approves: %v", err)
+	}
+	// A maker without code falls back to ECDSA under WithCodeFirst too.
+	fc.wallet = common.Address{}
+	if _, err := strict.VerifyOrder(ctx, &o, sig, nil); err != nil {
+		t.Fatalf("code first, EOA: %v", err)
+	}
+}
