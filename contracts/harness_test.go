@@ -233,7 +233,8 @@ func (e *env) balance(token, who common.Address) *big.Int {
 	return v
 }
 
-// mint mints test tokens to `to` and approves the router for `owner`.
+// fundAndApprove gives `who` amount of the token (minting, or wrapping for
+// WETH) and approves the router for it.
 func (e *env) fundAndApprove(who account, symbol string, amount *big.Int) {
 	e.t.Helper()
 	token := e.tok(symbol)
