@@ -126,7 +126,7 @@ type CandidateJSON struct {
 	Gas            uint64  `json:"gas"`
 	Paths          int     `json:"paths"`
 	Verified       bool    `json:"verified"`
-	VerifiedOut    *string `json:"verifiedOut"`
+	VerifiedOut    *string `json:"verifiedOut,omitempty"`
 	Error          string  `json:"error,omitempty"`
 }
 
@@ -135,7 +135,7 @@ type RouteSimJSON struct {
 	Verified     bool    `json:"verified"`
 	Reranked     bool    `json:"reranked"`
 	DisplacedDex *string `json:"displacedDex"`
-	VerifiedOut  *string `json:"verifiedOut"`
+	VerifiedOut  *string `json:"verifiedOut,omitempty"`
 	DeliveryPpm  uint32  `json:"deliveryPpm"`
 	Simulated    int     `json:"simulated"`
 }

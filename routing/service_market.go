@@ -2,6 +2,7 @@ package routing
 
 import (
 	"context"
+	"math/big"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -89,7 +90,21 @@ func (s *Service) wholePrice(tokenIn common.Address, priceX128 *uint256.Int) *ui
 		decimals = tok.Decimals
 	}
 	one := new(uint256.Int).Exp(uint256.NewInt(10), uint256.NewInt(uint64(decimals)))
-	return QuoteAmount(one, priceX128)
+	return roundX128(one, priceX128)
+}
+
+// roundX128 is amount × price / 2^128 rounded to the nearest unit: a
+// displayed price should read 3000000000, not the 2999999999 that two
+// floors give.
+func roundX128(amount, priceX128 *uint256.Int) *uint256.Int {
+	z := new(big.Int).Mul(amount.ToBig(), priceX128.ToBig())
+	z.Add(z, new(big.Int).Lsh(big.NewInt(1), 127))
+	z.Rsh(z, 128)
+	out, overflow := uint256.FromBig(z)
+	if overflow {
+		return new(uint256.Int).SetAllOne()
+	}
+	return out
 }
 
 // SpotParams is the query of GET /api/spot, as received.
@@ -130,7 +145,7 @@ func (s *Service) Spot(_ context.Context, p SpotParams) (*SpotResponse, error) {
 	}
 	resp := &SpotResponse{TokenIn: in.Hex(), TokenOut: out.Hex(), Price: s.wholePrice(in, price).Dec(), Block: snap.Block(), Venue: venue}
 	if amount != nil {
-		resp.AmountIn, resp.AmountOut = amount.Dec(), QuoteAmount(amount, price).Dec()
+		resp.AmountIn, resp.AmountOut = amount.Dec(), roundX128(amount, price).Dec()
 	}
 	return resp, nil
 }

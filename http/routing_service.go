@@ -1,0 +1,46 @@
+package http
+
+import (
+	"context"
+
+	"github.com/orderengine/orderengine/routing"
+)
+
+// routingService adapts routing.Service to RoutingService: it only copies
+// the parsed query into routing's parameter structs. Validation, errors
+// and the response shapes live in package routing.
+type routingService struct {
+	svc *routing.Service
+}
+
+// NewRoutingService returns the RoutingService of Services.Routing backed
+// by svc (GET /v1/route, /v1/quote, /v1/order-preflight, /api/spot,
+// /v1/tokens).
+func NewRoutingService(svc *routing.Service) RoutingService { return routingService{svc: svc} }
+
+func (r routingService) Route(ctx context.Context, req RouteRequest) (any, error) {
+	return r.svc.Route(ctx, routing.RouteParams{
+		TokenIn: req.TokenIn, TokenOut: req.TokenOut, AmountIn: req.AmountIn, SlippagePpm: req.SlippagePpm,
+		DirectSwap: req.DirectSwap, Wallet: req.Wallet, Referrer: req.Referrer, OrderType: req.OrderType,
+		Triggered: req.Triggered, Exclude: req.Exclude,
+	})
+}
+
+func (r routingService) Quote(ctx context.Context, req QuoteRequest) (any, error) {
+	return r.svc.Quote(ctx, routing.QuoteParams{TokenIn: req.TokenIn, TokenOut: req.TokenOut, AmountIn: req.AmountIn})
+}
+
+func (r routingService) Preflight(ctx context.Context, req PreflightRequest) (any, error) {
+	return r.svc.Preflight(ctx, routing.PreflightParams{
+		TokenIn: req.TokenIn, TokenOut: req.TokenOut, AmountIn: req.AmountIn, Wallet: req.Wallet,
+		SlippagePpm: req.SlippagePpm, IsStopLoss: req.IsStopLoss,
+	})
+}
+
+func (r routingService) Spot(ctx context.Context, req SpotRequest) (any, error) {
+	return r.svc.Spot(ctx, routing.SpotParams{TokenIn: req.TokenIn, TokenOut: req.TokenOut, AmountIn: req.AmountIn})
+}
+
+func (r routingService) Tokens(ctx context.Context, req TokenSearchRequest) (any, error) {
+	return r.svc.Tokens(ctx, req.Search)
+}
