@@ -38,6 +38,9 @@ type Engine struct {
 	Limiter *limiter.Limiter
 	// Makers is the per-maker submit limiter the order path calls.
 	Makers *limiter.Makers
+	// Outbox is the per-account event outbox (persistence/outbox.go): one
+	// per store, shared by every event producer and the webhook fan-out.
+	Outbox *persistence.Outbox
 }
 
 // Option adjusts Open.
@@ -79,6 +82,7 @@ func Open(cfg orderengine.Config, log *slog.Logger, opts ...Option) (*Engine, er
 			Window:     cfg.Limits.MakerWindow,
 			OpenOrders: cfg.Limits.MakerOpenOrders,
 		}),
+		Outbox: persistence.NewOutbox(store, log, o.clock.Now),
 	}
 	return e, nil
 }

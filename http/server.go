@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors"
@@ -31,6 +32,9 @@ type Options struct {
 	// ExtraRoutes are appended to the public route table (tests use them to
 	// exercise the plumbing, e.g. a handler that panics).
 	ExtraRoutes []Route
+	// Collectors are subsystem metrics (e.g. webhooks) served on /metrics
+	// next to the server's own.
+	Collectors []prometheus.Collector
 }
 
 // Server is the public API and the admin API of one engine.
@@ -75,6 +79,11 @@ func New(eng *actors.Engine, opts Options) (*Server, error) {
 		metrics:    newMetrics(),
 		ridPrefix:  hex.EncodeToString(prefix[:]) + "-",
 		serveErrs:  make(chan error, 2),
+	}
+	for _, c := range opts.Collectors {
+		if err := s.metrics.reg.Register(c); err != nil {
+			return nil, fmt.Errorf("http: register collector: %w", err)
+		}
 	}
 	services := opts.Services
 	s.services.Store(&services)

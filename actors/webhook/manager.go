@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/cockroachdb/pebble/v2"
@@ -146,7 +147,36 @@ func New(o Options) (*Manager, error) {
 	for _, a := range accts {
 		m.notify(a)
 	}
+	go m.sweep()
 	return m, nil
+}
+
+// sweepInterval is how often the outbox is swept for events whose producer
+// notified no subscriber (another Outbox instance, a lost notification).
+const sweepInterval = time.Second
+
+// sweep is a safety net behind the notifications: since the fan-out always
+// scans an account's outbox from its start and deletes what it moved, an
+// event is picked up by the next sweep whatever happened to its
+// notification.
+func (m *Manager) sweep() {
+	t := time.NewTicker(sweepInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-m.ctx.Done():
+			return
+		case <-t.C:
+		}
+		accts, err := m.outbox.OutboxAccounts()
+		if err != nil {
+			m.log.Warn("webhook: outbox sweep", "err", err)
+			continue
+		}
+		for _, a := range accts {
+			m.notify(a)
+		}
+	}
 }
 
 // Close stops the endpoint actors and aborts attempts in flight (their

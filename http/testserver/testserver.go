@@ -21,6 +21,7 @@ import (
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors"
 	"github.com/orderengine/orderengine/actors/clock"
+	"github.com/orderengine/orderengine/actors/webhook"
 	apihttp "github.com/orderengine/orderengine/http"
 )
 
@@ -82,7 +83,9 @@ type Server struct {
 	APIKey, AccountID, KeyID string
 	Engine                   *actors.Engine
 	HTTP                     *apihttp.Server
-	Config                   orderengine.Config
+	// Webhooks is the webhook manager (Wake it after moving a manual clock).
+	Webhooks *webhook.Manager
+	Config   orderengine.Config
 
 	t      testing.TB
 	opts   options
@@ -137,8 +140,16 @@ func (s *Server) start() {
 	if err != nil {
 		t.Fatalf("testserver: open engine: %v", err)
 	}
-	srv, err := apihttp.New(eng, apihttp.Options{Services: s.opts.services, ExtraRoutes: s.opts.routes})
+	services := s.opts.services
+	hooks, collectors, err := startWebhooks(eng, &services)
 	if err != nil {
+		_ = eng.Close()
+		t.Fatalf("testserver: webhooks: %v", err)
+	}
+	s.Webhooks = hooks
+	srv, err := apihttp.New(eng, apihttp.Options{Services: services, ExtraRoutes: s.opts.routes, Collectors: collectors})
+	if err != nil {
+		hooks.Close()
 		_ = eng.Close()
 		t.Fatalf("testserver: new server: %v", err)
 	}
@@ -200,6 +211,7 @@ func (s *Server) Close() {
 	if err := s.HTTP.Shutdown(ctx); err != nil {
 		s.t.Errorf("testserver: shutdown: %v", err)
 	}
+	s.Webhooks.Close()
 	if err := s.Engine.Close(); err != nil {
 		s.t.Errorf("testserver: close engine: %v", err)
 	}
