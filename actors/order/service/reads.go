@@ -108,6 +108,11 @@ func (s *Service) Fills(_ context.Context, hash string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	for i := range fills {
+		if common.IsHexAddress(fills[i].Keeper) {
+			fills[i].Keeper = common.HexToAddress(fills[i].Keeper).Hex()
+		}
+	}
 	return struct {
 		Fills []persistence.OrderFill `json:"fills"`
 	}{fills}, nil
