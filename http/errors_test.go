@@ -3,6 +3,7 @@ package http_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -84,7 +85,7 @@ func TestServicesPlugIn(t *testing.T) {
 	ts := testserver.NewTestServer(t)
 	ts.HTTP.SetServices(apihttp.Services{Market: fakeMarket{}})
 	r := ts.Get("/v1/stats")
-	if r.Status != 200 || !bytes.Contains(r.Body, []byte(`"orders":3`)) {
+	if r.Status != 200 || !bytes.Contains(r.Body, []byte(`"openOrders":3`)) {
 		t.Fatalf("stats: %d %s", r.Status, r.Body)
 	}
 	checkCode(t, ts.Get("/v1/volume"), 422, orderengine.CodeNoPool)
@@ -101,7 +102,10 @@ func (fakeMarket) Volume(context.Context) (any, error) {
 	return nil, orderengine.Errorf(orderengine.CodeNoPool, "no pools yet")
 }
 
-func (fakeMarket) Stats(context.Context) (any, error) { return map[string]int{"orders": 3}, nil }
+func (fakeMarket) Stats(context.Context) (any, error) {
+	return json.RawMessage(`{"orders":{"byStatus":{},"byClass":{},"byStatusAndClass":{}},"openOrders":3,` +
+		`"fills":0,"executions":0,"swaps":0,"actorsAlive":{},"indexer":null}`), nil
+}
 
 // TestOnlyCatalogCodes scans the module's non-test Go sources for error
 // codes: every Code constant used must be in the catalog, and no code is

@@ -140,9 +140,38 @@ func schemas() obj {
 		}),
 		"Orderbook": object([]string{"pair", "orders", "nextCursor"}, obj{"pair": ref("Pair"), "orders": arrayOf(ref("OrderbookEntry")),
 			"nextCursor": obj{"type": []string{"string", "null"}, "description": "Cursor of the next page; null at the end."}}),
-		"SwapList": object([]string{"swaps", "nextCursor"}, obj{"swaps": arrayOf(obj{"type": "object"}), "nextCursor": obj{"type": []string{"string", "null"}}}),
-		"Volume":   obj{"type": "object"},
-		"Stats":    obj{"type": "object"},
+		"Swap": object([]string{"kind", "txHash", "blockNumber", "logIndex", "timestamp", "wallet", "amountIn", "amountOut", "protocolFee", "referralFee"}, obj{
+			"kind": obj{"type": "string", "enum": []string{"swap", "fill"}}, "txHash": ref("Hash"),
+			"blockNumber": obj{"type": "integer"}, "logIndex": obj{"type": "integer"}, "timestamp": obj{"type": "integer", "description": "Block time, unix seconds."},
+			"wallet": ref("Address"), "receiver": ref("Address"),
+			"tokenIn": ref("Address"), "tokenOut": ref("Address"), "amountIn": ref("UintString"), "amountOut": ref("UintString"),
+			"protocolFee": ref("UintString"), "referralFee": ref("UintString"), "keeperFee": ref("UintString"),
+			"keeper": ref("Address"), "referrer": ref("Address"), "orderHash": ref("Hash"),
+			"volumeUsd": str("amountIn in USD (2 decimals) by the oracle at the block."),
+		}),
+		"SwapList": object([]string{"swaps", "nextCursor"}, obj{"swaps": arrayOf(ref("Swap")), "nextCursor": obj{"type": []string{"string", "null"}}}),
+		"VolumeWindow": object([]string{"totalUsd", "pairs"}, obj{
+			"totalUsd": str("USD, 2 decimals."),
+			"pairs": arrayOf(object([]string{"pair", "tokenIn", "tokenOut", "volumeUsd"}, obj{
+				"pair": obj{"type": "string"}, "tokenIn": ref("Address"), "tokenOut": ref("Address"), "volumeUsd": str("USD, 2 decimals."),
+			})),
+		}),
+		"Volume": object([]string{"asOf", "24h", "7d", "30d"}, obj{
+			"asOf": obj{"type": "string", "format": "date-time"}, "24h": ref("VolumeWindow"), "7d": ref("VolumeWindow"), "30d": ref("VolumeWindow"),
+		}),
+		"Stats": object([]string{"orders", "openOrders", "fills", "executions", "swaps", "actorsAlive", "indexer"}, obj{
+			"orders": object([]string{"byStatus", "byClass", "byStatusAndClass"}, obj{
+				"byStatus":         obj{"type": "object", "additionalProperties": obj{"type": "integer"}},
+				"byClass":          obj{"type": "object", "additionalProperties": obj{"type": "integer"}},
+				"byStatusAndClass": obj{"type": "object", "additionalProperties": obj{"type": "object", "additionalProperties": obj{"type": "integer"}}},
+			}),
+			"openOrders": obj{"type": "integer"}, "fills": obj{"type": "integer"}, "executions": obj{"type": "integer"}, "swaps": obj{"type": "integer"},
+			"actorsAlive": obj{"type": "object", "additionalProperties": obj{"type": "integer"}},
+			"indexer": obj{"oneOf": []obj{object([]string{"head", "cursor", "lagBlocks"}, obj{
+				"head": obj{"type": "integer"}, "cursor": obj{"type": "integer"}, "lagBlocks": obj{"type": "integer"}, "reorgs": obj{"type": "integer"},
+			}), {"type": "null"}}},
+			"webhooks": obj{"description": "Webhook delivery counters, null until webhooks run."},
+		}),
 		"Token": object([]string{"address", "decimals"}, obj{
 			"address": ref("Address"), "symbol": obj{"type": "string"}, "name": obj{"type": "string"},
 			"decimals": obj{"type": "integer"}, "volume30dUsd": obj{"type": "string"},
