@@ -92,7 +92,7 @@ func TestRoutingLoopbackBench(t *testing.T) {
 	st, d := chainRoutingStack(t)
 	srv := testserver.NewTestServer(t,
 		testserver.WithServices(apihttp.Services{Routing: apihttp.NewRoutingService(st.Service)}),
-		testserver.WithConfig(func(c *orderengine.Config) { c.Limits.Free.Read, c.Limits.Free.Quote = 1 << 30, 1 << 30 }),
+		testserver.WithConfig(func(c *orderengine.Config) { c.Limits.Free.Read, c.Limits.Free.Quote = 1<<30, 1<<30 }),
 		testserver.WithTier(orderengine.TierEnterprise, orderengine.BucketLimits{Quote: 1 << 30, Read: 1 << 30, Order: 1 << 30}))
 	client := &nethttp.Client{Transport: &nethttp.Transport{MaxIdleConnsPerHost: 64}}
 	get := func(path string) int {
