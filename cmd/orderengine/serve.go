@@ -52,7 +52,12 @@ func runServe(ctx context.Context, env *cliEnv, args []string) (err error) {
 		}
 		log.Info("engine closed")
 	}()
-	srv, err := apihttp.New(eng, apihttp.Options{})
+	hooks, srvOpts, err := startWebhooks(eng)
+	if err != nil {
+		return err
+	}
+	defer hooks.Close() // after the HTTP drain, before the engine closes
+	srv, err := apihttp.New(eng, srvOpts)
 	if err != nil {
 		return err
 	}
