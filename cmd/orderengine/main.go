@@ -45,10 +45,11 @@ type registryT struct {
 func registry() registryT {
 	return registryT{
 		commands: map[string]command{
-			"serve": serveCommand(),
-			"admin": adminCommand(),
+			"serve":  serveCommand(),
+			"admin":  adminCommand(),
+			"devnet": devnetCommand(),
 		},
-		startChain: nil,
+		startChain: startChain,
 	}
 }
 

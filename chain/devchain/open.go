@@ -1,0 +1,114 @@
+package devchain
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/ethclient"
+
+	orderengine "github.com/orderengine/orderengine"
+)
+
+// Conn is the engine's connection to its chain: the embedded dev chain or an
+// external node.
+type Conn struct {
+	// Client reads and writes the chain.
+	Client Client
+	// ChainID is the chain's id, checked against the configuration.
+	ChainID uint64
+	// RPCURL is the JSON-RPC URL clients use (served by GET /v1/config):
+	// the dev chain's server or the configured public URL. It may be empty
+	// when the dev chain's RPC server is off.
+	RPCURL string
+	// Dev is the embedded dev chain, nil with an external node. Its faucet
+	// and market maker are reached through it.
+	Dev *DevChain
+
+	close func() error
+}
+
+// Close releases the connection (and stops the dev chain).
+func (c *Conn) Close() error { return c.close() }
+
+// Open connects the engine to its chain, the hook `serve` calls at start.
+// With cfg.Chain.RPCURL empty (dev mode only) it starts the embedded dev
+// chain, prints its banner (accounts with keys, dev only) to banner, and
+// writes the deployment into cfg (chain addresses, pools, PublicRPCURL, the
+// routing token registry's addresses). With an RPCURL it dials the node,
+// checks its chain id against cfg.Chain.ChainID and that the router has
+// code.
+func Open(ctx context.Context, cfg *orderengine.Config, logger *slog.Logger, banner io.Writer) (*Conn, error) {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	if err := cfg.Chain.Validate(cfg.Dev); err != nil {
+		return nil, err
+	}
+	if cfg.Chain.RPCURL != "" {
+		return openExternal(ctx, cfg, logger)
+	}
+	d, err := Start(ctx, cfg.Chain, logger, WithFeePolicy(cfg.Routing.FeePolicy))
+	if err != nil {
+		return nil, err
+	}
+	d.Deployment().ApplyTo(cfg)
+	cfg.Chain.ChainID = d.ChainID()
+	cfg.Chain.PublicRPCURL = d.RPCURL()
+	if banner != nil {
+		if err := d.WriteBanner(banner); err != nil {
+			_ = d.Close()
+			return nil, fmt.Errorf("devchain: print banner: %w", err)
+		}
+	}
+	return &Conn{Client: d.Client(), ChainID: d.ChainID(), RPCURL: d.RPCURL(), Dev: d, close: d.Close}, nil
+}
+
+func openExternal(ctx context.Context, cfg *orderengine.Config, logger *slog.Logger) (*Conn, error) {
+	want := cfg.Chain.ChainID
+	if want == 0 {
+		want = DefaultChainID
+	}
+	client, err := Dial(ctx, cfg.Chain.RPCURL, want)
+	if err != nil {
+		return nil, err
+	}
+	router := common.HexToAddress(cfg.Chain.Router)
+	code, err := client.CodeAt(ctx, router, nil)
+	if err != nil {
+		client.Close()
+		return nil, fmt.Errorf("devchain: read code of router %s: %w", router.Hex(), err)
+	}
+	if len(code) == 0 {
+		client.Close()
+		return nil, fmt.Errorf("devchain: chain.router %s has no code on chain %d (deploy with `orderengine devnet deploy`)", router.Hex(), want)
+	}
+	public := cfg.Chain.PublicRPCURL
+	if public == "" {
+		public = cfg.Chain.RPCURL
+	}
+	logger.Info("connected to external node", "component", "devchain", "rpc", cfg.Chain.RPCURL, "chainId", want, "router", router)
+	return &Conn{Client: client, ChainID: want, RPCURL: public, close: func() error { client.Close(); return nil }}, nil
+}
+
+// Dial connects to the node at rpcURL and checks that its chain id is
+// chainID; a mismatch is an error naming both.
+func Dial(ctx context.Context, rpcURL string, chainID uint64) (*ethclient.Client, error) {
+	client, err := ethclient.DialContext(ctx, rpcURL)
+	if err != nil {
+		return nil, fmt.Errorf("devchain: dial %s: %w", rpcURL, err)
+	}
+	got, err := client.ChainID(ctx)
+	if err != nil {
+		client.Close()
+		return nil, fmt.Errorf("devchain: chain id of %s: %w", rpcURL, err)
+	}
+	if got.Cmp(new(big.Int).SetUint64(chainID)) != 0 {
+		client.Close()
+		return nil, fmt.Errorf("devchain: node at %s has chain id %s, configuration expects %d (set chain.chainId or --chain-id)", rpcURL, got, chainID)
+	}
+	return client, nil
+}
