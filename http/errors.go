@@ -1,6 +1,7 @@
 package http
 
 import (
+	"encoding/json"
 	"errors"
 	"strconv"
 
@@ -55,9 +56,48 @@ func writeError(c *fiber.Ctx, err error, requestID string) *orderengine.Error {
 	} else if status == fiber.StatusTooManyRequests {
 		c.Set(fiber.HeaderRetryAfter, "1")
 	}
-	body := errorBody{Error: e.Message, Code: string(e.Code), RequestID: requestID, Details: e.Details}
-	_ = c.Status(status).JSON(body)
+	c.Status(status)
+	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+	if e.Details != nil {
+		body := errorBody{Error: e.Message, Code: string(e.Code), RequestID: requestID, Details: e.Details}
+		if data, err := json.Marshal(body); err == nil {
+			_ = c.Send(data)
+			return e
+		}
+	}
+	// The common case without details is appended by hand: it is on the
+	// hot path of every 401 and 429.
+	buf := make([]byte, 0, 64+len(e.Message)+len(requestID))
+	buf = append(buf, `{"error":`...)
+	buf = appendJSONString(buf, e.Message)
+	buf = append(buf, `,"code":`...)
+	buf = appendJSONString(buf, string(e.Code))
+	if requestID != "" {
+		buf = append(buf, `,"requestId":`...)
+		buf = appendJSONString(buf, requestID)
+	}
+	buf = append(buf, '}')
+	_ = c.Send(buf)
 	return e
+}
+
+// appendJSONString appends s as a JSON string, escaping what RFC 8259
+// requires (and <, >, & like encoding/json, so bodies stay HTML-safe).
+func appendJSONString(buf []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	buf = append(buf, '"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			buf = append(buf, '\\', c)
+		case c < 0x20 || c == '<' || c == '>' || c == '&':
+			buf = append(buf, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+		default:
+			buf = append(buf, c)
+		}
+	}
+	return append(buf, '"')
 }
 
 var (
