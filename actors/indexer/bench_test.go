@@ -13,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"github.com/orderengine/orderengine/actors/indexer/indexertest"
 	"github.com/orderengine/orderengine/contracts/bindings/servicerouter"
 )
 
@@ -94,7 +95,7 @@ func (c *synthChain) FilterLogs(_ context.Context, q ethereum.FilterQuery) ([]ty
 func BenchmarkIndex1000FillsPerBlock(b *testing.B) {
 	router := common.HexToAddress("0x1000000000000000000000000000000000000001")
 	c := newSynthChain(router, 1000)
-	s := openStore(b, b.TempDir())
+	s := indexertest.OpenStore(b, b.TempDir())
 	defer s.Close()
 	ix, err := New(c, s, nil, Options{Router: router, StartBlock: 1})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 
+	"github.com/orderengine/orderengine/actors/indexer/indexertest"
 	"github.com/orderengine/orderengine/persistence"
 )
 
@@ -55,10 +56,10 @@ func eventCount(t *testing.T, s *persistence.Store) int64 {
 	return new(big.Int).SetBytes(v).Int64()
 }
 
-func newIndexer(t *testing.T, e *simEnv, s *persistence.Store, rec *recorder) *Indexer {
+func newIndexer(t *testing.T, e *indexertest.Env, s *persistence.Store, rec *recorder) *Indexer {
 	t.Helper()
-	ix, err := New(e.client, s, nil, Options{
-		Router: e.d.Router, StartBlock: e.d.Block, RecentBlocks: 64,
+	ix, err := New(e.Client, s, nil, Options{
+		Router: e.D.Router, StartBlock: e.D.Block, RecentBlocks: 64,
 		Sinks: []Sink{rec}, Observers: []Observer{rec},
 	})
 	if err != nil {
@@ -77,13 +78,13 @@ func sync1(t *testing.T, ix *Indexer) {
 }
 
 // checkOrder compares the indexed state of h with the router's counters.
-func checkOrder(t *testing.T, e *simEnv, ix *Indexer, h common.Hash, wantFills int) persistence.ChainOrder {
+func checkOrder(t *testing.T, e *indexertest.Env, ix *Indexer, h common.Hash, wantFills int) persistence.ChainOrder {
 	t.Helper()
 	co, _, err := ix.Chain().ChainOrder(h)
 	if err != nil {
 		t.Fatal(err)
 	}
-	filledIn, execs := e.routerFilled(h)
+	filledIn, execs := e.RouterFilled(h)
 	if co.FilledAmountIn != filledIn.String() || co.Executions != execs {
 		t.Fatalf("indexed filledIn %s executions %d, router says %s %d", co.FilledAmountIn, co.Executions, filledIn, execs)
 	}
@@ -108,21 +109,21 @@ func checkOrder(t *testing.T, e *simEnv, ix *Indexer, h common.Hash, wantFills i
 }
 
 func TestIndexesFillsCancelsNonces(t *testing.T) {
-	e := newSimEnv(t)
-	s := openStore(t, t.TempDir())
+	e := indexertest.NewEnv(t)
+	s := indexertest.OpenStore(t, t.TempDir())
 	defer s.Close()
 	rec := &recorder{}
 	ix := newIndexer(t, e, s, rec)
-	o, sig, h := e.limitOrder(1_000_000_000, 1)
-	r1 := e.mustSend(e.keeper, e.d.Router, e.fillData(o, sig, 300_000_000))
-	e.mustSend(e.keeper, e.d.Router, e.fillData(o, sig, 200_000_000))
+	o, sig, h := e.LimitOrder(1_000_000_000, 1)
+	r1 := e.MustSend(e.Keeper, e.D.Router, e.FillData(o, sig, 300_000_000))
+	e.MustSend(e.Keeper, e.D.Router, e.FillData(o, sig, 200_000_000))
 	sync1(t, ix)
 	co := checkOrder(t, e, ix, h, 2)
-	if co.ActivatedBlock != r1.BlockNumber.Uint64() || co.FilledAmountIn != "500000000" || co.Maker != e.maker.addr {
+	if co.ActivatedBlock != r1.BlockNumber.Uint64() || co.FilledAmountIn != "500000000" || co.Maker != e.Maker.Addr {
 		t.Fatalf("chain order %+v", co)
 	}
 	fills, _ := ix.Chain().Fills(h)
-	if fills[0].TxHash != r1.TxHash || fills[0].Keeper != e.keeper.addr.Hex() || fills[0].BlockHash != r1.BlockHash {
+	if fills[0].TxHash != r1.TxHash || fills[0].Keeper != e.Keeper.Addr.Hex() || fills[0].BlockHash != r1.BlockHash {
 		t.Fatalf("first fill %+v", fills[0])
 	}
 	if ok, _ := ix.Chain().LogApplied(r1.BlockHash, r1.TxHash, fills[0].LogIndex); !ok {
@@ -134,45 +135,45 @@ func TestIndexesFillsCancelsNonces(t *testing.T) {
 	}
 
 	// On-chain cancel and nonce invalidation.
-	rc := e.mustSend(e.maker, e.d.Router, e.router.PackCancel(o))
-	e.mustSend(e.maker, e.d.Router, e.router.PackInvalidateNonce(big.NewInt(7)))
+	rc := e.MustSend(e.Maker, e.D.Router, e.Router.PackCancel(o))
+	e.MustSend(e.Maker, e.D.Router, e.Router.PackInvalidateNonce(big.NewInt(7)))
 	sync1(t, ix)
 	co, _, _ = ix.Chain().ChainOrder(h)
 	if co.CancelledBlock != rc.BlockNumber.Uint64() || co.CancelTx != rc.TxHash {
 		t.Fatalf("cancel not indexed: %+v", co)
 	}
-	if ok, _ := ix.Chain().NonceInvalidated(e.maker.addr, 7); !ok {
+	if ok, _ := ix.Chain().NonceInvalidated(e.Maker.Addr, 7); !ok {
 		t.Fatal("nonce 7 not indexed")
 	}
-	if ok, _ := ix.Chain().NonceInvalidated(e.maker.addr, 8); ok {
+	if ok, _ := ix.Chain().NonceInvalidated(e.Maker.Addr, 8); ok {
 		t.Fatal("nonce 8 reported invalidated")
 	}
 	st := ix.Status()
-	if st.Cursor != e.head().Number.Uint64() || st.LagBlocks != 0 {
-		t.Fatalf("status %+v, head %d", st, e.head().Number)
+	if st.Cursor != e.Head().Number.Uint64() || st.LagBlocks != 0 {
+		t.Fatalf("status %+v, head %d", st, e.Head().Number)
 	}
 }
 
 func TestConfirmationDepth(t *testing.T) {
-	e := newSimEnv(t)
-	s := openStore(t, t.TempDir())
+	e := indexertest.NewEnv(t)
+	s := indexertest.OpenStore(t, t.TempDir())
 	defer s.Close()
-	ix, err := New(e.client, s, nil, Options{Router: e.d.Router, StartBlock: e.d.Block, Confirmations: 2})
+	ix, err := New(e.Client, s, nil, Options{Router: e.D.Router, StartBlock: e.D.Block, Confirmations: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, sig, h := e.limitOrder(1_000_000, 2)
-	e.mustSend(e.keeper, e.d.Router, e.fillData(o, sig, 1_000_000))
+	o, sig, h := e.LimitOrder(1_000_000, 2)
+	e.MustSend(e.Keeper, e.D.Router, e.FillData(o, sig, 1_000_000))
 	sync1(t, ix)
 	if co, ok, _ := ix.Chain().ChainOrder(h); ok {
 		t.Fatalf("fill applied before 2 confirmations: %+v", co)
 	}
-	e.sim.Commit()
+	e.Sim.Commit()
 	sync1(t, ix)
 	if _, ok, _ := ix.Chain().ChainOrder(h); ok {
 		t.Fatal("fill applied with 1 confirmation")
 	}
-	e.sim.Commit()
+	e.Sim.Commit()
 	sync1(t, ix)
 	checkOrder(t, e, ix, h, 1)
 	if st := ix.Status(); st.LagBlocks != 2 {
@@ -181,20 +182,20 @@ func TestConfirmationDepth(t *testing.T) {
 }
 
 func TestReorgUndoesAndReappliesFill(t *testing.T) {
-	e := newSimEnv(t)
-	s := openStore(t, t.TempDir())
+	e := indexertest.NewEnv(t)
+	s := indexertest.OpenStore(t, t.TempDir())
 	defer s.Close()
 	rec := &recorder{}
 	ix := newIndexer(t, e, s, rec)
-	o, sig, h := e.limitOrder(1_000_000_000, 3)
-	e.mustSend(e.keeper, e.d.Router, e.fillData(o, sig, 100_000_000))
-	parent := e.head()
-	tx, err := e.send(e.keeper, e.d.Router, e.fillData(o, sig, 250_000_000))
+	o, sig, h := e.LimitOrder(1_000_000_000, 3)
+	e.MustSend(e.Keeper, e.D.Router, e.FillData(o, sig, 100_000_000))
+	parent := e.Head()
+	tx, err := e.Send(e.Keeper, e.D.Router, e.FillData(o, sig, 250_000_000))
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.sim.Commit()
-	fillBlock := e.head()
+	e.Sim.Commit()
+	fillBlock := e.Head()
 	sync1(t, ix)
 	checkOrder(t, e, ix, h, 2)
 	if n := eventCount(t, s); n != 3 {
@@ -202,12 +203,12 @@ func TestReorgUndoesAndReappliesFill(t *testing.T) {
 	}
 
 	// Replace the block holding the second fill with a longer side chain.
-	if err := e.sim.Fork(parent.Hash()); err != nil {
+	if err := e.Sim.Fork(parent.Hash()); err != nil {
 		t.Fatal(err)
 	}
-	e.sim.Commit()
-	e.sim.Commit()
-	if e.head().Number.Uint64() <= fillBlock.Number.Uint64() {
+	e.Sim.Commit()
+	e.Sim.Commit()
+	if e.Head().Number.Uint64() <= fillBlock.Number.Uint64() {
 		t.Fatal("side chain is not longer")
 	}
 	sync1(t, ix)
@@ -219,7 +220,7 @@ func TestReorgUndoesAndReappliesFill(t *testing.T) {
 	}
 	// Whether or not the node re-included the orphaned fill, the indexed
 	// state must equal the new chain's.
-	filledIn, _ := e.routerFilled(h)
+	filledIn, _ := e.RouterFilled(h)
 	want := 1
 	if filledIn.Cmp(big.NewInt(100_000_000)) != 0 {
 		want = 2
@@ -234,7 +235,7 @@ func TestReorgUndoesAndReappliesFill(t *testing.T) {
 	}
 	if want == 1 {
 		// Execute the same fill again on the new chain: applied once.
-		e.mustSend(e.keeper, e.d.Router, e.fillData(o, sig, 250_000_000))
+		e.MustSend(e.Keeper, e.D.Router, e.FillData(o, sig, 250_000_000))
 		sync1(t, ix)
 		sync1(t, ix)
 		checkOrder(t, e, ix, h, 2)
@@ -248,13 +249,13 @@ func TestReorgUndoesAndReappliesFill(t *testing.T) {
 }
 
 func TestRestartResumesAndBackfills(t *testing.T) {
-	e := newSimEnv(t)
+	e := indexertest.NewEnv(t)
 	dir := t.TempDir()
-	s := openStore(t, dir)
+	s := indexertest.OpenStore(t, dir)
 	rec := &recorder{}
 	ix := newIndexer(t, e, s, rec)
-	o, sig, h := e.limitOrder(1_000_000_000, 4)
-	e.mustSend(e.keeper, e.d.Router, e.fillData(o, sig, 100_000_000))
+	o, sig, h := e.LimitOrder(1_000_000_000, 4)
+	e.MustSend(e.Keeper, e.D.Router, e.FillData(o, sig, 100_000_000))
 	sync1(t, ix)
 	checkOrder(t, e, ix, h, 1)
 	cursor := ix.Status().Cursor
@@ -265,10 +266,10 @@ func TestRestartResumesAndBackfills(t *testing.T) {
 	// While the engine is down: three more fills and empty blocks.
 	var last *types.Receipt
 	for i := 0; i < 3; i++ {
-		last = e.mustSend(e.keeper, e.d.Router, e.fillData(o, sig, 50_000_000))
-		e.sim.Commit()
+		last = e.MustSend(e.Keeper, e.D.Router, e.FillData(o, sig, 50_000_000))
+		e.Sim.Commit()
 	}
-	s = openStore(t, dir)
+	s = indexertest.OpenStore(t, dir)
 	defer s.Close()
 	rec2 := &recorder{}
 	ix = newIndexer(t, e, s, rec2)
@@ -280,7 +281,7 @@ func TestRestartResumesAndBackfills(t *testing.T) {
 	if rec2.applied[0] != cursor+1 {
 		t.Fatalf("backfill started at %d, want %d", rec2.applied[0], cursor+1)
 	}
-	if ix.Status().Cursor != e.head().Number.Uint64() || last.BlockNumber.Uint64() > ix.Status().Cursor {
+	if ix.Status().Cursor != e.Head().Number.Uint64() || last.BlockNumber.Uint64() > ix.Status().Cursor {
 		t.Fatalf("status %+v", ix.Status())
 	}
 	if n := eventCount(t, s); n != 5 {
@@ -308,16 +309,16 @@ func (e errorString) Error() string { return string(e) }
 // A failing sink leaves nothing behind: no chain state, no applied-log key,
 // no cursor move; the block is applied once it succeeds.
 func TestBlockIsAtomic(t *testing.T) {
-	e := newSimEnv(t)
-	s := openStore(t, t.TempDir())
+	e := indexertest.NewEnv(t)
+	s := indexertest.OpenStore(t, t.TempDir())
 	defer s.Close()
 	sink := &failingSink{n: 0}
-	ix, err := New(e.client, s, nil, Options{Router: e.d.Router, StartBlock: e.d.Block, Sinks: []Sink{sink}})
+	ix, err := New(e.Client, s, nil, Options{Router: e.D.Router, StartBlock: e.D.Block, Sinks: []Sink{sink}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, sig, h := e.limitOrder(1_000_000, 5)
-	r := e.mustSend(e.keeper, e.d.Router, e.fillData(o, sig, 1_000_000))
+	o, sig, h := e.LimitOrder(1_000_000, 5)
+	r := e.MustSend(e.Keeper, e.D.Router, e.FillData(o, sig, 1_000_000))
 	ctx := context.Background()
 	if err := ix.Sync(ctx); err == nil {
 		t.Fatal("sync with a failing sink succeeded")

@@ -11,12 +11,13 @@ import (
 
 	"github.com/orderengine/orderengine/actors/order"
 	"github.com/orderengine/orderengine/contracts/bindings/servicerouter"
+	"github.com/orderengine/orderengine/actors/indexer/indexertest"
 	"github.com/orderengine/orderengine/persistence"
 )
 
 // projEnv is the indexer with the real order actors behind the projector.
 type projEnv struct {
-	*simEnv
+	*indexertest.Env
 	store    *persistence.Store
 	outbox   *persistence.Outbox
 	orders   *persistence.Orders
@@ -27,8 +28,8 @@ type projEnv struct {
 
 func newProjEnv(t *testing.T) *projEnv {
 	t.Helper()
-	e := &projEnv{simEnv: newSimEnv(t)}
-	e.store = openStore(t, t.TempDir())
+	e := &projEnv{Env: indexertest.NewEnv(t)}
+	e.store = indexertest.OpenStore(t, t.TempDir())
 	t.Cleanup(func() { _ = e.store.Close() })
 	e.outbox = persistence.NewOutbox(e.store, nil, nil)
 	e.orders = persistence.NewOrders(e.store, e.outbox)
@@ -38,47 +39,34 @@ func newProjEnv(t *testing.T) *projEnv {
 	ch := persistence.NewChain(e.store)
 	e.proj = NewProjector(ch, e.orders, e.registry, nil)
 	var err error
-	e.ix, err = New(e.client, e.store, nil, Options{Router: e.d.Router, StartBlock: e.d.Block, Observers: []Observer{e.proj}})
+	e.ix, err = New(e.Client, e.store, nil, Options{Router: e.D.Router, StartBlock: e.D.Block, Observers: []Observer{e.proj}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return e
 }
 
-// submit stores o as a pending limit order of account "acc".
+// submit stores o as a pending order of account "acc".
 func (e *projEnv) submit(o servicerouter.Order, sig []byte, h common.Hash) {
-	e.t.Helper()
-	now := time.Now().UTC()
-	rec := &persistence.OrderRecord{
-		OrderHash: h.Hex(), OrderType: "limit", Status: persistence.StatusPending,
-		Pair: o.TokenIn.Hex() + "-" + o.TokenOut.Hex(),
-		Order: persistence.SignedOrder{
-			Salt: "0x" + o.Salt.Text(16), Maker: o.Maker.Hex(), Receiver: o.Receiver.Hex(),
-			TokenIn: o.TokenIn.Hex(), TokenOut: o.TokenOut.Hex(), AmountIn: o.AmountIn.String(),
-			TriggerPrice: o.TriggerPrice.String(), TriggerAmountOut: o.TriggerAmountOut.String(),
-			MakerTraits: o.MakerTraits.String(), Referrer: o.Referrer.Hex(), ReferralFeePpm: o.ReferralFeePpm,
-		},
-		Signature: common.Bytes2Hex(sig), FilledAmountIn: "0", FilledAmountOut: "0",
-		AccountID: "acc", CreatedAt: now, UpdatedAt: now,
-	}
-	if err := e.registry.Create(context.Background(), rec, nil); err != nil {
-		e.t.Fatal(err)
+	e.T.Helper()
+	if err := e.registry.Create(context.Background(), indexertest.Record(o, sig, h, "acc", time.Now()), nil); err != nil {
+		e.T.Fatal(err)
 	}
 }
 
 func (e *projEnv) sync() {
-	e.t.Helper()
-	sync1(e.t, e.ix)
+	e.T.Helper()
+	sync1(e.T, e.ix)
 	if err := e.proj.CatchUp(context.Background()); err != nil {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
 }
 
 func (e *projEnv) events() []string {
-	e.t.Helper()
+	e.T.Helper()
 	entries, err := e.outbox.Scan("acc", 0, 100)
 	if err != nil {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
 	var out []string
 	for _, en := range entries {
@@ -89,24 +77,24 @@ func (e *projEnv) events() []string {
 
 func TestProjectorDrivesOrderRecords(t *testing.T) {
 	e := newProjEnv(t)
-	o, sig, h := e.limitOrder(1_000_000_000, 11)
+	o, sig, h := e.LimitOrder(1_000_000_000, 11)
 	e.submit(o, sig, h)
-	r1 := e.mustSend(e.keeper, e.d.Router, e.fillData(o, sig, 400_000_000))
+	r1 := e.MustSend(e.Keeper, e.D.Router, e.FillData(o, sig, 400_000_000))
 	e.sync()
 	rec, _, _ := e.orders.Load(h)
 	if rec.Status != persistence.StatusActive || rec.FilledAmountIn != "400000000" || rec.Executions != 1 {
 		t.Fatalf("after a partial fill: %+v", rec)
 	}
-	e.mustSend(e.keeper, e.d.Router, e.fillData(o, sig, 600_000_000))
+	e.MustSend(e.Keeper, e.D.Router, e.FillData(o, sig, 600_000_000))
 	e.sync()
 	e.sync() // idempotent: nothing changes on a second pass
 	rec, _, _ = e.orders.Load(h)
-	co := checkOrder(t, e.simEnv, e.ix, h, 2)
+	co := checkOrder(t, e.Env, e.ix, h, 2)
 	if rec.Status != persistence.StatusFilled || rec.FilledAmountIn != "1000000000" || rec.FilledAmountOut != co.FilledAmountOut {
 		t.Fatalf("after the last fill: %+v (chain %+v)", rec, co)
 	}
 	fills, err := e.orders.Fills(h)
-	if err != nil || len(fills) != 2 || fills[0].TxHash != r1.TxHash.Hex() || fills[0].Keeper != e.keeper.addr.Hex() {
+	if err != nil || len(fills) != 2 || fills[0].TxHash != r1.TxHash.Hex() || fills[0].Keeper != e.Keeper.Addr.Hex() {
 		t.Fatalf("fills through the order layer: %+v %v", fills, err)
 	}
 	sum := new(big.Int)
@@ -123,11 +111,11 @@ func TestProjectorDrivesOrderRecords(t *testing.T) {
 	}
 
 	// Nonce invalidation cancels every open order of the maker with it.
-	o2, sig2, h2 := e.limitOrder(5_000_000, 12)
-	o3, sig3, h3 := e.limitOrder(6_000_000, 13)
+	o2, sig2, h2 := e.LimitOrder(5_000_000, 12)
+	o3, sig3, h3 := e.LimitOrder(6_000_000, 13)
 	e.submit(o2, sig2, h2)
 	e.submit(o3, sig3, h3)
-	e.mustSend(e.maker, e.d.Router, e.router.PackInvalidateNonce(big.NewInt(12)))
+	e.MustSend(e.Maker, e.D.Router, e.Router.PackInvalidateNonce(big.NewInt(12)))
 	e.sync()
 	if rec, _, _ := e.orders.Load(h2); rec.Status != persistence.StatusCancelled {
 		t.Fatalf("nonce 12 order: %s", rec.Status)
@@ -136,7 +124,7 @@ func TestProjectorDrivesOrderRecords(t *testing.T) {
 		t.Fatalf("nonce 13 order: %s", rec.Status)
 	}
 	// On-chain cancel of the other.
-	e.mustSend(e.maker, e.d.Router, e.router.PackCancel(o3))
+	e.MustSend(e.Maker, e.D.Router, e.Router.PackCancel(o3))
 	e.sync()
 	if rec, _, _ := e.orders.Load(h3); rec.Status != persistence.StatusCancelled {
 		t.Fatalf("cancelled on chain: %s", rec.Status)
@@ -152,10 +140,10 @@ func TestProjectorDrivesOrderRecords(t *testing.T) {
 // the next CatchUp: the fill reaches the order record exactly once.
 func TestProjectorCatchesUpAfterCrash(t *testing.T) {
 	e := newProjEnv(t)
-	o, sig, h := e.limitOrder(1_000_000_000, 21)
+	o, sig, h := e.LimitOrder(1_000_000_000, 21)
 	e.submit(o, sig, h)
-	e.mustSend(e.keeper, e.d.Router, e.fillData(o, sig, 100_000_000))
-	e.mustSend(e.keeper, e.d.Router, e.fillData(o, sig, 100_000_000))
+	e.MustSend(e.Keeper, e.D.Router, e.FillData(o, sig, 100_000_000))
+	e.MustSend(e.Keeper, e.D.Router, e.FillData(o, sig, 100_000_000))
 	sync1(t, e.ix) // indexed, not projected ("crash" here)
 	if rec, _, _ := e.orders.Load(h); rec.Status != persistence.StatusPending {
 		t.Fatalf("projected without CatchUp: %+v", rec)

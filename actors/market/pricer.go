@@ -122,3 +122,15 @@ func (p *OraclePricer) tokenDecimals(ctx context.Context, block common.Hash, tok
 	p.mu.Unlock()
 	return d, nil
 }
+
+// Answer returns the oracle's USD answer (8 decimals) for token at the
+// block; nil when the oracle has no positive answer.
+func (p *OraclePricer) Answer(ctx context.Context, block common.Hash, token common.Address) (*big.Int, error) {
+	return p.price(ctx, block, token)
+}
+
+// Decimals returns the token's decimals (configuration first, then the
+// token's decimals() at the block, cached).
+func (p *OraclePricer) Decimals(ctx context.Context, block common.Hash, token common.Address) (uint8, error) {
+	return p.tokenDecimals(ctx, block, token)
+}
