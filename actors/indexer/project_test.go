@@ -9,9 +9,9 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/orderengine/orderengine/actors/indexer/indexertest"
 	"github.com/orderengine/orderengine/actors/order"
 	"github.com/orderengine/orderengine/contracts/bindings/servicerouter"
-	"github.com/orderengine/orderengine/actors/indexer/indexertest"
 	"github.com/orderengine/orderengine/persistence"
 )
 
