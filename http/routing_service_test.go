@@ -41,6 +41,7 @@ func newRoutingServer(t *testing.T) (*testserver.Server, common.Address, common.
 	if err != nil {
 		t.Fatal(err)
 	}
+	tokens = tokens.WithOracle(func(a common.Address) bool { return a != usdc })
 	opts, _ := routing.OptionsFromConfig(cfg, tokens)
 	fees, err := routing.NewFeePolicy(cfg.FeePolicy, common.HexToAddress("0xfee"), tokens, nil)
 	if err != nil {
@@ -85,6 +86,9 @@ func TestRoutingEndpoints(t *testing.T) {
 	}
 	if r = srv.Get("/v1/route?tokenIn=" + weth.Hex() + "&tokenOut=0x00000000000000000000000000000000000000f9&amountIn=1"); r.Status != 422 || r.Code() != "NO_POOL" {
 		t.Fatalf("unknown token: %d %s", r.Status, r.Body)
+	}
+	if r = srv.Get("/v1/route?tokenIn=" + weth.Hex() + "&tokenOut=" + usdc.Hex() + "&amountIn=1000&orderType=stop_loss"); r.Status != 422 || r.Code() != "NO_ORACLE" {
+		t.Fatalf("stop-loss on a token without oracle: %d %s", r.Status, r.Body)
 	}
 	if r = srv.Get("/v1/quote?tokenIn=" + usdc.Hex() + "&tokenOut=" + weth.Hex() + "&amountIn=5000000000"); r.Status != 200 {
 		t.Fatalf("quote: %d %s", r.Status, r.Body)

@@ -17,9 +17,9 @@ type Call struct {
 
 // Function selectors of the venue surface (protocol.md, Venues). A test
 // checks them against the ABI.
-var (
-	selectorApprove = [4]byte{0x09, 0x5e, 0xa7, 0xb3} // approve(address,uint256)
-	selectorSwap    = [4]byte{0xf3, 0xe6, 0xea, 0x8a} // swap(address,uint256,uint256,address)
+const (
+	selectorApprove = "\x09\x5e\xa7\xb3" // approve(address,uint256)
+	selectorSwap    = "\xf3\xe6\xea\x8a" // swap(address,uint256,uint256,address)
 )
 
 // BuildCalls turns a route into the Executor's calls: per path, per hop,
@@ -51,7 +51,7 @@ func BuildCalls(r *Route, executor common.Address) []Call {
 
 func encodeApprove(spender common.Address, amount *uint256.Int) []byte {
 	data := make([]byte, 4+2*32)
-	copy(data, selectorApprove[:])
+	copy(data, selectorApprove)
 	copy(data[4+12:], spender[:])
 	amount.WriteToSlice(data[4+32:])
 	return data
@@ -59,7 +59,7 @@ func encodeApprove(spender common.Address, amount *uint256.Int) []byte {
 
 func encodeSwap(tokenIn common.Address, amountIn, minOut *uint256.Int, to common.Address) []byte {
 	data := make([]byte, 4+4*32)
-	copy(data, selectorSwap[:])
+	copy(data, selectorSwap)
 	copy(data[4+12:], tokenIn[:])
 	amountIn.WriteToSlice(data[4+32:])
 	minOut.WriteToSlice(data[4+64:])

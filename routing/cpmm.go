@@ -115,7 +115,7 @@ func (p *CPMMPool) AmountOut(tokenIn common.Address, amountIn *uint256.Int) (*ui
 type cpmmFamily struct{}
 
 func (cpmmFamily) Name() string      { return FamilyCPMM }
-func (cpmmFamily) StateCall() []byte { return append([]byte(nil), selectorGetState...) }
+func (cpmmFamily) StateCall() []byte { return []byte(selectorGetState) }
 
 func (cpmmFamily) Decode(addr common.Address, ret []byte) (Pool, error) {
 	w, err := words(ret, 5)

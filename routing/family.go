@@ -23,7 +23,7 @@ type Family interface {
 func DefaultFamilies() []Family { return []Family{cpmmFamily{}, stableFamily{}} }
 
 // selectorGetState is getState(), shared by both pool families.
-var selectorGetState = []byte{0x18, 0x65, 0xc5, 0x7d}
+const selectorGetState = "\x18\x65\xc5\x7d"
 
 // words splits ABI return data of n static words, checking its length.
 func words(ret []byte, n int) ([]uint256.Int, error) {

@@ -203,7 +203,7 @@ func (s *Service) parseRoute(p RouteParams) (routeQuery, error) {
 		return q, err
 	}
 	q.orderKind = p.OrderType
-	if q.orderKind == oe.KindDirect {
+	if q.orderKind != "" && (q.orderKind == oe.KindDirect || s.cfg.Fees.cells[q.orderKind] == nil) {
 		return q, oe.Errorf(oe.CodeInvalidRequest, "orderType must be one of limit, stop_loss, take_profit, dca, trailing (omit it for a direct swap)")
 	}
 	switch p.DirectSwap {
@@ -234,6 +234,9 @@ func (s *Service) Route(ctx context.Context, p RouteParams) (*RouteResponse, err
 	if err != nil {
 		return nil, err
 	}
+	if err := s.triggerable(q.orderKind, q.req.TokenIn, q.req.TokenOut); err != nil {
+		return nil, err
+	}
 	legs, err := s.cfg.Fees.FeeLegs(ctx, q.wallet, q.referrer, q.orderKind, q.req.TokenIn, q.req.TokenOut)
 	if err != nil {
 		return nil, err
@@ -250,6 +253,9 @@ func (s *Service) Route(ctx context.Context, p RouteParams) (*RouteResponse, err
 	payout := common.HexToAddress(legs.Referrer)
 	sims := s.verifyCandidates(ctx, snap.Block(), res.Candidates, q, cell, payout)
 	chosen, sim := pickVerified(res.Candidates, sims, cell)
+	if s.cfg.Verifier != nil && !sim.Verified {
+		return nil, oe.Errorf(oe.CodeNoRoute, "no candidate route executes in simulation at block %d: %v", snap.Block(), sims[0].err)
+	}
 	route := res.Candidates[chosen]
 	amounts := Amounts(route.AmountOut, cell)
 	minOut := MinAmountOut(amounts.Net, q.slippage)
@@ -270,6 +276,26 @@ func (s *Service) Route(ctx context.Context, p RouteParams) (*RouteResponse, err
 		out.Candidates[0], out.Candidates[chosen] = out.Candidates[chosen], out.Candidates[0]
 	}
 	return out, nil
+}
+
+// triggerable checks that a pair can be executed as an order of kind:
+// every kind but limit reads the oracle on chain, so both tokens must be in
+// the registry (UNSUPPORTED_PAIR otherwise) and have an oracle price
+// (NO_ORACLE otherwise). Direct swaps and limit orders need neither.
+func (s *Service) triggerable(kind string, tokens ...common.Address) error {
+	if kind == "" || kind == oe.KindLimit {
+		return nil
+	}
+	for _, t := range tokens {
+		tok, ok := s.cfg.Tokens.Lookup(t)
+		if !ok {
+			return oe.Errorf(oe.CodeUnsupportedPair, "%s is not a listed token; %s orders need listed tokens with oracle prices", t.Hex(), kind)
+		}
+		if !tok.Oracle {
+			return oe.Errorf(oe.CodeNoOracle, "%s (%s) has no oracle price; %s orders are checked against the oracle", tok.Symbol, t.Hex(), kind)
+		}
+	}
+	return nil
 }
 
 // execution builds the route's calls and, on the direct path, the router's

@@ -74,6 +74,18 @@ func TestServiceEndpoints(t *testing.T) {
 		t.Fatalf("every family excluded: %v", err)
 	}
 
+	// A verifier that cannot execute anything: no route is served.
+	broken := *e.svc
+	broken.cfg.Verifier = NewVerifier(e.svc.cfg.Verifier.caller, common.HexToAddress("0xdead"), e.d.Executor, DefaultTokenLayout())
+	if _, err := broken.Route(ctx, RouteParams{TokenIn: weth.Hex(), TokenOut: usdc.Hex(), AmountIn: "1000000"}); codeOf(err) != oe.CodeNoRoute {
+		t.Fatalf("unverifiable route served: %v", err)
+	}
+	// Triggered kinds need listed tokens with oracle prices.
+	unlisted := common.HexToAddress("0x00000000000000000000000000000000000000aa")
+	if _, err := e.svc.Route(ctx, RouteParams{TokenIn: weth.Hex(), TokenOut: unlisted.Hex(), AmountIn: "1", OrderType: "trailing"}); codeOf(err) != oe.CodeUnsupportedPair {
+		t.Fatalf("unlisted token for a trailing order: %v", err)
+	}
+
 	// Quote: venue by venue, best first.
 	q, err := e.svc.Quote(ctx, QuoteParams{TokenIn: weth.Hex(), TokenOut: usdc.Hex(), AmountIn: "1000000000000000000"})
 	if err != nil {

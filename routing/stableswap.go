@@ -258,7 +258,7 @@ func stableSpotX128(x, y, d, amp, mulX, mulY *uint256.Int) *uint256.Int {
 type stableFamily struct{}
 
 func (stableFamily) Name() string      { return FamilyStableSwap }
-func (stableFamily) StateCall() []byte { return append([]byte(nil), selectorGetState...) }
+func (stableFamily) StateCall() []byte { return []byte(selectorGetState) }
 
 func (stableFamily) Decode(addr common.Address, ret []byte) (Pool, error) {
 	w, err := words(ret, 8)
