@@ -9,15 +9,20 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/rpc"
+
+	orderengine "github.com/orderengine/orderengine"
 )
 
 // gethEnv names the geth binary when it is not at <module>/.cache/bin/geth.
@@ -174,26 +179,78 @@ func (g *gethNode) fund(ctx context.Context, t *testing.T, to common.Address, et
 	}
 }
 
-func TestGethDevNodeStarts(t *testing.T) {
+// TestDeployRemoteOnGeth deploys the contracts to a real geth --dev node
+// (chain id 1337) the way `orderengine devnet deploy` does, then uses them:
+// every contract has code, the faucet wraps and mints, and a swap through
+// the router pays every fee leg to the wei.
+func TestDeployRemoteOnGeth(t *testing.T) {
 	g := startGeth(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	// The external node's chain id is checked: 1337 passes, 4663 fails.
-	if _, err := Dial(ctx, g.URL, 4663); err == nil {
-		t.Fatal("Dial with chain id 4663 to geth --dev (1337) succeeded")
+
+	// The external node's chain id is checked: 4663 (the default) fails.
+	if _, err := Dial(ctx, g.URL, 4663); err == nil || !strings.Contains(err.Error(), "chain id 1337") {
+		t.Fatalf("Dial with chain id 4663 to geth --dev: %v", err)
 	}
-	c, err := Dial(ctx, g.URL, 1337)
+	if _, err := DeployRemote(ctx, g.URL, DevKey(0), RemoteOptions{}, nil); err == nil {
+		t.Fatal("DeployRemote with the default chain id 4663 succeeded on a 1337 node")
+	}
+
+	key := DevKey(0)
+	deployer := crypto.PubkeyToAddress(key.PublicKey)
+	g.fund(ctx, t, deployer, 10_000)
+	vault := common.HexToAddress("0x00000000000000000000000000000000000fee00")
+	dep, err := DeployRemote(ctx, g.URL, key, RemoteOptions{ChainID: 1337, FeeVault: vault, PollInterval: 100 * time.Millisecond}, nil)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("DeployRemote: %v", err)
 	}
-	defer c.Close()
-	to := common.HexToAddress("0x00000000000000000000000000000000000a11ce")
-	g.fund(ctx, t, to, 3)
-	bal, err := c.BalanceAt(ctx, to, nil)
+	if dep.ChainID != 1337 || dep.FeeVault != vault {
+		t.Fatalf("deployment chain %d vault %s", dep.ChainID, dep.FeeVault)
+	}
+	addrs := []common.Address{dep.Router, dep.Executor, dep.Oracle, dep.Multicall}
+	for _, tok := range dep.Tokens {
+		addrs = append(addrs, tok.Address)
+	}
+	for _, p := range dep.Pools {
+		addrs = append(addrs, p.Address)
+	}
+	for _, a := range addrs {
+		code, err := g.Client.CodeAt(ctx, a, nil)
+		if err != nil || len(code) == 0 {
+			t.Fatalf("%s has no code on geth (%v)", a, err)
+		}
+	}
+	// The config snippet round-trips into an external-node configuration
+	// that Open accepts.
+	cfg := orderengine.Default()
+	cfg.Chain = dep.ChainSection(g.URL)
+	cfg.Routing.Tokens = dep.RegistryTokens(cfg.Routing.Tokens)
+	conn, err := Open(ctx, &cfg, nil, nil)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("Open on the deployed geth: %v", err)
 	}
-	if want := new(big.Int).Mul(big.NewInt(3), big.NewInt(params.Ether)); bal.Cmp(want) != 0 {
-		t.Fatalf("balance %s, want %s", bal, want)
+	conn.Close()
+
+	// Faucet: WETH by wrapping, USDC by minting, on a node that mines by
+	// itself.
+	trader := DevKey(3)
+	me := crypto.PubkeyToAddress(trader.PublicKey)
+	g.fund(ctx, t, me, 10)
+	weth, _ := dep.Token("WETH")
+	usdc, _ := dep.Token("USDC")
+	if _, err := RemoteFaucet(ctx, g.URL, 1337, key, me, weth.Address, big.NewInt(3e18)); err != nil {
+		t.Fatalf("RemoteFaucet WETH: %v", err)
 	}
+	if _, err := RemoteFaucet(ctx, g.URL, 1337, key, me, usdc.Address, nil); err != nil {
+		t.Fatalf("RemoteFaucet USDC: %v", err)
+	}
+	if b := balanceOf(ctx, t, g.Client, usdc.Address, me); b.Cmp(big.NewInt(1000e6)) != 0 {
+		t.Fatalf("faucet USDC %v, want 1000e6", b)
+	}
+
+	mine := func(ctx context.Context, h common.Hash) (*types.Receipt, error) {
+		return WaitReceipt(ctx, g.Client, h, 100*time.Millisecond)
+	}
+	checkRouterSwap(ctx, t, g.Client, 1337, trader, mine, dep, weth, usdc,
+		common.HexToAddress("0x00000000000000000000000000000000000f00d0"), 50, big.NewInt(2e18))
 }
