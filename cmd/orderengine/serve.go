@@ -10,6 +10,7 @@ import (
 
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors"
+	"github.com/orderengine/orderengine/actors/order/service"
 	apihttp "github.com/orderengine/orderengine/http"
 )
 
@@ -21,6 +22,11 @@ type serveEnv struct {
 	Engine *actors.Engine
 	HTTP   *apihttp.Server
 	Stdout io.Writer
+	// Services are the services plugged so far; a hook adds its own and
+	// calls HTTP.SetServices(Services).
+	Services apihttp.Services
+	// ChainClient is the chain hook's node client (nil without a chain).
+	ChainClient service.ChainClient
 }
 
 // chainStarter starts the chain side before the listeners open. It may
@@ -66,12 +72,15 @@ func runServe(ctx context.Context, env *cliEnv, args []string) (err error) {
 			return err
 		}
 	}
-	senv := &serveEnv{Config: &cfg, Log: log, Engine: eng, HTTP: srv, Stdout: env.stdout}
+	senv := &serveEnv{Config: &cfg, Log: log, Engine: eng, HTTP: srv, Stdout: env.stdout, Services: srvOpts.Services}
 	var stopChain func(context.Context) error
 	if env.reg.startChain != nil {
 		if stopChain, err = env.reg.startChain(ctx, senv); err != nil {
 			return fmt.Errorf("start chain: %w", err)
 		}
+	}
+	if err := startOrders(ctx, senv); err != nil {
+		return err
 	}
 	if err := srv.Start(); err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/persistence"
@@ -29,13 +30,16 @@ type BuildOptions struct {
 	// refused, no funded flag, no oracle: triggered classes answer
 	// NO_ORACLE unless Tokens says otherwise).
 	Chain ChainClient
-	// Outbox is the engine's event outbox; nil creates one on the store.
+	// Outbox overrides the engine's event outbox (eng.Outbox).
 	Outbox *persistence.Outbox
 	// Tokens overrides the token registry (tests); nil builds it from the
 	// configuration with oracle flags read from the configured oracle.
 	Tokens func() *routing.Tokens
 	// Idle passivates order actors after this long; zero uses the default.
 	Idle time.Duration
+	// Config overrides the engine's configuration (serve passes the one the
+	// chain hook filled with the deployed addresses); nil uses eng.Config.
+	Config *orderengine.Config
 }
 
 // Build wires the order service from an engine and its configuration:
@@ -43,6 +47,9 @@ type BuildOptions struct {
 // stored referral bindings, the token registry and the maker limiter.
 func Build(ctx context.Context, eng *actors.Engine, o BuildOptions) (*Service, error) {
 	cfg := eng.Config
+	if o.Config != nil {
+		cfg = *o.Config
+	}
 	if !common.IsHexAddress(cfg.Chain.FeeVault) {
 		return nil, fmt.Errorf("orders: chain.feeVault %q is not an address", cfg.Chain.FeeVault)
 	}
@@ -75,7 +82,7 @@ func Build(ctx context.Context, eng *actors.Engine, o BuildOptions) (*Service, e
 	}
 	outbox := o.Outbox
 	if outbox == nil {
-		outbox = persistence.NewOutbox(eng.Store, eng.Log, eng.Clock.Now)
+		outbox = eng.Outbox
 	}
 	fees, err := routing.NewFeePolicy(cfg.Routing.FeePolicy, common.HexToAddress(cfg.Chain.FeeVault), tokens(),
 		persistence.NewOrders(eng.Store, outbox))
