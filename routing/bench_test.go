@@ -1,6 +1,8 @@
 package routing
 
 import (
+	"context"
+	"fmt"
 	"math/rand"
 	"os"
 	"runtime"
@@ -9,6 +11,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	oe "github.com/orderengine/orderengine"
 )
 
 // benchRequests draws n route requests on g: random pairs, amounts from
@@ -95,3 +99,29 @@ func threadCPU() time.Duration {
 	}
 	return time.Duration(ts.Nano())
 }
+
+// BenchmarkSpot measures GET /api/spot's work: parsing, the best direct
+// pool's cached price, the price per whole token.
+func BenchmarkSpot(b *testing.B) {
+	g := newSynthGraph(1, 50, 300)
+	regs := make([]oe.TokenConfig, len(g.tokens))
+	for i, t := range g.tokens {
+		regs[i] = oe.TokenConfig{Address: t.Hex(), Symbol: fmt.Sprintf("T%d", i), Decimals: g.decimals[i]}
+	}
+	tokens, err := NewTokens(regs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	svc := NewService(ServiceConfig{Venues: staticSource{NewSnapshot(1, g.pools)}, Searcher: NewSearcher(g.opts), Tokens: tokens})
+	p := SpotParams{TokenIn: g.tokens[0].Hex(), TokenOut: g.tokens[1].Hex()}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := svc.Spot(context.Background(), p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+type staticSource struct{ snap *Snapshot }
+
+func (s staticSource) Snapshot() *Snapshot { return s.snap }

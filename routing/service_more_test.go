@@ -17,10 +17,16 @@ func TestServiceEndpoints(t *testing.T) {
 		t.Skip("simulated chain test skipped in -short mode")
 	}
 	e := newServiceEnv(t)
-	ctx := context.Background()
-	weth, usdc, usdt := e.token("WETH"), e.token("USDC"), e.token("USDT")
-	policy := e.cfg.FeePolicy
+	t.Run("order path", func(t *testing.T) { checkOrderPath(t, e) })
+	t.Run("errors", func(t *testing.T) { checkRouteErrors(t, e) })
+	t.Run("market", func(t *testing.T) { checkMarket(t, e) })
+	t.Run("preflight", func(t *testing.T) { checkPreflight(t, e) })
+}
 
+func checkOrderPath(t *testing.T, e *serviceEnv) {
+	ctx := context.Background()
+	weth, usdc := e.token("WETH"), e.token("USDC")
+	policy := e.cfg.FeePolicy
 	// Order path: verified through the executor, net of the limit cell.
 	resp, err := e.svc.Route(ctx, RouteParams{TokenIn: weth.Hex(), TokenOut: usdc.Hex(), AmountIn: "2000000000000000000", OrderType: "limit"})
 	if err != nil {
@@ -43,6 +49,11 @@ func TestServiceEndpoints(t *testing.T) {
 		t.Fatalf("calls %d/%d for %d hops", len(resp.Route.Targets), len(resp.Route.Calldatas), countHops(resp))
 	}
 
+}
+
+func checkRouteErrors(t *testing.T, e *serviceEnv) {
+	ctx := context.Background()
+	weth, usdc, usdt := e.token("WETH"), e.token("USDC"), e.token("USDT")
 	// Errors name the parameter; exclude drops a family.
 	for _, p := range []RouteParams{
 		{TokenIn: "0x12", TokenOut: usdc.Hex(), AmountIn: "1"},
@@ -54,7 +65,7 @@ func TestServiceEndpoints(t *testing.T) {
 			t.Fatalf("%+v: %v", p, err)
 		}
 	}
-	resp, err = e.svc.Route(ctx, RouteParams{TokenIn: usdc.Hex(), TokenOut: usdt.Hex(), AmountIn: "1000000000", Exclude: []string{"stableswap"}})
+	resp, err := e.svc.Route(ctx, RouteParams{TokenIn: usdc.Hex(), TokenOut: usdt.Hex(), AmountIn: "1000000000", Exclude: []string{"stableswap"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,6 +97,11 @@ func TestServiceEndpoints(t *testing.T) {
 		t.Fatalf("unlisted token for a trailing order: %v", err)
 	}
 
+}
+
+func checkMarket(t *testing.T, e *serviceEnv) {
+	ctx := context.Background()
+	weth, usdc := e.token("WETH"), e.token("USDC")
 	// Quote: venue by venue, best first.
 	q, err := e.svc.Quote(ctx, QuoteParams{TokenIn: weth.Hex(), TokenOut: usdc.Hex(), AmountIn: "1000000000000000000"})
 	if err != nil {
@@ -115,6 +131,11 @@ func TestServiceEndpoints(t *testing.T) {
 		t.Fatalf("search usd: %+v", toks.Tokens)
 	}
 
+}
+
+func checkPreflight(t *testing.T, e *serviceEnv) {
+	ctx := context.Background()
+	weth, usdc := e.token("WETH"), e.token("USDC")
 	// Preflight: the funded, approving deployer passes balance and
 	// allowance; a fresh wallet fails both; a stop-loss needs the oracle.
 	e.fundRouter()

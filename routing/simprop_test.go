@@ -65,32 +65,7 @@ func TestSimulatorsMatchContracts(t *testing.T) {
 	}
 	c := newSimChain(t)
 	rng := rand.New(rand.NewSource(20261122))
-	decs := []uint8{6, 8, 18, 12}
-	tokens := map[uint8]common.Address{}
-	tokens2 := map[uint8]common.Address{}
-	for _, d := range decs {
-		tokens[d] = c.token(fmt.Sprintf("A%d", d), d)
-		tokens2[d] = c.token(fmt.Sprintf("B%d", d), d)
-	}
-	var pools []propPool
-	for i, fee := range []uint64{3000, 500, 100, 10_000, 0} {
-		d0, d1 := decs[i%4], decs[(i+1)%4]
-		r0 := new(big.Int).Mul(scaled(int64(1+rng.Intn(1_000_000)), d0), big.NewInt(int64(1+rng.Intn(5))))
-		r1 := scaled(int64(1+rng.Intn(10_000_000)), d1)
-		addr := c.cpmmPool(tokens[d0], tokens2[d1], fee, r0, r1)
-		pools = append(pools, propPool{addr, cpmmFamily{}, tokens[d0], tokens2[d1], fmt.Sprintf("cpmm fee %d (%d/%d)", fee, d0, d1)})
-	}
-	stable := []struct {
-		amp, fee uint64
-		d0, d1   uint8
-		skew     int64
-	}{{200, 4_000_000, 6, 18, 1}, {100, 4_000_000, 6, 6, 3}, {1, 0, 18, 18, 1}, {2000, 100_000_000, 8, 18, 20}, {50, 1_000_000, 18, 6, 2}}
-	for _, s := range stable {
-		base := int64(1 + rng.Intn(5_000_000))
-		r0, r1 := scaled(base, s.d0), scaled(base*s.skew+int64(rng.Intn(1000)), s.d1)
-		addr := c.stablePool(tokens[s.d0], tokens2[s.d1], s.amp, s.fee, r0, r1)
-		pools = append(pools, propPool{addr, stableFamily{}, tokens[s.d0], tokens2[s.d1], fmt.Sprintf("stableswap A %d fee %d (%d/%d ×%d)", s.amp, s.fee, s.d0, s.d1, s.skew)})
-	}
+	pools := deployPropPools(c, rng)
 	cp := constantproductpool.NewConstantProductPool()
 	compared := 0
 	for _, pp := range pools {
@@ -147,4 +122,37 @@ func TestSimulatorsMatchContracts(t *testing.T) {
 		t.Fatalf("only %d comparisons", compared)
 	}
 	t.Logf("%d getAmountOut comparisons over %d pools: all equal to the wei", compared, len(pools))
+}
+
+// deployPropPools deploys the property test's pools: five constant-product
+// fee tiers and five StableSwap parameter sets over tokens of 6, 8, 12 and
+// 18 decimals, with random liquidity.
+func deployPropPools(c *simChain, rng *rand.Rand) []propPool {
+	decs := []uint8{6, 8, 18, 12}
+	tokens := map[uint8]common.Address{}
+	tokens2 := map[uint8]common.Address{}
+	for _, d := range decs {
+		tokens[d] = c.token(fmt.Sprintf("A%d", d), d)
+		tokens2[d] = c.token(fmt.Sprintf("B%d", d), d)
+	}
+	var pools []propPool
+	for i, fee := range []uint64{3000, 500, 100, 10_000, 0} {
+		d0, d1 := decs[i%4], decs[(i+1)%4]
+		r0 := new(big.Int).Mul(scaled(int64(1+rng.Intn(1_000_000)), d0), big.NewInt(int64(1+rng.Intn(5))))
+		r1 := scaled(int64(1+rng.Intn(10_000_000)), d1)
+		addr := c.cpmmPool(tokens[d0], tokens2[d1], fee, r0, r1)
+		pools = append(pools, propPool{addr, cpmmFamily{}, tokens[d0], tokens2[d1], fmt.Sprintf("cpmm fee %d (%d/%d)", fee, d0, d1)})
+	}
+	stable := []struct {
+		amp, fee uint64
+		d0, d1   uint8
+		skew     int64
+	}{{200, 4_000_000, 6, 18, 1}, {100, 4_000_000, 6, 6, 3}, {1, 0, 18, 18, 1}, {2000, 100_000_000, 8, 18, 20}, {50, 1_000_000, 18, 6, 2}}
+	for _, s := range stable {
+		base := int64(1 + rng.Intn(5_000_000))
+		r0, r1 := scaled(base, s.d0), scaled(base*s.skew+int64(rng.Intn(1000)), s.d1)
+		addr := c.stablePool(tokens[s.d0], tokens2[s.d1], s.amp, s.fee, r0, r1)
+		pools = append(pools, propPool{addr, stableFamily{}, tokens[s.d0], tokens2[s.d1], fmt.Sprintf("stableswap A %d fee %d (%d/%d ×%d)", s.amp, s.fee, s.d0, s.d1, s.skew)})
+	}
+	return pools
 }
