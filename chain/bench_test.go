@@ -10,7 +10,6 @@ import (
 	"github.com/decred/dcrd/dcrec/secp256k1/v4/ecdsa"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/ethereum/go-ethereum/crypto/secp256k1"
 )
 
 // Run with: go test -run '^$' -bench . -benchmem ./chain/
@@ -65,17 +64,6 @@ func BenchmarkRecover(b *testing.B) {
 		}
 		reportPerCore(b)
 		b.Logf("crypto.Ecrecover backend: %s", RecoveryBackend)
-	})
-	b.Run("libsecp256k1-cgo", func(b *testing.B) {
-		// go-ethereum's cgo binding itself, which crypto.Ecrecover calls in
-		// cgo builds: equal timings prove libsecp256k1 is in use.
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, err := secp256k1.RecoverPubkey(v.Hash[:], sig01); err != nil {
-				b.Fatal(err)
-			}
-		}
-		reportPerCore(b)
 	})
 	b.Run("decred-purego", func(b *testing.B) {
 		// The fallback crypto.Ecrecover uses with CGO_ENABLED=0.
