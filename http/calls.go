@@ -291,5 +291,5 @@ func callKeeperExecutable(ctx context.Context, s *Services, in *input) (any, err
 	if s.Keeper == nil {
 		return nil, errUnimplemented
 	}
-	return s.Keeper.Executable(ctx, KeeperExecutableRequest{Keeper: in.query("keeper"), Limit: n})
+	return s.Keeper.Executable(ctx, KeeperExecutableRequest{Keeper: in.query("keeper"), Pair: in.query("pair"), Limit: n, Cursor: in.query("cursor")})
 }

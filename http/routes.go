@@ -185,7 +185,8 @@ func publicRoutes() []Route {
 
 		{Method: "GET", Path: "/v1/keeper/executable", Access: ReadBucket, Status: 200, call: callKeeperExecutable,
 			Doc: OpDoc{ID: "keeperExecutable", Tag: "keeper", Summary: "Orders whose trigger condition holds now, with what a keeper needs to execute them.", Response: "ExecutableList",
-				Params: []ParamDoc{q("keeper", "Address", "Keeper address, to include orders designated to it.", false), pLimit},
+				Params: []ParamDoc{q("keeper", "Address", "Keeper address, to include orders designated to it.", false),
+					q("pair", "Pair", "Only this pair: <tokenIn address>-<tokenOut address>.", false), pLimit, pCursor},
 				Errors: errsBadInput}},
 	}
 }

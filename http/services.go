@@ -138,6 +138,7 @@ type CreateWebhookRequest struct {
 
 // KeeperExecutableRequest holds the query of GET /v1/keeper/executable.
 type KeeperExecutableRequest struct {
-	Keeper string
-	Limit  int
+	Keeper, Pair string
+	Limit        int
+	Cursor       string
 }

@@ -1,0 +1,144 @@
+package keeper
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+
+	orderengine "github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/actors/indexer"
+	"github.com/orderengine/orderengine/actors/market"
+	"github.com/orderengine/orderengine/actors/order"
+	"github.com/orderengine/orderengine/actors/trigger"
+	"github.com/orderengine/orderengine/persistence"
+)
+
+// ChainClient is what the lifecycle needs of the node: the indexer's reads,
+// eth_call pinned to a block hash, and (for the in-process keeper) sending.
+type ChainClient interface {
+	indexer.Backend
+	market.HashCaller
+	ethereum.ContractCaller
+}
+
+// LifecycleDeps are the collaborators of StartLifecycle.
+type LifecycleDeps struct {
+	Config   orderengine.Config
+	Store    *persistence.Store
+	Orders   *persistence.Orders
+	Registry *order.Registry
+	Client   ChainClient
+	// Routes builds fresh routes for the keeper interface (nil: no keeper
+	// interface).
+	Routes Router
+	// Decimals are the configured token decimals (nil: read from tokens).
+	Decimals func(common.Address) (uint8, bool)
+	// KeeperKey, when set, runs the reference keeper in-process with it
+	// (the dev chain's keeper account); Client must then be a keeper Client.
+	KeeperKey *ecdsa.PrivateKey
+	// ActorsAlive and Webhooks feed /v1/stats (nil: omitted).
+	ActorsAlive func() map[string]int
+	Webhooks    func() any
+	Now         func() time.Time
+	Log         *slog.Logger
+}
+
+// Lifecycle is the running lifecycle: indexer, projector, trigger engine,
+// market data and keeper interface.
+type Lifecycle struct {
+	Indexer   *indexer.Indexer
+	Projector *indexer.Projector
+	Trigger   *trigger.Engine
+	Market    *market.Service
+	Keeper    *Service // nil without Routes
+	Runner    *Runner  // nil without KeeperKey
+
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// StartLifecycle builds and starts the lifecycle subsystems on the chain
+// and store; Stop ends them.
+func StartLifecycle(ctx context.Context, d LifecycleDeps) (*Lifecycle, error) {
+	if d.Log == nil {
+		d.Log = slog.New(slog.DiscardHandler)
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	lc := d.Config.Lifecycle.Resolved()
+	if err := lc.Validate(d.Config.Chain); err != nil {
+		return nil, err
+	}
+	if !common.IsHexAddress(d.Config.Chain.Router) || !common.IsHexAddress(d.Config.Chain.Oracle) {
+		return nil, fmt.Errorf("lifecycle: chain.router and chain.oracle must be addresses")
+	}
+	router, oracleAddr := common.HexToAddress(d.Config.Chain.Router), common.HexToAddress(d.Config.Chain.Oracle)
+	prices := market.NewOraclePricer(d.Client, oracleAddr, d.Decimals)
+	ch := persistence.NewChain(d.Store)
+	l := &Lifecycle{}
+	l.Projector = indexer.NewProjector(ch, d.Orders, d.Registry, d.Log)
+	l.Trigger = trigger.New(trigger.Options{Store: d.Store, Chain: ch, Orders: d.Orders, Registry: d.Registry, Prices: prices, Log: d.Log})
+	ix, err := indexer.New(d.Client, d.Store, d.Log, indexer.Options{
+		Router: router, StartBlock: d.Config.Chain.DeployBlock, Confirmations: d.Config.Chain.Confirmations,
+		RecentBlocks: lc.RecentBlocks, MaxBlocksPerStep: lc.MaxBlocksPerStep, Poll: lc.IndexerPoll,
+		Sinks:     []indexer.Sink{market.NewSink(d.Orders, prices, d.Log)},
+		Observers: []indexer.Observer{l.Projector, l.Trigger},
+	})
+	if err != nil {
+		return nil, err
+	}
+	l.Indexer = ix
+	l.Market = market.NewService(d.Store, d.Now, market.ServiceOptions{
+		Indexer: ix.Status, ActorsAlive: d.ActorsAlive, Webhooks: d.Webhooks,
+	})
+	if d.Routes != nil {
+		l.Keeper = NewService(Options{Trigger: l.Trigger, Routes: d.Routes, RouterAddr: router, Chain: d.Client,
+			Registry: d.Registry, Log: d.Log, Now: d.Now})
+	}
+	if d.KeeperKey != nil && l.Keeper != nil {
+		kc, ok := d.Client.(Client)
+		if !ok {
+			return nil, fmt.Errorf("lifecycle: the chain client cannot send transactions for the dev keeper")
+		}
+		l.Runner = NewRunner(kc, d.KeeperKey, ServiceSource(l.Keeper), d.Log)
+	}
+	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	l.cancel = cancel
+	l.goRun(func() { ix.Run(rctx) })
+	l.goRun(func() { l.Projector.Run(rctx) })
+	l.goRun(func() { l.Trigger.Run(rctx) })
+	if l.Runner != nil {
+		l.goRun(func() { l.Runner.Run(rctx, lc.KeeperPoll) })
+	}
+	d.Log.Info("lifecycle started", "router", router, "startBlock", d.Config.Chain.DeployBlock,
+		"confirmations", d.Config.Chain.Confirmations, "devKeeper", l.Runner != nil)
+	return l, nil
+}
+
+func (l *Lifecycle) goRun(f func()) {
+	l.wg.Add(1)
+	go func() {
+		defer l.wg.Done()
+		f()
+	}()
+}
+
+// Stop ends the lifecycle's goroutines and waits for them.
+func (l *Lifecycle) Stop() {
+	if l == nil || l.cancel == nil {
+		return
+	}
+	l.cancel()
+	l.wg.Wait()
+}
+
+// Volume30dUSD implements routing.VolumeSource.
+func (l *Lifecycle) Volume30dUSD(token common.Address) *big.Int { return l.Market.Volume30dUSD(token) }

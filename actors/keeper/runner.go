@@ -1,0 +1,193 @@
+package keeper
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	apihttp "github.com/orderengine/orderengine/http"
+)
+
+// Client is what the reference keeper needs of a node (ethclient and the
+// simulated backend's client satisfy it).
+type Client interface {
+	ethereum.ContractCaller
+	ethereum.GasEstimator
+	ethereum.GasPricer1559
+	ethereum.TransactionSender
+	ethereum.BlockNumberReader
+	ethereum.ChainReader
+	PendingNonceAt(ctx context.Context, account common.Address) (uint64, error)
+	ChainID(ctx context.Context) (*big.Int, error)
+}
+
+// Source lists the orders executable now for a keeper address.
+type Source func(ctx context.Context, keeper common.Address) ([]Item, error)
+
+// ServiceSource is a Source over an in-process Service.
+func ServiceSource(s *Service) Source {
+	return func(ctx context.Context, keeper common.Address) ([]Item, error) {
+		v, err := s.Executable(ctx, apihttp.KeeperExecutableRequest{Keeper: keeper.Hex(), Limit: 100})
+		if err != nil {
+			return nil, err
+		}
+		return v.(ExecutableList).Orders, nil
+	}
+}
+
+// HTTPSource is a Source over the public API (base URL and API key).
+func HTTPSource(base, apiKey string, hc *http.Client) Source {
+	if hc == nil {
+		hc = &http.Client{Timeout: 30 * time.Second}
+	}
+	return func(ctx context.Context, keeper common.Address) ([]Item, error) {
+		u := base + "/v1/keeper/executable?limit=100&keeper=" + url.QueryEscape(keeper.Hex())
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("X-API-Key", apiKey)
+		resp, err := hc.Do(req)
+		if err != nil {
+			return nil, fmt.Errorf("keeper: list executable: %w", err)
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return nil, fmt.Errorf("keeper: list executable: HTTP %d", resp.StatusCode)
+		}
+		var body ExecutableList
+		if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
+			return nil, fmt.Errorf("keeper: decode executable list: %w", err)
+		}
+		return body.Orders, nil
+	}
+}
+
+// Runner is the reference keeper: it executes listed orders with its own
+// key, simulating each transaction first.
+type Runner struct {
+	client Client
+	key    *ecdsa.PrivateKey
+	addr   common.Address
+	source Source
+	log    *slog.Logger
+	// sent remembers the block an order's transaction was sent at, so an
+	// order is not sent twice while its fill is not yet indexed.
+	sent map[string]uint64
+}
+
+// NewRunner returns a keeper executing with key.
+func NewRunner(client Client, key *ecdsa.PrivateKey, source Source, log *slog.Logger) *Runner {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Runner{client: client, key: key, addr: crypto.PubkeyToAddress(key.PublicKey), source: source,
+		log: log.With("component", "keeper"), sent: map[string]uint64{}}
+}
+
+// Address is the keeper's address.
+func (r *Runner) Address() common.Address { return r.addr }
+
+// Run executes every poll until ctx is done.
+func (r *Runner) Run(ctx context.Context, poll time.Duration) {
+	t := time.NewTicker(poll)
+	defer t.Stop()
+	for {
+		if _, err := r.Step(ctx); err != nil && ctx.Err() == nil {
+			r.log.Warn("keeper step failed", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// resendAfter is how many blocks a sent order waits before it may be sent
+// again (its fill was not indexed, or the transaction was dropped).
+const resendAfter = 3
+
+// Step lists the executable orders and sends a transaction for each one
+// whose simulation succeeds. It returns the transactions sent.
+func (r *Runner) Step(ctx context.Context) ([]*types.Transaction, error) {
+	items, err := r.source(ctx, r.addr)
+	if err != nil {
+		return nil, err
+	}
+	head, err := r.client.BlockNumber(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []*types.Transaction
+	for _, it := range items {
+		if at, ok := r.sent[it.OrderHash]; ok && head < at+resendAfter {
+			continue
+		}
+		tx, err := r.execute(ctx, it)
+		if err != nil {
+			r.log.Info("not executing", "order", it.OrderHash, "err", err, "revert", RevertName(err))
+			continue
+		}
+		r.sent[it.OrderHash] = head
+		out = append(out, tx)
+	}
+	return out, nil
+}
+
+// execute simulates the item's fillOrder and sends it when it succeeds.
+func (r *Runner) execute(ctx context.Context, it Item) (*types.Transaction, error) {
+	to := common.HexToAddress(it.Tx.To)
+	data, err := hexutil.Decode(it.Tx.Data)
+	if err != nil {
+		return nil, err
+	}
+	msg := ethereum.CallMsg{From: r.addr, To: &to, Data: data}
+	if _, err := r.client.CallContract(ctx, msg, nil); err != nil {
+		return nil, fmt.Errorf("simulation reverts: %w", err)
+	}
+	gas, err := r.client.EstimateGas(ctx, msg)
+	if err != nil {
+		return nil, fmt.Errorf("gas estimation reverts: %w", err)
+	}
+	nonce, err := r.client.PendingNonceAt(ctx, r.addr)
+	if err != nil {
+		return nil, err
+	}
+	chainID, err := r.client.ChainID(ctx)
+	if err != nil {
+		return nil, err
+	}
+	tip, err := r.client.SuggestGasTipCap(ctx)
+	if err != nil {
+		return nil, err
+	}
+	h, err := r.client.HeaderByNumber(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	feeCap := new(big.Int).Add(tip, new(big.Int).Mul(h.BaseFee, big.NewInt(2)))
+	tx, err := types.SignNewTx(r.key, types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{
+		ChainID: chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: gas + gas/5, To: &to, Data: data,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := r.client.SendTransaction(ctx, tx); err != nil {
+		return nil, fmt.Errorf("send: %w", err)
+	}
+	r.log.Info("fillOrder sent", "order", it.OrderHash, "tx", tx.Hash(), "fillIn", it.FillIn)
+	return tx, nil
+}

@@ -1,0 +1,240 @@
+// Package keeper is the keeper side of the lifecycle: the service behind
+// GET /v1/keeper/executable (orders executable now with everything needed
+// to call the router's fillOrder) and the reference keeper that executes
+// them with its own key, simulating first and never sending a transaction
+// the simulation says reverts.
+package keeper
+
+import (
+	"context"
+	"encoding/hex"
+	"log/slog"
+	"math/big"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+
+	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/actors/order"
+	"github.com/orderengine/orderengine/actors/trigger"
+	"github.com/orderengine/orderengine/chain"
+	"github.com/orderengine/orderengine/contracts/bindings/servicerouter"
+	apihttp "github.com/orderengine/orderengine/http"
+	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/routing"
+)
+
+// Router builds a fresh route for an amount (routing.Service does).
+type Router interface {
+	Route(ctx context.Context, p routing.RouteParams) (*routing.RouteResponse, error)
+}
+
+// Caller simulates calls at the latest block.
+type Caller interface {
+	CallContract(ctx context.Context, msg ethereum.CallMsg, blockNumber *big.Int) ([]byte, error)
+}
+
+// Options configure a Service.
+type Options struct {
+	Trigger    *trigger.Engine
+	Routes     Router
+	RouterAddr common.Address
+	Chain      Caller          // nil: no simulation, no failed transitions
+	Registry   *order.Registry // nil: failures are not recorded
+	Log        *slog.Logger
+	Now        func() time.Time
+}
+
+// Service implements http.KeeperService.
+type Service struct {
+	opts   Options
+	router *servicerouter.ServiceRouter
+}
+
+// NewService returns the keeper service.
+func NewService(opts Options) *Service {
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Service{opts: opts, router: servicerouter.NewServiceRouter()}
+}
+
+// ExecutableList is the body of GET /v1/keeper/executable.
+type ExecutableList struct {
+	Orders     []Item  `json:"orders"`
+	NextCursor *string `json:"nextCursor"`
+}
+
+// Item is one executable order.
+type Item struct {
+	OrderHash         string                  `json:"orderHash"`
+	OrderType         string                  `json:"orderType"`
+	Pair              string                  `json:"pair"`
+	Order             persistence.SignedOrder `json:"order"`
+	Signature         string                  `json:"signature"`
+	FillIn            string                  `json:"fillIn"`
+	OraclePrice       *string                 `json:"oraclePrice"`
+	Block             uint64                  `json:"block"`
+	Route             RouteCalls              `json:"route"`
+	MinAmountOut      string                  `json:"minAmountOut"`
+	ExpectedAmountOut string                  `json:"expectedAmountOut"`
+	ExpectedKeeperFee string                  `json:"expectedKeeperFee"`
+	Tx                TxData                  `json:"tx"`
+}
+
+// RouteCalls are the executor calls of the fresh route.
+type RouteCalls struct {
+	Family    string   `json:"family"`
+	Targets   []string `json:"targets"`
+	Calldatas []string `json:"calldatas"`
+}
+
+// TxData is the fillOrder transaction to send as is.
+type TxData struct {
+	To   string `json:"to"`
+	Data string `json:"data"`
+}
+
+// Executable implements http.KeeperService: the trigger engine's
+// executable set, in order hash order after the cursor, each with a fresh
+// route for its fill amount and a simulation of fillOrder from the keeper.
+func (s *Service) Executable(ctx context.Context, req apihttp.KeeperExecutableRequest) (any, error) {
+	limit := req.Limit
+	if limit <= 0 {
+		limit = 100
+	}
+	var keeper common.Address
+	if req.Keeper != "" {
+		if !common.IsHexAddress(req.Keeper) {
+			return nil, orderengine.Errorf(orderengine.CodeInvalidRequest, "keeper %q is not an address", req.Keeper)
+		}
+		keeper = common.HexToAddress(req.Keeper)
+	}
+	out := ExecutableList{Orders: []Item{}}
+	for _, x := range s.opts.Trigger.Executable(req.Pair) {
+		if req.Cursor != "" && strings.ToLower(x.Record.OrderHash) <= strings.ToLower(req.Cursor) {
+			continue
+		}
+		if len(out.Orders) == limit {
+			c := out.Orders[len(out.Orders)-1].OrderHash
+			out.NextCursor = &c
+			break
+		}
+		it, ok := s.item(ctx, x, keeper)
+		if ok {
+			out.Orders = append(out.Orders, it)
+		}
+	}
+	return out, nil
+}
+
+// item builds one entry; ok is false when the order is not executable by
+// this keeper now (designated to another keeper, no route, or simulation
+// reverts).
+func (s *Service) item(ctx context.Context, x trigger.Executable, keeper common.Address) (Item, bool) {
+	rec := x.Record
+	so, tr, sig, err := signed(rec)
+	if err != nil {
+		return Item{}, false
+	}
+	if tr.AllowedSender != ([10]byte{}) && tr.AllowedSender != chain.SenderLow80(keeper) {
+		return Item{}, false
+	}
+	slip := int64(tr.SlippagePpm)
+	rt, err := s.opts.Routes.Route(ctx, routing.RouteParams{
+		TokenIn: rec.Order.TokenIn, TokenOut: rec.Order.TokenOut, AmountIn: x.FillIn.String(), SlippagePpm: &slip,
+		DirectSwap: "0", Wallet: rec.Order.Maker, Referrer: rec.Order.Referrer, OrderType: rec.OrderType,
+	})
+	if err != nil {
+		return Item{}, false
+	}
+	calls := make([]servicerouter.Call, len(rt.Route.Targets))
+	for i := range calls {
+		data, err := hexutil.Decode(rt.Route.Calldatas[i])
+		if err != nil {
+			return Item{}, false
+		}
+		calls[i] = servicerouter.Call{Target: common.HexToAddress(rt.Route.Targets[i]), Data: data}
+	}
+	minOut, ok := new(big.Int).SetString(rt.Route.MinAmountOut, 10)
+	if !ok {
+		return Item{}, false
+	}
+	data := s.router.PackFillOrder(so, sig, x.FillIn, calls, minOut)
+	if !s.simulate(ctx, x, keeper, data) {
+		return Item{}, false
+	}
+	it := Item{
+		OrderHash: rec.OrderHash, OrderType: rec.OrderType, Pair: rec.Pair, Order: rec.Order, Signature: rec.Signature,
+		FillIn: x.FillIn.String(), Block: x.Block,
+		Route:        RouteCalls{Family: rt.Route.Family, Targets: rt.Route.Targets, Calldatas: rt.Route.Calldatas},
+		MinAmountOut: minOut.String(), ExpectedAmountOut: rt.AmountOut, ExpectedKeeperFee: rt.Fees.Keeper,
+		Tx: TxData{To: s.opts.RouterAddr.Hex(), Data: hexutil.Encode(data)},
+	}
+	if x.Price != nil {
+		p := x.Price.String()
+		it.OraclePrice = &p
+	}
+	return it, true
+}
+
+// simulate runs fillOrder as the keeper at the latest block. A terminal
+// router error fails the order (order.failed with revertName); any revert
+// keeps the order off the list.
+func (s *Service) simulate(ctx context.Context, x trigger.Executable, keeper common.Address, data []byte) bool {
+	if s.opts.Chain == nil {
+		return true
+	}
+	to := s.opts.RouterAddr
+	_, err := s.opts.Chain.CallContract(ctx, ethereum.CallMsg{From: keeper, To: &to, Data: data}, nil)
+	if err == nil {
+		return true
+	}
+	name := RevertName(err)
+	if reason, bad := terminal[name]; bad && s.opts.Registry != nil {
+		if _, ferr := s.opts.Registry.Fail(ctx, x.Hash, reason, name, s.opts.Now()); ferr != nil {
+			s.opts.Log.Warn("record failed order", "order", x.Hash, "err", ferr)
+		}
+	}
+	s.opts.Log.Debug("executable order does not simulate", "order", x.Hash, "revert", name, "err", err)
+	return false
+}
+
+// signed converts a stored order back into the router's struct.
+func signed(rec *persistence.OrderRecord) (servicerouter.Order, chain.Traits, []byte, error) {
+	o := rec.Order
+	num := func(s string) *big.Int {
+		v, ok := new(big.Int).SetString(strings.TrimPrefix(s, "0x"), baseOf(s))
+		if !ok {
+			return new(big.Int)
+		}
+		return v
+	}
+	traitsU, tr, err := chain.ParseTraits(o.MakerTraits)
+	if err != nil {
+		return servicerouter.Order{}, tr, nil, err
+	}
+	sig, err := hex.DecodeString(strings.TrimPrefix(rec.Signature, "0x"))
+	if err != nil {
+		return servicerouter.Order{}, tr, nil, err
+	}
+	return servicerouter.Order{
+		Salt: num(o.Salt), Maker: common.HexToAddress(o.Maker), Receiver: common.HexToAddress(o.Receiver),
+		TokenIn: common.HexToAddress(o.TokenIn), TokenOut: common.HexToAddress(o.TokenOut), AmountIn: num(o.AmountIn),
+		TriggerPrice: num(o.TriggerPrice), TriggerAmountOut: num(o.TriggerAmountOut), MakerTraits: (&traitsU).ToBig(),
+		Referrer: common.HexToAddress(o.Referrer), ReferralFeePpm: o.ReferralFeePpm,
+	}, tr, sig, nil
+}
+
+func baseOf(s string) int {
+	if strings.HasPrefix(s, "0x") {
+		return 16
+	}
+	return 10
+}
