@@ -1,12 +1,14 @@
 package service_test
 
 import (
-	"context"
 	"crypto/ecdsa"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math/big"
+	nethttp "net/http"
+	"net/http/httptest"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,7 +20,6 @@ import (
 	"github.com/orderengine/orderengine/actors/clock"
 	"github.com/orderengine/orderengine/actors/order/service"
 	"github.com/orderengine/orderengine/chain"
-	apihttp "github.com/orderengine/orderengine/http"
 	"github.com/orderengine/orderengine/http/testserver"
 	"github.com/orderengine/orderengine/routing"
 )
@@ -46,6 +47,19 @@ var (
 	tokC       = common.HexToAddress("0x3000000000000000000000000000000000000003")
 )
 
+// testTokens is the registry of the three test tokens, C without oracle.
+var testTokens = func() *routing.Tokens {
+	reg, err := routing.NewTokens([]orderengine.TokenConfig{
+		{Address: tokA.Hex(), Symbol: "AAA", Name: "Token A", Decimals: 18, Class: orderengine.ClassMajor},
+		{Address: tokB.Hex(), Symbol: "BBB", Name: "Token B", Decimals: 6, Class: orderengine.ClassStable},
+		{Address: tokC.Hex(), Symbol: "CCC", Name: "Token C", Decimals: 18, Class: orderengine.ClassOther},
+	})
+	if err != nil {
+		panic(err)
+	}
+	return reg.WithOracle(func(a common.Address) bool { return a != tokC })
+}()
+
 func newEnv(t *testing.T, opts ...testserver.Option) *env {
 	t.Helper()
 	e := &env{t: t, clk: clock.NewManual(time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)), vault: vaultAddr, a: tokA, b: tokB, c: tokC}
@@ -62,20 +76,7 @@ func newEnv(t *testing.T, opts ...testserver.Option) *env {
 				{Address: tokC.Hex(), Symbol: "CCC", Name: "Token C", Decimals: 18, Class: orderengine.ClassOther},
 			}
 		}),
-		testserver.WithBeforeStart(func(s *testserver.Server) error {
-			reg, err := routing.NewTokens(s.Config.Routing.Tokens)
-			if err != nil {
-				return err
-			}
-			reg = reg.WithOracle(func(a common.Address) bool { return a != tokC })
-			svc, err := service.Build(context.Background(), s.Engine, service.BuildOptions{Tokens: func() *routing.Tokens { return reg }})
-			if err != nil {
-				return err
-			}
-			e.svc = svc
-			s.HTTP.SetServices(apihttp.Services{Orders: svc})
-			return nil
-		}),
+		testserver.WithOrders(service.BuildOptions{Tokens: func() *routing.Tokens { return testTokens }}, &e.svc),
 	}
 	e.srv = testserver.NewTestServer(t, append(base, opts...)...)
 	return e
@@ -267,3 +268,52 @@ func newKey(t *testing.T) *ecdsa.PrivateKey {
 func u256(s string) *uint256.Int { return uint256.MustFromDecimal(s) }
 
 var _ = big.NewInt
+
+// receiver is a webhook endpoint of the test account on a loopback server:
+// events are asserted as an integrator sees them, delivered and signed.
+type receiver struct {
+	mu     sync.Mutex
+	events []string // "trigger orderHash"
+}
+
+func (e *env) receiver() *receiver {
+	e.t.Helper()
+	rc := &receiver{}
+	hs := httptest.NewServer(nethttp.HandlerFunc(func(w nethttp.ResponseWriter, r *nethttp.Request) {
+		var body struct {
+			Trigger string `json:"trigger"`
+			Data    struct {
+				OrderHash string `json:"orderHash"`
+			} `json:"data"`
+		}
+		_ = json.NewDecoder(r.Body).Decode(&body)
+		rc.mu.Lock()
+		rc.events = append(rc.events, body.Trigger+" "+body.Data.OrderHash)
+		rc.mu.Unlock()
+		w.WriteHeader(200)
+	}))
+	e.t.Cleanup(hs.Close)
+	body, _ := json.Marshal(map[string]string{"url": hs.URL + "/hook"})
+	if r := e.srv.Do("POST", "/v1/webhooks", body, map[string]string{"X-API-Key": e.srv.APIKey}); r.Status != 201 {
+		e.t.Fatalf("create webhook: %d %s", r.Status, r.Body)
+	}
+	return rc
+}
+
+// has reports whether an event trigger for hash was delivered.
+func (rc *receiver) has(trigger string, hash common.Hash) bool {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	for _, ev := range rc.events {
+		if ev == trigger+" "+hash.Hex() {
+			return true
+		}
+	}
+	return false
+}
+
+func (rc *receiver) count() int {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	return len(rc.events)
+}
