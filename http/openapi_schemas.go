@@ -201,6 +201,19 @@ func schemas() obj {
 			"id": obj{"type": "string"}, "trigger": ref("WebhookEvent"), "createdAt": obj{"type": "string", "format": "date-time"},
 			"data": obj{"type": "object"},
 		}),
-		"ExecutableList": object([]string{"orders"}, obj{"orders": arrayOf(obj{"type": "object"})}),
+		"ExecutableOrder": object([]string{"orderHash", "orderType", "pair", "order", "signature", "fillIn", "oraclePrice", "block", "route",
+			"minAmountOut", "expectedAmountOut", "expectedKeeperFee", "tx"}, obj{
+			"orderHash": ref("Hash"), "orderType": ref("OrderType"), "pair": ref("Pair"), "order": ref("StoredOrder"),
+			"signature": ref("HexBytes"), "fillIn": ref("UintString"),
+			"oraclePrice": obj{"oneOf": []obj{ref("UintString"), {"type": "null"}}, "description": "Oracle price of one whole tokenIn in raw tokenOut at block."},
+			"block":       obj{"type": "integer"},
+			"route": object([]string{"targets", "calldatas"}, obj{
+				"family": obj{"type": "string"}, "targets": arrayOf(ref("Address")), "calldatas": arrayOf(ref("HexBytes")),
+			}),
+			"minAmountOut": ref("UintString"), "expectedAmountOut": ref("UintString"), "expectedKeeperFee": ref("UintString"),
+			"tx": object([]string{"to", "data"}, obj{"to": ref("Address"), "data": ref("HexBytes")}),
+		}),
+		"ExecutableList": object([]string{"orders", "nextCursor"}, obj{"orders": arrayOf(ref("ExecutableOrder")),
+			"nextCursor": obj{"type": []string{"string", "null"}, "description": "Cursor of the next page; null at the end."}}),
 	}
 }
