@@ -280,29 +280,44 @@ func TestMarketMakerWalksWithinBoundsAndOracleFollows(t *testing.T) {
 	}
 }
 
+// TestTimerMiningAndClose runs the timers: blocks come by themselves, the
+// market maker's loop steps (the oracle's WETH round advances), and Close
+// stops all of it and the RPC server.
 func TestTimerMiningAndClose(t *testing.T) {
 	cfg := testConfig()
 	cfg.ManualMining = false
 	cfg.BlockInterval = 20 * time.Millisecond
+	cfg.MarketMaker = orderengine.MarketMakerConfig{Enabled: true, Period: 30 * time.Millisecond}
 	ctx := testCtx(t)
 	d, err := Start(ctx, cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	o := oracle.NewOracle()
+	weth, _ := d.Deployment().Token("WETH")
+	round := func() uint64 {
+		r, err := bind.Call(o.Instance(d.Client(), d.Deployment().Oracle), &bind.CallOpts{Context: ctx},
+			o.PackLatestRoundData(weth.Address), o.UnpackLatestRoundData)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.RoundId.Uint64()
+	}
+	firstRound := round()
 	heads := make(chan *types.Header, 16)
 	sub, err := d.Client().SubscribeNewHead(ctx, heads)
 	if err != nil {
 		t.Fatal(err)
 	}
 	start, _ := d.Client().BlockNumber(ctx)
-	for n := start; n < start+3; {
+	for n := start; n < start+3 || round() < firstRound+2; {
 		select {
 		case h := <-heads:
 			n = h.Number.Uint64()
 		case err := <-sub.Err():
 			t.Fatal(err)
 		case <-ctx.Done():
-			t.Fatalf("no blocks from the timer: %v", ctx.Err())
+			t.Fatalf("timer blocks up to %d (from %d), oracle round %d (from %d): %v", n, start, round(), firstRound, ctx.Err())
 		}
 	}
 	sub.Unsubscribe()
