@@ -51,3 +51,22 @@ func BenchmarkBareConfigLoopback(b *testing.B) {
 		b.Fatal(err)
 	}
 }
+
+// BenchmarkReadLoopback is the read mode's engine side: keyed GET /v1/stats
+// over loopback.
+func BenchmarkReadLoopback(b *testing.B) {
+	eng, err := startEngine()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() { _ = eng.close() }()
+	header := map[string]string{"X-API-Key": eng.apiKey}
+	status, _, err := fetch(eng.addr, "/v1/stats", header)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	if _, err := load(context.Background(), eng.addr, "/v1/stats", header, 32, b.N, status); err != nil {
+		b.Fatal(err)
+	}
+}

@@ -277,10 +277,12 @@ func (s *Server) outer(c *fiber.Ctx) (err error) {
 		status := c.Response().StatusCode()
 		elapsed := time.Since(start)
 		s.metrics.observe(ri.route, methodLabel(c.Method()), status, elapsed)
-		s.log.LogAttrs(context.Background(), slog.LevelInfo, "request",
-			slog.String("rid", ri.rid), slog.String("method", c.Method()), slog.String("path", c.Path()),
-			slog.String("route", ri.route), slog.Int("status", status), slog.Duration("dur", elapsed),
-			slog.String("ip", c.IP()), slog.String("key", ri.keyID))
+		if s.log.Enabled(context.Background(), slog.LevelInfo) {
+			s.log.LogAttrs(context.Background(), slog.LevelInfo, "request",
+				slog.String("rid", ri.rid), slog.String("method", c.Method()), slog.String("path", c.Path()),
+				slog.String("route", ri.route), slog.Int("status", status), slog.Duration("dur", elapsed),
+				slog.String("ip", c.IP()), slog.String("key", ri.keyID))
+		}
 		c.Locals(localsInfo, nil)
 		infoPool.Put(ri)
 		err = nil
