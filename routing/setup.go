@@ -50,6 +50,9 @@ func Setup(ctx context.Context, cfg oe.Config, deps SetupDeps) (*Stack, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	if deps.Chain == nil {
+		return nil, fmt.Errorf("routing: setup needs a chain client")
+	}
 	if err := cfg.Routing.Validate(); err != nil {
 		return nil, err
 	}

@@ -31,6 +31,10 @@ type PoolRef struct {
 	Family  string
 }
 
+// maxFollowGap is the largest block range Advance fetches logs for; after a
+// longer pause one Multicall reload is cheaper than the logs.
+const maxFollowGap = 1000
+
 // syncTopic is the topic of `event Sync(uint256 reserve0, uint256 reserve1)`.
 func syncTopic() common.Hash { return crypto.Keccak256Hash([]byte("Sync(uint256,uint256)")) }
 
@@ -44,9 +48,10 @@ type VenueCache struct {
 	pools     []PoolRef
 	families  map[string]Family
 
-	snap atomic.Pointer[Snapshot]
-	mu   sync.Mutex  // serialises Load and Advance
-	hash common.Hash // hash of the snapshot's block, to notice reorgs
+	snap  atomic.Pointer[Snapshot]
+	mu    sync.Mutex  // serialises Load and Advance
+	hash  common.Hash // hash of the snapshot's block, to notice reorgs
+	loads int         // full loads so far (tests observe reorg reloads)
 }
 
 // NewVenueCache returns an empty cache for pools. A zero multicall address
@@ -99,6 +104,7 @@ func (v *VenueCache) loadLocked(ctx context.Context, block *big.Int) error {
 	}
 	v.snap.Store(NewSnapshot(number.Uint64(), pools))
 	v.hash = head.Hash()
+	v.loads++
 	return nil
 }
 
@@ -196,6 +202,9 @@ func (v *VenueCache) Advance(ctx context.Context) error {
 	}
 	if head.Number.Uint64() <= cur {
 		return nil
+	}
+	if head.Number.Uint64()-cur > maxFollowGap {
+		return v.loadLocked(ctx, head.Number)
 	}
 	addrs := make([]common.Address, len(v.pools))
 	for i, p := range v.pools {

@@ -138,3 +138,42 @@ func TestVenueCacheLoadsWithMulticallAndFollowsSync(t *testing.T) {
 		t.Fatal("the old snapshot changed")
 	}
 }
+
+// TestVenueCacheReloadsAfterReorg moves the chain to a fork that drops the
+// block the cache was at; Advance must notice the hash change and reload
+// the state of the new canonical chain.
+func TestVenueCacheReloadsAfterReorg(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulated chain test skipped in -short mode")
+	}
+	e := newDeployed(t)
+	cache, err := NewVenueCache(e.client, e.d.Multicall, e.poolRefs(), DefaultFamilies())
+	if err != nil {
+		t.Fatal(err)
+	}
+	parent, _ := e.client.HeaderByNumber(e.ctx, nil)
+	pool := e.d.Pools[0]
+	e.swapOnChain(pool.Address, pool.Token1, big.NewInt(5_000_000_000)) // mint, approve, swap: three blocks
+	if err := cache.Load(e.ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.sim.Fork(parent.Hash()); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 5; i++ { // the fork becomes the longer chain
+		e.sim.Commit()
+	}
+	if err := cache.Advance(e.ctx); err != nil {
+		t.Fatal(err)
+	}
+	head, _ := e.client.HeaderByNumber(e.ctx, nil)
+	if cache.Snapshot().Block() != head.Number.Uint64() || cache.loads != 2 {
+		t.Fatalf("cache at %d after the reorg (head %d), %d loads (want a reload)", cache.Snapshot().Block(), head.Number.Uint64(), cache.loads)
+	}
+	checkAgainstChain(t, e, cache.Snapshot())
+	// Without a reorg, Advance only applies logs.
+	e.sim.Commit()
+	if err := cache.Advance(e.ctx); err != nil || cache.loads != 2 {
+		t.Fatalf("plain advance reloaded: %v, %d loads", err, cache.loads)
+	}
+}
