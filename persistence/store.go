@@ -97,14 +97,17 @@ func (s *Store) get(key []byte) (value []byte, ok bool, err error) {
 // pebbleLogger routes Pebble's own log lines into slog.
 type pebbleLogger struct{ log *slog.Logger }
 
+// Infof logs Pebble information at debug level.
 func (l pebbleLogger) Infof(format string, args ...any) {
 	l.log.Debug(fmt.Sprintf(format, args...), "component", "pebble")
 }
 
+// Errorf logs a Pebble error.
 func (l pebbleLogger) Errorf(format string, args ...any) {
 	l.log.Error(fmt.Sprintf(format, args...), "component", "pebble")
 }
 
+// Fatalf logs a fatal Pebble error and panics, as Pebble expects.
 func (l pebbleLogger) Fatalf(format string, args ...any) {
 	l.log.Error(fmt.Sprintf(format, args...), "component", "pebble", "fatal", true)
 	panic(fmt.Sprintf(format, args...))
