@@ -219,6 +219,9 @@ func reserveListen(addr string) (string, int, error) {
 	if err != nil {
 		return "", 0, fmt.Errorf("devchain: dev RPC address %q: %w", addr, err)
 	}
+	if host == "" {
+		return "", 0, fmt.Errorf("devchain: dev RPC address %q needs a host, such as 127.0.0.1:8545", addr)
+	}
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
 		return "", 0, fmt.Errorf("devchain: dev RPC address %s: %w", addr, err)

@@ -5,6 +5,7 @@ import (
 	"crypto/ecdsa"
 	"errors"
 	"math/big"
+	"net"
 	"strings"
 	"testing"
 	"time"
@@ -381,6 +382,22 @@ func TestOpen(t *testing.T) {
 	noCode.Chain.Router = "0x000000000000000000000000000000000000dEaD"
 	if _, err := Open(ctx, &noCode, nil, nil); err == nil || !strings.Contains(err.Error(), "no code") {
 		t.Fatalf("router without code: %v", err)
+	}
+	noHost := orderengine.Default()
+	noHost.Chain = testConfig()
+	noHost.Chain.DevRPCListen = ":0"
+	if _, err := Open(ctx, &noHost, nil, nil); err == nil || !strings.Contains(err.Error(), "needs a host") {
+		t.Fatalf("dev RPC address without host: %v", err)
+	}
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	busyCfg := testConfig()
+	busyCfg.DevRPCListen = busy.Addr().String()
+	if _, err := Start(ctx, busyCfg, nil); err == nil || !strings.Contains(err.Error(), "address already in use") {
+		t.Fatalf("dev RPC on a busy port: %v", err)
 	}
 	notDev := orderengine.Default()
 	notDev.Dev = false
