@@ -32,8 +32,10 @@ type mode struct {
 // modes is the one place scenarios are registered.
 func modes() map[string]mode {
 	return map[string]mode{
-		"config": {"GET /v1/config vs a bare Fiber handler", runConfig},
-		"read":   {"keyed GET /v1/stats vs a bare Fiber handler", runRead},
+		"config":     {"GET /v1/config vs a bare Fiber handler", runConfig},
+		"read":       {"keyed GET /v1/stats vs a bare Fiber handler", runRead},
+		"submit":     {"durable POST /v1/orders (pre-signed v7.1 orders) vs bare Ecrecover × cores", runSubmit},
+		"order-read": {"GET /v1/orders/{hash} vs GET /v1/config, and RSS per stored order", runOrderRead},
 	}
 }
 

@@ -1,0 +1,368 @@
+package main
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"encoding/hex"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/valyala/fasthttp"
+
+	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/actors/order/service"
+	"github.com/orderengine/orderengine/chain"
+	apihttp "github.com/orderengine/orderengine/http"
+	"github.com/orderengine/orderengine/routing"
+)
+
+// orderFlags are the flags of the submit and order-read modes.
+type orderFlags struct {
+	url, key        string
+	n, conns, rate  int
+	makers, pid     int
+	tokenIn, tokOut string
+	decimals        int
+	ppm             int
+	vault           string
+}
+
+func parseOrderFlags(name string, args []string) (orderFlags, error) {
+	var f orderFlags
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.StringVar(&f.url, "url", "", "base URL of a running server (empty: start an engine with the order service in this process)")
+	fs.StringVar(&f.key, "key", "", "API key for -url (its tier must allow the rate)")
+	fs.IntVar(&f.n, "n", 20000, "orders to submit")
+	fs.IntVar(&f.conns, "conns", 32, "concurrent keep-alive connections")
+	fs.IntVar(&f.rate, "rate", 0, "target submits per second (0: flat out)")
+	fs.IntVar(&f.makers, "makers", 0, "maker wallets (0: n/10, so the default per-maker limit of 10 per 10 s is not hit)")
+	fs.IntVar(&f.pid, "pid", 0, "server pid whose RSS is reported (0: this process with the in-process engine)")
+	fs.StringVar(&f.tokenIn, "token-in", "", "tokenIn for -url (registry token with its decimals)")
+	fs.StringVar(&f.tokOut, "token-out", "", "tokenOut for -url")
+	fs.IntVar(&f.decimals, "decimals-in", 18, "decimals of -token-in")
+	fs.IntVar(&f.ppm, "referral-ppm", -1, "referralFeePpm of the limit × pair-class cell (-1: the default policy's limit × major)")
+	fs.StringVar(&f.vault, "vault", "", "fee vault for -url (default: GET /v1/config feeVault)")
+	if err := fs.Parse(args); err != nil {
+		return f, err
+	}
+	if f.makers <= 0 {
+		f.makers = max(1, (f.n+9)/10)
+	}
+	if f.ppm < 0 {
+		f.ppm = int(orderengine.Default().Routing.FeePolicy["limit"][orderengine.ClassMajor].ReferralPpm)
+	}
+	return f, nil
+}
+
+// target is the server the order modes drive.
+type target struct {
+	addr, key    string
+	domain       *chain.Domain
+	vault        common.Address
+	in, out      common.Address
+	decimals     uint8
+	pid          int
+	close        func() error
+	inProcessRSS bool
+	// svc is the in-process order service (nil with -url).
+	svc *service.Service
+}
+
+// Addresses of the in-process engine's registry (no chain behind it: the
+// order path is measured up to and including the durable commit).
+var (
+	benchRouter = common.HexToAddress("0x00000000000000000000000000000000000A11CE")
+	benchVault  = common.HexToAddress("0x000000000000000000000000000000000000FEE5")
+	benchIn     = common.HexToAddress("0x1000000000000000000000000000000000000001")
+	benchOut    = common.HexToAddress("0x2000000000000000000000000000000000000002")
+)
+
+// openTarget connects to -url, or starts an in-process engine with the
+// order service over a two-token registry.
+func openTarget(f orderFlags) (*target, error) {
+	if f.url != "" {
+		return remoteTarget(f)
+	}
+	e, err := startEngine()
+	if err != nil {
+		return nil, err
+	}
+	cfg := e.eng.Config
+	cfg.Chain.Router, cfg.Chain.FeeVault = benchRouter.Hex(), benchVault.Hex()
+	reg, err := routing.NewTokens([]orderengine.TokenConfig{
+		{Address: benchIn.Hex(), Symbol: "AAA", Decimals: 18, Class: orderengine.ClassMajor},
+		{Address: benchOut.Hex(), Symbol: "BBB", Decimals: 6, Class: orderengine.ClassStable},
+	})
+	if err != nil {
+		return nil, err
+	}
+	reg = reg.WithOracle(func(common.Address) bool { return true })
+	svc, err := service.Build(context.Background(), e.eng, service.BuildOptions{Config: &cfg, Tokens: func() *routing.Tokens { return reg }})
+	if err != nil {
+		return nil, err
+	}
+	e.srv.SetServices(apihttp.Services{Orders: svc})
+	return &target{addr: e.addr, key: e.apiKey, domain: chain.NewRouterDomain(4663, benchRouter), vault: benchVault,
+		in: benchIn, out: benchOut, decimals: 18, pid: os.Getpid(), close: e.close, inProcessRSS: true, svc: svc}, nil
+}
+
+func remoteTarget(f orderFlags) (*target, error) {
+	addr := strings.TrimPrefix(strings.TrimPrefix(f.url, "http://"), "https://")
+	status, body, err := fetch(addr, "/v1/config", nil)
+	if err != nil || status != 200 {
+		return nil, fmt.Errorf("GET /v1/config: %d %v", status, err)
+	}
+	var cfg struct {
+		ChainID  uint64 `json:"chainId"`
+		Router   string `json:"router"`
+		FeeVault string `json:"feeVault"`
+	}
+	if err := json.Unmarshal(body, &cfg); err != nil {
+		return nil, err
+	}
+	vault := cfg.FeeVault
+	if f.vault != "" {
+		vault = f.vault
+	}
+	if !common.IsHexAddress(f.tokenIn) || !common.IsHexAddress(f.tokOut) || !common.IsHexAddress(vault) {
+		return nil, fmt.Errorf("-url needs -token-in, -token-out and a fee vault")
+	}
+	return &target{addr: addr, key: f.key, domain: chain.NewRouterDomain(cfg.ChainID, common.HexToAddress(cfg.Router)),
+		vault: common.HexToAddress(vault), in: common.HexToAddress(f.tokenIn), out: common.HexToAddress(f.tokOut),
+		decimals: uint8(f.decimals), pid: f.pid, close: func() error { return nil }}, nil
+}
+
+// signOrders pre-signs n v7.1 limit orders from makers wallets on every
+// core and returns their bodies and hashes.
+func signOrders(t *target, f orderFlags) ([][]byte, []common.Hash, error) {
+	keys := make([]*ecdsa.PrivateKey, f.makers)
+	for i := range keys {
+		k, err := crypto.GenerateKey()
+		if err != nil {
+			return nil, nil, err
+		}
+		keys[i] = k
+	}
+	bodies, hashes := make([][]byte, f.n), make([]common.Hash, f.n)
+	traits, _ := chain.EncodeTraits(chain.Traits{SlippagePpm: 5000})
+	seed := uint64(time.Now().UnixNano())
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < f.n; i = int(next.Add(1) - 1) {
+				key := keys[i%len(keys)]
+				maker := crypto.PubkeyToAddress(key.PublicKey)
+				o := chain.Order{Maker: maker, Receiver: maker, TokenIn: t.in, TokenOut: t.out, Referrer: t.vault,
+					ReferralFeePpm: uint32(f.ppm), MakerTraits: traits}
+				o.Salt.SetUint64(seed + uint64(i))
+				o.AmountIn.SetUint64(1_000_000_000_000_000_000)
+				o.TriggerPrice.SetUint64(2_000_000_000 + uint64(i%5000))
+				o.TriggerAmountOut, _ = chain.DeriveTriggerAmountOut(&o.AmountIn, &o.TriggerPrice, t.decimals)
+				h := chain.OrderHash(t.domain, &o)
+				sig, _ := crypto.Sign(h[:], key)
+				sig[64] += 27
+				bodies[i] = []byte(`{"orderType":"limit","signature":"0x` + hex.EncodeToString(sig) + `","orderHash":"` + h.Hex() +
+					`","order":{"salt":"0x` + hex.EncodeToString(o.Salt.Bytes()) + `","maker":"` + maker.Hex() + `","receiver":"` + maker.Hex() +
+					`","tokenIn":"` + t.in.Hex() + `","tokenOut":"` + t.out.Hex() + `","amountIn":"` + o.AmountIn.Dec() +
+					`","triggerPrice":"` + o.TriggerPrice.Dec() + `","makerTraits":"` + traits.Dec() + `","referrer":"` + t.vault.Hex() +
+					`","referralFeePpm":` + strconv.Itoa(f.ppm) + `}}`)
+				hashes[i] = h
+			}
+		})
+	}
+	wg.Wait()
+	return bodies, hashes, nil
+}
+
+// drive sends n requests built by req(i) over conns connections, at rate
+// per second (0: flat out), with a progress line on stderr. It returns the
+// latencies, the answers by status and code, and the elapsed time.
+func drive(ctx context.Context, addr string, n, conns, rate int, req func(i int, r *fasthttp.Request)) (lat []time.Duration, codes map[string]int, elapsed time.Duration) {
+	client := &fasthttp.HostClient{Addr: addr, MaxConns: conns, ReadTimeout: 30 * time.Second}
+	var next, done atomic.Int64
+	var mu sync.Mutex
+	codes = map[string]int{}
+	lat = make([]time.Duration, 0, n)
+	start := time.Now()
+	stop := make(chan struct{})
+	go progress(n, &done, start, stop)
+	var wg sync.WaitGroup
+	for range conns {
+		wg.Go(func() {
+			r, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
+			defer fasthttp.ReleaseRequest(r)
+			defer fasthttp.ReleaseResponse(resp)
+			mine := make([]time.Duration, 0, n/conns+1)
+			local := map[string]int{}
+			for i := int(next.Add(1) - 1); i < n && ctx.Err() == nil; i = int(next.Add(1) - 1) {
+				if rate > 0 {
+					if wait := time.Until(start.Add(time.Duration(float64(i) / float64(rate) * float64(time.Second)))); wait > 0 {
+						time.Sleep(wait)
+					}
+				}
+				r.Reset()
+				req(i, r)
+				t0 := time.Now()
+				err := client.Do(r, resp)
+				mine = append(mine, time.Since(t0))
+				done.Add(1)
+				switch {
+				case err != nil:
+					local["transport: "+err.Error()]++
+				default:
+					local[answerKey(resp.StatusCode(), resp.Body())]++
+				}
+			}
+			mu.Lock()
+			lat = append(lat, mine...)
+			for k, v := range local {
+				codes[k] += v
+			}
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	close(stop)
+	return lat, codes, time.Since(start)
+}
+
+func answerKey(status int, body []byte) string {
+	if status < 300 {
+		return strconv.Itoa(status)
+	}
+	var e struct {
+		Code string `json:"code"`
+	}
+	_ = json.Unmarshal(body, &e)
+	return strconv.Itoa(status) + " " + e.Code
+}
+
+// progress draws a bar on stderr every 250 ms until stop closes.
+func progress(n int, done *atomic.Int64, start time.Time, stop chan struct{}) {
+	t := time.NewTicker(250 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			fmt.Fprintln(os.Stderr)
+			return
+		case <-t.C:
+			d := int(done.Load())
+			w := 40 * d / max(n, 1)
+			fmt.Fprintf(os.Stderr, "\r[%s%s] %d/%d  %.0f/s ", strings.Repeat("=", w), strings.Repeat(" ", 40-w), d, n,
+				float64(d)/time.Since(start).Seconds())
+		}
+	}
+}
+
+// report prints throughput, latency percentiles and answers by code.
+func report(out io.Writer, what string, lat []time.Duration, codes map[string]int, elapsed time.Duration) float64 {
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	pct := func(p float64) time.Duration {
+		if len(lat) == 0 {
+			return 0
+		}
+		return lat[min(len(lat)-1, int(math.Ceil(p*float64(len(lat))))-1)]
+	}
+	rps := float64(len(lat)) / elapsed.Seconds()
+	fmt.Fprintf(out, "%s: %d requests in %s = %.0f/s   p50 %s  p90 %s  p99 %s  max %s\n", what, len(lat), elapsed.Round(time.Millisecond),
+		rps, pct(0.5).Round(time.Microsecond), pct(0.9).Round(time.Microsecond), pct(0.99).Round(time.Microsecond), pct(1).Round(time.Microsecond))
+	keys := make([]string, 0, len(codes))
+	for k := range codes {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(out, "  %-40s %d\n", k, codes[k])
+	}
+	return rps
+}
+
+// rssKiB reads VmRSS of pid from /proc.
+func rssKiB(pid int) int {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return -1
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, "VmRSS:") {
+			n, _ := strconv.Atoi(strings.Fields(line)[1])
+			return n
+		}
+	}
+	return -1
+}
+
+// ecrecoverRate measures bare crypto.Ecrecover per second on every core
+// for d: the reference the submit target is a share of.
+func ecrecoverRate(d time.Duration) float64 {
+	key, _ := crypto.GenerateKey()
+	msg := crypto.Keccak256([]byte("bench"))
+	sig, _ := crypto.Sign(msg, key)
+	var total atomic.Int64
+	var wg sync.WaitGroup
+	deadline := time.Now().Add(d)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			n := int64(0)
+			for time.Now().Before(deadline) {
+				for range 64 {
+					_, _ = crypto.Ecrecover(msg, sig)
+				}
+				n += 64
+			}
+			total.Add(n)
+		})
+	}
+	wg.Wait()
+	return float64(total.Load()) / d.Seconds()
+}
+
+// runSubmit is the submit mode: pre-signed orders posted flat out or at a
+// rate, against bare Ecrecover × cores measured in the same run.
+func runSubmit(ctx context.Context, out io.Writer, args []string) error {
+	f, err := parseOrderFlags("submit", args)
+	if err != nil {
+		return err
+	}
+	t, err := openTarget(f)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = t.close() }()
+	fmt.Fprintf(out, "mode submit: signing %d v7.1 limit orders from %d makers...\n", f.n, f.makers)
+	bodies, _, err := signOrders(t, f)
+	if err != nil {
+		return err
+	}
+	ecr := ecrecoverRate(2 * time.Second)
+	rss0 := rssKiB(t.pid)
+	lat, codes, elapsed := drive(ctx, t.addr, f.n, f.conns, f.rate, func(i int, r *fasthttp.Request) {
+		r.SetRequestURI("http://" + t.addr + "/v1/orders")
+		r.Header.SetMethod("POST")
+		r.Header.SetContentType("application/json")
+		r.Header.Set("X-API-Key", t.key)
+		r.SetBody(bodies[i])
+	})
+	rps := report(out, "submit", lat, codes, elapsed)
+	fmt.Fprintf(out, "bare Ecrecover × %d cores: %.0f/s; durable submits are %.1f %% of it (target ≥ 40 %%)\n",
+		runtime.GOMAXPROCS(0), ecr, 100*rps/ecr)
+	if rss := rssKiB(t.pid); rss > 0 {
+		fmt.Fprintf(out, "server RSS (pid %d%s): %d KiB before, %d KiB after\n", t.pid, map[bool]string{true: ", harness in the same process"}[t.inProcessRSS], rss0, rss)
+	}
+	return nil
+}

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"runtime/debug"
+
+	"github.com/valyala/fasthttp"
+)
+
+// runOrderRead is the order-read mode: it stores -n orders, then reads
+// them (GET /v1/orders/{hash}, cycling over every hash) and GET /v1/config
+// alternately, the same number of requests each, and prints both rates
+// and their ratio (target ≥ 50 %). In process it also prints the RSS and
+// Go heap per order with the order actors live and after they passivate.
+func runOrderRead(ctx context.Context, out io.Writer, args []string) error {
+	f, err := parseOrderFlags("order-read", args)
+	if err != nil {
+		return err
+	}
+	t, err := openTarget(f)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = t.close() }()
+	bodies, hashes, err := signOrders(t, f)
+	if err != nil {
+		return err
+	}
+	base := heapAndRSS(t)
+	_, codes, _ := drive(ctx, t.addr, f.n, f.conns, 0, func(i int, r *fasthttp.Request) {
+		r.SetRequestURI("http://" + t.addr + "/v1/orders")
+		r.Header.SetMethod("POST")
+		r.Header.SetContentType("application/json")
+		r.Header.Set("X-API-Key", t.key)
+		r.SetBody(bodies[i])
+	})
+	if codes["201"] != f.n {
+		return fmt.Errorf("storing orders: %v", codes)
+	}
+	bodies = nil
+	if t.svc != nil {
+		live := heapAndRSS(t)
+		fmt.Fprintf(out, "%d open orders stored, %d order actors live: heap +%.0f B/order, RSS +%.0f B/order\n",
+			f.n, t.svc.Registry().Live(), float64(live.heap-base.heap)/float64(f.n), 1024*float64(live.rss-base.rss)/float64(f.n))
+		for _, h := range hashes {
+			if _, err := t.svc.Registry().Passivate(ctx, h); err != nil {
+				return err
+			}
+		}
+		idle := heapAndRSS(t)
+		fmt.Fprintf(out, "after passivation (%d actors live): heap +%.0f B/order (orderbook entries and open counts remain), RSS +%.0f B/order\n",
+			t.svc.Registry().Live(), float64(idle.heap-base.heap)/float64(f.n), 1024*float64(idle.rss-base.rss)/float64(f.n))
+	}
+	reads := 4 * f.n
+	for round := 1; round <= 3; round++ {
+		lc, cc, ec := drive(ctx, t.addr, reads, f.conns, 0, func(i int, r *fasthttp.Request) {
+			r.SetRequestURI("http://" + t.addr + "/v1/config")
+		})
+		cfgRate := report(out, fmt.Sprintf("round %d GET /v1/config", round), lc, cc, ec)
+		lo, co, eo := drive(ctx, t.addr, reads, f.conns, 0, func(i int, r *fasthttp.Request) {
+			r.SetRequestURI("http://" + t.addr + "/v1/orders/" + hashes[i%len(hashes)].Hex())
+			r.Header.Set("X-API-Key", t.key)
+		})
+		orderRate := report(out, fmt.Sprintf("round %d GET /v1/orders/{hash}", round), lo, co, eo)
+		fmt.Fprintf(out, "round %d: order/config %.1f %% (target ≥ 50 %%)\n", round, 100*orderRate/cfgRate)
+	}
+	return nil
+}
+
+type memSample struct {
+	heap uint64
+	rss  int
+}
+
+// heapAndRSS collects garbage, returns memory to the OS and samples the
+// live heap and the RSS (KiB) of the target's process.
+func heapAndRSS(t *target) memSample {
+	runtime.GC()
+	debug.FreeOSMemory()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return memSample{heap: ms.HeapAlloc, rss: rssKiB(t.pid)}
+}
