@@ -13,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
@@ -359,6 +360,13 @@ func TestOpen(t *testing.T) {
 			t.Fatalf("registry token %s has no address after Open", tok.Symbol)
 		}
 	}
+	if len(cfg.Chain.Pools) != len(conn.Dev.Deployment().Pools) || cfg.Chain.Pools[0].Family == "" {
+		t.Fatalf("pools in config %+v", cfg.Chain.Pools)
+	}
+	var id hexutil.Big
+	if conn.RPC == nil || conn.RPC.CallContext(ctx, &id, "eth_chainId") != nil || id.ToInt().Uint64() != 4663 {
+		t.Fatalf("dev conn raw RPC: %v", id.ToInt())
+	}
 
 	// External mode: the node's chain id and the router's code are checked.
 	ext := orderengine.Default()
@@ -368,7 +376,7 @@ func TestOpen(t *testing.T) {
 	if err != nil {
 		t.Fatalf("external Open: %v", err)
 	}
-	if c.Dev != nil || c.ChainID != 4663 || c.RPCURL != d.RPCURL() {
+	if c.Dev != nil || c.ChainID != 4663 || c.RPCURL != d.RPCURL() || c.RPC == nil {
 		t.Fatalf("external conn %+v", c)
 	}
 	c.Close()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/rpc"
 
 	orderengine "github.com/orderengine/orderengine"
 )
@@ -24,6 +25,10 @@ type Conn struct {
 	// the dev chain's server or the configured public URL. It may be empty
 	// when the dev chain's RPC server is off.
 	RPCURL string
+	// RPC is the raw JSON-RPC client, for calls ethclient lacks (eth_call
+	// with state overrides through gethclient). In dev mode it is dialled to
+	// the dev chain's RPC server, nil when that server is off.
+	RPC *rpc.Client
 	// Dev is the embedded dev chain, nil with an external node. Its faucet
 	// and market maker are reached through it.
 	Dev *DevChain
@@ -64,7 +69,17 @@ func Open(ctx context.Context, cfg *orderengine.Config, logger *slog.Logger, ban
 			return nil, fmt.Errorf("devchain: print banner: %w", err)
 		}
 	}
-	return &Conn{Client: d.Client(), ChainID: d.ChainID(), RPCURL: d.RPCURL(), Dev: d, close: d.Close}, nil
+	conn := &Conn{Client: d.Client(), ChainID: d.ChainID(), RPCURL: d.RPCURL(), Dev: d, close: d.Close}
+	if d.RPCURL() != "" {
+		rc, err := rpc.DialContext(ctx, d.RPCURL())
+		if err != nil {
+			_ = d.Close()
+			return nil, fmt.Errorf("devchain: dial the dev RPC server: %w", err)
+		}
+		conn.RPC = rc
+		conn.close = func() error { rc.Close(); return d.Close() }
+	}
+	return conn, nil
 }
 
 func openExternal(ctx context.Context, cfg *orderengine.Config, logger *slog.Logger) (*Conn, error) {
@@ -91,7 +106,8 @@ func openExternal(ctx context.Context, cfg *orderengine.Config, logger *slog.Log
 		public = cfg.Chain.RPCURL
 	}
 	logger.Info("connected to external node", "component", "devchain", "rpc", cfg.Chain.RPCURL, "chainId", want, "router", router)
-	return &Conn{Client: client, ChainID: want, RPCURL: public, close: func() error { client.Close(); return nil }}, nil
+	return &Conn{Client: client, RPC: client.Client(), ChainID: want, RPCURL: public,
+		close: func() error { client.Close(); return nil }}, nil
 }
 
 // Dial connects to the node at rpcURL and checks that its chain id is
