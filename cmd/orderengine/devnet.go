@@ -148,13 +148,15 @@ func readKeyFile(path string) (*ecdsa.PrivateKey, error) {
 
 // startChain is serve's chain hook: it opens the chain (the embedded dev
 // chain with an empty chain.rpcURL, else the external node, whose chain id
-// and router are checked), serves the filled chain section on /v1/config,
-// and stops the chain after the HTTP drain.
+// and router are checked), hands its client to the services wired after
+// it, serves the filled chain section on /v1/config, and stops the chain
+// after the HTTP drain.
 func startChain(ctx context.Context, env *serveEnv) (func(context.Context) error, error) {
 	conn, err := devchain.Open(ctx, env.Config, env.Log, env.Stdout)
 	if err != nil {
 		return nil, err
 	}
+	env.ChainClient = conn.Client
 	env.HTTP.SetChain(env.Config.Chain)
 	env.ChainClient = conn.Client
 	return func(context.Context) error { return conn.Close() }, nil
