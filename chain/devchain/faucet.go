@@ -113,15 +113,15 @@ func (f *faucet) fundWallet(ctx context.Context, to common.Address) ([]common.Ha
 
 // Faucet sends amount (raw units) of token to to, from the deployer: native
 // coin when token is the zero address, WETH by wrapping, any other dev
-// token by minting. The transaction is mined with the next block; wait with
-// WaitReceipt (after Commit with ManualMining).
+// token by minting. The transaction is mined with the next block; wait for
+// it with Mine(ctx, hash), which commits blocks itself with ManualMining.
 func (d *DevChain) Faucet(ctx context.Context, to, token common.Address, amount *big.Int) (common.Hash, error) {
 	return d.faucet().send(ctx, to, token, amount)
 }
 
 // FundWallet sends to a starter balance: 100 native coins and about
 // $1,000,000 worth of every token (except the fee-on-transfer one). It
-// returns the transactions, mined with the next block.
+// returns the transactions, mined with the next block (wait with Mine).
 func (d *DevChain) FundWallet(ctx context.Context, to common.Address) ([]common.Hash, error) {
 	return d.faucet().fundWallet(ctx, to)
 }
