@@ -130,7 +130,17 @@ type Outbox struct {
 type outboxAccount struct {
 	next     uint64               // next seq to assign
 	inFlight map[uint64]time.Time // appended, not yet Done
+	// pending holds appended events until their batch commits through
+	// Commit; cache holds them from then until a consumer deletes them, so
+	// Scan usually answers from memory instead of seeking the LSM (events
+	// made durable by a producer's own commit + Done are read from disk).
+	pending map[uint64]OutboxEvent
+	cache   map[uint64]OutboxEvent
 }
+
+// outboxCacheMax bounds the cached events per account (beyond it Scan reads
+// the disk), so an account nobody consumes cannot grow memory.
+const outboxCacheMax = 4096
 
 // NewOutbox returns the outbox of store. now is the clock (nil: time.Now).
 func NewOutbox(store *Store, log *slog.Logger, now func() time.Time) *Outbox {
@@ -176,6 +186,7 @@ func (o *Outbox) Append(b *pebble.Batch, accountID string, ev OutboxEvent) (Outb
 	seq := acct.next
 	acct.next++
 	acct.inFlight[seq] = o.now()
+	acct.pending[seq] = ev
 	o.mu.Unlock()
 	if err := b.Set(outboxKey(accountID, seq), v, nil); err != nil {
 		o.Done(OutboxRef{accountID, seq})
@@ -191,6 +202,15 @@ func (o *Outbox) Commit(b *pebble.Batch, refs ...OutboxRef) error {
 	if err := b.Commit(pebble.Sync); err != nil {
 		return fmt.Errorf("persistence: commit: %w", err)
 	}
+	o.mu.Lock()
+	for _, r := range refs {
+		if a := o.accounts[r.AccountID]; a != nil {
+			if ev, ok := a.pending[r.Seq]; ok && len(a.cache) < outboxCacheMax {
+				a.cache[r.Seq] = ev
+			}
+		}
+	}
+	o.mu.Unlock()
 	return nil
 }
 
@@ -204,6 +224,7 @@ func (o *Outbox) Done(refs ...OutboxRef) {
 	for _, r := range refs {
 		if a := o.accounts[r.AccountID]; a != nil {
 			delete(a.inFlight, r.Seq)
+			delete(a.pending, r.Seq)
 		}
 	}
 	subs := o.subs
@@ -226,7 +247,7 @@ func (o *Outbox) accountLocked(accountID string) (*outboxAccount, error) {
 	if a := o.accounts[accountID]; a != nil {
 		return a, nil
 	}
-	a := &outboxAccount{inFlight: make(map[uint64]time.Time)}
+	a := &outboxAccount{inFlight: make(map[uint64]time.Time), pending: make(map[uint64]OutboxEvent), cache: make(map[uint64]OutboxEvent)}
 	p := outboxPrefix(accountID)
 	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
 	if err != nil {
@@ -270,6 +291,9 @@ func (o *Outbox) visibleLimit(accountID string) uint64 {
 // seq order. A consumer's cursor is the last seq it handled plus one.
 func (o *Outbox) Scan(accountID string, from uint64, max int) ([]OutboxEntry, error) {
 	limit := o.visibleLimit(accountID)
+	if out, ok := o.scanCache(accountID, from, limit, max); ok {
+		return out, nil
+	}
 	p := outboxPrefix(accountID)
 	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: outboxKey(accountID, from), UpperBound: prefixUpperBound(p)})
 	if err != nil {
@@ -296,9 +320,38 @@ func (o *Outbox) Scan(accountID string, from uint64, max int) ([]OutboxEntry, er
 	return out, nil
 }
 
+// scanCache answers Scan from memory when every seq in [from, limit) that
+// this process assigned is cached (ok false: read the disk).
+func (o *Outbox) scanCache(accountID string, from, limit uint64, max int) ([]OutboxEntry, bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	a := o.accounts[accountID]
+	if a == nil {
+		return nil, false
+	}
+	end := min(limit, a.next)
+	if from > end || end-from > uint64(2*max) {
+		return nil, false
+	}
+	var out []OutboxEntry
+	for seq := from; seq < end && len(out) < max; seq++ {
+		ev, ok := a.cache[seq]
+		if !ok {
+			return nil, false
+		}
+		out = append(out, OutboxEntry{Seq: seq, Event: ev})
+	}
+	return out, true
+}
+
 // DeleteEvent adds the deletion of the event (accountID, seq) to b; the
 // consumer that fanned it out calls it in the same batch.
 func (o *Outbox) DeleteEvent(b *pebble.Batch, accountID string, seq uint64) error {
+	o.mu.Lock()
+	if a := o.accounts[accountID]; a != nil {
+		delete(a.cache, seq)
+	}
+	o.mu.Unlock()
 	return b.Delete(outboxKey(accountID, seq), nil)
 }
 

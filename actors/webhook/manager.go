@@ -69,6 +69,13 @@ type account struct {
 	endpoints []*endpoint
 	running   atomic.Bool
 	again     atomic.Bool
+	// cursor is the next outbox seq to read (only the fan-out goroutine of
+	// the account touches it). Seqs below it were all moved: the outbox
+	// never exposes a seq while a lower one is in flight. full asks the
+	// next fan-out to read from the start (the sweep's safety net for
+	// events written through another Outbox instance).
+	cursor uint64
+	full   atomic.Bool
 }
 
 // endpoint is the manager's view of one endpoint. rec is guarded by
@@ -153,7 +160,7 @@ func New(o Options) (*Manager, error) {
 
 // sweepInterval is how often the outbox is swept for events whose producer
 // notified no subscriber (another Outbox instance, a lost notification).
-const sweepInterval = time.Second
+const sweepInterval = 10 * time.Second
 
 // sweep is a safety net behind the notifications: since the fan-out always
 // scans an account's outbox from its start and deletes what it moved, an
@@ -173,8 +180,12 @@ func (m *Manager) sweep() {
 			m.log.Warn("webhook: outbox sweep", "err", err)
 			continue
 		}
-		for _, a := range accts {
-			m.notify(a)
+		for _, id := range accts {
+			m.mu.Lock()
+			a := m.accountOf(id)
+			m.mu.Unlock()
+			a.full.Store(true)
+			m.notify(id)
 		}
 	}
 }
@@ -302,14 +313,18 @@ const fanoutBatch = 512
 // its enabled, subscribed endpoints, deleting the events in the same batch,
 // then hands the new deliveries to the endpoint actors.
 func (m *Manager) fanout(a *account) error {
+	if a.full.Swap(false) {
+		a.cursor = 0
+	}
 	for !m.closed.Load() {
-		entries, err := m.outbox.Scan(a.id, 0, fanoutBatch)
+		entries, err := m.outbox.Scan(a.id, a.cursor, fanoutBatch)
 		if err != nil || len(entries) == 0 {
 			return err
 		}
 		if err := m.fanoutEntries(a, entries); err != nil {
 			return err
 		}
+		a.cursor = entries[len(entries)-1].Seq + 1
 		if len(entries) < fanoutBatch {
 			return nil
 		}

@@ -1,0 +1,265 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/actors/clock"
+	"github.com/orderengine/orderengine/actors/webhook"
+	"github.com/orderengine/orderengine/persistence"
+)
+
+// webhookFlags are the knobs of the webhooks mode.
+type webhookFlags struct {
+	endpoints, events, rate, producers int
+}
+
+// runWebhooks measures signed deliveries per second from the outbox to a
+// local receiver that answers at once, and the enqueue-to-delivery latency
+// (from the producer's outbox commit to the receiver's handler).
+func runWebhooks(ctx context.Context, out io.Writer, args []string) error {
+	var f webhookFlags
+	fs := flag.NewFlagSet("webhooks", flag.ContinueOnError)
+	fs.IntVar(&f.endpoints, "endpoints", 100, "endpoints, one account each, all at the local receiver")
+	fs.IntVar(&f.events, "events", 50000, "events written to the outbox (one delivery each)")
+	fs.IntVar(&f.rate, "rate", 0, "offered events per second (0: as fast as the producers go)")
+	fs.IntVar(&f.producers, "producers", 64, "concurrent producers committing outbox batches")
+	requests := fs.Int("requests", 0, "same as -events (shared harness flag)")
+	fs.Int("rounds", 1, "ignored (shared harness flag)")
+	fs.Int("conns", 0, "ignored (shared harness flag)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *requests > 0 {
+		f.events = *requests
+	}
+	r, err := webhookLoad(ctx, f)
+	if err != nil {
+		return err
+	}
+	offered := "max"
+	if f.rate > 0 {
+		offered = strconv.Itoa(f.rate) + "/s"
+	}
+	fmt.Fprintf(out, "mode webhooks: %d endpoints, %d events, offered %s, %d producers\n", f.endpoints, f.events, offered, f.producers)
+	fmt.Fprintf(out, "  delivered %d (verified signatures, %d duplicates) in %v: %.0f deliveries/s\n",
+		r.delivered, r.duplicates, r.elapsed.Round(time.Millisecond), float64(r.delivered)/r.elapsed.Seconds())
+	fmt.Fprintf(out, "  enqueue-to-delivery p50 %v  p99 %v  max %v\n", r.p50, r.p99, r.max)
+	return nil
+}
+
+// webhookResult is one measurement.
+type webhookResult struct {
+	delivered, duplicates int
+	elapsed               time.Duration
+	p50, p99, max         time.Duration
+}
+
+// webhookLoad runs one measurement on a fresh store.
+func webhookLoad(ctx context.Context, f webhookFlags) (webhookResult, error) {
+	dir, err := os.MkdirTemp("", "bench-webhooks-")
+	if err != nil {
+		return webhookResult{}, err
+	}
+	defer os.RemoveAll(dir)
+	quiet := slog.New(slog.DiscardHandler)
+	store, err := persistence.Open(dir, quiet)
+	if err != nil {
+		return webhookResult{}, err
+	}
+	defer store.Close()
+	outbox := persistence.NewOutbox(store, quiet, nil)
+	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return quiet }))
+	defer system.Shutdown()
+	m, err := webhook.New(webhook.Options{
+		Config: orderengine.Default().Webhooks, Dev: true, DataDir: dir,
+		Store: store, Outbox: outbox, System: system, Clock: clock.Real{}, Log: quiet,
+	})
+	if err != nil {
+		return webhookResult{}, err
+	}
+	defer m.Close()
+
+	rc, err := startBenchReceiver(f.events)
+	if err != nil {
+		return webhookResult{}, err
+	}
+	defer rc.srv.Close()
+	accounts := make([]string, f.endpoints)
+	for i := range accounts {
+		accounts[i] = fmt.Sprintf("acc_bench%04d", i)
+		ep, err := m.Create(ctx, accounts[i], fmt.Sprintf("http://%s/e/%d", rc.addr, i), nil)
+		if err != nil {
+			return webhookResult{}, err
+		}
+		rc.secrets = append(rc.secrets, ep.Secret)
+	}
+
+	tokens := pace(ctx, f.rate, f.events)
+	start := time.Now()
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errs := make(chan error, f.producers)
+	for range f.producers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= f.events {
+					return
+				}
+				if tokens != nil {
+					<-tokens
+				}
+				if err := produce(store, outbox, rc, accounts[i%len(accounts)]); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		return webhookResult{}, err
+	}
+	select {
+	case <-rc.done:
+	case <-time.After(2 * time.Minute):
+		return webhookResult{}, fmt.Errorf("webhooks: %d of %d delivered after 2 minutes", rc.count.Load(), f.events)
+	case <-ctx.Done():
+		return webhookResult{}, ctx.Err()
+	}
+	if rc.bad.Load() > 0 {
+		return webhookResult{}, fmt.Errorf("webhooks: %d deliveries failed signature verification", rc.bad.Load())
+	}
+	elapsed := rc.last.Sub(start)
+	lat := rc.latencies()
+	slices.Sort(lat)
+	q := func(p float64) time.Duration { return lat[min(len(lat)-1, int(p*float64(len(lat))))] }
+	return webhookResult{
+		delivered: len(lat), duplicates: int(rc.dups.Load()), elapsed: elapsed,
+		p50: q(0.50), p99: q(0.99), max: lat[len(lat)-1],
+	}, nil
+}
+
+// produce writes one event the way a state transition does: its own batch,
+// committed with Sync, then Done.
+func produce(store *persistence.Store, outbox *persistence.Outbox, rc *benchReceiver, account string) error {
+	id := persistence.NewEventID()
+	b := store.DB().NewBatch()
+	rc.sent.Store(id, time.Now())
+	ref, err := outbox.Append(b, account, persistence.OutboxEvent{ID: id, Trigger: persistence.TriggerOrderFilled, Data: persistence.EventData{
+		OrderType: "limit", Pair: "0x1111111111111111111111111111111111111111-0x2222222222222222222222222222222222222222",
+		AmountIn: "1000000000000000000", AmountOut: "2000000", OrderHash: "0x" + strings.Repeat("ab", 32), TxHash: "0x" + strings.Repeat("cd", 32),
+	}})
+	if err != nil {
+		_ = b.Close()
+		return err
+	}
+	return errors.Join(outbox.Commit(b, ref), b.Close())
+}
+
+// pace returns a channel that yields n tokens at rate per second, or nil for
+// no pacing.
+func pace(ctx context.Context, rate, n int) <-chan struct{} {
+	if rate <= 0 {
+		return nil
+	}
+	ch := make(chan struct{}, 1024)
+	go func() {
+		defer close(ch)
+		start := time.Now()
+		t := time.NewTicker(time.Millisecond)
+		defer t.Stop()
+		sent := 0
+		for sent < n {
+			select {
+			case <-ctx.Done():
+				return
+			case now := <-t.C:
+				due := min(n, int(now.Sub(start).Seconds()*float64(rate)))
+				for ; sent < due; sent++ {
+					ch <- struct{}{}
+				}
+			}
+		}
+	}()
+	return ch
+}
+
+// benchReceiver answers 204 at once after verifying the signature, and
+// records the enqueue-to-delivery latency of each first delivery.
+type benchReceiver struct {
+	srv     *http.Server
+	addr    string
+	secrets []string
+	sent    sync.Map // delivery id → enqueue time
+	total   int
+	count   atomic.Int64
+	dups    atomic.Int64
+	bad     atomic.Int64
+	done    chan struct{}
+
+	mu   sync.Mutex
+	lat  []time.Duration
+	last time.Time
+}
+
+func startBenchReceiver(total int) (*benchReceiver, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	rc := &benchReceiver{addr: ln.Addr().String(), total: total, done: make(chan struct{}), lat: make([]time.Duration, 0, total)}
+	rc.srv = &http.Server{Handler: rc, ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = rc.srv.Serve(ln) }()
+	return rc, nil
+}
+
+// ServeHTTP handles one delivery.
+func (rc *benchReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	now := time.Now()
+	i, _ := strconv.Atoi(strings.TrimPrefix(r.URL.Path, "/e/"))
+	if i < 0 || i >= len(rc.secrets) || webhook.Verify(r.Header.Get(webhook.HeaderSignature), body, rc.secrets[i], now, webhook.DefaultTolerance) != nil {
+		rc.bad.Add(1)
+	}
+	v, ok := rc.sent.LoadAndDelete(r.Header.Get(webhook.HeaderDelivery))
+	if !ok {
+		rc.dups.Add(1)
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	rc.mu.Lock()
+	rc.lat = append(rc.lat, now.Sub(v.(time.Time)))
+	rc.last = now
+	rc.mu.Unlock()
+	if int(rc.count.Add(1)) == rc.total {
+		close(rc.done)
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (rc *benchReceiver) latencies() []time.Duration {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	return slices.Clone(rc.lat)
+}
