@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
@@ -38,6 +39,7 @@ type orderFlags struct {
 	decimals        int
 	ppm             int
 	vault           string
+	cpuprofile      string
 }
 
 func parseOrderFlags(name string, args []string) (orderFlags, error) {
@@ -55,6 +57,7 @@ func parseOrderFlags(name string, args []string) (orderFlags, error) {
 	fs.IntVar(&f.decimals, "decimals-in", 18, "decimals of -token-in")
 	fs.IntVar(&f.ppm, "referral-ppm", -1, "referralFeePpm of the limit × pair-class cell (-1: the default policy's limit × major)")
 	fs.StringVar(&f.vault, "vault", "", "fee vault for -url (default: GET /v1/config feeVault)")
+	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile of the load phase (in-process engine: server and harness)")
 	if err := fs.Parse(args); err != nil {
 		return f, err
 	}
@@ -351,6 +354,16 @@ func runSubmit(ctx context.Context, out io.Writer, args []string) error {
 	}
 	ecr := ecrecoverRate(2 * time.Second)
 	rss0 := rssKiB(t.pid)
+	if f.cpuprofile != "" {
+		pf, err := os.Create(f.cpuprofile)
+		if err != nil {
+			return err
+		}
+		if err := pprof.StartCPUProfile(pf); err != nil {
+			return err
+		}
+		defer func() { pprof.StopCPUProfile(); _ = pf.Close() }()
+	}
 	lat, codes, elapsed := drive(ctx, t.addr, f.n, f.conns, f.rate, func(i int, r *fasthttp.Request) {
 		r.SetRequestURI("http://" + t.addr + "/v1/orders")
 		r.Header.SetMethod("POST")

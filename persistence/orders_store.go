@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/ethereum/go-ethereum/common"
@@ -18,6 +19,13 @@ import (
 type Orders struct {
 	store  *Store
 	outbox *Outbox
+
+	// bindings caches every referral binding (r/ rows), loaded on first
+	// use: the submit path reads it twice per order, and only Commit
+	// writes it, so the cache is exact as long as one Orders per store
+	// writes bindings (the order service's).
+	bindMu   sync.RWMutex
+	bindings map[common.Address]common.Address
 }
 
 // NewOrders returns the order records of store. outbox receives the events
@@ -84,6 +92,7 @@ func (o *Orders) Commit(c Change) ([]byte, error) {
 		if err := b.Commit(pebble.Sync); err != nil {
 			return nil, fmt.Errorf("persistence: commit order: %w", err)
 		}
+		o.cacheBinding(maker, c.BindReferrer)
 		return val, nil
 	}
 	if o.outbox == nil {
@@ -101,6 +110,7 @@ func (o *Orders) Commit(c Change) ([]byte, error) {
 	if err := o.outbox.Commit(b, refs...); err != nil {
 		return nil, err
 	}
+	o.cacheBinding(maker, c.BindReferrer)
 	return val, nil
 }
 
@@ -280,12 +290,52 @@ func (o *Orders) OpenOrders(fn func(*OrderRecord) error) error {
 // BoundReferrer implements routing.ReferralBindings: the referrer wallet
 // was bound to by its first accepted order naming a non-vault referrer.
 func (o *Orders) BoundReferrer(_ context.Context, wallet common.Address) (common.Address, bool, error) {
-	v, ok, err := o.store.get(refereeKey(wallet))
-	if err != nil || !ok {
+	if err := o.loadBindings(); err != nil {
 		return common.Address{}, false, err
 	}
-	if len(v) != 20 {
-		return common.Address{}, false, fmt.Errorf("persistence: corrupt referral binding of %s", wallet.Hex())
+	o.bindMu.RLock()
+	ref, ok := o.bindings[wallet]
+	o.bindMu.RUnlock()
+	return ref, ok, nil
+}
+
+// loadBindings reads every r/ row once.
+func (o *Orders) loadBindings() error {
+	o.bindMu.RLock()
+	loaded := o.bindings != nil
+	o.bindMu.RUnlock()
+	if loaded {
+		return nil
 	}
-	return common.BytesToAddress(v), true, nil
+	o.bindMu.Lock()
+	defer o.bindMu.Unlock()
+	if o.bindings != nil {
+		return nil
+	}
+	m := make(map[common.Address]common.Address)
+	var bad error
+	err := ordersScan(o.store.db, []byte(ordPrefixReferee), func(k, v []byte) {
+		if len(k) != len(ordPrefixReferee)+20 || len(v) != 20 {
+			bad = fmt.Errorf("persistence: corrupt referral binding %x", k)
+			return
+		}
+		m[common.BytesToAddress(k[len(ordPrefixReferee):])] = common.BytesToAddress(v)
+	})
+	if err != nil {
+		return err
+	}
+	if bad != nil {
+		return bad
+	}
+	o.bindings = m
+	return nil
+}
+
+func (o *Orders) cacheBinding(maker common.Address, ref *common.Address) {
+	if ref == nil || o.loadBindings() != nil {
+		return
+	}
+	o.bindMu.Lock()
+	o.bindings[maker] = *ref
+	o.bindMu.Unlock()
 }

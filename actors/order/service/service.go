@@ -45,13 +45,16 @@ type Deps struct {
 	Store  *persistence.Store
 	// Outbox receives the events of transitions (order.cancelled, ...).
 	Outbox *persistence.Outbox
+	// Orders is the record store; nil creates one on Store and Outbox. The
+	// fee policy's bindings must be this same value (its binding cache is
+	// kept by its own writes).
+	Orders *persistence.Orders
 	Clock  clock.Clock
 	Log    *slog.Logger
 	// Verifier checks order and cancel signatures (its backend, when set,
 	// verifies EIP-1271 wallets).
 	Verifier *chain.Verifier
-	// Fees is the fee policy the route serves; its bindings must be the
-	// service's (use NewBindings... see Bindings).
+	// Fees is the fee policy the route serves; its bindings must be Orders.
 	Fees *routing.FeePolicy
 	// Tokens returns the current token registry with oracle flags.
 	Tokens func() *routing.Tokens
@@ -92,7 +95,10 @@ func New(d Deps) (*Service, error) {
 		return nil, fmt.Errorf("orders: service needs a system, store, verifier, fee policy, tokens and maker limiter")
 	}
 	s := &Service{d: d, log: d.Log.With("component", "orders"), open: make(map[common.Address]int)}
-	s.orders = persistence.NewOrders(d.Store, d.Outbox)
+	s.orders = d.Orders
+	if s.orders == nil {
+		s.orders = persistence.NewOrders(d.Store, d.Outbox)
+	}
 	s.books = orderbook.New(d.System, d.Log, 0)
 	s.reg = order.NewRegistry(d.System, order.Options{
 		Orders: s.orders, Clock: d.Clock, Log: d.Log, Idle: d.Idle, OnChange: s.onChange,
@@ -221,11 +227,9 @@ func (s *Service) check(ctx context.Context, sub *submission, caller apihttp.Cal
 	if err != nil {
 		return nil, nil, err
 	}
-	if _, exists, err := s.orders.Raw(hash); err != nil {
-		return nil, nil, err
-	} else if exists {
-		return nil, nil, orderengine.Errorf(orderengine.CodeAlreadyExists, "order %s already exists", hash.Hex())
-	}
+	// The per-maker limit comes before any disk or actor work (so a
+	// resubmitted duplicate counts against it); the order's actor then
+	// refuses a taken hash with ALREADY_EXISTS.
 	if err := s.d.Makers.AdmitSubmit(o.Maker.Hex(), s.OpenOrders(o.Maker)); err != nil {
 		return nil, nil, err
 	}

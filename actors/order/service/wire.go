@@ -84,13 +84,13 @@ func Build(ctx context.Context, eng *actors.Engine, o BuildOptions) (*Service, e
 	if outbox == nil {
 		outbox = eng.Outbox
 	}
-	fees, err := routing.NewFeePolicy(cfg.Routing.FeePolicy, common.HexToAddress(cfg.Chain.FeeVault), tokens(),
-		persistence.NewOrders(eng.Store, outbox))
+	orders := persistence.NewOrders(eng.Store, outbox)
+	fees, err := routing.NewFeePolicy(cfg.Routing.FeePolicy, common.HexToAddress(cfg.Chain.FeeVault), tokens(), orders)
 	if err != nil {
 		return nil, err
 	}
 	d := Deps{
-		System: eng.System, Store: eng.Store, Outbox: outbox, Clock: eng.Clock, Log: eng.Log,
+		System: eng.System, Store: eng.Store, Outbox: outbox, Orders: orders, Clock: eng.Clock, Log: eng.Log,
 		Verifier: verifier, Fees: fees, Tokens: tokens, Makers: eng.Makers, Idle: o.Idle,
 	}
 	if o.Chain != nil {
