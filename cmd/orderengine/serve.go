@@ -11,6 +11,7 @@ import (
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors"
 	"github.com/orderengine/orderengine/actors/order/service"
+	"github.com/orderengine/orderengine/actors/webhook"
 	apihttp "github.com/orderengine/orderengine/http"
 )
 
@@ -27,6 +28,8 @@ type serveEnv struct {
 	Services apihttp.Services
 	// ChainClient is the chain hook's node client (nil without a chain).
 	ChainClient service.ChainClient
+	// Webhooks is the webhook manager (its Stats feed GET /v1/stats).
+	Webhooks *webhook.Manager
 }
 
 // chainStarter starts the chain side before the listeners open. It may
@@ -72,7 +75,7 @@ func runServe(ctx context.Context, env *cliEnv, args []string) (err error) {
 			return err
 		}
 	}
-	senv := &serveEnv{Config: &cfg, Log: log, Engine: eng, HTTP: srv, Stdout: env.stdout, Services: srvOpts.Services}
+	senv := &serveEnv{Config: &cfg, Log: log, Engine: eng, HTTP: srv, Stdout: env.stdout, Services: srvOpts.Services, Webhooks: hooks}
 	var stopChain func(context.Context) error
 	if env.reg.startChain != nil {
 		if stopChain, err = env.reg.startChain(ctx, senv); err != nil {
