@@ -100,6 +100,10 @@ type spec struct {
 	signer  *ecdsa.PrivateKey
 	// zeroRef signs a zero referrer.
 	zeroRef bool
+	// maker overrides the key's address (an EIP-1271 wallet); decIn is
+	// tokenIn's decimals when it is not one of the test tokens.
+	maker *common.Address
+	decIn uint8
 }
 
 func defaultSpec(class string, key *ecdsa.PrivateKey) spec {
@@ -145,6 +149,9 @@ func (e *env) build(sp spec) ([]byte, common.Hash) {
 		ppm = *sp.ppm
 	}
 	maker := crypto.PubkeyToAddress(sp.key.PublicKey)
+	if sp.maker != nil {
+		maker = *sp.maker
+	}
 	o := chain.Order{Maker: maker, Receiver: maker, TokenIn: sp.in, TokenOut: sp.out, Referrer: ref, ReferralFeePpm: ppm, MakerTraits: traits}
 	o.Salt.SetUint64(e.salt*7919 + uint64(time.Now().UnixNano()))
 	o.AmountIn.SetUint64(sp.amountIn)
@@ -152,6 +159,9 @@ func (e *env) build(sp spec) ([]byte, common.Hash) {
 	decimals := uint8(18)
 	if sp.in == tokB {
 		decimals = 6
+	}
+	if sp.decIn != 0 {
+		decimals = sp.decIn
 	}
 	o.TriggerAmountOut, _ = chain.DeriveTriggerAmountOut(&o.AmountIn, &o.TriggerPrice, decimals)
 	hash := chain.OrderHash(e.domain, &o)

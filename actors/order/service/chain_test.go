@@ -1,0 +1,153 @@
+package service_test
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"math/big"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/actors/clock"
+	"github.com/orderengine/orderengine/actors/order/service"
+	"github.com/orderengine/orderengine/chain"
+	"github.com/orderengine/orderengine/chain/devchain"
+	"github.com/orderengine/orderengine/contracts/bindings/smartwallet"
+	"github.com/orderengine/orderengine/http/testserver"
+)
+
+// chainEnv is env over the dev chain (manual mining): the deployed router,
+// tokens and oracle, the chain client behind EIP-1271 and funded reads.
+type chainEnv struct {
+	*env
+	dc         *devchain.DevChain
+	weth, usdc devchain.Token
+}
+
+func newChainEnv(t *testing.T) *chainEnv {
+	t.Helper()
+	ctx := context.Background()
+	ccfg := orderengine.Default().Chain
+	ccfg.DevRPCListen, ccfg.ManualMining, ccfg.MarketMaker.Enabled = "", true, false
+	dc, err := devchain.Start(ctx, ccfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = dc.Close() })
+	dep := dc.Deployment()
+	ce := &chainEnv{dc: dc}
+	ce.weth, _ = dep.Token("WETH")
+	ce.usdc, _ = dep.Token("USDC")
+	e := &env{t: t, clk: clock.NewManual(time.Now().UTC()), vault: dep.FeeVault, a: ce.weth.Address, b: ce.usdc.Address}
+	e.domain = chain.NewRouterDomain(dep.ChainID, dep.Router)
+	e.srv = testserver.NewTestServer(t,
+		testserver.WithClock(e.clk),
+		testserver.WithTier(orderengine.TierEnterprise, orderengine.BucketLimits{Quote: 100000, Read: 100000, Order: 100000}),
+		testserver.WithConfig(func(c *orderengine.Config) { dep.ApplyTo(c) }),
+		testserver.WithOrders(service.BuildOptions{Chain: dc.Client()}, &e.svc))
+	ce.env = e
+	return ce
+}
+
+func (ce *chainEnv) spec(class string, key *ecdsa.PrivateKey) spec {
+	sp := defaultSpec(class, key)
+	sp.in, sp.out, sp.decIn = ce.weth.Address, ce.usdc.Address, ce.weth.Decimals
+	return sp
+}
+
+// send signs and mines one transaction from key.
+func (ce *chainEnv) send(key *ecdsa.PrivateKey, to *common.Address, data []byte) common.Address {
+	ce.t.Helper()
+	ctx := context.Background()
+	c := ce.dc.Client()
+	from := crypto.PubkeyToAddress(key.PublicKey)
+	nonce, err := c.PendingNonceAt(ctx, from)
+	if err != nil {
+		ce.t.Fatal(err)
+	}
+	head, err := c.HeaderByNumber(ctx, nil)
+	if err != nil {
+		ce.t.Fatal(err)
+	}
+	price := new(big.Int).Mul(head.BaseFee, big.NewInt(2))
+	var tx *types.Transaction
+	if to == nil {
+		tx = types.NewContractCreation(nonce, nil, 3_000_000, price, data)
+	} else {
+		tx = types.NewTransaction(nonce, *to, nil, 3_000_000, price, data)
+	}
+	signed, err := types.SignTx(tx, types.LatestSignerForChainID(new(big.Int).SetUint64(ce.dc.ChainID())), key)
+	if err != nil {
+		ce.t.Fatal(err)
+	}
+	if err := c.SendTransaction(ctx, signed); err != nil {
+		ce.t.Fatal(err)
+	}
+	receipts, err := ce.dc.Mine(ctx, signed.Hash())
+	if err != nil || receipts[0].Status != 1 {
+		ce.t.Fatalf("tx failed: %v", err)
+	}
+	return receipts[0].ContractAddress
+}
+
+func TestEIP1271WalletSubmitAndCancel(t *testing.T) {
+	ce := newChainEnv(t)
+	owner := ce.dc.Accounts().Makers[0]
+	bin := hexutil.MustDecode(smartwallet.SmartWalletMetaData.Bin)
+	wallet := ce.send(owner.Key, nil, append(bin, common.LeftPadBytes(owner.Address[:], 32)...))
+	sp := ce.spec("limit", owner.Key)
+	sp.maker = &wallet
+	h := ce.submit(sp)
+	if got := ce.get(h)["order"].(map[string]any)["maker"]; got != wallet.Hex() {
+		t.Fatalf("maker %v, want the wallet %s", got, wallet.Hex())
+	}
+	// A key that is not the wallet's owner is refused by isValidSignature.
+	sp = ce.spec("limit", newKey(t))
+	sp.maker = &wallet
+	body, _ := ce.build(sp)
+	if r := ce.submitRaw(body); r.Status != 400 || r.Code() != "BAD_SIGNATURE" || !strings.Contains(string(r.Body), "EIP-1271") {
+		t.Fatalf("stranger: %d %s", r.Status, r.Body)
+	}
+	if r := ce.cancel(h, newKey(t)); r.Status != 400 || r.Code() != "BAD_SIGNATURE" {
+		t.Fatalf("cancel by stranger: %d %s", r.Status, r.Body)
+	}
+	if r := ce.cancel(h, owner.Key); r.Status != 200 {
+		t.Fatalf("cancel by the owner through EIP-1271: %d %s", r.Status, r.Body)
+	}
+}
+
+func TestFundedFlagAndOracleFromChain(t *testing.T) {
+	ce := newChainEnv(t)
+	maker := ce.dc.Accounts().Makers[1]
+	h := ce.submit(ce.spec("stop_loss", maker.Key)) // WETH and USDC have oracle prices
+	// The maker holds WETH but has not approved the router.
+	if rec := ce.get(h); rec["funded"] != false {
+		t.Fatalf("funded before approve: %v", rec["funded"])
+	}
+	approve := append([]byte{0x09, 0x5e, 0xa7, 0xb3}, common.LeftPadBytes(ce.dc.Deployment().Router[:], 32)...)
+	approve = append(approve, common.LeftPadBytes(new(big.Int).Lsh(big.NewInt(1), 255).Bytes(), 32)...)
+	weth := ce.weth.Address
+	ce.send(maker.Key, &weth, approve)
+	ce.clk.Advance(2 * time.Second) // past the funded cache
+	if rec := ce.get(h); rec["funded"] != true {
+		t.Fatalf("funded after approve: %v", rec["funded"])
+	}
+	// A maker without WETH: not funded, still accepted.
+	h2 := ce.submit(ce.spec("limit", newKey(t)))
+	if rec := ce.get(h2); rec["funded"] != false || rec["status"] != "pending" {
+		t.Fatalf("unfunded maker: %v %v", rec["funded"], rec["status"])
+	}
+	// Closed orders carry no funded flag.
+	if r := ce.cancel(h, maker.Key); r.Status != 200 {
+		t.Fatal(r.Status)
+	}
+	if _, ok := ce.get(h)["funded"]; ok {
+		t.Fatal("a cancelled order has a funded flag")
+	}
+}
