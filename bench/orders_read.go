@@ -53,6 +53,17 @@ func runOrderRead(ctx context.Context, out io.Writer, args []string) error {
 		idle := heapAndRSS(t)
 		fmt.Fprintf(out, "after passivation (%d actors live): heap +%.0f B/order (orderbook entries and open counts remain), RSS +%.0f B/order\n",
 			t.svc.Registry().Live(), float64(idle.heap-base.heap)/float64(f.n), 1024*float64(idle.rss-base.rss)/float64(f.n))
+		for _, h := range hashes {
+			if _, err := t.svc.Registry().Cancel(ctx, h); err != nil {
+				return err
+			}
+			if _, err := t.svc.Registry().Passivate(ctx, h); err != nil {
+				return err
+			}
+		}
+		closed := heapAndRSS(t)
+		fmt.Fprintf(out, "all %d orders closed (cancelled) and passivated: heap %+.0f B/order, RSS %+.0f B/order\n",
+			f.n, float64(int64(closed.heap)-int64(base.heap))/float64(f.n), 1024*float64(closed.rss-base.rss)/float64(f.n))
 	}
 	reads := 4 * f.n
 	for round := 1; round <= 3; round++ {
