@@ -21,17 +21,14 @@ const feeDenominatorPpm = 1_000_000
 // computed in the same order and with the same checked 256-bit arithmetic
 // as the contract.
 type CPMMPool struct {
-	addr           common.Address
-	token0, token1 common.Address
-	r0, r1         uint256.Int
-	feePpm         uint64
-	spot01, spot10 uint256.Int // fee-free prices, 128.128
+	twoToken
+	feePpm uint64
 }
 
 // NewCPMMPool returns a constant-product pool with the given reserves and
 // fee tier (ppm, below 1e6).
 func NewCPMMPool(addr, token0, token1 common.Address, reserve0, reserve1 *uint256.Int, feePpm uint64) *CPMMPool {
-	p := &CPMMPool{addr: addr, token0: token0, token1: token1, feePpm: feePpm}
+	p := &CPMMPool{twoToken: twoToken{addr: addr, token0: token0, token1: token1}, feePpm: feePpm}
 	p.setReserves(reserve0, reserve1)
 	return p
 }
@@ -43,19 +40,8 @@ func (p *CPMMPool) setReserves(r0, r1 *uint256.Int) {
 	p.spot10.Set(ratioX128(r0, r1))
 }
 
-// Address implements Pool.
-func (p *CPMMPool) Address() common.Address { return p.addr }
-
 // Family implements Pool.
 func (p *CPMMPool) Family() string { return FamilyCPMM }
-
-// Tokens implements Pool.
-func (p *CPMMPool) Tokens() (common.Address, common.Address) { return p.token0, p.token1 }
-
-// Reserves implements Pool.
-func (p *CPMMPool) Reserves() (*uint256.Int, *uint256.Int) {
-	return new(uint256.Int).Set(&p.r0), new(uint256.Int).Set(&p.r1)
-}
 
 // FeePpm is the pool's fee tier.
 func (p *CPMMPool) FeePpm() uint64 { return p.feePpm }
@@ -67,28 +53,12 @@ func (p *CPMMPool) WithReserves(r0, r1 *uint256.Int) Pool {
 	return &q
 }
 
-// SpotX128 implements Pool.
-func (p *CPMMPool) SpotX128(tokenIn common.Address) *uint256.Int {
-	switch tokenIn {
-	case p.token0:
-		return new(uint256.Int).Set(&p.spot01)
-	case p.token1:
-		return new(uint256.Int).Set(&p.spot10)
-	}
-	return new(uint256.Int)
-}
-
 // AmountOut implements Pool: TwoTokenPool.getAmountOut with
 // ConstantProductPool._amountOut, every product checked like Solidity 0.8.
 func (p *CPMMPool) AmountOut(tokenIn common.Address, amountIn *uint256.Int) (*uint256.Int, error) {
-	var rIn, rOut *uint256.Int
-	switch tokenIn {
-	case p.token0:
-		rIn, rOut = &p.r0, &p.r1
-	case p.token1:
-		rIn, rOut = &p.r1, &p.r0
-	default:
-		return nil, ErrWrongToken
+	rIn, rOut, _, err := p.sides(tokenIn)
+	if err != nil {
+		return nil, err
 	}
 	if amountIn.IsZero() || rIn.IsZero() || rOut.IsZero() {
 		return new(uint256.Int), nil // getAmountOut answers 0

@@ -74,3 +74,13 @@ func dec(z *uint256.Int) string {
 	}
 	return z.Dec()
 }
+
+// parseTrade parses tokenIn, tokenOut and amountIn.
+func parseTrade(tokenIn, tokenOut, amountIn string) (common.Address, common.Address, *uint256.Int, error) {
+	in, out, err := parsePair(tokenIn, tokenOut)
+	if err != nil {
+		return in, out, nil, err
+	}
+	amount, err := parseAmount("amountIn", amountIn)
+	return in, out, amount, err
+}

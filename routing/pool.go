@@ -62,6 +62,52 @@ type Pool interface {
 	WithReserves(reserve0, reserve1 *uint256.Int) Pool
 }
 
+// twoToken is the state every two-token pool shares (TwoTokenPool.sol):
+// address, tokens, tracked reserves and the fee-free spot prices the
+// family computed for them, with the Pool methods that only read it. A
+// family embeds it and adds Family, AmountOut and WithReserves.
+type twoToken struct {
+	addr           common.Address
+	token0, token1 common.Address
+	r0, r1         uint256.Int
+	spot01, spot10 uint256.Int // 128.128, token0 in token1 and back
+}
+
+// Address implements Pool.
+func (p *twoToken) Address() common.Address { return p.addr }
+
+// Tokens implements Pool.
+func (p *twoToken) Tokens() (common.Address, common.Address) { return p.token0, p.token1 }
+
+// Reserves implements Pool.
+func (p *twoToken) Reserves() (*uint256.Int, *uint256.Int) {
+	return new(uint256.Int).Set(&p.r0), new(uint256.Int).Set(&p.r1)
+}
+
+// SpotX128 implements Pool.
+func (p *twoToken) SpotX128(tokenIn common.Address) *uint256.Int {
+	switch tokenIn {
+	case p.token0:
+		return new(uint256.Int).Set(&p.spot01)
+	case p.token1:
+		return new(uint256.Int).Set(&p.spot10)
+	}
+	return new(uint256.Int)
+}
+
+// sides returns the input and output reserves for tokenIn and whether
+// tokenIn is token0; ErrWrongToken (the contract's UnknownToken) when it is
+// neither token.
+func (p *twoToken) sides(tokenIn common.Address) (rIn, rOut *uint256.Int, zeroForOne bool, err error) {
+	switch tokenIn {
+	case p.token0:
+		return &p.r0, &p.r1, true, nil
+	case p.token1:
+		return &p.r1, &p.r0, false, nil
+	}
+	return nil, nil, false, ErrWrongToken
+}
+
 // x128 returns 2^128, the unit of the fixed-point prices.
 func x128() *uint256.Int {
 	one := uint256.Int{0, 0, 1, 0}

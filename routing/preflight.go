@@ -47,11 +47,7 @@ type PreflightResponse struct {
 // (required for triggered kinds). All chain reads use the venue
 // snapshot's block.
 func (s *Service) Preflight(ctx context.Context, p PreflightParams) (*PreflightResponse, error) {
-	in, out, err := parsePair(p.TokenIn, p.TokenOut)
-	if err != nil {
-		return nil, err
-	}
-	amount, err := parseAmount("amountIn", p.AmountIn)
+	in, out, amount, err := parseTrade(p.TokenIn, p.TokenOut, p.AmountIn)
 	if err != nil {
 		return nil, err
 	}
@@ -187,13 +183,11 @@ func (s *Service) oracleCheck(ctx context.Context, block *big.Int, kind string, 
 		return fail("block header unreadable")
 	}
 	for _, t := range tokens {
-		ret, err := s.call(ctx, block, s.cfg.Oracle, append(selector("latestRoundData(address)"), word(t)...))
-		if err != nil || len(ret) != 5*32 {
+		answer, updated, err := readOracleRound(ctx, s.cfg.Chain, s.cfg.Oracle, t, block)
+		if err != nil {
 			return fail("oracle has no answer for " + t.Hex())
 		}
-		answer := new(big.Int).SetBytes(ret[32:64])
-		updated := new(big.Int).SetBytes(ret[96:128])
-		if ret[32]&0x80 != 0 || answer.Sign() == 0 {
+		if answer.Sign() <= 0 {
 			return fail("oracle price missing for " + t.Hex())
 		}
 		if new(big.Int).Add(updated, maxAge).Cmp(new(big.Int).SetUint64(head.Time)) < 0 {

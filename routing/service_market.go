@@ -40,11 +40,7 @@ type QuoteResponse struct {
 
 // Quote answers GET /v1/quote.
 func (s *Service) Quote(_ context.Context, p QuoteParams) (*QuoteResponse, error) {
-	in, out, err := parsePair(p.TokenIn, p.TokenOut)
-	if err != nil {
-		return nil, err
-	}
-	amount, err := parseAmount("amountIn", p.AmountIn)
+	in, out, amount, err := parseTrade(p.TokenIn, p.TokenOut, p.AmountIn)
 	if err != nil {
 		return nil, err
 	}

@@ -134,14 +134,28 @@ func readAddress(ctx context.Context, chain ChainReader, to common.Address, sig 
 
 // hasOraclePrice reports whether the oracle has a positive answer for t.
 func hasOraclePrice(ctx context.Context, chain ChainReader, oracle, t common.Address) bool {
+	answer, _, err := readOracleRound(ctx, chain, oracle, t, nil)
+	return err == nil && answer.Sign() > 0
+}
+
+// readOracleRound reads latestRoundData(token) at block: the answer (signed)
+// and its update time.
+func readOracleRound(ctx context.Context, chain ChainReader, oracle, token common.Address, block *big.Int) (answer, updatedAt *big.Int, err error) {
 	if oracle == (common.Address{}) {
-		return false
+		return nil, nil, fmt.Errorf("no oracle configured")
 	}
-	ret, err := chain.CallContract(ctx, ethereum.CallMsg{To: &oracle, Data: append(selector("latestRoundData(address)"), word(t)...)}, nil)
-	if err != nil || len(ret) != 5*32 {
-		return false
+	ret, err := chain.CallContract(ctx, ethereum.CallMsg{To: &oracle, Data: append(selector("latestRoundData(address)"), word(token)...)}, block)
+	if err != nil {
+		return nil, nil, err
 	}
-	return ret[32]&0x80 == 0 && new(big.Int).SetBytes(ret[32:64]).Sign() > 0
+	if len(ret) != 5*32 {
+		return nil, nil, fmt.Errorf("latestRoundData returned %d bytes", len(ret))
+	}
+	answer = new(big.Int).SetBytes(ret[32:64])
+	if ret[32]&0x80 != 0 {
+		answer.Sub(answer, new(big.Int).Lsh(big.NewInt(1), 256))
+	}
+	return answer, new(big.Int).SetBytes(ret[96:128]), nil
 }
 
 // Follow calls Advance every interval until ctx ends, reporting errors to

@@ -23,15 +23,12 @@ const (
 // with the Newton iterations of the Solidity source, and the fee (1e10
 // units) is taken from the de-normalised output.
 type StableSwapPool struct {
-	addr           common.Address
-	token0, token1 common.Address
-	r0, r1         uint256.Int
-	amp            uint256.Int // A as stored by the pool
-	feeE10         uint256.Int
-	mul0, mul1     uint256.Int // 10^(18 − decimals)
-	d              uint256.Int // invariant at (r0, r1); zero when empty
-	dErr           error
-	spot01, spot10 uint256.Int
+	twoToken
+	amp        uint256.Int // A as stored by the pool
+	feeE10     uint256.Int
+	mul0, mul1 uint256.Int // 10^(18 − decimals)
+	d          uint256.Int // invariant at (r0, r1); zero when empty
+	dErr       error
 }
 
 // NewStableSwapPool returns a StableSwap pool with the given balances,
@@ -50,7 +47,7 @@ func NewStableSwapPool(addr, token0, token1 common.Address, reserve0, reserve1 *
 // mult0/mult1 (10^(18 − decimals)).
 func NewStableSwapPoolState(addr, token0, token1 common.Address, reserve0, reserve1,
 	amp, feeE10, mult0, mult1 *uint256.Int) *StableSwapPool {
-	p := &StableSwapPool{addr: addr, token0: token0, token1: token1}
+	p := &StableSwapPool{twoToken: twoToken{addr: addr, token0: token0, token1: token1}}
 	p.amp.Set(amp)
 	p.feeE10.Set(feeE10)
 	p.mul0.Set(mult0)
@@ -78,23 +75,12 @@ func (p *StableSwapPool) setReserves(r0, r1 *uint256.Int) {
 	}
 }
 
-// Address implements Pool.
-func (p *StableSwapPool) Address() common.Address { return p.addr }
-
 // Family implements Pool.
 func (p *StableSwapPool) Family() string { return FamilyStableSwap }
 
 // Iterative reports that a quote runs Newton iterations, so route search
 // memoises its results.
 func (p *StableSwapPool) Iterative() bool { return true }
-
-// Tokens implements Pool.
-func (p *StableSwapPool) Tokens() (common.Address, common.Address) { return p.token0, p.token1 }
-
-// Reserves implements Pool.
-func (p *StableSwapPool) Reserves() (*uint256.Int, *uint256.Int) {
-	return new(uint256.Int).Set(&p.r0), new(uint256.Int).Set(&p.r1)
-}
 
 // WithReserves implements Pool.
 func (p *StableSwapPool) WithReserves(r0, r1 *uint256.Int) Pool {
@@ -103,30 +89,18 @@ func (p *StableSwapPool) WithReserves(r0, r1 *uint256.Int) Pool {
 	return &q
 }
 
-// SpotX128 implements Pool.
-func (p *StableSwapPool) SpotX128(tokenIn common.Address) *uint256.Int {
-	switch tokenIn {
-	case p.token0:
-		return new(uint256.Int).Set(&p.spot01)
-	case p.token1:
-		return new(uint256.Int).Set(&p.spot10)
-	}
-	return new(uint256.Int)
-}
-
 // AmountOut implements Pool: TwoTokenPool.getAmountOut with
 // StableSwapPool._amountOut, step by step with the same rounding and the
 // same checked arithmetic. D depends only on the reserves, so it is
 // computed once per state (token0's balance first, as the contract does).
 func (p *StableSwapPool) AmountOut(tokenIn common.Address, amountIn *uint256.Int) (*uint256.Int, error) {
-	var rIn, rOut, mIn, mOut *uint256.Int
-	switch tokenIn {
-	case p.token0:
-		rIn, rOut, mIn, mOut = &p.r0, &p.r1, &p.mul0, &p.mul1
-	case p.token1:
-		rIn, rOut, mIn, mOut = &p.r1, &p.r0, &p.mul1, &p.mul0
-	default:
-		return nil, ErrWrongToken
+	rIn, rOut, zeroForOne, err := p.sides(tokenIn)
+	if err != nil {
+		return nil, err
+	}
+	mIn, mOut := &p.mul0, &p.mul1
+	if !zeroForOne {
+		mIn, mOut = mOut, mIn
 	}
 	if amountIn.IsZero() || rIn.IsZero() || rOut.IsZero() {
 		return new(uint256.Int), nil
