@@ -3,6 +3,7 @@ package routing
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
@@ -153,6 +154,23 @@ func checkPreflight(t *testing.T, e *serviceEnv) {
 	pf, _ = e.svc.Preflight(ctx, PreflightParams{TokenIn: usdc.Hex(), TokenOut: weth.Hex(), AmountIn: "1000000000", Wallet: fresh.Hex()})
 	if pf.OK || pf.Checks[0].OK || pf.Checks[1].OK || !pf.Checks[2].OK {
 		t.Fatalf("fresh wallet preflight: %+v", pf.Checks)
+	}
+	// Two hours later the oracle (maxAge 1 h) is stale: a stop-loss fails
+	// its oracle check, a limit order does not need the oracle.
+	if err := e.sim.AdjustTime(2 * time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	e.sim.Commit()
+	if err := e.cache.Advance(ctx); err != nil {
+		t.Fatal(err)
+	}
+	q := PreflightParams{TokenIn: usdc.Hex(), TokenOut: weth.Hex(), AmountIn: "1000000000", Wallet: e.from.Hex(), IsStopLoss: true}
+	if pf, _ = e.svc.Preflight(ctx, q); pf.OK || pf.Checks[4].Name != "oracle" || pf.Checks[4].OK {
+		t.Fatalf("stale oracle, stop-loss: %+v", pf.Checks)
+	}
+	q.IsStopLoss = false
+	if pf, _ = e.svc.Preflight(ctx, q); !pf.OK || pf.OrderKind != "limit" {
+		t.Fatalf("stale oracle, limit: %+v", pf.Checks)
 	}
 }
 
