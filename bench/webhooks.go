@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -61,6 +62,9 @@ func runWebhooks(ctx context.Context, out io.Writer, args []string) error {
 	fmt.Fprintf(out, "  delivered %d (verified signatures, %d duplicates) in %v: %.0f deliveries/s\n",
 		r.delivered, r.duplicates, r.elapsed.Round(time.Millisecond), float64(r.delivered)/r.elapsed.Seconds())
 	fmt.Fprintf(out, "  enqueue-to-delivery p50 %v  p99 %v  max %v\n", r.p50, r.p99, r.max)
+	perDelivery := r.cpu / time.Duration(max(r.delivered, 1))
+	fmt.Fprintf(out, "  process CPU %v = %v per delivery (engine and receiver): %.0f deliveries/s per fully available core\n",
+		r.cpu.Round(time.Millisecond), perDelivery.Round(time.Microsecond), float64(time.Second)/float64(perDelivery))
 	return nil
 }
 
@@ -69,6 +73,8 @@ type webhookResult struct {
 	delivered, duplicates int
 	elapsed               time.Duration
 	p50, p99, max         time.Duration
+	// cpu is the process CPU time (user + system) of the measurement.
+	cpu time.Duration
 }
 
 // webhookLoad runs one measurement on a fresh store.
@@ -112,6 +118,7 @@ func webhookLoad(ctx context.Context, f webhookFlags) (webhookResult, error) {
 	}
 
 	tokens := pace(ctx, f.rate, f.events)
+	cpu0 := processCPU()
 	start := time.Now()
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -150,14 +157,24 @@ func webhookLoad(ctx context.Context, f webhookFlags) (webhookResult, error) {
 	if rc.bad.Load() > 0 {
 		return webhookResult{}, fmt.Errorf("webhooks: %d deliveries failed signature verification", rc.bad.Load())
 	}
+	cpu := processCPU() - cpu0
 	elapsed := rc.last.Sub(start)
 	lat := rc.latencies()
 	slices.Sort(lat)
 	q := func(p float64) time.Duration { return lat[min(len(lat)-1, int(p*float64(len(lat))))] }
 	return webhookResult{
 		delivered: len(lat), duplicates: int(rc.dups.Load()), elapsed: elapsed,
-		p50: q(0.50), p99: q(0.99), max: lat[len(lat)-1],
+		p50: q(0.50), p99: q(0.99), max: lat[len(lat)-1], cpu: cpu,
 	}, nil
+}
+
+// processCPU returns the CPU time this process used so far.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // produce writes one event the way a state transition does: its own batch,
