@@ -25,11 +25,11 @@ func runOrderRead(ctx context.Context, out io.Writer, args []string) error {
 		return err
 	}
 	defer func() { _ = t.close() }()
+	base := heapAndRSS(t) // before signing: the bodies are dropped before the next sample
 	bodies, hashes, err := signOrders(t, f)
 	if err != nil {
 		return err
 	}
-	base := heapAndRSS(t)
 	_, codes, _ := drive(ctx, t.addr, f.n, f.conns, 0, func(i int, r *fasthttp.Request) {
 		r.SetRequestURI("http://" + t.addr + "/v1/orders")
 		r.Header.SetMethod("POST")
@@ -40,19 +40,19 @@ func runOrderRead(ctx context.Context, out io.Writer, args []string) error {
 	if codes["201"] != f.n {
 		return fmt.Errorf("storing orders: %v", codes)
 	}
-	bodies = nil
+	bodies = nil // free the signed bodies before sampling
 	if t.svc != nil {
 		live := heapAndRSS(t)
-		fmt.Fprintf(out, "%d open orders stored, %d order actors live: heap +%.0f B/order, RSS +%.0f B/order\n",
-			f.n, t.svc.Registry().Live(), float64(live.heap-base.heap)/float64(f.n), 1024*float64(live.rss-base.rss)/float64(f.n))
+		fmt.Fprintf(out, "%d open orders stored, %d order actors live: heap %+.0f B/order, RSS %+.0f B/order\n",
+			f.n, t.svc.Registry().Live(), perOrder(live.heap, base.heap, f.n), 1024*float64(live.rss-base.rss)/float64(f.n))
 		for _, h := range hashes {
 			if _, err := t.svc.Registry().Passivate(ctx, h); err != nil {
 				return err
 			}
 		}
 		idle := heapAndRSS(t)
-		fmt.Fprintf(out, "after passivation (%d actors live): heap +%.0f B/order (orderbook entries and open counts remain), RSS +%.0f B/order\n",
-			t.svc.Registry().Live(), float64(idle.heap-base.heap)/float64(f.n), 1024*float64(idle.rss-base.rss)/float64(f.n))
+		fmt.Fprintf(out, "after passivation (%d actors live): heap %+.0f B/order (orderbook entries and open counts remain), RSS %+.0f B/order\n",
+			t.svc.Registry().Live(), perOrder(idle.heap, base.heap, f.n), 1024*float64(idle.rss-base.rss)/float64(f.n))
 		for _, h := range hashes {
 			if _, err := t.svc.Registry().Cancel(ctx, h); err != nil {
 				return err
@@ -63,7 +63,7 @@ func runOrderRead(ctx context.Context, out io.Writer, args []string) error {
 		}
 		closed := heapAndRSS(t)
 		fmt.Fprintf(out, "all %d orders closed (cancelled) and passivated: heap %+.0f B/order, RSS %+.0f B/order\n",
-			f.n, float64(int64(closed.heap)-int64(base.heap))/float64(f.n), 1024*float64(closed.rss-base.rss)/float64(f.n))
+			f.n, perOrder(closed.heap, base.heap, f.n), 1024*float64(closed.rss-base.rss)/float64(f.n))
 	}
 	reads := 4 * f.n
 	for round := 1; round <= 3; round++ {
@@ -80,6 +80,8 @@ func runOrderRead(ctx context.Context, out io.Writer, args []string) error {
 	}
 	return nil
 }
+
+func perOrder(now, base uint64, n int) float64 { return float64(int64(now)-int64(base)) / float64(n) }
 
 type memSample struct {
 	heap uint64
