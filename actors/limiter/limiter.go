@@ -2,6 +2,7 @@ package limiter
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"hash/maphash"
 	"log/slog"
@@ -198,6 +199,9 @@ func (l *Limiter) SweepIdle(ctx context.Context) (int, error) {
 	retired := 0
 	for _, pid := range pids {
 		res, err := l.request(ctx, pid, &CheckIdleRequest{})
+		if errors.Is(err, actor.ErrDeadLetter) {
+			continue // it retired on its own timer meanwhile
+		}
 		if err != nil {
 			return retired, err
 		}
