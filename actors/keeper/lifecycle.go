@@ -20,11 +20,12 @@ import (
 	"github.com/orderengine/orderengine/persistence"
 )
 
-// ChainClient is what the lifecycle needs of the node: the indexer's reads,
-// eth_call pinned to a block hash, and (for the in-process keeper) sending.
+// ChainClient is what the lifecycle needs of the node: the indexer's reads
+// and eth_call. Its dynamic type must also make calls pinned to a block hash
+// (market.HashCaller: ethclient.Client and the simulated backend's client
+// do) and, for the in-process keeper, send transactions (Client).
 type ChainClient interface {
 	indexer.Backend
-	market.HashCaller
 	ethereum.ContractCaller
 }
 
@@ -81,7 +82,11 @@ func StartLifecycle(ctx context.Context, d LifecycleDeps) (*Lifecycle, error) {
 		return nil, fmt.Errorf("lifecycle: chain.router and chain.oracle must be addresses")
 	}
 	router, oracleAddr := common.HexToAddress(d.Config.Chain.Router), common.HexToAddress(d.Config.Chain.Oracle)
-	prices := market.NewOraclePricer(d.Client, oracleAddr, d.Decimals)
+	hc, ok := d.Client.(market.HashCaller)
+	if !ok {
+		return nil, fmt.Errorf("lifecycle: the chain client cannot make calls pinned to a block hash")
+	}
+	prices := market.NewOraclePricer(hc, oracleAddr, d.Decimals)
 	ch := persistence.NewChain(d.Store)
 	l := &Lifecycle{}
 	l.Projector = indexer.NewProjector(ch, d.Orders, d.Registry, d.Log)

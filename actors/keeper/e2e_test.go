@@ -1,0 +1,324 @@
+package keeper_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/ecdsa"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/actors/keeper"
+	"github.com/orderengine/orderengine/actors/order/service"
+	"github.com/orderengine/orderengine/chain"
+	"github.com/orderengine/orderengine/chain/devchain"
+	"github.com/orderengine/orderengine/contracts/bindings/oracle"
+	"github.com/orderengine/orderengine/contracts/bindings/servicerouter"
+	"github.com/orderengine/orderengine/contracts/bindings/testtoken"
+	apihttp "github.com/orderengine/orderengine/http"
+	"github.com/orderengine/orderengine/http/testserver"
+	"github.com/orderengine/orderengine/routing"
+)
+
+// e2e is the embedded dev chain (manual mining) behind the real server with
+// the order service and the lifecycle plugged in.
+type e2e struct {
+	t      *testing.T
+	ctx    context.Context
+	dev    *devchain.DevChain
+	srv    *testserver.Server
+	cfg    orderengine.Config
+	orders *service.Service
+	lc     *keeper.Lifecycle
+	maker  devchain.Account
+	domain *chain.Domain
+	salt   uint64
+}
+
+func newE2E(t *testing.T, devKeeper bool) *e2e {
+	t.Helper()
+	e := &e2e{t: t, ctx: context.Background()}
+	base := orderengine.Default()
+	cc := base.Chain
+	cc.ManualMining, cc.DevRPCListen = true, ""
+	dev, err := devchain.Start(e.ctx, cc, nil, devchain.WithFeePolicy(base.Routing.FeePolicy))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = dev.Close() })
+	e.dev = dev
+	configure := func(c *orderengine.Config) {
+		dev.Deployment().ApplyTo(c)
+		c.Chain.ChainID, c.Chain.ManualMining = dev.ChainID(), true
+		c.Lifecycle.IndexerPoll, c.Lifecycle.KeeperPoll = 20*time.Millisecond, 50*time.Millisecond
+	}
+	e.cfg = orderengine.Default()
+	configure(&e.cfg)
+	stack, err := routing.Setup(e.ctx, e.cfg, routing.SetupDeps{Chain: dev.Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.srv = testserver.NewTestServer(t,
+		testserver.WithTier(orderengine.TierEnterprise, orderengine.BucketLimits{Quote: 100000, Read: 100000, Order: 100000}),
+		testserver.WithConfig(configure),
+		testserver.WithOrders(service.BuildOptions{Chain: dev.Client()}, &e.orders),
+		testserver.WithBeforeStart(func(s *testserver.Server) error {
+			var key *ecdsa.PrivateKey
+			if devKeeper {
+				key = dev.Accounts().Keeper.Key
+			}
+			lc, err := keeper.StartLifecycle(e.ctx, keeper.LifecycleDeps{
+				Config: s.Config, Store: s.Engine.Store, Orders: e.orders.Orders(), Registry: e.orders.Registry(),
+				Client: dev.Client(), Routes: stack.Service, KeeperKey: key, Log: nil,
+			})
+			if err != nil {
+				return err
+			}
+			e.lc = lc
+			s.HTTP.SetServices(apihttp.Services{Orders: e.orders, Market: lc.Market, Keeper: lc.Keeper})
+			return nil
+		}),
+	)
+	t.Cleanup(e.lc.Stop) // before the server's cleanup closes the store
+	e.maker = dev.Accounts().Makers[0]
+	e.domain = chain.NewRouterDomain(dev.ChainID(), common.HexToAddress(e.cfg.Chain.Router))
+	usdc := e.tok("USDC")
+	h, err := dev.Faucet(e.ctx, e.maker.Address, usdc, big.NewInt(1_000_000_000_000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.mine(h)
+	e.mine(e.send(e.maker.Key, usdc, testtoken.NewTestToken().PackApprove(common.HexToAddress(e.cfg.Chain.Router), new(big.Int).Lsh(big.NewInt(1), 255))))
+	return e
+}
+
+func (e *e2e) tok(symbol string) common.Address {
+	tk, ok := e.dev.Deployment().Token(symbol)
+	if !ok {
+		e.t.Fatalf("no token %s", symbol)
+	}
+	return tk.Address
+}
+
+// send signs and submits a transaction from key.
+func (e *e2e) send(key *ecdsa.PrivateKey, to common.Address, data []byte) common.Hash {
+	e.t.Helper()
+	c := e.dev.Client()
+	from := crypto.PubkeyToAddress(key.PublicKey)
+	gas, err := c.EstimateGas(e.ctx, ethereum.CallMsg{From: from, To: &to, Data: data})
+	if err != nil {
+		e.t.Fatalf("estimate: %v", err)
+	}
+	opts := bind.NewKeyedTransactor(key, new(big.Int).SetUint64(e.dev.ChainID()))
+	opts.Context, opts.GasLimit = e.ctx, 2*gas+100_000 // estimates at latest undercount fresh-round oracle writes
+	tx, err := bind.NewBoundContract(to, servicerouter.NewServiceRouter().GetABI(), c, c, c).RawTransact(opts, data)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return tx.Hash()
+}
+
+func (e *e2e) mine(txs ...common.Hash) {
+	e.t.Helper()
+	if _, err := e.dev.Mine(e.ctx, txs...); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// setWETH writes the oracle's WETH price (USD, 8 decimals) and USDC at $1
+// as the deployer (both fresh for the router's staleness bound).
+func (e *e2e) setWETH(usd8 int64) {
+	e.t.Helper()
+	data := oracle.NewOracle().PackSetPrices([]common.Address{e.tok("WETH"), e.tok("USDC")}, []*big.Int{big.NewInt(usd8), big.NewInt(1_00000000)})
+	e.mine(e.send(e.dev.Accounts().Deployer.Key, common.HexToAddress(e.cfg.Chain.Oracle), data))
+}
+
+// submit signs a USDC→WETH order of the maker and POSTs it.
+func (e *e2e) submit(class string, amountIn, price uint64, tr chain.Traits, extra map[string]any) common.Hash {
+	e.t.Helper()
+	e.salt++
+	traits, err := chain.EncodeTraits(tr)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	ppm := e.cfg.Routing.FeePolicy[class][orderengine.ClassMajor].ReferralPpm
+	vault := common.HexToAddress(e.cfg.Chain.FeeVault)
+	o := chain.Order{Maker: e.maker.Address, Receiver: e.maker.Address, TokenIn: e.tok("USDC"), TokenOut: e.tok("WETH"),
+		Referrer: vault, ReferralFeePpm: ppm, MakerTraits: traits}
+	o.Salt.SetUint64(e.salt*7919 + uint64(time.Now().UnixNano()))
+	o.AmountIn.SetUint64(amountIn)
+	o.TriggerPrice.SetUint64(price)
+	o.TriggerAmountOut, _ = chain.DeriveTriggerAmountOut(&o.AmountIn, &o.TriggerPrice, 6)
+	hash := chain.OrderHash(e.domain, &o)
+	sig, err := crypto.Sign(hash[:], e.maker.Key)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	sig[64] += 27
+	order := map[string]any{
+		"salt": "0x" + hex.EncodeToString(o.Salt.Bytes()), "maker": o.Maker.Hex(), "receiver": o.Receiver.Hex(),
+		"tokenIn": o.TokenIn.Hex(), "tokenOut": o.TokenOut.Hex(), "amountIn": o.AmountIn.Dec(), "triggerPrice": o.TriggerPrice.Dec(),
+		"makerTraits": traits.Dec(), "referrer": vault.Hex(), "referralFeePpm": ppm,
+	}
+	body := map[string]any{"orderType": class, "order": order, "signature": "0x" + hex.EncodeToString(sig), "orderHash": hash.Hex()}
+	for k, v := range extra {
+		body[k] = v
+	}
+	raw, _ := json.Marshal(body)
+	r := e.srv.Do("POST", "/v1/orders", raw, map[string]string{"X-API-Key": e.srv.APIKey})
+	if r.Status != 201 {
+		e.t.Fatalf("submit %s: %d %s", class, r.Status, r.Body)
+	}
+	return hash
+}
+
+// order reads GET /v1/orders/{hash}.
+func (e *e2e) order(h common.Hash) map[string]any {
+	e.t.Helper()
+	r := e.srv.Do("GET", "/v1/orders/"+h.Hex(), nil, map[string]string{"X-API-Key": e.srv.APIKey})
+	if r.Status != 200 {
+		e.t.Fatalf("get order: %d %s", r.Status, r.Body)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(r.Body, &m); err != nil {
+		e.t.Fatal(err)
+	}
+	return m
+}
+
+// waitFor mines a block and checks cond until it holds or the deadline
+// passes.
+func (e *e2e) waitFor(what string, cond func() bool) {
+	e.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			e.t.Fatalf("timed out waiting for %s", what)
+		}
+		e.dev.Commit()
+		time.Sleep(20 * time.Millisecond) // let the indexer's poll see the block
+	}
+}
+
+func (e *e2e) wethBalance(who common.Address) *big.Int {
+	e.t.Helper()
+	weth := e.tok("WETH")
+	tt := testtoken.NewTestToken()
+	out, err := e.dev.Client().CallContract(e.ctx, ethereum.CallMsg{To: &weth, Data: tt.PackBalanceOf(who)}, nil)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	v, err := tt.UnpackBalanceOf(out)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return v
+}
+
+func usdcInWeth(wethUSD int64) uint64 {
+	return new(big.Int).Quo(new(big.Int).Exp(big.NewInt(10), big.NewInt(18), nil), big.NewInt(wethUSD)).Uint64()
+}
+
+// The stop-loss lifecycle over HTTP with the reference keeper reading the
+// public keeper list: submit, the market moves, the trigger fires, the
+// order is listed with its calldata, the keeper executes, the fill is
+// indexed and the order is filled to the wei.
+func TestE2EStopLossWithHTTPKeeper(t *testing.T) {
+	e := newE2E(t, false)
+	e.setWETH(3000_00000000)
+	h := e.submit("stop_loss", 100_000_000, usdcInWeth(3500), chain.Traits{Nonce: 1, SlippagePpm: 50_000, Flags: chain.FlagStopLoss}, nil)
+	if got := e.order(h)["status"]; got != "pending" {
+		t.Fatalf("status %v", got)
+	}
+	e.setWETH(4000_00000000)
+	var list keeper.ExecutableList
+	e.waitFor("the stop to be listed", func() bool {
+		r := e.srv.Do("GET", "/v1/keeper/executable", nil, map[string]string{"X-API-Key": e.srv.APIKey})
+		if r.Status != 200 {
+			t.Fatalf("keeper list: %d %s", r.Status, r.Body)
+		}
+		list = keeper.ExecutableList{}
+		_ = json.Unmarshal(r.Body, &list)
+		return len(list.Orders) == 1
+	})
+	it := list.Orders[0]
+	if it.OrderHash != h.Hex() || it.FillIn != "100000000" || it.Tx.To != e.cfg.Chain.Router || it.ExpectedKeeperFee == "" {
+		t.Fatalf("listed %+v", it)
+	}
+	if e.order(h)["triggeredAt"] == nil {
+		t.Fatal("triggeredAt not set when listed")
+	}
+	before := e.wethBalance(e.maker.Address)
+	runner := keeper.NewRunner(e.dev.Client(), e.dev.Accounts().Keeper.Key, keeper.HTTPSource(e.srv.URL, e.srv.APIKey, nil), nil)
+	sent, err := runner.Step(e.ctx)
+	if err != nil || len(sent) != 1 {
+		t.Fatalf("keeper sent %d (%v)", len(sent), err)
+	}
+	e.waitFor("the fill to be indexed", func() bool { return e.order(h)["status"] == "filled" })
+	got := e.order(h)
+	gain := new(big.Int).Sub(e.wethBalance(e.maker.Address), before)
+	if got["filledAmountIn"] != "100000000" || got["filledAmountOut"] != gain.String() {
+		t.Fatalf("order %v, receiver gained %s", got, gain)
+	}
+	r := e.srv.Do("GET", "/v1/orders/"+h.Hex()+"/fills", nil, map[string]string{"X-API-Key": e.srv.APIKey})
+	var fills struct {
+		Fills []map[string]any `json:"fills"`
+	}
+	if err := json.Unmarshal(r.Body, &fills); err != nil || len(fills.Fills) != 1 || fills.Fills[0]["amountOut"] != gain.String() ||
+		fills.Fills[0]["keeper"] != e.dev.Accounts().Keeper.Address.Hex() {
+		t.Fatalf("fills %s", r.Body)
+	}
+	e.waitFor("the filled order to leave the list", func() bool {
+		r := e.srv.Do("GET", "/v1/keeper/executable", nil, map[string]string{"X-API-Key": e.srv.APIKey})
+		return r.Status == 200 && json.Unmarshal(r.Body, &list) == nil && len(list.Orders) == 0
+	})
+	// Market data saw the fill.
+	r = e.srv.Do("GET", "/v1/swaps?wallet="+e.maker.Address.Hex(), nil, map[string]string{"X-API-Key": e.srv.APIKey})
+	if r.Status != 200 || !bytes.Contains(r.Body, []byte(h.Hex())) {
+		t.Fatalf("swaps %d %s", r.Status, r.Body)
+	}
+	for _, p := range []string{"/v1/volume", "/v1/stats"} {
+		if r := e.srv.Do("GET", p, nil, map[string]string{"X-API-Key": e.srv.APIKey}); r.Status != 200 {
+			t.Fatalf("%s: %d %s", p, r.Status, r.Body)
+		}
+	}
+}
+
+// The dev keeper runs in-process: a take-profit and a DCA execute with no
+// keeper driven by the test.
+func TestE2EDevKeeperTakeProfitAndDCA(t *testing.T) {
+	e := newE2E(t, true)
+	e.setWETH(3000_00000000)
+	// The oracle moves alone (the pools stay at $3000), so the router's
+	// slippage bound against the oracle needs room: 50 %.
+	tp := e.submit("take_profit", 50_000_000, usdcInWeth(2500), chain.Traits{Nonce: 2, SlippagePpm: 500_000, Flags: chain.FlagTakeProfit}, nil)
+	dca := e.submit("dca", 30_000_000, 0, chain.Traits{Nonce: 3, SlippagePpm: 50_000, KindParamPpm: 100_000,
+		IntervalSeconds: 3600, TotalExecutions: 3, Flags: chain.FlagDCA},
+		map[string]any{"intervalSeconds": "3600", "totalExecutions": "3", "totalAmountIn": "30000000", "flexibilityPpm": 100_000, "shortCircuit": false})
+	e.waitFor("the first DCA leg", func() bool { return fmt.Sprint(e.order(dca)["executions"]) == "1" })
+	if got := e.order(tp)["status"]; got != "pending" {
+		t.Fatalf("take-profit executed before its trigger: %v", got)
+	}
+	e.setWETH(2000_00000000) // USDC now worth more WETH: take profit
+	e.waitFor("the take-profit fill", func() bool { return e.order(tp)["status"] == "filled" })
+	if e.order(tp)["triggeredAt"] == nil {
+		t.Fatal("take-profit filled without triggeredAt")
+	}
+	if err := e.dev.AdjustTime(3600 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	e.setWETH(3000_00000000) // back in line with the pools, and fresh after the hour
+	e.waitFor("the second DCA leg", func() bool { return fmt.Sprint(e.order(dca)["executions"]) == "2" })
+	if got := e.order(dca); got["status"] != "active" || got["filledAmountIn"] != "20000000" {
+		t.Fatalf("dca after two legs: %v", got)
+	}
+}
