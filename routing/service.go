@@ -234,7 +234,7 @@ func (s *Service) Route(ctx context.Context, p RouteParams) (*RouteResponse, err
 	if err != nil {
 		return nil, err
 	}
-	if err := s.triggerable(q.orderKind, q.req.TokenIn, q.req.TokenOut); err != nil {
+	if err := s.cfg.Tokens.CheckTriggerable(q.orderKind, q.req.TokenIn, q.req.TokenOut); err != nil {
 		return nil, err
 	}
 	legs, err := s.cfg.Fees.FeeLegs(ctx, q.wallet, q.referrer, q.orderKind, q.req.TokenIn, q.req.TokenOut)
@@ -276,26 +276,6 @@ func (s *Service) Route(ctx context.Context, p RouteParams) (*RouteResponse, err
 		out.Candidates[0], out.Candidates[chosen] = out.Candidates[chosen], out.Candidates[0]
 	}
 	return out, nil
-}
-
-// triggerable checks that a pair can be executed as an order of kind:
-// every kind but limit reads the oracle on chain, so both tokens must be in
-// the registry (UNSUPPORTED_PAIR otherwise) and have an oracle price
-// (NO_ORACLE otherwise). Direct swaps and limit orders need neither.
-func (s *Service) triggerable(kind string, tokens ...common.Address) error {
-	if kind == "" || kind == oe.KindLimit {
-		return nil
-	}
-	for _, t := range tokens {
-		tok, ok := s.cfg.Tokens.Lookup(t)
-		if !ok {
-			return oe.Errorf(oe.CodeUnsupportedPair, "%s is not a listed token; %s orders need listed tokens with oracle prices", t.Hex(), kind)
-		}
-		if !tok.Oracle {
-			return oe.Errorf(oe.CodeNoOracle, "%s (%s) has no oracle price; %s orders are checked against the oracle", tok.Symbol, t.Hex(), kind)
-		}
-	}
-	return nil
 }
 
 // execution builds the route's calls and, on the direct path, the router's

@@ -54,7 +54,7 @@ func newServiceEnv(t *testing.T) *serviceEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tokens = tokens.WithOracle(func(a common.Address) bool { return hasOraclePrice(c.ctx, c.client, d.Oracle, a) })
+	tokens = tokens.WithOracle(OracleCoverage(c.ctx, c.client, d.Oracle))
 	opts, missing := OptionsFromConfig(cfg, tokens)
 	if len(missing) > 0 {
 		t.Fatalf("unresolved tokens %v", missing)

@@ -85,7 +85,7 @@ func Setup(ctx context.Context, cfg oe.Config, deps SetupDeps) (*Stack, error) {
 	if err != nil {
 		return nil, err
 	}
-	tokens = tokens.WithOracle(func(t common.Address) bool { return hasOraclePrice(ctx, deps.Chain, oracle, t) })
+	tokens = tokens.WithOracle(OracleCoverage(ctx, deps.Chain, oracle))
 	fees, err := NewFeePolicy(cfg.Routing.FeePolicy, vault, tokens, deps.Bindings)
 	if err != nil {
 		return nil, err
@@ -132,15 +132,18 @@ func readAddress(ctx context.Context, chain ChainReader, to common.Address, sig 
 	return common.BytesToAddress(ret[12:]), nil
 }
 
-// hasOraclePrice reports whether the oracle has a positive answer for t.
-func hasOraclePrice(ctx context.Context, chain ChainReader, oracle, t common.Address) bool {
-	answer, _, err := readOracleRound(ctx, chain, oracle, t, nil)
-	return err == nil && answer.Sign() > 0
+// OracleCoverage returns the predicate for Tokens.WithOracle: whether the
+// oracle has a positive answer for a token at the latest block.
+func OracleCoverage(ctx context.Context, caller ethereum.ContractCaller, oracle common.Address) func(common.Address) bool {
+	return func(t common.Address) bool {
+		answer, _, err := readOracleRound(ctx, caller, oracle, t, nil)
+		return err == nil && answer.Sign() > 0
+	}
 }
 
 // readOracleRound reads latestRoundData(token) at block: the answer (signed)
 // and its update time.
-func readOracleRound(ctx context.Context, chain ChainReader, oracle, token common.Address, block *big.Int) (answer, updatedAt *big.Int, err error) {
+func readOracleRound(ctx context.Context, chain ethereum.ContractCaller, oracle, token common.Address, block *big.Int) (answer, updatedAt *big.Int, err error) {
 	if oracle == (common.Address{}) {
 		return nil, nil, fmt.Errorf("no oracle configured")
 	}

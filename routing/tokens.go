@@ -86,6 +86,26 @@ func (t *Tokens) Class(addr common.Address) string {
 	return oe.ClassOther
 }
 
+// CheckTriggerable checks that a pair can be executed as an order of kind:
+// every kind but limit reads the oracle on chain, so both tokens must be in
+// the registry (UNSUPPORTED_PAIR otherwise) with an oracle price (NO_ORACLE
+// otherwise). Direct swaps (empty kind) and limit orders need neither.
+func (t *Tokens) CheckTriggerable(kind string, tokenIn, tokenOut common.Address) error {
+	if kind == "" || kind == oe.KindDirect || kind == oe.KindLimit {
+		return nil
+	}
+	for _, a := range []common.Address{tokenIn, tokenOut} {
+		tok, ok := t.Lookup(a)
+		if !ok {
+			return oe.Errorf(oe.CodeUnsupportedPair, "%s is not a listed token; %s orders need listed tokens with oracle prices", a.Hex(), kind)
+		}
+		if !tok.Oracle {
+			return oe.Errorf(oe.CodeNoOracle, "%s (%s) has no oracle price; %s orders are checked against the oracle", tok.Symbol, a.Hex(), kind)
+		}
+	}
+	return nil
+}
+
 // Resolve turns a symbol (case-insensitive) or a 0x address into an
 // address.
 func (t *Tokens) Resolve(ref string) (common.Address, bool) {
