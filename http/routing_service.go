@@ -18,6 +18,7 @@ type routingService struct {
 // /v1/tokens).
 func NewRoutingService(svc *routing.Service) RoutingService { return routingService{svc: svc} }
 
+// Route implements RoutingService.
 func (r routingService) Route(ctx context.Context, req RouteRequest) (any, error) {
 	return r.svc.Route(ctx, routing.RouteParams{
 		TokenIn: req.TokenIn, TokenOut: req.TokenOut, AmountIn: req.AmountIn, SlippagePpm: req.SlippagePpm,
@@ -26,10 +27,12 @@ func (r routingService) Route(ctx context.Context, req RouteRequest) (any, error
 	})
 }
 
+// Quote implements RoutingService.
 func (r routingService) Quote(ctx context.Context, req QuoteRequest) (any, error) {
 	return r.svc.Quote(ctx, routing.QuoteParams{TokenIn: req.TokenIn, TokenOut: req.TokenOut, AmountIn: req.AmountIn})
 }
 
+// Preflight implements RoutingService.
 func (r routingService) Preflight(ctx context.Context, req PreflightRequest) (any, error) {
 	return r.svc.Preflight(ctx, routing.PreflightParams{
 		TokenIn: req.TokenIn, TokenOut: req.TokenOut, AmountIn: req.AmountIn, Wallet: req.Wallet,
@@ -37,10 +40,12 @@ func (r routingService) Preflight(ctx context.Context, req PreflightRequest) (an
 	})
 }
 
+// Spot implements RoutingService.
 func (r routingService) Spot(ctx context.Context, req SpotRequest) (any, error) {
 	return r.svc.Spot(ctx, routing.SpotParams{TokenIn: req.TokenIn, TokenOut: req.TokenOut, AmountIn: req.AmountIn})
 }
 
+// Tokens implements RoutingService.
 func (r routingService) Tokens(ctx context.Context, req TokenSearchRequest) (any, error) {
 	return r.svc.Tokens(ctx, req.Search)
 }

@@ -84,9 +84,12 @@ func (p *CPMMPool) AmountOut(tokenIn common.Address, amountIn *uint256.Int) (*ui
 // (token0, token1, reserve0, reserve1, feePpm).
 type cpmmFamily struct{}
 
+// Name implements Family.
 func (cpmmFamily) Name() string      { return FamilyCPMM }
+// StateCall implements Family.
 func (cpmmFamily) StateCall() []byte { return []byte(selectorGetState) }
 
+// Decode implements Family.
 func (cpmmFamily) Decode(addr common.Address, ret []byte) (Pool, error) {
 	w, err := words(ret, 5)
 	if err != nil {

@@ -231,9 +231,12 @@ func stableSpotX128(x, y, d, amp, mulX, mulY *uint256.Int) *uint256.Int {
 // token1, reserve0, reserve1, A, fee, mult0, mult1).
 type stableFamily struct{}
 
+// Name implements Family.
 func (stableFamily) Name() string      { return FamilyStableSwap }
+// StateCall implements Family.
 func (stableFamily) StateCall() []byte { return []byte(selectorGetState) }
 
+// Decode implements Family.
 func (stableFamily) Decode(addr common.Address, ret []byte) (Pool, error) {
 	w, err := words(ret, 8)
 	if err != nil {
