@@ -85,7 +85,8 @@ func (p *CPMMPool) AmountOut(tokenIn common.Address, amountIn *uint256.Int) (*ui
 type cpmmFamily struct{}
 
 // Name implements Family.
-func (cpmmFamily) Name() string      { return FamilyCPMM }
+func (cpmmFamily) Name() string { return FamilyCPMM }
+
 // StateCall implements Family.
 func (cpmmFamily) StateCall() []byte { return []byte(selectorGetState) }
 

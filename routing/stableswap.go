@@ -232,7 +232,8 @@ func stableSpotX128(x, y, d, amp, mulX, mulY *uint256.Int) *uint256.Int {
 type stableFamily struct{}
 
 // Name implements Family.
-func (stableFamily) Name() string      { return FamilyStableSwap }
+func (stableFamily) Name() string { return FamilyStableSwap }
+
 // StateCall implements Family.
 func (stableFamily) StateCall() []byte { return []byte(selectorGetState) }
 
