@@ -80,3 +80,48 @@ func FuzzTraitsRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParsers feeds arbitrary input to every strict parser and to
+// ParseSignature: none may panic, every failure must be an API error naming
+// its field, and every success must print back to an equivalent value.
+func FuzzParsers(f *testing.F) {
+	for _, s := range []string{"0", "00042", "0x", "0x0", "0xABCdef", "0x3Ba2B56a0B4bA7F0B85088eF261F8671618e3783",
+		"0x3ba2b56a0b4ba7f0b85088ef261f8671618e3783", "-1", "1e18", "0x" + strings.Repeat("f", 64), "0x" + strings.Repeat("1", 130)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		named := func(what string, err error) {
+			t.Helper()
+			if e := orderengine.AsError(err); e.Code != orderengine.CodeInvalidRequest || !strings.HasPrefix(e.Message, "field ") {
+				t.Fatalf("%s(%q): %v", what, s, err)
+			}
+		}
+		if u, err := ParseDecimalUint256("field", s); err != nil {
+			named("ParseDecimalUint256", err)
+		} else if strings.TrimLeft(s, "0") != u.Dec() && !(u.IsZero() && strings.Trim(s, "0") == "") {
+			t.Fatalf("ParseDecimalUint256(%q) = %s", s, u.Dec())
+		}
+		if u, err := ParseHexUint256("field", s); err != nil {
+			named("ParseHexUint256", err)
+		} else if v, _ := ParseHexUint256("field", u.Hex()); !v.Eq(&u) {
+			t.Fatalf("ParseHexUint256(%q) = %s", s, u.Hex())
+		}
+		if a, err := ParseAddress("field", s); err != nil {
+			named("ParseAddress", err)
+		} else if !strings.EqualFold(a.Hex(), s) {
+			t.Fatalf("ParseAddress(%q) = %s", s, a.Hex())
+		}
+		if _, err := ParseHash("field", s); err != nil {
+			named("ParseHash", err)
+		}
+		if b, err := ParseHexBytes("field", s, 65); err != nil {
+			named("ParseHexBytes", err)
+		} else if sig, err := ParseSignature(b); err == nil {
+			if again, err := ParseSignature(sig.Bytes()); err != nil || again != sig {
+				t.Fatalf("signature %x does not round-trip: %v", b, err)
+			}
+		} else if _, ok := SignatureReasonOf(err); !ok {
+			t.Fatalf("ParseSignature(%x): %v without a reason", b, err)
+		}
+	})
+}
