@@ -15,8 +15,8 @@ type ChainConfig struct {
 	// RPCURL of an external node. Empty starts the embedded dev chain.
 	RPCURL string `json:"rpcURL"`
 	// PublicRPCURL is the RPC URL served to clients by GET /v1/config.
-	// Empty serves RPCURL; in dev mode the engine sets it to the dev chain's
-	// JSON-RPC URL.
+	// Empty serves null (RPCURL is never published: it may carry a provider
+	// key); in dev mode the engine sets it to the dev chain's JSON-RPC URL.
 	PublicRPCURL string `json:"publicRPCURL"`
 	// ChainID is the expected chain id, checked against the node at start,
 	// and the chain id of the embedded dev chain. Default 4663; zero means

@@ -133,6 +133,13 @@ func LoadConfig(args []string, lookupEnv func(string) (string, bool), usage io.W
 			return nil
 		})
 	}
+	for alias, path := range flagAliases() {
+		path := path
+		fs.Func(alias, "short for the "+path+" flag", func(v string) error {
+			set[path] = v
+			return nil
+		})
+	}
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -168,6 +175,15 @@ func LoadConfig(args []string, lookupEnv func(string) (string, bool), usage io.W
 		}
 	}
 	return cfg, cfg.Validate()
+}
+
+// flagAliases maps the short flags people type most to a field's path:
+// `serve --rpc-url URL` is `serve --chain-rpc-url URL`.
+func flagAliases() map[string]string {
+	return map[string]string{
+		"rpc-url": "chain.rpcURL",
+		"listen":  "http.listen",
+	}
 }
 
 var durationType = reflect.TypeFor[time.Duration]()

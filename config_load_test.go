@@ -61,6 +61,33 @@ func TestLoadConfigPrecedence(t *testing.T) {
 	}
 }
 
+func TestLoadConfigFlagAliases(t *testing.T) {
+	cfg, err := LoadConfig([]string{"--rpc-url", "http://127.0.0.1:8546", "--listen", "127.0.0.1:9002",
+		"--chain-router", "0x00000000000000000000000000000000000000aa",
+		"--chain-oracle", "0x00000000000000000000000000000000000000bb",
+		"--chain-fee-vault", "0x00000000000000000000000000000000000000cc"}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Chain.RPCURL != "http://127.0.0.1:8546" || cfg.HTTP.Listen != "127.0.0.1:9002" {
+		t.Fatalf("aliases not applied: rpcURL %q listen %q", cfg.Chain.RPCURL, cfg.HTTP.Listen)
+	}
+	for alias, path := range flagAliases() {
+		found := false
+		for _, f := range Fields() {
+			if f.Path == path {
+				found = true
+			}
+			if f.Flag == alias {
+				t.Errorf("alias --%s collides with a derived flag", alias)
+			}
+		}
+		if !found {
+			t.Errorf("alias --%s names unknown field %q", alias, path)
+		}
+	}
+}
+
 func TestLoadConfigRejects(t *testing.T) {
 	cases := map[string][]string{
 		"non-loopback admin": {"--http-admin-listen", "0.0.0.0:8081"},

@@ -91,6 +91,9 @@ func buildConfigJSON(chain orderengine.ChainConfig, limits orderengine.LimitsCon
 		"router":        addressOrNil(chain.Router),
 		"feeVault":      addressOrNil(chain.FeeVault),
 		"oracle":        addressOrNil(chain.Oracle),
+		// rpcUrl is only ever the explicitly public URL: a private node URL
+		// often carries a provider key and is never served.
+		"rpcUrl": stringOrNil(chain.PublicRPCURL),
 		"domain": map[string]any{
 			"name": domainName, "version": domainVersion, "chainId": chain.ChainID,
 			"verifyingContract": addressOrNil(chain.Router),
@@ -128,6 +131,14 @@ func buildConfigJSON(chain orderengine.ChainConfig, limits orderengine.LimitsCon
 		panic(fmt.Sprintf("http: config document: %v", err)) // only plain data above
 	}
 	return out
+}
+
+// stringOrNil serves an empty string as JSON null.
+func stringOrNil(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
 }
 
 func errorsDocument() ([]byte, error) {

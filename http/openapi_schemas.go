@@ -59,6 +59,7 @@ func schemas() obj {
 		"EngineConfig": object([]string{"chainId", "router", "feeVault", "domain", "eip712", "makerTraits", "orderTypes", "rateLimits"}, obj{
 			"chainId": obj{"type": "integer"}, "routerVersion": str("Router generation."),
 			"router": nullable("Address"), "feeVault": nullable("Address"), "oracle": nullable("Address"),
+			"rpcUrl": obj{"type": []string{"string", "null"}, "description": "Public JSON-RPC URL of the chain (the dev chain's in dev mode); null when not published."},
 			"domain": object([]string{"name", "version", "chainId", "verifyingContract"}, obj{
 				"name": obj{"const": "ServiceRouter"}, "version": obj{"const": "7"}, "chainId": obj{"type": "integer"},
 				"verifyingContract": nullable("Address"),

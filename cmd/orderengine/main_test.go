@@ -62,7 +62,8 @@ func startServe(t *testing.T, dir string) *running {
 	ctx, cancel := context.WithCancel(context.Background())
 	r.cancel = cancel
 	env := &cliEnv{stdout: r.stdout, stderr: io.Discard, lookupEnv: func(string) (string, bool) { return "", false }, reg: registry()}
-	args := []string{"serve", "--data-dir", dir, "--http-listen", r.pub, "--http-admin-listen", r.adm, "--log-level", "warn"}
+	args := []string{"serve", "--data-dir", dir, "--http-listen", r.pub, "--http-admin-listen", r.adm, "--log-level", "warn",
+		"--chain-dev-rpc-listen", "127.0.0.1:0"}
 	go func() { r.done <- run(ctx, env, args) }()
 	wctx, wcancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer wcancel()
@@ -118,7 +119,8 @@ func TestServeDevKeyAdminAndGracefulRestart(t *testing.T) {
 		t.Fatalf("no dev key printed:\n%s", r.stdout.String())
 	}
 	devKey := m[1]
-	if code := get(t, "http://"+r.pub+"/v1/stats", devKey); code != 501 {
+	checkDevRPC(t, "http://"+r.pub)
+	if code := get(t, "http://"+r.pub+"/v1/stats", devKey); code != 200 { // market data is served (lifecycle)
 		t.Fatalf("dev key: %d", code)
 	}
 
@@ -175,7 +177,7 @@ func TestServeDevKeyAdminAndGracefulRestart(t *testing.T) {
 	if strings.Contains(r.stdout.String(), "export KEY=") {
 		t.Fatal("dev key printed again on restart")
 	}
-	if code := get(t, "http://"+r.pub+"/v1/stats", devKey); code != 501 {
+	if code := get(t, "http://"+r.pub+"/v1/stats", devKey); code != 200 { // market data is served (lifecycle)
 		t.Fatalf("dev key after restart: %d", code)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "admin.token")); err != nil {
@@ -190,5 +192,34 @@ func TestUnknownCommand(t *testing.T) {
 	}
 	if err := run(context.Background(), env, []string{"admin", "nope"}); err == nil {
 		t.Fatal("unknown admin command accepted")
+	}
+}
+
+// checkDevRPC reads the RPC URL that GET /v1/config publishes in dev mode
+// and asks that node for its chain id over JSON-RPC.
+func checkDevRPC(t *testing.T, base string) {
+	t.Helper()
+	resp, err := http.Get(base + "/v1/config")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct {
+		RPCURL string `json:"rpcUrl"`
+		Router string `json:"router"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&cfg)
+	_ = resp.Body.Close()
+	if err != nil || !strings.HasPrefix(cfg.RPCURL, "http://127.0.0.1:") || cfg.Router == "" {
+		t.Fatalf("/v1/config rpcUrl %q router %q: %v", cfg.RPCURL, cfg.Router, err)
+	}
+	rpc, err := http.Post(cfg.RPCURL, "application/json",
+		strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rpc.Body.Close()
+	var out struct{ Result string }
+	if err := json.NewDecoder(rpc.Body).Decode(&out); err != nil || out.Result != "0x1237" {
+		t.Fatalf("eth_chainId at %s = %q (%v), want 0x1237 (4663)", cfg.RPCURL, out.Result, err)
 	}
 }
