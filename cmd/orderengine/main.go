@@ -48,6 +48,7 @@ func registry() registryT {
 			"serve":  serveCommand(),
 			"admin":  adminCommand(),
 			"devnet": devnetCommand(),
+			"keeper": keeperCommand(),
 		},
 		startChain: startChain,
 	}

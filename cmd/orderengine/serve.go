@@ -85,6 +85,11 @@ func runServe(ctx context.Context, env *cliEnv, args []string) (err error) {
 	if err := startOrders(ctx, senv); err != nil {
 		return err
 	}
+	stopLifecycle, err := startLifecycle(ctx, senv)
+	if err != nil {
+		return err
+	}
+	defer stopLifecycle() // idempotent; also runs on an early return, before the engine closes
 	if err := srv.Start(); err != nil {
 		return err
 	}
@@ -101,6 +106,7 @@ func runServe(ctx context.Context, env *cliEnv, args []string) (err error) {
 	dctx, cancel := context.WithTimeout(context.Background(), cfg.HTTP.ShutdownTimeout)
 	defer cancel()
 	errs := []error{serveErr, srv.Shutdown(dctx)}
+	stopLifecycle() // before the chain stops
 	if stopChain != nil {
 		errs = append(errs, stopChain(dctx))
 	}

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/ethereum/go-ethereum/ethclient"
+
+	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/actors/keeper"
+)
+
+// keeperCommand is the reference keeper: it polls GET /v1/keeper/executable
+// and executes the listed orders with its own key, simulating each
+// transaction first and never sending one the simulation says reverts.
+func keeperCommand() command {
+	return command{summary: "run the reference keeper (--rpc-url, --key-file, --api-url, --api-key)", run: runKeeper}
+}
+
+func runKeeper(ctx context.Context, env *cliEnv, args []string) error {
+	fs := flag.NewFlagSet("keeper", flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	rpcURL := fs.String("rpc-url", "", "JSON-RPC URL of the node (required)")
+	keyFile := fs.String("key-file", "", "file holding the keeper's hex private key (required)")
+	apiURL := fs.String("api-url", "http://127.0.0.1:8080", "base URL of the engine's public API")
+	apiKey := fs.String("api-key", "", "API key (env ORDERENGINE_API_KEY)")
+	poll := fs.Duration("poll", 500*time.Millisecond, "polling period of the executable list")
+	once := fs.Bool("once", false, "execute what is listed now, then exit")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *apiKey == "" {
+		*apiKey, _ = env.lookupEnv(orderengine.EnvPrefix + "API_KEY")
+	}
+	if *rpcURL == "" || *keyFile == "" || *apiKey == "" {
+		return errors.New("keeper: --rpc-url, --key-file and --api-key are required")
+	}
+	key, err := readKeyFile(*keyFile)
+	if err != nil {
+		return err
+	}
+	client, err := ethclient.DialContext(ctx, *rpcURL)
+	if err != nil {
+		return fmt.Errorf("keeper: dial %s: %w", *rpcURL, err)
+	}
+	defer client.Close()
+	log := slog.New(slog.NewTextHandler(env.stderr, nil))
+	r := keeper.NewRunner(client, key, keeper.HTTPSource(*apiURL, *apiKey, nil), log)
+	log.Info("keeper started", "address", r.Address(), "api", *apiURL, "rpc", *rpcURL)
+	if *once {
+		sent, err := r.Step(ctx)
+		fmt.Fprintf(env.stdout, "sent %d transactions\n", len(sent))
+		return err
+	}
+	r.Run(ctx, *poll)
+	return nil
+}

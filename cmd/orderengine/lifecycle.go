@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/orderengine/orderengine/actors/keeper"
+	"github.com/orderengine/orderengine/actors/order/service"
+	"github.com/orderengine/orderengine/chain/devchain"
+	"github.com/orderengine/orderengine/routing"
+)
+
+// startLifecycle starts the chain indexer, the projector into the order
+// records, the trigger engine, market data and the keeper interface (and,
+// on the embedded dev chain with lifecycle.devKeeper, the reference keeper
+// in-process with the dev keeper account). It plugs the market and keeper
+// services. The returned stop must run before the chain and the engine
+// close. Without a chain or without the order service it does nothing.
+func startLifecycle(ctx context.Context, env *serveEnv) (stop func(), err error) {
+	nothing := func() {}
+	orders, ok := env.Services.Orders.(*service.Service)
+	if env.ChainClient == nil || !ok {
+		env.Log.Warn("lifecycle disabled: no chain or no order service")
+		return nothing, nil
+	}
+	client, ok := env.ChainClient.(keeper.ChainClient)
+	if !ok {
+		return nil, fmt.Errorf("lifecycle: the chain client cannot follow logs")
+	}
+	reader, ok := env.ChainClient.(routing.ChainReader)
+	if !ok {
+		return nil, fmt.Errorf("lifecycle: the chain client cannot serve routing")
+	}
+	cfg := *env.Config
+	stack, err := routing.Setup(ctx, cfg, routing.SetupDeps{Chain: reader, Log: env.Log})
+	if err != nil {
+		return nil, fmt.Errorf("lifecycle: routing for the keeper interface: %w", err)
+	}
+	var key *ecdsa.PrivateKey
+	if cfg.Dev && cfg.Chain.RPCURL == "" && cfg.Lifecycle.DevKeeper {
+		key = devchain.DevKey(2) // the dev chain's keeper account
+	}
+	deps := keeper.LifecycleDeps{
+		Config: cfg, Store: env.Engine.Store, Orders: orders.Orders(), Registry: orders.Registry(),
+		Client: client, Routes: stack.Service, KeeperKey: key, Now: env.Engine.Clock.Now, Log: env.Log,
+		Decimals: func(a common.Address) (uint8, bool) {
+			t, ok := stack.Tokens.Lookup(a)
+			return t.Decimals, ok
+		},
+		ActorsAlive: func() map[string]int { return map[string]int{"order": orders.Registry().Live()} },
+	}
+	if env.Webhooks != nil {
+		deps.Webhooks = func() any { return env.Webhooks.Stats() }
+	}
+	lc, err := keeper.StartLifecycle(ctx, deps)
+	if err != nil {
+		return nil, err
+	}
+	vctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	go stack.Venues.Follow(vctx, time.Second/2, func(err error) {
+		env.Log.Warn("keeper routing: venue refresh failed", "err", err)
+	})
+	env.Services.Market, env.Services.Keeper = lc.Market, lc.Keeper
+	env.HTTP.SetServices(env.Services)
+	var once sync.Once
+	return func() { once.Do(func() { cancel(); lc.Stop() }) }, nil
+}
