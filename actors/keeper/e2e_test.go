@@ -322,3 +322,36 @@ func TestE2EDevKeeperTakeProfitAndDCA(t *testing.T) {
 		t.Fatalf("dca after two legs: %v", got)
 	}
 }
+
+// Limit and trailing orders with the in-process dev keeper: the limit
+// executes at once (its price is below the market), the trailing order
+// only after the price falls trailPpm under its peak.
+func TestE2EDevKeeperLimitAndTrailing(t *testing.T) {
+	e := newE2E(t, true)
+	e.setWETH(3000_00000000)
+	// 10 % trail: fires once USDC is worth ≤ 90 % of its peak in WETH.
+	tr := e.submit("trailing", 20_000_000, 0, chain.Traits{Nonce: 5, SlippagePpm: 50_000, KindParamPpm: 100_000, Flags: chain.FlagTrailing},
+		map[string]any{"trailPpm": 100_000})
+	before := e.wethBalance(e.maker.Address)
+	lim := e.submit("limit", 40_000_000, usdcInWeth(4000), chain.Traits{Nonce: 6, SlippagePpm: 50_000}, nil)
+	e.waitFor("the limit fill", func() bool { return e.order(lim)["status"] == "filled" })
+	got := e.order(lim)
+	gain := new(big.Int).Sub(e.wethBalance(e.maker.Address), before)
+	if got["filledAmountIn"] != "40000000" || got["filledAmountOut"] != gain.String() {
+		t.Fatalf("limit %v, receiver gained %s", got, gain)
+	}
+	if got := e.order(tr); got["status"] != "pending" || got["triggeredAt"] != nil {
+		t.Fatalf("trailing moved before its trail: %v", got)
+	}
+	e.setWETH(3200_00000000) // 3000/3200 = 0.9375 of the peak: not yet
+	e.dev.Commit()
+	e.dev.Commit()
+	if got := e.order(tr); got["status"] != "pending" {
+		t.Fatalf("trailing fired 6.25 %% under its peak: %v", got)
+	}
+	e.setWETH(3500_00000000) // 3000/3500 = 0.857: fires
+	e.waitFor("the trailing fill", func() bool { return e.order(tr)["status"] == "filled" })
+	if got := e.order(tr); got["triggeredAt"] == nil || got["filledAmountIn"] != "20000000" {
+		t.Fatalf("trailing %v", got)
+	}
+}
