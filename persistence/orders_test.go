@@ -1,0 +1,73 @@
+package persistence
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+func testRecord(i int, status string) *OrderRecord {
+	h := fmt.Sprintf("0x%064x", i+1)
+	return &OrderRecord{
+		OrderHash: h, OrderType: "limit", Status: status, Pair: "p",
+		Order:     SignedOrder{Maker: "0x1000000000000000000000000000000000000001", AmountIn: "1"},
+		CreatedAt: time.Unix(1_800_000_000+int64(i), 0).UTC(), UpdatedAt: time.Unix(1_800_000_000, 0).UTC(),
+	}
+}
+
+func TestCheckOrdersFindsEveryInconsistency(t *testing.T) {
+	s, err := Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	o := NewOrders(s, nil)
+	for i := range 3 {
+		if _, err := o.Commit(Change{Record: testRecord(i, StatusPending)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A status change moves the four status-bearing keys.
+	rec := testRecord(1, StatusCancelled)
+	if _, err := o.Commit(Change{Record: rec, PrevStatus: StatusPending}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := o.CheckOrders()
+	if err != nil || len(res.Problems) != 0 || res.Orders != 3 || res.IndexEntries != 24 {
+		t.Fatalf("consistent store reported %+v, %v", res, err)
+	}
+	pending, _, err := o.List(ListFilter{Status: StatusPending, Limit: 10})
+	if err != nil || len(pending) != 2 {
+		t.Fatalf("pending list %d, %v", len(pending), err)
+	}
+	// Remove one index key of order 0 and add a stray one for a missing order.
+	keys, err := orderIndexKeys(testRecord(0, StatusPending), StatusPending, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stray, err := orderIndexKeys(testRecord(9, StatusPending), StatusPending, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := s.db.NewBatch()
+	_ = b.Delete(keys[3], nil)
+	_ = b.Set(stray[0], nil, nil)
+	if err := b.Commit(pebble.Sync); err != nil {
+		t.Fatal(err)
+	}
+	res, err = o.CheckOrders()
+	if err != nil {
+		t.Fatal(err)
+	}
+	joined := strings.Join(res.Problems, "\n")
+	if len(res.Problems) != 2 || !strings.Contains(joined, "missing index entry") || !strings.Contains(joined, "has no order") {
+		t.Fatalf("problems %v", res.Problems)
+	}
+	// List refuses to serve an index entry without its order.
+	if _, _, err := o.List(ListFilter{Status: StatusPending, Limit: 10}); err == nil {
+		t.Fatal("list served a dangling index entry")
+	}
+}
