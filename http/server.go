@@ -135,6 +135,14 @@ func (s *Server) fiberConfig() fiber.Config {
 // serverError handles errors raised outside the middleware chain (fasthttp
 // refusing a request, a handler error escaping): same body, own request id.
 func (s *Server) serverError(c *fiber.Ctx, err error) error {
+	var fe *fiber.Error
+	if errors.As(err, &fe) && fe.Code == fiber.StatusRequestTimeout {
+		// A read timeout: most often a pooled client connection that never
+		// sent a request. Answering would put an unsolicited response on a
+		// connection the client thinks is idle, so close it silently.
+		s.log.Debug("connection closed on read timeout", "remote", c.Context().RemoteAddr().String())
+		return c.Context().Conn().Close()
+	}
 	rid := s.newRequestID()
 	c.Set(headerRequestID, rid)
 	e := writeError(c, err, rid)
