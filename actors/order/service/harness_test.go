@@ -28,7 +28,7 @@ import (
 // a token registry of three tokens: A (18 decimals, major, oracle), B (6
 // decimals, stable, oracle) and C (18 decimals, other, no oracle price).
 type env struct {
-	t      *testing.T
+	t      testing.TB
 	srv    *testserver.Server
 	svc    *service.Service
 	domain *chain.Domain
@@ -60,7 +60,7 @@ var testTokens = func() *routing.Tokens {
 	return reg.WithOracle(func(a common.Address) bool { return a != tokC })
 }()
 
-func newEnv(t *testing.T, opts ...testserver.Option) *env {
+func newEnv(t testing.TB, opts ...testserver.Option) *env {
 	t.Helper()
 	e := &env{t: t, clk: clock.NewManual(time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)), vault: vaultAddr, a: tokA, b: tokB, c: tokC}
 	e.domain = chain.NewRouterDomain(4663, routerAddr)
@@ -267,7 +267,7 @@ func (e *env) consistent() {
 	}
 }
 
-func newKey(t *testing.T) *ecdsa.PrivateKey {
+func newKey(t testing.TB) *ecdsa.PrivateKey {
 	k, err := crypto.GenerateKey()
 	if err != nil {
 		t.Fatal(err)
