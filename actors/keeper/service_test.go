@@ -1,0 +1,163 @@
+package keeper
+
+import (
+	"context"
+	"math/big"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+
+	"github.com/orderengine/orderengine/actors/indexer/indexertest"
+	"github.com/orderengine/orderengine/actors/market"
+	"github.com/orderengine/orderengine/actors/order"
+	"github.com/orderengine/orderengine/actors/trigger"
+	"github.com/orderengine/orderengine/chain"
+	"github.com/orderengine/orderengine/contracts"
+	"github.com/orderengine/orderengine/contracts/bindings/constantproductpool"
+	apihttp "github.com/orderengine/orderengine/http"
+	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/routing"
+)
+
+// poolRoute routes every request through the deployment's 0.3 % USDC/WETH
+// pool, like routing would, with a zero minimum.
+type poolRoute struct{ e *indexertest.Env }
+
+func (p poolRoute) Route(_ context.Context, rp routing.RouteParams) (*routing.RouteResponse, error) {
+	var pool common.Address
+	for _, pl := range p.e.D.Pools {
+		if pl.Family == contracts.FamilyCPMM && pl.FeePpm == 3000 && (pl.Token0 == p.e.Tok("USDC") || pl.Token1 == p.e.Tok("USDC")) &&
+			(pl.Token0 == p.e.Tok("WETH") || pl.Token1 == p.e.Tok("WETH")) {
+			pool = pl.Address
+		}
+	}
+	amount, _ := new(big.Int).SetString(rp.AmountIn, 10)
+	max := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
+	in := common.HexToAddress(rp.TokenIn)
+	r := &routing.RouteResponse{AmountOut: "1"}
+	r.Route.Targets = []string{in.Hex(), pool.Hex()}
+	r.Route.Calldatas = []string{
+		hexutil.Encode(p.e.Token.PackApprove(pool, amount)),
+		hexutil.Encode(constantproductpool.NewConstantProductPool().PackSwap(in, max, big.NewInt(0), p.e.D.Executor)),
+	}
+	r.Route.MinAmountOut, r.Fees.Keeper = "0", "0"
+	return r, nil
+}
+
+// A listed order whose simulation reverts with a terminal router error is
+// failed with the custom error's name; a valid one is listed with a
+// fillOrder that executes.
+func TestExecutableFailsTerminalRevertsAndListsValidOrders(t *testing.T) {
+	e := indexertest.NewEnv(t)
+	store := indexertest.OpenStore(t, t.TempDir())
+	defer store.Close()
+	outbox := persistence.NewOutbox(store, nil, nil)
+	orders := persistence.NewOrders(store, outbox)
+	system := actor.NewActorSystem()
+	defer system.Shutdown()
+	reg := order.NewRegistry(system, order.Options{Orders: orders})
+	prices := market.NewOraclePricer(e.Client.(market.HashCaller), e.D.Oracle, nil)
+	trig := trigger.New(trigger.Options{Store: store, Chain: persistence.NewChain(store), Orders: orders, Registry: reg, Prices: prices})
+	svc := NewService(Options{Trigger: trig, Routes: poolRoute{e}, RouterAddr: e.D.Router, Chain: e.Client, Registry: reg})
+
+	good, goodSig, goodHash := e.LimitOrder(1_000_000, 1)
+	bad, badSig, badHash := e.LimitOrder(2_000_000, 2)
+	badSig[10] ^= 0xff // no longer the maker's signature
+	for _, o := range []struct {
+		h   common.Hash
+		rec *persistence.OrderRecord
+	}{{goodHash, indexertest.Record(good, goodSig, goodHash, "acc", time.Now())}, {badHash, indexertest.Record(bad, badSig, badHash, "acc", time.Now())}} {
+		if err := reg.Create(context.Background(), o.rec, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := e.Head()
+	if err := trig.Evaluate(context.Background(), trigger.BlockRef{Number: h.Number.Uint64(), Hash: h.Hash(), Time: h.Time}); err != nil {
+		t.Fatal(err)
+	}
+	v, err := svc.Executable(context.Background(), apihttp.KeeperExecutableRequest{Keeper: e.Keeper.Addr.Hex()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := v.(ExecutableList)
+	if len(list.Orders) != 1 || list.Orders[0].OrderHash != goodHash.Hex() || list.Orders[0].FillIn != "1000000" {
+		t.Fatalf("listed %+v", list.Orders)
+	}
+	rec, _, _ := orders.Load(badHash)
+	if rec.Status != persistence.StatusFailed || rec.RevertName != "BadSignature" || rec.Reason == "" {
+		t.Fatalf("bad order: status %s revertName %q reason %q", rec.Status, rec.RevertName, rec.Reason)
+	}
+	entries, _ := outbox.Scan("acc", 0, 10)
+	if len(entries) != 1 || entries[0].Event.Trigger != persistence.TriggerOrderFailed || entries[0].Event.Data.RevertName != "BadSignature" {
+		t.Fatalf("outbox %+v", entries)
+	}
+	// The listed transaction executes as is.
+	data, _ := hexutil.Decode(list.Orders[0].Tx.Data)
+	e.MustSend(e.Keeper, e.D.Router, data)
+	if filled, _ := e.RouterFilled(goodHash); filled.Int64() != 1_000_000 {
+		t.Fatalf("router filled %s", filled)
+	}
+
+	// A keeper other than the designated one does not see the order.
+	des, desSig, desHash := e.SignOrder(3_000_000, 1, chain.Traits{Nonce: 3, SlippagePpm: 10_000, AllowedSender: chain.SenderLow80(e.Deployer.Addr)})
+	if err := reg.Create(context.Background(), indexertest.Record(des, desSig, desHash, "acc", time.Now()), nil); err != nil {
+		t.Fatal(err)
+	}
+	h = e.Head()
+	if err := trig.Evaluate(context.Background(), trigger.BlockRef{Number: h.Number.Uint64(), Hash: h.Hash(), Time: h.Time}); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []struct {
+		keeper common.Address
+		want   bool
+	}{{e.Keeper.Addr, false}, {e.Deployer.Addr, true}} {
+		v, _ := svc.Executable(context.Background(), apihttp.KeeperExecutableRequest{Keeper: k.keeper.Hex()})
+		found := false
+		for _, it := range v.(ExecutableList).Orders {
+			found = found || it.OrderHash == desHash.Hex()
+		}
+		if found != k.want {
+			t.Fatalf("keeper %s sees the designated order: %v, want %v", k.keeper, found, k.want)
+		}
+	}
+}
+
+// The reference keeper never sends what simulation says reverts, and sends
+// what simulates, once while its fill is pending.
+func TestRunnerSimulatesBeforeSending(t *testing.T) {
+	e := indexertest.NewEnv(t)
+	o, sig, h := e.LimitOrder(1_000_000, 1)
+	good := hexutil.Encode(e.FillData(o, sig, 1_000_000))
+	badSig := append([]byte(nil), sig...)
+	badSig[10] ^= 0xff
+	bad := hexutil.Encode(e.FillData(o, badSig, 1_000_000))
+	items := []Item{{OrderHash: "0xbad", Tx: TxData{To: e.D.Router.Hex(), Data: bad}}}
+	src := func(context.Context, common.Address) ([]Item, error) { return items, nil }
+	r := NewRunner(e.Client.(Client), e.Keeper.Key, src, nil)
+	nonce := func() uint64 {
+		n, err := e.Client.PendingNonceAt(context.Background(), e.Keeper.Addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	before := nonce()
+	if sent, err := r.Step(context.Background()); err != nil || len(sent) != 0 || nonce() != before {
+		t.Fatalf("sent %d reverting transactions (%v)", len(sent), err)
+	}
+	items = append(items, Item{OrderHash: "0xgood", Tx: TxData{To: e.D.Router.Hex(), Data: good}})
+	sent, err := r.Step(context.Background())
+	if err != nil || len(sent) != 1 || nonce() != before+1 {
+		t.Fatalf("sent %d (%v)", len(sent), err)
+	}
+	if again, _ := r.Step(context.Background()); len(again) != 0 {
+		t.Fatal("resent while the first transaction is pending")
+	}
+	e.Sim.Commit()
+	if filled, _ := e.RouterFilled(h); filled.Int64() != 1_000_000 {
+		t.Fatalf("router filled %s", filled)
+	}
+}
