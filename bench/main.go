@@ -36,6 +36,7 @@ func modes() map[string]mode {
 		"read":       {"keyed GET /v1/stats vs a bare Fiber handler", runRead},
 		"submit":     {"durable POST /v1/orders (pre-signed v7.1 orders) vs bare Ecrecover × cores", runSubmit},
 		"order-read": {"GET /v1/orders/{hash} vs GET /v1/config, and RSS per stored order", runOrderRead},
+		"route":      {"GET /v1/route against a running server: rate, percentiles, answers by code", runRouteLoad},
 		"webhooks":   {"signed deliveries/s and enqueue-to-delivery latency, 100 endpoints, local receiver", runWebhooks},
 	}
 }
