@@ -119,8 +119,8 @@ func (c *simChain) call(t *testing.T, to common.Address, data []byte) []byte {
 	return out
 }
 
-// TestRouterAgreesWithGo checks the Solidity router's domainSeparator() and
-// hashOrder() against this package for every golden order.
+// TestRouterAgreesWithGo checks the Solidity router's domainSeparator(),
+// hashOrder() and hashCancel() against this package for every golden order.
 func TestRouterAgreesWithGo(t *testing.T) {
 	c := newSimChain(t)
 	sr := servicerouter.NewServiceRouter()
@@ -139,6 +139,11 @@ func TestRouterAgreesWithGo(t *testing.T) {
 		got, err := sr.UnpackHashOrder(c.call(t, c.router, sr.PackHashOrder(bo)))
 		if err != nil || common.Hash(got) != OrderHash(d, &o) {
 			t.Errorf("%s: router hashOrder %x, Go %s (%v)", v.Name, got, OrderHash(d, &o).Hex(), err)
+		}
+		hash := OrderHash(d, &o)
+		cancel, err := sr.UnpackHashCancel(c.call(t, c.router, sr.PackHashCancel(hash)))
+		if err != nil || common.Hash(cancel) != CancelHash(d, hash) {
+			t.Errorf("%s: router hashCancel %x, Go %s (%v)", v.Name, cancel, CancelHash(d, hash).Hex(), err)
 		}
 	}
 }
@@ -304,4 +309,65 @@ func revertData(err error) []byte {
 		}
 	}
 	return nil
+}
+
+// TestRouterSignatureFormsAgree: for each signature form (65-byte v 27/28
+// and 0/1, EIP-2098 compact, the high-s twin, a wrong v, another signer),
+// the router's activate accepts exactly when VerifyOrder does.
+func TestRouterSignatureFormsAgree(t *testing.T) {
+	c := newSimChain(t)
+	ctx := context.Background()
+	sr := servicerouter.NewServiceRouter()
+	d := NewRouterDomain(simChainID, c.router)
+	maker := newKey(t, "forms maker")
+	tr, _ := EncodeTraits(Traits{SlippagePpm: 5000})
+	o := Order{
+		Salt: *uint256.NewInt(42), Maker: maker.addr, Receiver: maker.addr,
+		TokenIn: common.Address{0x11}, TokenOut: common.Address{0x22},
+		AmountIn: *uint256.NewInt(1000), TriggerPrice: *uint256.NewInt(3), MakerTraits: tr,
+	}
+	o.TriggerAmountOut, _ = DeriveTriggerAmountOut(&o.AmountIn, &o.TriggerPrice, 0)
+	hash := OrderHash(d, &o)
+	good := maker.sign(hash)
+	parsed, err := ParseSignature(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zeroOne := bytes.Clone(good)
+	zeroOne[64] -= 27
+	high := bytes.Clone(good)
+	new(big.Int).Sub(secpNBig(), new(big.Int).SetBytes(good[32:64])).FillBytes(high[32:64])
+	high[64] = 55 - high[64]
+	badV := bytes.Clone(good)
+	badV[64] = 29
+	forms := []struct {
+		name string
+		sig  []byte
+		ok   bool
+	}{
+		{"65-byte v 27/28", good, true},
+		{"65-byte v 0/1", zeroOne, true},
+		{"EIP-2098 compact", parsed.Compact(), true},
+		{"high-s twin", high, false},
+		{"v 29", badV, false},
+		{"another signer", newKey(t, "someone else").sign(hash), false},
+		{"v7.0 digest", maker.sign(OrderHashV70(d, &o)), false},
+	}
+	ver := NewVerifier(d, c.client, WithCodeFirst())
+	bo := servicerouter.Order{
+		Salt: o.Salt.ToBig(), Maker: o.Maker, Receiver: o.Receiver, TokenIn: o.TokenIn, TokenOut: o.TokenOut,
+		AmountIn: o.AmountIn.ToBig(), TriggerPrice: o.TriggerPrice.ToBig(), TriggerAmountOut: o.TriggerAmountOut.ToBig(),
+		MakerTraits: o.MakerTraits.ToBig(), Referrer: o.Referrer, ReferralFeePpm: o.ReferralFeePpm,
+	}
+	badSig := servicerouter.ServiceRouterBadSignatureErrorID().Bytes()[:4]
+	for _, f := range forms {
+		_, goErr := ver.VerifyOrder(ctx, &o, f.sig, c.block)
+		_, callErr := c.client.CallContract(ctx, ethereumCall(c.router, sr.PackActivate(bo, f.sig)), c.block)
+		if (goErr == nil) != f.ok || (callErr == nil) != f.ok {
+			t.Errorf("%s: Go %v, router %v %x; want accepted=%t", f.name, goErr, callErr, revertData(callErr), f.ok)
+		}
+		if callErr != nil && !bytes.HasPrefix(revertData(callErr), badSig) {
+			t.Errorf("%s: router reverts %x, not BadSignature", f.name, revertData(callErr))
+		}
+	}
 }
