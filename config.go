@@ -18,6 +18,7 @@ type Config struct {
 	Routing   RoutingConfig   `json:"routing"`
 	Webhooks  WebhooksConfig  `json:"webhooks"`
 	Lifecycle LifecycleConfig `json:"lifecycle"`
+	Orders    OrdersConfig    `json:"orders"`
 }
 
 // Default returns the configuration of `make run`: the embedded dev chain,
@@ -33,5 +34,6 @@ func Default() Config {
 		Routing:   defaultRouting(),
 		Webhooks:  defaultWebhooks(),
 		Lifecycle: defaultLifecycle(),
+		Orders:    defaultOrders(),
 	}
 }

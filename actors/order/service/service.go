@@ -64,6 +64,9 @@ type Deps struct {
 	Balances Balances
 	// Idle passivates order actors after this long without messages.
 	Idle time.Duration
+	// FundedTTL is how long a balance/allowance reading is reused (default
+	// 1 s).
+	FundedTTL time.Duration
 }
 
 // Service implements http.OrderService.
@@ -104,7 +107,11 @@ func New(d Deps) (*Service, error) {
 		Orders: s.orders, Clock: d.Clock, Log: d.Log, Idle: d.Idle, OnChange: s.onChange,
 	})
 	if d.Balances != nil {
-		s.funded = newFundedCache(d.Balances, d.Verifier.Domain().VerifyingContract(), time.Second, d.Clock)
+		ttl := d.FundedTTL
+		if ttl <= 0 {
+			ttl = time.Second
+		}
+		s.funded = newFundedCache(d.Balances, d.Verifier.Domain().VerifyingContract(), ttl, d.Clock)
 	}
 	n := 0
 	err := s.orders.OpenOrders(func(rec *persistence.OrderRecord) error {

@@ -35,7 +35,8 @@ type BuildOptions struct {
 	// Tokens overrides the token registry (tests); nil builds it from the
 	// configuration with oracle flags read from the configured oracle.
 	Tokens func() *routing.Tokens
-	// Idle passivates order actors after this long; zero uses the default.
+	// Idle passivates order actors after this long; zero uses
+	// orders.actorIdle.
 	Idle time.Duration
 	// Config overrides the engine's configuration (serve passes the one the
 	// chain hook filled with the deployed addresses); nil uses eng.Config.
@@ -89,9 +90,14 @@ func Build(ctx context.Context, eng *actors.Engine, o BuildOptions) (*Service, e
 	if err != nil {
 		return nil, err
 	}
+	ocfg := cfg.Orders.Resolved()
+	idle := o.Idle
+	if idle <= 0 {
+		idle = ocfg.ActorIdle
+	}
 	d := Deps{
 		System: eng.System, Store: eng.Store, Outbox: outbox, Orders: orders, Clock: eng.Clock, Log: eng.Log,
-		Verifier: verifier, Fees: fees, Tokens: tokens, Makers: eng.Makers, Idle: o.Idle,
+		Verifier: verifier, Fees: fees, Tokens: tokens, Makers: eng.Makers, Idle: idle, FundedTTL: ocfg.FundedCacheTTL,
 	}
 	if o.Chain != nil {
 		d.Balances = o.Chain
