@@ -1,11 +1,9 @@
 package webhook
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
@@ -24,9 +22,9 @@ const (
 	HeaderSignature = "X-Service-Signature"
 )
 
-// maxResponseRead is how much of a receiver's answer is read (and dropped)
-// so the connection can be reused.
-const maxResponseRead = 64 << 10
+// maxResponseRead is the largest receiver answer body read (and dropped);
+// a larger one closes the connection, the status still counts.
+const maxResponseRead = 1 << 20
 
 // encodeBody returns the delivery body {id, trigger, createdAt, data}: the
 // event's own JSON, createdAt in RFC 3339 (UTC).
@@ -55,10 +53,11 @@ func newDelivery(endpointID string, ev *persistence.OutboxEvent, body []byte, no
 
 // attempt makes one attempt of d, persists its outcome and reports it to
 // the endpoint actor self. It runs in its own goroutine.
-func (m *Manager) attempt(self *actor.PID, guard *endpoint, client *http.Client, url, secret string, d *persistence.WebhookDelivery) {
+func (m *Manager) attempt(self *actor.PID, guard *endpoint, client *sender, url, secret string, d *persistence.WebhookDelivery) {
+	defer m.attempts.Done()
 	at := m.clock.Now().UTC()
 	start := time.Now()
-	code, retryAfter, err := m.post(client, url, secret, d, at)
+	code, retryAfter, err := client.post(m.ctx, url, secret, d, at)
 	latency := time.Since(start)
 	if m.ctx.Err() != nil {
 		// Shutting down: the outcome is unknown, the delivery stays
@@ -103,28 +102,6 @@ func latencyOf(d *persistence.WebhookDelivery, ok bool, now time.Time) time.Dura
 		return -1
 	}
 	return now.Sub(d.CreatedAt)
-}
-
-// post sends one signed request and returns the status code and the
-// receiver's Retry-After (zero when absent).
-func (m *Manager) post(client *http.Client, url, secret string, d *persistence.WebhookDelivery, at time.Time) (int, time.Duration, error) {
-	req, err := http.NewRequestWithContext(m.ctx, http.MethodPost, url, bytes.NewReader(d.Body))
-	if err != nil {
-		return 0, 0, err
-	}
-	h := req.Header
-	h.Set("Content-Type", "application/json")
-	h.Set("User-Agent", "orderengine-webhooks/1")
-	h.Set(HeaderEvent, d.Trigger)
-	h.Set(HeaderDelivery, d.EventID)
-	h.Set(HeaderSignature, Sign(secret, at, d.Body))
-	resp, err := client.Do(req)
-	if err != nil {
-		return 0, 0, err
-	}
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxResponseRead))
-	_ = resp.Body.Close()
-	return resp.StatusCode, parseRetryAfter(resp.Header.Get("Retry-After"), at), nil
 }
 
 // retryDelay is the delay before the retry that follows failed attempt

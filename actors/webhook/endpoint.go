@@ -3,8 +3,6 @@ package webhook
 import (
 	"container/heap"
 	"fmt"
-	"net"
-	"net/http"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -40,7 +38,7 @@ type endpointActor struct {
 	m      *Manager
 	id     string
 	guard  *endpoint
-	client *http.Client
+	client *sender
 	queue  deliveryQueue
 	// known holds the event ids queued or in flight: a delivery can arrive
 	// both from the start-up reload and from an enqueue racing with it.
@@ -76,7 +74,7 @@ func (a *endpointActor) Receive(ctx actor.Context) {
 			a.timer.Stop()
 		}
 		if a.client != nil {
-			a.client.CloseIdleConnections()
+			a.client.close()
 		}
 	case *actor.Stopped, *actor.Restarting:
 	default:
@@ -87,23 +85,7 @@ func (a *endpointActor) Receive(ctx actor.Context) {
 // start builds the endpoint's HTTP client (its own connection pool, dialing
 // through the address policy) and reloads outstanding deliveries.
 func (a *endpointActor) start() {
-	cfg := a.m.cfg
-	tr := &http.Transport{
-		Proxy:                 nil,
-		DialContext:           a.m.policy.DialContext(&net.Dialer{Timeout: cfg.Timeout, KeepAlive: 30 * time.Second}),
-		MaxIdleConnsPerHost:   cfg.Concurrency,
-		MaxConnsPerHost:       cfg.Concurrency,
-		IdleConnTimeout:       90 * time.Second,
-		TLSHandshakeTimeout:   cfg.Timeout,
-		ResponseHeaderTimeout: cfg.Timeout,
-		ForceAttemptHTTP2:     true,
-	}
-	a.client = &http.Client{
-		Transport: tr,
-		Timeout:   cfg.Timeout,
-		// A redirect is not a success: the receiver must answer 2xx itself.
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	}
+	a.client = newSender(a.m.policy, a.m.cfg.Concurrency, a.m.cfg.Timeout)
 	pending, err := a.m.store.PendingDeliveries(a.id)
 	if err != nil {
 		a.m.log.Error("webhook: reload outstanding deliveries", "endpoint", a.id, "err", err)
@@ -137,6 +119,7 @@ func (a *endpointActor) pump(ctx actor.Context) {
 	for a.inFlight < a.m.cfg.Concurrency && a.queue.Len() > 0 && !a.queue[0].NextAttemptAt.After(now) {
 		d := heap.Pop(&a.queue).(*persistence.WebhookDelivery)
 		a.inFlight++
+		a.m.attempts.Add(1)
 		go a.m.attempt(ctx.Self(), a.guard, a.client, rec.URL, secret, d)
 	}
 	if a.inFlight >= a.m.cfg.Concurrency || a.queue.Len() == 0 {

@@ -54,6 +54,9 @@ type Manager struct {
 	ctx    context.Context // cancelled by Close: aborts attempts in flight
 	cancel context.CancelFunc
 	closed atomic.Bool
+	// attempts counts attempt goroutines; Close waits for them so no
+	// outcome is written after the store may close.
+	attempts sync.WaitGroup
 
 	mu       sync.Mutex
 	accounts map[string]*account
@@ -206,6 +209,7 @@ func (m *Manager) Close() {
 	for _, pid := range pids {
 		_ = m.system.Root.StopFuture(pid).Wait()
 	}
+	m.attempts.Wait()
 }
 
 // Wake makes every endpoint actor re-check its due deliveries now. Timers
