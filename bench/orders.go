@@ -40,6 +40,7 @@ type orderFlags struct {
 	ppm             int
 	vault           string
 	cpuprofile      string
+	reads, rounds   int
 }
 
 func parseOrderFlags(name string, args []string) (orderFlags, error) {
@@ -57,6 +58,8 @@ func parseOrderFlags(name string, args []string) (orderFlags, error) {
 	fs.IntVar(&f.decimals, "decimals-in", 18, "decimals of -token-in")
 	fs.IntVar(&f.ppm, "referral-ppm", -1, "referralFeePpm of the limit × pair-class cell (-1: the default policy's limit × major)")
 	fs.StringVar(&f.vault, "vault", "", "fee vault for -url (default: GET /v1/config feeVault)")
+	fs.IntVar(&f.reads, "reads", 0, "order-read: requests per target per round (0: 4 × n)")
+	fs.IntVar(&f.rounds, "rounds", 3, "order-read: alternating rounds")
 	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile of the load phase (in-process engine: server and harness)")
 	if err := fs.Parse(args); err != nil {
 		return f, err

@@ -65,8 +65,11 @@ func runOrderRead(ctx context.Context, out io.Writer, args []string) error {
 		fmt.Fprintf(out, "all %d orders closed (cancelled) and passivated: heap %+.0f B/order, RSS %+.0f B/order\n",
 			f.n, perOrder(closed.heap, base.heap, f.n), 1024*float64(closed.rss-base.rss)/float64(f.n))
 	}
-	reads := 4 * f.n
-	for round := 1; round <= 3; round++ {
+	reads := f.reads
+	if reads <= 0 {
+		reads = 4 * f.n
+	}
+	for round := 1; round <= f.rounds; round++ {
 		lc, cc, ec := drive(ctx, t.addr, reads, f.conns, 0, func(i int, r *fasthttp.Request) {
 			r.SetRequestURI("http://" + t.addr + "/v1/config")
 		})
