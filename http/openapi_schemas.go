@@ -16,6 +16,8 @@ func object(required []string, props obj) obj {
 
 func arrayOf(item obj) obj { return obj{"type": "array", "items": item} }
 
+func dateTime() obj { return obj{"type": "string", "format": "date-time"} }
+
 func nullable(schema string) obj { return obj{"oneOf": []obj{ref(schema), {"type": "null"}}} }
 
 // schemas returns the document's component schemas. Response shapes that
@@ -185,22 +187,39 @@ func schemas() obj {
 		"CreateWebhookRequest": object([]string{"url"}, obj{
 			"url": obj{"type": "string", "format": "uri"}, "events": arrayOf(ref("WebhookEvent")),
 		}),
-		"Webhook": object([]string{"id", "url", "events", "enabled", "createdAt"}, obj{
+		"Webhook": object([]string{"id", "url", "events", "allEvents", "enabled", "createdAt"}, obj{
 			"id": ref("WebhookID"), "url": obj{"type": "string"}, "events": arrayOf(ref("WebhookEvent")),
-			"enabled": obj{"type": "boolean"}, "createdAt": obj{"type": "string", "format": "date-time"},
+			"allEvents":      obj{"type": "boolean", "description": "Subscribed to every trigger (events lists them all)."},
+			"enabled":        obj{"type": "boolean", "description": "False once disabled after 24 h of failures; re-create the endpoint to re-enable it."},
+			"disabledReason": str("Why the endpoint was disabled."), "disabledAt": dateTime(),
+			"createdAt": dateTime(), "failingSince": dateTime(), "lastSuccessAt": dateTime(),
 		}),
 		"WebhookCreated":    obj{"allOf": []obj{ref("Webhook"), object([]string{"secret"}, obj{"secret": pattern(`^whsec_`, "Signing secret, shown only here.")})}},
 		"WebhookList":       object([]string{"webhooks"}, obj{"webhooks": arrayOf(ref("Webhook"))}),
-		"WebhookTestResult": object([]string{"deliveryId"}, obj{"deliveryId": obj{"type": "string"}}),
-		"Delivery": object([]string{"id", "event", "status"}, obj{
-			"id": obj{"type": "string"}, "event": ref("WebhookEvent"), "status": obj{"type": "string"},
-			"responseCode": obj{"type": []string{"integer", "null"}}, "latencyMs": obj{"type": []string{"integer", "null"}},
-			"attempts": obj{"type": "integer"}, "nextRetryAt": obj{"type": []string{"string", "null"}},
+		"WebhookTestResult": object([]string{"deliveryId"}, obj{"deliveryId": str("Id of the queued test.ping delivery (X-Service-Delivery).")}),
+		"Delivery": object([]string{"id", "event", "status", "createdAt", "attempts", "responseCode", "latencyMs", "nextRetryAt", "attemptLog"}, obj{
+			"id": str("Event id, the X-Service-Delivery value."), "event": ref("WebhookEvent"),
+			"status":    obj{"type": "string", "enum": []string{"pending", "delivered", "failed"}},
+			"createdAt": dateTime(), "attempts": obj{"type": "integer", "minimum": 0},
+			"responseCode": obj{"type": []string{"integer", "null"}, "description": "Of the last attempt; null without an HTTP answer."},
+			"latencyMs":    obj{"type": []string{"integer", "null"}, "description": "Of the last attempt."},
+			"error":        str("Of the last attempt."), "lastAttemptAt": dateTime(),
+			"nextRetryAt": obj{"type": []string{"string", "null"}, "format": "date-time", "description": "Set while pending."},
+			"attemptLog": arrayOf(object([]string{"attempt", "at", "responseCode", "latencyMs"}, obj{
+				"attempt": obj{"type": "integer", "minimum": 1}, "at": dateTime(),
+				"responseCode": obj{"type": []string{"integer", "null"}}, "latencyMs": obj{"type": "integer"}, "error": obj{"type": "string"},
+			})),
 		}),
 		"DeliveryList": object([]string{"deliveries"}, obj{"deliveries": arrayOf(ref("Delivery"))}),
 		"WebhookDelivery": object([]string{"id", "trigger", "createdAt", "data"}, obj{
 			"id": obj{"type": "string"}, "trigger": ref("WebhookEvent"), "createdAt": obj{"type": "string", "format": "date-time"},
-			"data": obj{"type": "object"},
+			"data": object(nil, obj{
+				"orderType": ref("OrderType"), "pair": obj{"type": "string"}, "tokenIn": ref("Address"), "tokenOut": ref("Address"),
+				"amountIn": ref("UintString"), "amountOut": ref("UintString"), "txHash": ref("Hash"), "orderHash": ref("Hash"),
+				"reason": str("order.failed: why the order can no longer execute."), "revertName": str("order.failed: the router's custom error name."),
+				"executions": ref("UintString"), "totalExecutions": ref("UintString"), "triggerPrice": ref("UintString"),
+				"message": str("test.ping: a fixed text."),
+			}),
 		}),
 		"ExecutableOrder": object([]string{"orderHash", "orderType", "pair", "order", "signature", "fillIn", "oraclePrice", "block", "route",
 			"minAmountOut", "expectedAmountOut", "expectedKeeperFee", "tx"}, obj{
