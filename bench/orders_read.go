@@ -6,7 +6,10 @@ import (
 	"io"
 	"runtime"
 	"runtime/debug"
+	"sync"
+	"sync/atomic"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/valyala/fasthttp"
 )
 
@@ -53,13 +56,8 @@ func runOrderRead(ctx context.Context, out io.Writer, args []string) error {
 		idle := heapAndRSS(t)
 		fmt.Fprintf(out, "after passivation (%d actors live): heap %+.0f B/order (orderbook entries and open counts remain), RSS %+.0f B/order\n",
 			t.svc.Registry().Live(), perOrder(idle.heap, base.heap, f.n), 1024*float64(idle.rss-base.rss)/float64(f.n))
-		for _, h := range hashes {
-			if _, err := t.svc.Registry().Cancel(ctx, h); err != nil {
-				return err
-			}
-			if _, err := t.svc.Registry().Passivate(ctx, h); err != nil {
-				return err
-			}
+		if err := closeAll(ctx, t, hashes, f.conns); err != nil {
+			return err
 		}
 		closed := heapAndRSS(t)
 		fmt.Fprintf(out, "all %d orders closed (cancelled) and passivated: heap %+.0f B/order, RSS %+.0f B/order\n",
@@ -80,6 +78,33 @@ func runOrderRead(ctx context.Context, out io.Writer, args []string) error {
 		})
 		orderRate := report(out, fmt.Sprintf("round %d GET /v1/orders/{hash}", round), lo, co, eo)
 		fmt.Fprintf(out, "round %d: order/config %.1f %% (target ≥ 50 %%)\n", round, 100*orderRate/cfgRate)
+	}
+	return nil
+}
+
+// closeAll cancels and passivates every order from conns goroutines, so
+// the cancels' Sync commits share fsyncs.
+func closeAll(ctx context.Context, t *target, hashes []common.Hash, conns int) error {
+	var next atomic.Int64
+	var first atomic.Value
+	var wg sync.WaitGroup
+	for range conns {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(hashes); i = int(next.Add(1) - 1) {
+				if _, err := t.svc.Registry().Cancel(ctx, hashes[i]); err != nil {
+					first.CompareAndSwap(nil, err)
+					return
+				}
+				if _, err := t.svc.Registry().Passivate(ctx, hashes[i]); err != nil {
+					first.CompareAndSwap(nil, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err, ok := first.Load().(error); ok {
+		return err
 	}
 	return nil
 }
