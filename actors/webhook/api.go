@@ -168,7 +168,9 @@ func (m *Manager) Create(ctx context.Context, accountID, rawURL string, events [
 		return nil, err
 	}
 	m.addEndpointLocked(a, rec, secret)
-	m.log.Info("webhook: endpoint created", "endpoint", id, "account", accountID, "url", rec.URL)
+	// Only the host is logged: integrators sometimes put tokens in paths
+	// or query strings.
+	m.log.Info("webhook: endpoint created", "endpoint", id, "account", accountID, "host", u.Host)
 	return &CreatedView{EndpointView: view(rec), Secret: secret}, nil
 }
 
