@@ -37,7 +37,9 @@ import (
 //	err = batch.Commit(pebble.Sync)                 // 2. commit it yourself
 //	outbox.Done(ref)                                // 3. ALWAYS, also on failure
 //
-// or, equivalently, outbox.Commit(batch, refs...) which does 2 and 3.
+// or, equivalently and preferably, outbox.Commit(batch, refs...) which does 2
+// and 3 and also keeps the committed events in memory for the consumer (who
+// otherwise reads them back from disk).
 // Done tells the outbox that the seq is no longer in flight: a consumer never
 // reads past the lowest in-flight seq of an account, so a batch that commits
 // late cannot be skipped by a consumer that already read a later seq. A ref

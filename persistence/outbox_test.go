@@ -1,6 +1,7 @@
 package persistence
 
 import (
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -97,5 +98,65 @@ func TestOutboxOrderingAndVisibility(t *testing.T) {
 	left, _ := o.Scan("acc_1", 0, 10)
 	if len(left) != 2 || left[0].Event.Trigger != TriggerOrderFilled || left[1].Event.Trigger != TriggerOrderFailed {
 		t.Fatalf("after reopen: %+v", left)
+	}
+}
+
+// TestOutboxMemoryAndDiskPathsAgree mixes events committed through Commit
+// (served from memory) with one committed by the producer itself and Done
+// (read from disk) and one abandoned: Scan returns exactly the durable ones,
+// in order, from any cursor.
+func TestOutboxMemoryAndDiskPathsAgree(t *testing.T) {
+	s := openTemp(t, t.TempDir())
+	defer s.Close()
+	o := NewOutbox(s, nil, nil)
+	b1, r1 := appendOne(t, o, s, "acc_1", TriggerOrderFilled)
+	if err := o.Commit(b1, r1); err != nil {
+		t.Fatal(err)
+	}
+	b2, r2 := appendOne(t, o, s, "acc_1", TriggerOrderCancelled)
+	if err := b2.Commit(pebble.Sync); err != nil { // the producer's own commit
+		t.Fatal(err)
+	}
+	o.Done(r2)
+	b3, r3 := appendOne(t, o, s, "acc_1", TriggerOrderExpired)
+	_ = b3.Close()
+	o.Done(r3) // abandoned: never durable
+	b4, r4 := appendOne(t, o, s, "acc_1", TriggerOrderFailed)
+	if err := o.Commit(b4, r4); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{TriggerOrderFilled, TriggerOrderCancelled, TriggerOrderFailed}
+	for from := uint64(0); from <= r4.Seq+1; from++ {
+		got, err := o.Scan("acc_1", from, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var triggers []string
+		for _, e := range got {
+			if e.Seq < from {
+				t.Fatalf("from %d: got seq %d", from, e.Seq)
+			}
+			triggers = append(triggers, e.Event.Trigger)
+		}
+		var exp []string
+		for i, seq := range []uint64{r1.Seq, r2.Seq, r4.Seq} {
+			if seq >= from {
+				exp = append(exp, want[i])
+			}
+		}
+		if strings.Join(triggers, ",") != strings.Join(exp, ",") {
+			t.Fatalf("from %d: %v, want %v", from, triggers, exp)
+		}
+	}
+	// A consumed event disappears from both paths.
+	del := s.DB().NewBatch()
+	if err := o.DeleteEvent(del, "acc_1", r1.Seq); err != nil {
+		t.Fatal(err)
+	}
+	if err := del.Commit(pebble.Sync); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := o.Scan("acc_1", 0, 10); len(got) != 2 || got[0].Seq != r2.Seq {
+		t.Fatalf("after delete: %+v", got)
 	}
 }
