@@ -88,7 +88,7 @@ func newE2E(t *testing.T, devKeeper bool) *e2e {
 			return nil
 		}),
 	)
-	t.Cleanup(e.lc.Stop) // before the server's cleanup closes the store
+	t.Cleanup(func() { e.lc.Stop() }) // before the server's cleanup closes the store
 	e.maker = dev.Accounts().Makers[0]
 	e.domain = chain.NewRouterDomain(dev.ChainID(), common.HexToAddress(e.cfg.Chain.Router))
 	usdc := e.tok("USDC")
@@ -363,5 +363,41 @@ func TestE2EDevKeeperLimitAndTrailing(t *testing.T) {
 	e.waitFor("the trailing fill", func() bool { return e.order(tr)["status"] == "filled" })
 	if got := e.order(tr); got["triggeredAt"] == nil || got["filledAmountIn"] != "20000000" {
 		t.Fatalf("trailing %v", got)
+	}
+}
+
+// A restart of the whole server in the middle of a DCA continues the
+// schedule: the second leg executes after the interval, not before.
+func TestE2ERestartMidDCA(t *testing.T) {
+	e := newE2E(t, true)
+	e.setWETH(3000_00000000)
+	dca := e.submit("dca", 20_000_000, 0, chain.Traits{Nonce: 7, SlippagePpm: 50_000, KindParamPpm: 100_000,
+		IntervalSeconds: 3600, TotalExecutions: 2, Flags: chain.FlagDCA},
+		map[string]any{"intervalSeconds": "3600", "totalExecutions": "2", "totalAmountIn": "20000000", "flexibilityPpm": 100_000, "shortCircuit": false})
+	e.waitFor("the first leg", func() bool { return fmt.Sprint(e.order(dca)["executions"]) == "1" })
+	e.lc.Stop() // the lifecycle stops before the store closes, as in serve
+	e.srv.Restart()
+	for range 5 { // blocks after the restart, still inside the interval
+		e.dev.Commit()
+	}
+	head, err := e.dev.Client().BlockNumber(e.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wctx, cancel := context.WithTimeout(e.ctx, 30*time.Second)
+	defer cancel()
+	if err := e.lc.Indexer.WaitCursor(wctx, head); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.order(dca); fmt.Sprint(got["executions"]) != "1" || got["status"] != "active" {
+		t.Fatalf("after restart, inside the interval: %v", got)
+	}
+	if err := e.dev.AdjustTime(3600 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	e.setWETH(3000_00000000)
+	e.waitFor("the second leg after the restart", func() bool { return e.order(dca)["status"] == "filled" })
+	if got := e.order(dca); got["filledAmountIn"] != "20000000" || fmt.Sprint(got["executions"]) != "2" {
+		t.Fatalf("dca %v", got)
 	}
 }
