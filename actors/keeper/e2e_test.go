@@ -401,3 +401,29 @@ func TestE2ERestartMidDCA(t *testing.T) {
 		t.Fatalf("dca %v", got)
 	}
 }
+
+// Expiry by block time and nonce invalidation through the real server.
+func TestE2EExpiryAndNonceInvalidation(t *testing.T) {
+	e := newE2E(t, false)
+	e.setWETH(3000_00000000)
+	h, err := e.dev.Client().HeaderByNumber(e.ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := max(h.Time, uint64(time.Now().Unix())) + 600
+	exp := e.submit("limit", 1_000_000, usdcInWeth(4000), chain.Traits{Nonce: 8, Deadline: deadline, SlippagePpm: 50_000}, nil)
+	inv := e.submit("limit", 2_000_000, usdcInWeth(4000), chain.Traits{Nonce: 9, SlippagePpm: 50_000}, nil)
+	other := e.submit("limit", 3_000_000, usdcInWeth(4000), chain.Traits{Nonce: 10, SlippagePpm: 50_000}, nil)
+	e.mine(e.send(e.maker.Key, common.HexToAddress(e.cfg.Chain.Router), servicerouter.NewServiceRouter().PackInvalidateNonce(big.NewInt(9))))
+	e.waitFor("the nonce invalidation", func() bool { return e.order(inv)["status"] == "cancelled" })
+	if got := e.order(other)["status"]; got != "pending" {
+		t.Fatalf("order with another nonce: %v", got)
+	}
+	if err := e.dev.AdjustTime(1200 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	e.waitFor("the expiry", func() bool { return e.order(exp)["status"] == "expired" })
+	if got := e.order(other)["status"]; got != "pending" {
+		t.Fatalf("order without a deadline: %v", got)
+	}
+}
