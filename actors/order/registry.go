@@ -170,6 +170,9 @@ func (r *Registry) Passivate(ctx context.Context, h common.Hash) (bool, error) {
 		return false, nil
 	}
 	res, err := r.system.Root.RequestFuture(s.pid, &PassivateRequest{}, r.opts.Timeout).Result()
+	if errors.Is(err, actor.ErrDeadLetter) {
+		return false, nil // it retired on its own in the meantime
+	}
 	if err != nil {
 		return false, err
 	}
