@@ -34,18 +34,29 @@ func newSynthChain(router common.Address, fillsPerBlock int) *synthChain {
 }
 
 // mine appends one block of fills.
-func (c *synthChain) mine() {
+func (c *synthChain) mine() { c.mineTagged(0) }
+
+// replaceTip replaces the head block with a sibling (another hash, other
+// orders): a reorg to a chain of the same length.
+func (c *synthChain) replaceTip(tag int64) {
+	c.mu.Lock()
+	c.headers = c.headers[:len(c.headers)-1]
+	c.mu.Unlock()
+	c.mineTagged(tag)
+}
+
+func (c *synthChain) mineTagged(tag int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	parent := c.headers[len(c.headers)-1]
 	n := uint64(len(c.headers))
-	h := &types.Header{Number: new(big.Int).SetUint64(n), ParentHash: parent.Hash(), Time: parent.Time + 1, Difficulty: big.NewInt(0)}
+	h := &types.Header{Number: new(big.Int).SetUint64(n), ParentHash: parent.Hash(), Time: parent.Time + 1, Difficulty: big.NewInt(tag)}
 	hash := h.Hash()
 	ev := servicerouter.NewServiceRouter().GetABI().Events["OrderFilled"]
 	logs := make([]types.Log, c.fillsPerBlock)
 	one := big.NewInt(1_000_000)
 	for i := range logs {
-		order := crypto.Keccak256Hash([]byte(fmt.Sprintf("order %d %d", n, i)))
+		order := crypto.Keccak256Hash([]byte(fmt.Sprintf("order %d %d %d", n, i, tag)))
 		data, err := ev.Inputs.NonIndexed().Pack(one, one, big.NewInt(10), big.NewInt(3), big.NewInt(5), one, uint32(1))
 		if err != nil {
 			panic(err)

@@ -223,22 +223,17 @@ func (ix *Indexer) Step(ctx context.Context) (int, error) {
 	}
 	target := head - ix.opts.Confirmations
 	done := 0
+	if cur, err = ix.checkTip(ctx, cur, target, &done); err != nil {
+		return done, err
+	}
 	for cur.Number < target && uint64(done) < ix.opts.MaxBlocksPerStep {
 		h, err := ix.backend.HeaderByNumber(ctx, new(big.Int).SetUint64(cur.Number+1))
 		if err != nil {
 			return done, fmt.Errorf("indexer: header %d: %w", cur.Number+1, err)
 		}
 		if h.ParentHash != cur.Hash {
-			next, blk, err := ix.chain.Rewind()
-			if err != nil {
+			if cur, err = ix.rewind(); err != nil {
 				return done, err
-			}
-			ix.reorgs.Add(1)
-			ix.log.Info("reorg: rewound block", "number", blk.Number, "hash", blk.Hash, "newParent", h.ParentHash)
-			cur = next
-			ix.moved(cur.Number)
-			for _, o := range ix.opts.Observers {
-				o.Reverted(blk)
 			}
 			done++
 			continue
@@ -255,6 +250,40 @@ func (ix *Indexer) Step(ctx context.Context) (int, error) {
 		done++
 	}
 	return done, nil
+}
+
+// checkTip rewinds while the canonical block at the cursor's height is not
+// the one applied (a reorg to a chain no longer than ours, which no new
+// block's parent has revealed yet). It only looks when the cursor is at the
+// target, so catching up costs no extra call.
+func (ix *Indexer) checkTip(ctx context.Context, cur persistence.ChainCursor, target uint64, done *int) (persistence.ChainCursor, error) {
+	first := max(ix.opts.StartBlock, 1) - 1 // the initial cursor has no undo record
+	for cur.Number >= target && cur.Number > first {
+		h, err := ix.backend.HeaderByNumber(ctx, new(big.Int).SetUint64(cur.Number))
+		if err != nil || h.Hash() == cur.Hash {
+			return cur, nil // unknown height (shorter chain): the next block's parent decides
+		}
+		if cur, err = ix.rewind(); err != nil {
+			return cur, err
+		}
+		*done++
+	}
+	return cur, nil
+}
+
+// rewind undoes the block at the cursor and tells the observers.
+func (ix *Indexer) rewind() (persistence.ChainCursor, error) {
+	next, blk, err := ix.chain.Rewind()
+	if err != nil {
+		return next, err
+	}
+	ix.reorgs.Add(1)
+	ix.log.Info("reorg: rewound block", "number", blk.Number, "hash", blk.Hash)
+	ix.moved(next.Number)
+	for _, o := range ix.opts.Observers {
+		o.Reverted(blk)
+	}
+	return next, nil
 }
 
 // startCursor returns the cursor, writing the initial one (the block before

@@ -334,3 +334,39 @@ func TestBlockIsAtomic(t *testing.T) {
 	sync1(t, ix)
 	checkOrder(t, e, ix, h, 1)
 }
+
+// A reorg to a chain of the same length (no new block reveals it through
+// its parent) is found by checking the tip, and undone.
+func TestSameHeightReorgAtTheTip(t *testing.T) {
+	router := common.HexToAddress("0x1000000000000000000000000000000000000001")
+	c := newSynthChain(router, 3)
+	s := indexertest.OpenStore(t, t.TempDir())
+	defer s.Close()
+	rec := &recorder{}
+	ix, err := New(c, s, nil, Options{Router: router, StartBlock: 1, Sinks: []Sink{rec}, Observers: []Observer{rec}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.mine()
+	c.mine()
+	sync1(t, ix)
+	old := c.logs[c.headers[2].Hash()][0].Topics[1]
+	if co, ok, _ := ix.Chain().ChainOrder(old); !ok || co.Fills != 1 {
+		t.Fatalf("tip order not indexed: %+v", co)
+	}
+	c.replaceTip(7)
+	sync1(t, ix)
+	if _, ok, _ := ix.Chain().ChainOrder(old); ok {
+		t.Fatal("order of the replaced tip survived")
+	}
+	now := c.logs[c.headers[2].Hash()][0].Topics[1]
+	if co, ok, _ := ix.Chain().ChainOrder(now); !ok || co.Fills != 1 {
+		t.Fatalf("new tip order not indexed: %+v", co)
+	}
+	if st := ix.Status(); st.Reorgs != 1 || st.Cursor != 2 {
+		t.Fatalf("status %+v", st)
+	}
+	if n := eventCount(t, s); n != 6 {
+		t.Fatalf("sink events %d, want 6 (two blocks of three)", n)
+	}
+}
