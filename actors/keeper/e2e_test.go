@@ -8,6 +8,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"net/http"
+	"net/http/httptest"
+	"sync"
 	"testing"
 	"time"
 
@@ -19,6 +22,7 @@ import (
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors/keeper"
 	"github.com/orderengine/orderengine/actors/order/service"
+	"github.com/orderengine/orderengine/actors/webhook/webhookapi"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/chain/devchain"
 	"github.com/orderengine/orderengine/contracts/bindings/oracle"
@@ -84,7 +88,7 @@ func newE2E(t *testing.T, devKeeper bool) *e2e {
 				return err
 			}
 			e.lc = lc
-			s.HTTP.SetServices(apihttp.Services{Orders: e.orders, Market: lc.Market, Keeper: lc.Keeper})
+			s.HTTP.SetServices(apihttp.Services{Orders: e.orders, Market: lc.Market, Keeper: lc.Keeper, Webhooks: webhookapi.Service{M: s.Webhooks}})
 			return nil
 		}),
 	)
@@ -234,6 +238,7 @@ func usdcInWeth(wethUSD int64) uint64 {
 // indexed and the order is filled to the wei.
 func TestE2EStopLossWithHTTPKeeper(t *testing.T) {
 	e := newE2E(t, false)
+	rc := e.receiver()
 	e.setWETH(3000_00000000)
 	h := e.submit("stop_loss", 100_000_000, usdcInWeth(3500), chain.Traits{Nonce: 1, SlippagePpm: 50_000, Flags: chain.FlagStopLoss}, nil)
 	if got := e.order(h)["status"]; got != "pending" {
@@ -291,6 +296,7 @@ func TestE2EStopLossWithHTTPKeeper(t *testing.T) {
 		r := e.srv.Do("GET", "/v1/keeper/executable", nil, map[string]string{"X-API-Key": e.srv.APIKey})
 		return r.Status == 200 && json.Unmarshal(r.Body, &list) == nil && len(list.Orders) == 0
 	})
+	e.expect(rc, h, "stop.triggered", "order.filled")
 	// Market data saw the fill.
 	r = e.srv.Do("GET", "/v1/swaps?wallet="+e.maker.Address.Hex(), nil, map[string]string{"X-API-Key": e.srv.APIKey})
 	if r.Status != 200 || !bytes.Contains(r.Body, []byte(h.Hex())) {
@@ -307,6 +313,7 @@ func TestE2EStopLossWithHTTPKeeper(t *testing.T) {
 // keeper driven by the test.
 func TestE2EDevKeeperTakeProfitAndDCA(t *testing.T) {
 	e := newE2E(t, true)
+	rc := e.receiver()
 	e.setWETH(3000_00000000)
 	// The oracle moves alone (the pools stay at $3000), so the router's
 	// slippage bound against the oracle needs room: 50 %.
@@ -323,6 +330,7 @@ func TestE2EDevKeeperTakeProfitAndDCA(t *testing.T) {
 	if e.order(tp)["triggeredAt"] == nil {
 		t.Fatal("take-profit filled without triggeredAt")
 	}
+	e.expect(rc, tp, "stop.triggered", "order.filled")
 	if err := e.dev.AdjustTime(3600 * time.Second); err != nil {
 		t.Fatal(err)
 	}
@@ -331,6 +339,13 @@ func TestE2EDevKeeperTakeProfitAndDCA(t *testing.T) {
 	if got := e.order(dca); got["status"] != "active" || got["filledAmountIn"] != "20000000" {
 		t.Fatalf("dca after two legs: %v", got)
 	}
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	for k := range rc.events {
+		if len(k) >= 66 && k[len(k)-66:] == dca.Hex() {
+			t.Fatalf("a DCA leg emitted %s (legs emit nothing until dca.completed)", k)
+		}
+	}
 }
 
 // Limit and trailing orders with the in-process dev keeper: the limit
@@ -338,6 +353,7 @@ func TestE2EDevKeeperTakeProfitAndDCA(t *testing.T) {
 // only after the price falls trailPpm under its peak.
 func TestE2EDevKeeperLimitAndTrailing(t *testing.T) {
 	e := newE2E(t, true)
+	rc := e.receiver()
 	e.setWETH(3000_00000000)
 	// 10 % trail: fires once USDC is worth ≤ 90 % of its peak in WETH.
 	tr := e.submit("trailing", 20_000_000, 0, chain.Traits{Nonce: 5, SlippagePpm: 50_000, KindParamPpm: 100_000, Flags: chain.FlagTrailing},
@@ -364,12 +380,15 @@ func TestE2EDevKeeperLimitAndTrailing(t *testing.T) {
 	if got := e.order(tr); got["triggeredAt"] == nil || got["filledAmountIn"] != "20000000" {
 		t.Fatalf("trailing %v", got)
 	}
+	e.expect(rc, lim, "order.filled")
+	e.expect(rc, tr, "stop.triggered", "order.filled")
 }
 
 // A restart of the whole server in the middle of a DCA continues the
 // schedule: the second leg executes after the interval, not before.
 func TestE2ERestartMidDCA(t *testing.T) {
 	e := newE2E(t, true)
+	rc := e.receiver()
 	e.setWETH(3000_00000000)
 	dca := e.submit("dca", 20_000_000, 0, chain.Traits{Nonce: 7, SlippagePpm: 50_000, KindParamPpm: 100_000,
 		IntervalSeconds: 3600, TotalExecutions: 2, Flags: chain.FlagDCA},
@@ -400,11 +419,13 @@ func TestE2ERestartMidDCA(t *testing.T) {
 	if got := e.order(dca); got["filledAmountIn"] != "20000000" || fmt.Sprint(got["executions"]) != "2" {
 		t.Fatalf("dca %v", got)
 	}
+	e.expect(rc, dca, "dca.completed")
 }
 
 // Expiry by block time and nonce invalidation through the real server.
 func TestE2EExpiryAndNonceInvalidation(t *testing.T) {
 	e := newE2E(t, false)
+	rc := e.receiver()
 	e.setWETH(3000_00000000)
 	h, err := e.dev.Client().HeaderByNumber(e.ctx, nil)
 	if err != nil {
@@ -425,5 +446,65 @@ func TestE2EExpiryAndNonceInvalidation(t *testing.T) {
 	e.waitFor("the expiry", func() bool { return e.order(exp)["status"] == "expired" })
 	if got := e.order(other)["status"]; got != "pending" {
 		t.Fatalf("order without a deadline: %v", got)
+	}
+	e.expect(rc, inv, "order.cancelled")
+	e.expect(rc, exp, "order.expired")
+}
+
+// receiver is a webhook endpoint of the test account on a loopback server:
+// the outbox's events as an integrator receives them.
+type receiver struct {
+	mu     sync.Mutex
+	events map[string]int // "trigger orderHash" → deliveries
+}
+
+func (e *e2e) receiver() *receiver {
+	e.t.Helper()
+	rc := &receiver{events: map[string]int{}}
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			Trigger string `json:"trigger"`
+			Data    struct {
+				OrderHash string `json:"orderHash"`
+			} `json:"data"`
+		}
+		_ = json.NewDecoder(r.Body).Decode(&body)
+		rc.mu.Lock()
+		rc.events[body.Trigger+" "+body.Data.OrderHash]++
+		rc.mu.Unlock()
+		w.WriteHeader(200)
+	}))
+	e.t.Cleanup(hs.Close)
+	body, _ := json.Marshal(map[string]string{"url": hs.URL + "/hook"})
+	if r := e.srv.Do("POST", "/v1/webhooks", body, map[string]string{"X-API-Key": e.srv.APIKey}); r.Status != 201 {
+		e.t.Fatalf("create webhook: %d %s", r.Status, r.Body)
+	}
+	return rc
+}
+
+// expect waits until every "trigger" of h was delivered (mining blocks
+// meanwhile) and checks that nothing else was delivered for h.
+func (e *e2e) expect(rc *receiver, h common.Hash, triggers ...string) {
+	e.t.Helper()
+	e.waitFor(fmt.Sprintf("events %v of %s", triggers, h.Hex()[:10]), func() bool {
+		rc.mu.Lock()
+		defer rc.mu.Unlock()
+		for _, tr := range triggers {
+			if rc.events[tr+" "+h.Hex()] == 0 {
+				return false
+			}
+		}
+		return true
+	})
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	n := 0
+	for k := range rc.events {
+		if len(k) > 66 && k[len(k)-66:] == h.Hex() {
+			n++
+		}
+	}
+	if n != len(triggers) {
+		e.t.Fatalf("events of %s: %v, want exactly %v", h.Hex()[:10], rc.events, triggers)
 	}
 }
