@@ -161,6 +161,7 @@ func (e *Engine) Evaluate(ctx context.Context, ref BlockRef) error {
 	if err := savePeaks(e.opts.Store, changed, ref.Number); err != nil {
 		return err
 	}
+	finished = append(finished, e.forgetClosed(byPair)...)
 	if err := dropState(e.opts.Store, finished); err != nil {
 		return err
 	}
@@ -169,6 +170,27 @@ func (e *Engine) Evaluate(ctx context.Context, ref BlockRef) error {
 	e.exec = exec
 	e.mu.Unlock()
 	return nil
+}
+
+// forgetClosed drops the trailing peaks of orders that are no longer open
+// (filled, cancelled, failed) and returns them, so their rows are deleted.
+func (e *Engine) forgetClosed(open map[string][]*persistence.OrderRecord) []common.Hash {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var gone []common.Hash
+	for pair, ps := range e.pairs {
+		still := map[common.Hash]bool{}
+		for _, r := range open[pair] {
+			still[common.HexToHash(r.OrderHash)] = true
+		}
+		for h := range ps.peaks {
+			if !still[h] {
+				delete(ps.peaks, h)
+				gone = append(gone, h)
+			}
+		}
+	}
+	return gone
 }
 
 func (e *Engine) pair(p string) *pairState {

@@ -176,8 +176,20 @@ func TestTrailingPeakSurvivesRestart(t *testing.T) {
 		t.Fatal("triggeredAt not recorded")
 	}
 	e.SetPrice("WETH", 2700_00000000) // still executable once fired
-	if find(e.tick(), h) == nil {
+	x := find(e.tick(), h)
+	if x == nil {
 		t.Fatal("fired trailing order left the list before its fill")
+	}
+	if p, _ := loadPeak(e.store, h); p == nil {
+		t.Fatal("no persisted peak while the order is open")
+	}
+	e.MustSend(e.Keeper, e.D.Router, e.FillData(o, sig, x.FillIn.Int64()))
+	e.tick()
+	if rec := e.record(h); rec.Status != persistence.StatusFilled {
+		t.Fatalf("status %s", rec.Status)
+	}
+	if p, _ := loadPeak(e.store, h); p != nil {
+		t.Fatal("peak row kept after the order closed")
 	}
 }
 
