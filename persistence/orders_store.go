@@ -26,6 +26,11 @@ type Orders struct {
 	// writes bindings (the order service's).
 	bindMu   sync.RWMutex
 	bindings map[common.Address]common.Address
+
+	// filters is the hash filter chain (orders_filter.go), nil until
+	// LoadHashFilter.
+	filterMu sync.RWMutex
+	filters  []*hashFilter
 }
 
 // NewOrders returns the order records of store. outbox receives the events
@@ -65,6 +70,9 @@ func (o *Orders) Commit(c Change) ([]byte, error) {
 	val, err := json.Marshal(rec)
 	if err != nil {
 		return nil, fmt.Errorf("persistence: encode order: %w", err)
+	}
+	if c.PrevStatus == "" {
+		o.filterAdd(hash)
 	}
 	b := o.store.db.NewBatch()
 	defer b.Close()

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
 )
 
 func testRecord(i int, status string) *OrderRecord {
@@ -69,5 +71,52 @@ func TestCheckOrdersFindsEveryInconsistency(t *testing.T) {
 	// List refuses to serve an index entry without its order.
 	if _, _, err := o.List(ListFilter{Status: StatusPending, Limit: 10}); err == nil {
 		t.Fatal("list served a dangling index entry")
+	}
+}
+
+func TestHashFilterHasNoFalseNegatives(t *testing.T) {
+	s, err := Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	o := NewOrders(s, nil)
+	if !o.MayExist(common.Hash{1}) {
+		t.Fatal("without a loaded filter every hash may exist")
+	}
+	stored := testRecord(1, StatusPending)
+	if _, err := o.Commit(Change{Record: stored}); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.LoadHashFilter(); err != nil {
+		t.Fatal(err)
+	}
+	if !o.MayExist(common.HexToHash(stored.OrderHash)) {
+		t.Fatal("a stored hash is missing from the loaded filter")
+	}
+	// Past the first filter's capacity a second one is chained; every added
+	// hash stays present, and most unknown hashes are answered absent.
+	var added []common.Hash
+	for i := range filterMinKeys + 5000 {
+		h := crypto.Keccak256Hash([]byte(fmt.Sprint("added", i)))
+		o.filterAdd(h)
+		added = append(added, h)
+	}
+	if len(o.filters) != 2 {
+		t.Fatalf("%d filters, want 2", len(o.filters))
+	}
+	for _, h := range added {
+		if !o.MayExist(h) {
+			t.Fatalf("added hash %s missing", h.Hex())
+		}
+	}
+	fp := 0
+	for i := range 10000 {
+		if o.MayExist(crypto.Keccak256Hash([]byte(fmt.Sprint("other", i)))) {
+			fp++
+		}
+	}
+	if fp > 300 {
+		t.Fatalf("%d of 10000 unknown hashes reported present", fp)
 	}
 }

@@ -67,6 +67,10 @@ func (a *orderActor) load() error {
 	if a.loaded {
 		return nil
 	}
+	if !a.reg.opts.Orders.MayExist(a.hash) {
+		a.loaded = true // certainly absent: no read
+		return nil
+	}
 	rec, ok, err := a.reg.opts.Orders.Load(a.hash)
 	if err != nil {
 		return err

@@ -113,6 +113,9 @@ func New(d Deps) (*Service, error) {
 		}
 		s.funded = newFundedCache(d.Balances, d.Verifier.Domain().VerifyingContract(), ttl, d.Clock)
 	}
+	if err := s.orders.LoadHashFilter(); err != nil {
+		return nil, err
+	}
 	n := 0
 	err := s.orders.OpenOrders(func(rec *persistence.OrderRecord) error {
 		n++
