@@ -63,6 +63,7 @@ type Lifecycle struct {
 
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+	once   sync.Once
 }
 
 // StartLifecycle builds and starts the lifecycle subsystems on the chain
@@ -136,13 +137,17 @@ func (l *Lifecycle) goRun(f func()) {
 	}()
 }
 
-// Stop ends the lifecycle's goroutines and waits for them.
+// Stop ends the lifecycle's goroutines and actors and waits for them. It
+// may be called more than once.
 func (l *Lifecycle) Stop() {
 	if l == nil || l.cancel == nil {
 		return
 	}
-	l.cancel()
-	l.wg.Wait()
+	l.once.Do(func() {
+		l.cancel()
+		l.wg.Wait()
+		l.Trigger.Stop()
+	})
 }
 
 // Volume30dUSD implements routing.VolumeSource.

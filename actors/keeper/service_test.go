@@ -61,6 +61,7 @@ func TestExecutableFailsTerminalRevertsAndListsValidOrders(t *testing.T) {
 	reg := order.NewRegistry(system, order.Options{Orders: orders})
 	prices := market.NewOraclePricer(e.Client.(market.HashCaller), e.D.Oracle, nil)
 	trig := trigger.New(trigger.Options{Store: store, Chain: persistence.NewChain(store), Orders: orders, Registry: reg, Prices: prices})
+	defer trig.Stop()
 	svc := NewService(Options{Trigger: trig, Routes: poolRoute{e}, RouterAddr: e.D.Router, Chain: e.Client, Registry: reg})
 
 	good, goodSig, goodHash := e.LimitOrder(1_000_000, 1)

@@ -2,6 +2,7 @@ package trigger
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"math/big"
 	"sort"
@@ -9,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/asynkron/protoactor-go/actor"
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/orderengine/orderengine/actors/indexer"
@@ -32,6 +34,8 @@ type Options struct {
 	Registry *order.Registry
 	Prices   Prices
 	Log      *slog.Logger
+	// System runs the pair actors; nil: the engine's own.
+	System *actor.ActorSystem
 }
 
 // Executable is an order a keeper may execute now.
@@ -53,34 +57,51 @@ type BlockRef struct {
 	Time   uint64
 }
 
-// Engine evaluates every open order of every pair at each applied block.
-// Per pair it keeps the latest price and its orders' trailing peaks
-// (pairState); the decisions go through the order actors (Trigger, Stall,
-// Expire), and the executable set is published for the keeper interface.
+// Engine runs the trigger side of the lifecycle: after each applied block
+// it reads the open orders and the oracle at the block hash, and asks one
+// pair actor per pair (pair.go) to decide them; it then sends the
+// transitions the actors decided (Trigger, Stall, Expire) to the order
+// actors and publishes the executable set for the keeper interface.
 type Engine struct {
-	opts Options
-	log  *slog.Logger
-	wake chan struct{}
+	opts   Options
+	log    *slog.Logger
+	wake   chan struct{}
+	system *actor.ActorSystem
+	own    bool // the engine created system
 
 	mu     sync.RWMutex
 	latest BlockRef
 	exec   []Executable // sorted by hash
-	pairs  map[string]*pairState
-}
-
-// pairState is the per-pair state: latest price and trailing peaks.
-type pairState struct {
-	price *big.Int
-	peaks map[common.Hash]*big.Int
+	pids   map[string]*actor.PID
 }
 
 // New returns a trigger engine; add it to the indexer's Observers and start
-// Run.
+// Run. With a nil Options.System it runs its pair actors in a system of its
+// own, stopped by Stop.
 func New(opts Options) *Engine {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Engine{opts: opts, log: opts.Log.With("component", "trigger"), wake: make(chan struct{}, 1), pairs: map[string]*pairState{}}
+	e := &Engine{opts: opts, log: opts.Log.With("component", "trigger"), wake: make(chan struct{}, 1),
+		system: opts.System, pids: map[string]*actor.PID{}}
+	if e.system == nil {
+		e.system, e.own = actor.NewActorSystem(), true
+	}
+	return e
+}
+
+// Stop stops the pair actors (and the engine's own actor system).
+func (e *Engine) Stop() {
+	e.mu.Lock()
+	pids := e.pids
+	e.pids = map[string]*actor.PID{}
+	e.mu.Unlock()
+	for _, pid := range pids {
+		_ = e.system.Root.StopFuture(pid).Wait()
+	}
+	if e.own {
+		e.system.Shutdown()
+	}
 }
 
 // Applied implements indexer.Observer.
@@ -121,49 +142,60 @@ func (e *Engine) Executable(pair string) []Executable {
 	defer e.mu.RUnlock()
 	out := make([]Executable, 0, len(e.exec))
 	for _, x := range e.exec {
-		if pair == "" || equalPair(x.Record.Pair, pair) {
+		if pair == "" || strings.EqualFold(x.Record.Pair, pair) {
 			out = append(out, x)
 		}
 	}
 	return out
 }
 
-// Evaluate runs one tick at block ref.
+// evalTimeout bounds one pair actor's answer.
+const evalTimeout = 30 * time.Second
+
+// Evaluate runs one tick at block ref: every pair actor decides its open
+// orders (pairs without open orders drop their state), then the decided
+// transitions are sent to the order actors.
 func (e *Engine) Evaluate(ctx context.Context, ref BlockRef) error {
-	byPair := map[string][]*persistence.OrderRecord{}
-	if err := e.opts.Orders.OpenOrders(func(r *persistence.OrderRecord) error {
-		byPair[r.Pair] = append(byPair[r.Pair], r)
+	byPair := map[string][]orderView{}
+	prices := map[string]*big.Int{}
+	err := e.opts.Orders.OpenOrders(func(r *persistence.OrderRecord) error {
+		v, ok, err := e.view(r)
+		if err != nil || !ok {
+			return err
+		}
+		if _, seen := prices[r.Pair]; !seen {
+			prices[r.Pair] = e.price(ctx, ref, r)
+		}
+		byPair[r.Pair] = append(byPair[r.Pair], v)
 		return nil
-	}); err != nil {
+	})
+	if err != nil {
 		return err
 	}
-	var exec []Executable
-	changed := map[common.Hash]*big.Int{}
-	var finished []common.Hash
-	for pair, recs := range byPair {
-		ps := e.pair(pair)
-		price := e.price(ctx, ref, recs[0])
-		ps.price = price
-		for _, rec := range recs {
-			x, fin, err := e.evaluate(ctx, ref, ps, rec, price, changed)
-			if err != nil {
-				e.log.Warn("evaluate order", "order", rec.OrderHash, "err", err)
-				continue
-			}
-			if fin {
-				finished = append(finished, common.HexToHash(rec.OrderHash))
-			}
-			if x != nil {
-				exec = append(exec, *x)
-			}
+	e.mu.Lock()
+	for pair := range byPair {
+		if e.pids[pair] == nil {
+			e.pids[pair] = e.system.Root.Spawn(actor.PropsFromProducer(newPairActor(e.opts.Store, e.log)))
 		}
 	}
-	if err := savePeaks(e.opts.Store, changed, ref.Number); err != nil {
-		return err
+	futures := make(map[string]*actor.Future, len(e.pids))
+	for pair, pid := range e.pids {
+		futures[pair] = e.system.Root.RequestFuture(pid, &EvaluatePair{Ref: ref, Price: prices[pair], orders: byPair[pair]}, evalTimeout)
 	}
-	finished = append(finished, e.forgetClosed(byPair)...)
-	if err := dropState(e.opts.Store, finished); err != nil {
-		return err
+	e.mu.Unlock()
+	var exec []Executable
+	at := time.Unix(int64(ref.Time), 0).UTC()
+	for pair, f := range futures {
+		res, err := f.Result()
+		if err != nil {
+			return fmt.Errorf("trigger: pair %s: %w", pair, err)
+		}
+		d := res.(*PairDecision)
+		if d.Err != nil {
+			return fmt.Errorf("trigger: pair %s: %w", pair, d.Err)
+		}
+		e.apply(ctx, d, prices[pair], at)
+		exec = append(exec, d.Exec...)
 	}
 	sort.Slice(exec, func(i, j int) bool { return exec[i].Record.OrderHash < exec[j].Record.OrderHash })
 	e.mu.Lock()
@@ -172,36 +204,52 @@ func (e *Engine) Evaluate(ctx context.Context, ref BlockRef) error {
 	return nil
 }
 
-// forgetClosed drops the trailing peaks of orders that are no longer open
-// (filled, cancelled, failed) and returns them, so their rows are deleted.
-func (e *Engine) forgetClosed(open map[string][]*persistence.OrderRecord) []common.Hash {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	var gone []common.Hash
-	for pair, ps := range e.pairs {
-		still := map[common.Hash]bool{}
-		for _, r := range open[pair] {
-			still[common.HexToHash(r.OrderHash)] = true
-		}
-		for h := range ps.peaks {
-			if !still[h] {
-				delete(ps.peaks, h)
-				gone = append(gone, h)
-			}
+// apply sends a pair's decided transitions to the order actors (each is
+// idempotent; a failure is logged and retried at the next block).
+func (e *Engine) apply(ctx context.Context, d *PairDecision, price *big.Int, at time.Time) {
+	for _, h := range d.Expire {
+		if _, err := e.opts.Registry.Expire(ctx, h, at); err != nil {
+			e.log.Warn("expire", "order", h, "err", err)
 		}
 	}
-	return gone
+	for _, h := range d.Fire {
+		if _, err := e.opts.Registry.Trigger(ctx, h, price.String(), at); err != nil {
+			e.log.Warn("trigger", "order", h, "err", err)
+		}
+	}
+	for h, stalled := range d.Stall {
+		if _, err := e.opts.Registry.Stall(ctx, h, stalled, at); err != nil {
+			e.log.Warn("stall", "order", h, "err", err)
+		}
+	}
 }
 
-func (e *Engine) pair(p string) *pairState {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	ps := e.pairs[p]
-	if ps == nil {
-		ps = &pairState{peaks: map[common.Hash]*big.Int{}}
-		e.pairs[p] = ps
+// view decodes an open order for its pair actor; ok is false for a record
+// that cannot be evaluated (logged).
+func (e *Engine) view(r *persistence.OrderRecord) (orderView, bool, error) {
+	v := orderView{rec: r, hash: common.HexToHash(r.OrderHash)}
+	var err error
+	if _, v.traits, err = chain.ParseTraits(r.Order.MakerTraits); err != nil {
+		e.log.Warn("order with unreadable traits", "order", r.OrderHash, "err", err)
+		return v, false, nil
 	}
-	return ps
+	var ok1, ok2, ok3 bool
+	v.amountIn, ok1 = new(big.Int).SetString(r.Order.AmountIn, 10)
+	v.filled, ok2 = new(big.Int).SetString(r.FilledAmountIn, 10)
+	v.trigger, ok3 = new(big.Int).SetString(r.Order.TriggerPrice, 10)
+	if !ok1 || !ok2 || !ok3 {
+		e.log.Warn("order with unreadable amounts", "order", r.OrderHash)
+		return v, false, nil
+	}
+	co, found, err := e.opts.Chain.ChainOrder(v.hash)
+	if err != nil {
+		return v, false, err
+	}
+	v.chain = co
+	if cf, ok := new(big.Int).SetString(co.FilledAmountIn, 10); found && ok && cf.Cmp(v.filled) > 0 {
+		v.filled = cf // the chain is ahead of the order record's projection
+	}
+	return v, true, nil
 }
 
 // price is the pair's oracle price at the block (nil when unknown).
@@ -221,123 +269,4 @@ func (e *Engine) price(ctx context.Context, ref BlockRef, rec *persistence.Order
 		return nil
 	}
 	return p
-}
-
-func equalPair(a, b string) bool { return strings.EqualFold(a, b) }
-
-// evaluate decides one order at the block. It returns the order when it is
-// executable now, and whether its trigger state may be dropped.
-func (e *Engine) evaluate(ctx context.Context, ref BlockRef, ps *pairState, rec *persistence.OrderRecord,
-	price *big.Int, changed map[common.Hash]*big.Int) (*Executable, bool, error) {
-	h := common.HexToHash(rec.OrderHash)
-	_, tr, err := chain.ParseTraits(rec.Order.MakerTraits)
-	if err != nil {
-		return nil, false, err
-	}
-	at := time.Unix(int64(ref.Time), 0).UTC()
-	if tr.Deadline != 0 && ref.Time > tr.Deadline {
-		_, err := e.opts.Registry.Expire(ctx, h, at)
-		return nil, true, err
-	}
-	amountIn, _ := new(big.Int).SetString(rec.Order.AmountIn, 10)
-	filled, _ := new(big.Int).SetString(rec.FilledAmountIn, 10)
-	trigger, _ := new(big.Int).SetString(rec.Order.TriggerPrice, 10)
-	if amountIn == nil || filled == nil || trigger == nil {
-		return nil, false, nil
-	}
-	if co, ok, err := e.opts.Chain.ChainOrder(h); err != nil {
-		return nil, false, err
-	} else if cf, _ := new(big.Int).SetString(co.FilledAmountIn, 10); ok && cf != nil && cf.Cmp(filled) > 0 {
-		filled = cf // the chain is ahead of the order record's projection
-	}
-	if filled.Cmp(amountIn) >= 0 {
-		return nil, false, nil
-	}
-	remaining := new(big.Int).Sub(amountIn, filled)
-	x := &Executable{Record: rec, Hash: h, FillIn: remaining, Price: price, Block: ref.Number}
-	switch rec.OrderType {
-	case "limit":
-		if price != nil && price.Cmp(trigger) < 0 {
-			return nil, false, nil
-		}
-		return x, false, nil
-	case "stop_loss", "take_profit":
-		if price == nil {
-			return nil, false, nil
-		}
-		hit := StopLossHit(price, trigger)
-		if rec.OrderType == "take_profit" {
-			hit = TakeProfitHit(price, trigger)
-		}
-		if !hit {
-			return nil, false, nil
-		}
-		return x, false, e.fire(ctx, rec, h, price, at)
-	case "trailing":
-		return e.trailing(ctx, ps, rec, h, tr, price, at, x, changed)
-	case "dca":
-		return e.dca(ctx, ref, rec, h, price, amountIn, filled, trigger, at, x)
-	}
-	return nil, false, nil
-}
-
-func (e *Engine) fire(ctx context.Context, rec *persistence.OrderRecord, h common.Hash, price *big.Int, at time.Time) error {
-	if rec.TriggeredAt != nil {
-		return nil
-	}
-	_, err := e.opts.Registry.Trigger(ctx, h, price.String(), at)
-	return err
-}
-
-func (e *Engine) trailing(ctx context.Context, ps *pairState, rec *persistence.OrderRecord, h common.Hash, tr chain.Traits,
-	price *big.Int, at time.Time, x *Executable, changed map[common.Hash]*big.Int) (*Executable, bool, error) {
-	if rec.TriggeredAt != nil {
-		return x, false, nil // fired: stays executable until filled
-	}
-	if price == nil {
-		return nil, false, nil
-	}
-	peak, ok := ps.peaks[h]
-	if !ok {
-		var err error
-		if peak, err = loadPeak(e.opts.Store, h); err != nil {
-			return nil, false, err
-		}
-	}
-	next := TrailingPeak(peak, price)
-	if peak == nil || next.Cmp(peak) != 0 {
-		changed[h] = next
-	}
-	ps.peaks[h] = next
-	if !TrailingHit(next, price, tr.TrailPpm()) {
-		return nil, false, nil
-	}
-	return x, false, e.fire(ctx, rec, h, price, at)
-}
-
-func (e *Engine) dca(ctx context.Context, ref BlockRef, rec *persistence.OrderRecord, h common.Hash, price, amountIn, filled, trigger *big.Int,
-	at time.Time, x *Executable) (*Executable, bool, error) {
-	if rec.DCA == nil {
-		return nil, false, nil
-	}
-	co, _, err := e.opts.Chain.ChainOrder(h)
-	if err != nil {
-		return nil, false, err
-	}
-	st := EvaluateDCA(DCA{
-		AmountIn: amountIn, FilledIn: filled, TotalExecutions: rec.DCA.TotalExecutions, Executions: co.Executions,
-		IntervalSeconds: rec.DCA.IntervalSeconds, FlexibilityPpm: rec.DCA.FlexibilityPpm, ShortCircuit: rec.DCA.ShortCircuit,
-		PriceGated: rec.DCA.PriceGated, TriggerPrice: trigger, AcceptedAt: uint64(rec.CreatedAt.Unix()),
-		FirstExecution: co.FirstExecution, LastExecution: co.LastExecution,
-	}, ref.Time, price)
-	if st.Stalled != rec.Stalled {
-		if _, err := e.opts.Registry.Stall(ctx, h, st.Stalled, at); err != nil {
-			return nil, false, err
-		}
-	}
-	if !st.Due {
-		return nil, st.Done, nil
-	}
-	x.FillIn = st.FillIn
-	return x, false, nil
 }

@@ -44,6 +44,7 @@ func newEnv(t *testing.T) *env {
 	e.registry = order.NewRegistry(system, order.Options{Orders: e.orders})
 	e.prices = market.NewOraclePricer(e.Client.(market.HashCaller), e.D.Oracle, nil)
 	e.restart()
+	t.Cleanup(func() { e.trig.Stop() })
 	return e
 }
 
@@ -51,6 +52,9 @@ func newEnv(t *testing.T) *env {
 // same store (what a process restart does).
 func (e *env) restart() {
 	e.T.Helper()
+	if e.trig != nil {
+		e.trig.Stop() // its pair actors' peaks are gone with it
+	}
 	ch := persistence.NewChain(e.store)
 	e.proj = indexer.NewProjector(ch, e.orders, e.registry, nil)
 	var err error
