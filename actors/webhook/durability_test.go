@@ -125,6 +125,25 @@ func TestKill9DuringBurstLosesNoDelivery(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+
+	// The counters of this process life show the redeliveries, on
+	// GET /v1/stats and on /metrics.
+	var stats struct {
+		Webhooks struct{ DeliveriesSucceeded, DeliveriesAttempted int }
+	}
+	srv.call(t, key, "GET", "/v1/stats", "", 200, &stats)
+	if n := stats.Webhooks.DeliveriesSucceeded; n < len(acked) || stats.Webhooks.DeliveriesAttempted < n {
+		t.Fatalf("stats after restart: %+v, want at least %d succeeded", stats.Webhooks, len(acked))
+	}
+	resp, err := http.Get(srv.base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	metrics, _ := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	if !regexp.MustCompile(`(?m)^orderengine_webhook_deliveries_succeeded_total [1-9]`).Match(metrics) {
+		t.Fatal("/metrics lacks the succeeded deliveries")
+	}
 }
 
 // server is a running orderengine process.
