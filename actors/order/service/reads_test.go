@@ -210,8 +210,18 @@ func TestOrderbookOrderingPaginationAndRestart(t *testing.T) {
 		t.Fatal(r.Status)
 	}
 	waitFor(t, func() bool { return strings.Join(e.bookPrices(pair), ",") == want })
-	// Restart: the books are rebuilt from Pebble.
+	// Restart: the books are rebuilt from Pebble, and a stored hash is
+	// still refused (the hash filter is reloaded from the store).
+	sp = defaultSpec("take_profit", newKey(t))
+	sp.in, sp.out = tokB, tokA // another pair's book
+	dup, _ := e.build(sp)
+	if r := e.submitRaw(dup); r.Status != 201 {
+		t.Fatalf("submit: %d %s", r.Status, r.Body)
+	}
 	e.srv.Restart()
+	if r := e.submitRaw(dup); r.Status != 409 || r.Code() != "ALREADY_EXISTS" {
+		t.Fatalf("duplicate after restart: %d %s", r.Status, r.Body)
+	}
 	if got := strings.Join(e.bookPrices(pair), ","); got != want {
 		t.Fatalf("after restart %s, want %s", got, want)
 	}
