@@ -157,7 +157,7 @@ func startChain(ctx context.Context, env *serveEnv) (func(context.Context) error
 		return nil, err
 	}
 	env.ChainClient = conn.Client
+	env.ChainRPC = conn.RPC
 	env.HTTP.SetChain(env.Config.Chain)
-	env.ChainClient = conn.Client
 	return func(context.Context) error { return conn.Close() }, nil
 }

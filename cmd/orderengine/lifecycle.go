@@ -5,14 +5,12 @@ import (
 	"crypto/ecdsa"
 	"fmt"
 	"sync"
-	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/orderengine/orderengine/actors/keeper"
 	"github.com/orderengine/orderengine/actors/order/service"
 	"github.com/orderengine/orderengine/chain/devchain"
-	"github.com/orderengine/orderengine/routing"
 )
 
 // startLifecycle starts the chain indexer, the projector into the order
@@ -32,15 +30,11 @@ func startLifecycle(ctx context.Context, env *serveEnv) (stop func(), err error)
 	if !ok {
 		return nil, fmt.Errorf("lifecycle: the chain client cannot follow logs")
 	}
-	reader, ok := env.ChainClient.(routing.ChainReader)
-	if !ok {
-		return nil, fmt.Errorf("lifecycle: the chain client cannot serve routing")
+	stack := env.Routing
+	if stack == nil {
+		return nil, fmt.Errorf("lifecycle: the keeper interface needs the routing stack")
 	}
 	cfg := *env.Config
-	stack, err := routing.Setup(ctx, cfg, routing.SetupDeps{Chain: reader, Log: env.Log})
-	if err != nil {
-		return nil, fmt.Errorf("lifecycle: routing for the keeper interface: %w", err)
-	}
 	var key *ecdsa.PrivateKey
 	if cfg.Dev && cfg.Chain.RPCURL == "" && cfg.Lifecycle.DevKeeper {
 		key = devchain.DevKey(2) // the dev chain's keeper account
@@ -61,12 +55,9 @@ func startLifecycle(ctx context.Context, env *serveEnv) (stop func(), err error)
 	if err != nil {
 		return nil, err
 	}
-	vctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	go stack.Venues.Follow(vctx, time.Second/2, func(err error) {
-		env.Log.Warn("keeper routing: venue refresh failed", "err", err)
-	})
+	env.volumes.set(lc)
 	env.Services.Market, env.Services.Keeper = lc.Market, lc.Keeper
 	env.HTTP.SetServices(env.Services)
 	var once sync.Once
-	return func() { once.Do(func() { cancel(); lc.Stop() }) }, nil
+	return func() { once.Do(lc.Stop) }, nil
 }

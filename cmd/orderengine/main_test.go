@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"math/big"
 	"net"
 	"net/http"
 	"os"
@@ -120,6 +121,7 @@ func TestServeDevKeyAdminAndGracefulRestart(t *testing.T) {
 	}
 	devKey := m[1]
 	checkDevRPC(t, "http://"+r.pub)
+	checkRouting(t, "http://"+r.pub, devKey)
 	if code := get(t, "http://"+r.pub+"/v1/stats", devKey); code != 200 { // market data is served (lifecycle)
 		t.Fatalf("dev key: %d", code)
 	}
@@ -221,5 +223,56 @@ func checkDevRPC(t *testing.T, base string) {
 	var out struct{ Result string }
 	if err := json.NewDecoder(rpc.Body).Decode(&out); err != nil || out.Result != "0x1237" {
 		t.Fatalf("eth_chainId at %s = %q (%v), want 0x1237 (4663)", cfg.RPCURL, out.Result, err)
+	}
+}
+
+// getJSON GETs path with the key and decodes a 200 answer into out.
+func getJSON(t *testing.T, url, key string, out any) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url, nil)
+	req.Header.Set("X-API-Key", key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 {
+		t.Fatalf("GET %s: %d %s", url, resp.StatusCode, body)
+	}
+	if err := json.Unmarshal(body, out); err != nil {
+		t.Fatalf("GET %s: %v in %s", url, err, body)
+	}
+}
+
+// checkRouting proves serve wires the routing stack: the token search finds
+// the dev chain's tokens and a route prices WETH→USDC with fee legs.
+func checkRouting(t *testing.T, base, key string) {
+	t.Helper()
+	addr := map[string]string{}
+	for _, sym := range []string{"WETH", "USDC"} {
+		var list struct {
+			Tokens []struct{ Address, Symbol string }
+		}
+		getJSON(t, base+"/v1/tokens?search="+sym, key, &list)
+		for _, tok := range list.Tokens {
+			if tok.Symbol == sym {
+				addr[sym] = tok.Address
+			}
+		}
+		if addr[sym] == "" {
+			t.Fatalf("/v1/tokens?search=%s: %+v", sym, list.Tokens)
+		}
+	}
+	var route struct {
+		AmountOut string `json:"amountOut"`
+		FeeLegs   struct {
+			Vault string `json:"vault"`
+		} `json:"feeLegs"`
+	}
+	getJSON(t, base+"/v1/route?tokenIn="+addr["WETH"]+"&tokenOut="+addr["USDC"]+"&amountIn=1000000000000000000&orderType=limit", key, &route)
+	out, ok := new(big.Int).SetString(route.AmountOut, 10)
+	if !ok || out.Sign() <= 0 || route.FeeLegs.Vault == "" {
+		t.Fatalf("route WETH→USDC: amountOut %q vault %q", route.AmountOut, route.FeeLegs.Vault)
 	}
 }

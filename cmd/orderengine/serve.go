@@ -8,11 +8,14 @@ import (
 	"log/slog"
 	"path/filepath"
 
+	"github.com/ethereum/go-ethereum/rpc"
+
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors"
 	"github.com/orderengine/orderengine/actors/order/service"
 	"github.com/orderengine/orderengine/actors/webhook"
 	apihttp "github.com/orderengine/orderengine/http"
+	"github.com/orderengine/orderengine/routing"
 )
 
 // serveEnv is what a serve hook gets: the loaded configuration, the logger,
@@ -28,8 +31,16 @@ type serveEnv struct {
 	Services apihttp.Services
 	// ChainClient is the chain hook's node client (nil without a chain).
 	ChainClient service.ChainClient
+	// ChainRPC is the raw JSON-RPC client (eth_call with state overrides);
+	// nil when the chain offers none.
+	ChainRPC *rpc.Client
 	// Webhooks is the webhook manager (its Stats feed GET /v1/stats).
 	Webhooks *webhook.Manager
+	// Routing is the routing stack, shared by the routing routes and the
+	// keeper interface (nil without a chain).
+	Routing *routing.Stack
+
+	volumes volumeSlot
 }
 
 // chainStarter starts the chain side before the listeners open. It may
@@ -85,6 +96,11 @@ func runServe(ctx context.Context, env *cliEnv, args []string) (err error) {
 	if err := startOrders(ctx, senv); err != nil {
 		return err
 	}
+	stopRouting, err := startRouting(ctx, senv)
+	if err != nil {
+		return err
+	}
+	defer stopRouting()
 	stopLifecycle, err := startLifecycle(ctx, senv)
 	if err != nil {
 		return err
@@ -107,6 +123,7 @@ func runServe(ctx context.Context, env *cliEnv, args []string) (err error) {
 	defer cancel()
 	errs := []error{serveErr, srv.Shutdown(dctx)}
 	stopLifecycle() // before the chain stops
+	stopRouting()
 	if stopChain != nil {
 		errs = append(errs, stopChain(dctx))
 	}
