@@ -210,6 +210,20 @@ func (c *Chain) NonceInvalidated(maker common.Address, nonce uint64) (bool, erro
 	return ok, err
 }
 
+// Nonce returns the record of maker's invalidated nonce (ok false when the
+// chain has not invalidated it).
+func (c *Chain) Nonce(maker common.Address, nonce uint64) (ChainNonce, bool, error) {
+	var n ChainNonce
+	v, ok, err := c.store.get(chainNonceKey(maker, nonce))
+	if err != nil || !ok {
+		return n, ok, err
+	}
+	if err := json.Unmarshal(v, &n); err != nil {
+		return n, false, fmt.Errorf("persistence: decode chain nonce: %w", err)
+	}
+	return n, true, nil
+}
+
 // Fills returns the fills of an order in chain order.
 func (c *Chain) Fills(h common.Hash) ([]Fill, error) {
 	p := fillPrefix(h)

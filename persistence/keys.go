@@ -37,6 +37,8 @@ import "bytes"
 //	i/      i/<mask>[maker][status][type]<tinv 8><hash 32>  empty: list indexes of orders,
 //	                                              same batch as the record (orders.go)
 //	r/      r/<maker 20>                          referrer (20 bytes): referral binding (orders.go)
+//	l/      l/<orderHash 32><txHash 32><log BE4>  one byte: order ledger, chain logs whose events
+//	                                              were emitted, cancel origin (orders_ledger.go)
 //
 // To add a record kind: pick an unused prefix, add a row to the table above
 // and an entry to Prefixes (TestPrefixesDisjoint checks that no prefix is a
@@ -78,6 +80,7 @@ var Prefixes = [...]struct{ Prefix, Holds string }{
 	{ordPrefixOrder, "order records by hash"},
 	{ordPrefixIndex, "order list indexes (maker, status, type)"},
 	{ordPrefixReferee, "referral bindings by maker"},
+	{ordPrefixLedger, "order ledger: emitted chain logs, cancel origin"},
 }
 
 func schemaKey() []byte { return []byte(prefixMeta + "schema") }

@@ -57,6 +57,9 @@ type Change struct {
 	Events []OutboxEvent
 	// BindReferrer, when set, binds the maker to this referrer.
 	BindReferrer *common.Address
+	// Ledger entries to add (orders_ledger.go): the chain logs whose
+	// events this change emits, how the order was cancelled.
+	Ledger []LedgerEntry
 }
 
 // Commit writes c in one batch with Sync and returns the record's encoding.
@@ -88,6 +91,11 @@ func (o *Orders) Commit(c Change) ([]byte, error) {
 			return nil, fmt.Errorf("persistence: encode fill: %w", err)
 		}
 		if err := b.Set(orderFillKey(hash, &c.Fills[i]), fv, nil); err != nil {
+			return nil, err
+		}
+	}
+	for _, e := range c.Ledger {
+		if err := b.Set(orderLedgerKey(hash, e), []byte{e.Kind}, nil); err != nil {
 			return nil, err
 		}
 	}

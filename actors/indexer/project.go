@@ -10,6 +10,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors/order"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/persistence"
@@ -49,8 +50,15 @@ func NewProjector(ch *persistence.Chain, orders *persistence.Orders, registry *o
 // Applied implements Observer.
 func (p *Projector) Applied(*Block) { p.signal() }
 
-// Reverted implements Observer: the rewound block's orders are reconciled
-// again against the chain records that remain.
+// Reverted implements Observer. The rewind restored the chain records (c/o,
+// f/, c/n) the block had written; the order records it reached through the
+// projector are rolled back here, before the indexer applies the new
+// branch (it waits for this call): every order the block touched, and the
+// cancelled orders carrying a nonce the block invalidated, get Resync,
+// which sets their chain-derived fields back to what the chain records now
+// say (no event). The projection cursor moves back below the block, so the
+// replacement block is projected like any other; a fill it re-mines is
+// recorded again without a second event (the order ledger).
 func (p *Projector) Reverted(blk persistence.ChainBlock) {
 	p.mu <- struct{}{}
 	defer func() { <-p.mu }()
@@ -59,12 +67,32 @@ func (p *Projector) Reverted(blk persistence.ChainBlock) {
 			p.log.Error("projection cursor", "err", err)
 		}
 	}
+	ctx := context.Background()
+	at := time.Unix(int64(blk.Time), 0).UTC()
+	hashes := append([]common.Hash(nil), blk.Touched...)
+	for _, n := range blk.Nonces {
+		hs, err := p.nonceOrders(n, []string{persistence.StatusCancelled})
+		if err != nil {
+			p.log.Warn("orders of a rewound nonce invalidation", "maker", n.Maker, "nonce", n.Nonce, "err", err)
+		}
+		hashes = append(hashes, hs...)
+	}
+	for _, h := range hashes {
+		if err := answer(p.registry.Resync(ctx, h, at)); err != nil && !notFound(err) {
+			p.log.Error("resync after rewind", "order", h, "err", err)
+		}
+	}
 	for _, h := range blk.Touched {
-		if err := p.reconcile(context.Background(), h, blk.Time); err != nil {
+		if err := p.reconcile(ctx, h, blk.Time); err != nil {
 			p.log.Warn("reconcile after rewind", "order", h, "err", err)
 		}
 	}
 	p.signal()
+}
+
+// notFound reports an order the chain knows and this engine does not.
+func notFound(err error) bool {
+	return orderengine.AsError(err).Code == orderengine.CodeNotFound
 }
 
 func (p *Projector) signal() {
@@ -170,6 +198,7 @@ func (p *Projector) reconcile(ctx context.Context, h common.Hash, blockTime uint
 				AmountIn: f.AmountIn, AmountOut: f.AmountOut, ProtocolFee: f.ProtocolFee,
 				ReferralFee: f.ReferralFee, KeeperFee: f.KeeperFee, Keeper: f.Keeper, Timestamp: int64(f.Timestamp),
 			},
+			RowStored:      true, // the indexer's batch wrote f/; a rewind removes it
 			FilledAmountIn: f.FilledAmountIn, Executions: int(f.Executions),
 			Complete: filled != nil && filled.Cmp(amountIn) >= 0,
 			At:       time.Unix(int64(f.Timestamp), 0).UTC(),
@@ -190,35 +219,48 @@ func (p *Projector) reconcile(ctx context.Context, h common.Hash, blockTime uint
 // invalidate cancels every open order of the maker that carries the nonce.
 func (p *Projector) invalidate(ctx context.Context, n persistence.ChainNonce, blockTime uint64) error {
 	at := time.Unix(int64(blockTime), 0).UTC()
+	hs, err := p.nonceOrders(n, []string{persistence.StatusPending, persistence.StatusActive})
+	if err != nil {
+		return err
+	}
+	for _, h := range hs {
+		if err := answer(p.registry.CancelOnChain(ctx, h, n.TxHash.Hex(), at)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// nonceOrders lists the orders of n's maker in the given statuses whose
+// traits carry n's nonce.
+func (p *Projector) nonceOrders(n persistence.ChainNonce, statuses []string) ([]common.Hash, error) {
 	maker := n.Maker
-	for _, status := range []string{persistence.StatusPending, persistence.StatusActive} {
+	var out []common.Hash
+	for _, status := range statuses {
 		var after []byte
 		for {
 			recs, next, err := p.orders.List(persistence.ListFilter{Maker: &maker, Status: status, Limit: 500, After: after})
 			if err != nil {
-				return err
+				return out, err
 			}
 			for _, raw := range recs {
 				h, nonce, err := orderNonce(raw)
 				if err != nil {
-					return err
+					return out, err
 				}
-				if nonce != n.Nonce {
-					continue
-				}
-				if err := answer(p.registry.CancelOnChain(ctx, h, n.TxHash.Hex(), at)); err != nil {
-					return err
+				if nonce == n.Nonce {
+					out = append(out, h)
 				}
 			}
 			if next == "" {
 				break
 			}
 			if after, err = persistence.ParseCursor(next); err != nil {
-				return err
+				return out, err
 			}
 		}
 	}
-	return nil
+	return out, nil
 }
 
 // orderNonce decodes an order record's hash and traits nonce.

@@ -39,6 +39,8 @@ func (a *orderActor) Receive(ctx actor.Context) {
 		ctx.Respond(a.apply(msg))
 	case *CancelOnChainRequest:
 		ctx.Respond(a.apply(msg))
+	case *ResyncRequest:
+		ctx.Respond(a.apply(msg))
 	case *ExpireRequest:
 		ctx.Respond(a.apply(msg))
 	case *FailRequest:
@@ -115,7 +117,10 @@ func (a *orderActor) cancel() *Response {
 	next.Status = persistence.StatusCancelled
 	next.UpdatedAt = a.reg.now()
 	ev := event(&next, persistence.TriggerOrderCancelled, next.UpdatedAt)
-	if err := a.commit(persistence.Change{Record: &next, PrevStatus: a.rec.Status, Events: []persistence.OutboxEvent{ev}}); err != nil {
+	// The ledger entry marks the cancel final: a rewind never reopens it.
+	off := persistence.LedgerEntry{LogIndex: persistence.LedgerNoLog, Kind: persistence.LedgerOffChain}
+	if err := a.commit(persistence.Change{Record: &next, PrevStatus: a.rec.Status, Events: []persistence.OutboxEvent{ev},
+		Ledger: []persistence.LedgerEntry{off}}); err != nil {
 		return &Response{Err: err}
 	}
 	return &Response{Record: a.rec, Changed: true}

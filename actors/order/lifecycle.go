@@ -34,6 +34,13 @@ func (r *Registry) CancelOnChain(ctx context.Context, h common.Hash, txHash stri
 	return r.request(ctx, h, &CancelOnChainRequest{TxHash: txHash, At: at})
 }
 
+// Resync recomputes order h's chain-derived fields from the chain records
+// (see ResyncRequest); the projector calls it for the orders of a rewound
+// block.
+func (r *Registry) Resync(ctx context.Context, h common.Hash, at time.Time) (*Response, error) {
+	return r.request(ctx, h, &ResyncRequest{At: at})
+}
+
 // Expire records that the deadline passed before completion.
 func (r *Registry) Expire(ctx context.Context, h common.Hash, at time.Time) (*Response, error) {
 	return r.request(ctx, h, &ExpireRequest{At: at})
@@ -57,7 +64,7 @@ func (r *Registry) Stall(ctx context.Context, h common.Hash, stalled bool, at ti
 
 // transition applies msg to rec (a copy the actor owns) and returns the
 // change to commit, or nil when msg changes nothing.
-func transition(rec *persistence.OrderRecord, msg any, _ *persistence.Orders) (*persistence.Change, error) {
+func transition(rec *persistence.OrderRecord, msg any, orders *persistence.Orders) (*persistence.Change, error) {
 	open := persistence.OrderStatusOpen(rec.Status)
 	switch m := msg.(type) {
 	case *ActivateRequest:
@@ -67,9 +74,11 @@ func transition(rec *persistence.OrderRecord, msg any, _ *persistence.Orders) (*
 		rec.Status, rec.UpdatedAt = persistence.StatusActive, m.At.UTC()
 		return &persistence.Change{}, nil
 	case *RecordFillRequest:
-		return recordFill(rec, m)
+		return recordFill(rec, m, orders)
 	case *CancelOnChainRequest:
-		return closeWith(rec, open, persistence.StatusCancelled, persistence.TriggerOrderCancelled, m.TxHash, m.At), nil
+		return cancelOnChain(rec, open, m, orders)
+	case *ResyncRequest:
+		return resync(rec, m, orders)
 	case *ExpireRequest:
 		return closeWith(rec, open, persistence.StatusExpired, persistence.TriggerOrderExpired, "", m.At), nil
 	case *FailRequest:
@@ -114,7 +123,41 @@ func closeWith(rec *persistence.OrderRecord, open bool, status, trigger, txHash 
 	return &persistence.Change{Events: []persistence.OutboxEvent{ev}}
 }
 
-func recordFill(rec *persistence.OrderRecord, m *RecordFillRequest) (*persistence.Change, error) {
+// cancelOnChain closes an open order as cancelled by the transaction
+// m.TxHash, with order.cancelled unless the ledger shows that this
+// transaction's cancel was already announced (a cancel re-mined after a
+// reorg).
+func cancelOnChain(rec *persistence.OrderRecord, open bool, m *CancelOnChainRequest, orders *persistence.Orders) (*persistence.Change, error) {
+	c := closeWith(rec, open, persistence.StatusCancelled, persistence.TriggerOrderCancelled, m.TxHash, m.At)
+	if c == nil {
+		return nil, nil
+	}
+	entry := persistence.LedgerEntry{TxHash: common.HexToHash(m.TxHash), LogIndex: persistence.LedgerNoLog, Kind: persistence.LedgerCancel}
+	seen, err := ledgerHas(orders, rec, entry)
+	if err != nil {
+		return nil, err
+	}
+	if seen {
+		c.Events = nil
+	}
+	c.Ledger = []persistence.LedgerEntry{entry}
+	return c, nil
+}
+
+// ledgerHas reports whether rec's ledger holds e (false without a store:
+// tests of the bare transitions).
+func ledgerHas(orders *persistence.Orders, rec *persistence.OrderRecord, e persistence.LedgerEntry) (bool, error) {
+	if orders == nil {
+		return false, nil
+	}
+	ok, _, err := orders.LedgerHas(common.HexToHash(rec.OrderHash), e.TxHash, e.LogIndex)
+	if err != nil {
+		return false, orderengine.Errorf(orderengine.CodeInternal, "order ledger: %v", err)
+	}
+	return ok, nil
+}
+
+func recordFill(rec *persistence.OrderRecord, m *RecordFillRequest, orders *persistence.Orders) (*persistence.Change, error) {
 	if m.Executions < rec.Executions || (m.Executions == rec.Executions && m.FilledAmountIn == rec.FilledAmountIn) {
 		return nil, nil
 	}
@@ -132,8 +175,18 @@ func recordFill(rec *persistence.OrderRecord, m *RecordFillRequest) (*persistenc
 	if m.Complete && persistence.OrderStatusOpen(rec.Status) {
 		rec.Status = persistence.StatusFilled
 	}
-	c := &persistence.Change{Fills: []persistence.OrderFill{m.Fill}}
+	entry := persistence.LedgerEntry{TxHash: common.HexToHash(m.Fill.TxHash), LogIndex: m.Fill.LogIndex, Kind: persistence.LedgerFill}
+	emitted, err := ledgerHas(orders, rec, entry)
+	if err != nil {
+		return nil, err
+	}
+	c := &persistence.Change{Ledger: []persistence.LedgerEntry{entry}}
+	if !m.RowStored {
+		c.Fills = []persistence.OrderFill{m.Fill}
+	}
 	switch {
+	case emitted:
+		// A re-mined fill: its events went out when it was first recorded.
 	case rec.OrderType != "dca":
 		ev := event(rec, persistence.TriggerOrderFilled, at)
 		ev.Data.AmountIn, ev.Data.AmountOut, ev.Data.TxHash = m.Fill.AmountIn, m.Fill.AmountOut, m.Fill.TxHash

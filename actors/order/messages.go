@@ -29,10 +29,17 @@ type ActivateRequest struct{ At time.Time }
 
 // RecordFillRequest applies one OrderFilled event: the fill is stored,
 // the filled totals and executions are set from the event, the order
-// becomes active, and filled when Complete. A fill already recorded (same
-// block and log index) changes nothing.
+// becomes active, and filled when Complete. A fill already recorded (its
+// executions counter is not above the record's) changes nothing. Its
+// events (order.filled, dca.completed) are emitted once per (txHash,
+// logIndex) over the order's life: a fill re-mined after a reorg updates
+// the record again but emits nothing (the order ledger, l/).
 type RecordFillRequest struct {
 	Fill persistence.OrderFill
+	// RowStored says the fill row (f/) is already stored by the chain
+	// indexer's batch (the projector): the actor must not write it, so a
+	// row that a rewind removed is never written back.
+	RowStored bool
 	// FilledAmountIn and Executions are the router's running totals after
 	// this fill (OrderFilled's filledAmountIn and executions).
 	FilledAmountIn string
@@ -48,6 +55,10 @@ type CancelOnChainRequest struct {
 	TxHash string
 	At     time.Time
 }
+
+// ResyncRequest recomputes the order's chain-derived fields from the chain
+// records after a rewind (resync.go). It emits no event.
+type ResyncRequest struct{ At time.Time }
 
 // ExpireRequest records that the deadline passed before completion.
 type ExpireRequest struct{ At time.Time }

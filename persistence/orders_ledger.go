@@ -1,0 +1,118 @@
+package persistence
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// The order ledger: which chain logs an order's events were already emitted
+// for, and how the order was cancelled. It is written by the order actors
+// in the batch of the transition (Change.Ledger) and is NOT undone by a
+// chain rewind, which is the point: a fill that a reorg removed and the new
+// branch re-mines is recognised by its (txHash, logIndex) and emits no
+// second event, and a rewind can tell an on-chain cancel (to be undone with
+// the block) from an off-chain one (final).
+//
+// THIS IS THE ON-DISK FORMAT (see keys.go):
+//
+//	l/<orderHash 32><txHash 32><logIndex BE4>   one byte: LedgerFill, LedgerCancel or LedgerOffChain
+//
+// An on-chain cancel has no log index of its own in the order layer; it is
+// keyed by its transaction with LedgerNoLog. The off-chain cancel is keyed by
+// the zero transaction hash and LedgerNoLog.
+const ordPrefixLedger = "l/"
+
+// Ledger entry kinds.
+const (
+	// LedgerFill: the events of the fill (txHash, logIndex) were emitted.
+	LedgerFill byte = 'f'
+	// LedgerCancel: the order was cancelled on-chain by txHash
+	// (OrderCancelled or NonceInvalidated) and order.cancelled emitted.
+	LedgerCancel byte = 'c'
+	// LedgerOffChain: the maker cancelled the order off-chain.
+	LedgerOffChain byte = 'x'
+)
+
+// LedgerNoLog is the log index of entries that are not one log's.
+const LedgerNoLog = ^uint32(0)
+
+// LedgerEntry is one row of an order's ledger.
+type LedgerEntry struct {
+	TxHash   common.Hash
+	LogIndex uint32
+	Kind     byte
+}
+
+func orderLedgerPrefix(h common.Hash) []byte {
+	k := make([]byte, 0, len(ordPrefixLedger)+32+36)
+	k = append(k, ordPrefixLedger...)
+	return append(k, h[:]...)
+}
+
+func orderLedgerKey(h common.Hash, e LedgerEntry) []byte {
+	k := append(orderLedgerPrefix(h), e.TxHash[:]...)
+	return binary.BigEndian.AppendUint32(k, e.LogIndex)
+}
+
+// LedgerHas reports whether order h's ledger holds the entry of (tx,
+// logIndex), and its kind.
+func (o *Orders) LedgerHas(h, tx common.Hash, logIndex uint32) (bool, byte, error) {
+	v, ok, err := o.store.get(orderLedgerKey(h, LedgerEntry{TxHash: tx, LogIndex: logIndex}))
+	if err != nil || !ok || len(v) != 1 {
+		return false, 0, err
+	}
+	return true, v[0], nil
+}
+
+// Ledger returns every entry of order h's ledger.
+func (o *Orders) Ledger(h common.Hash) ([]LedgerEntry, error) {
+	p := orderLedgerPrefix(h)
+	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
+	if err != nil {
+		return nil, fmt.Errorf("persistence: order ledger: %w", err)
+	}
+	defer it.Close()
+	var out []LedgerEntry
+	for ok := it.First(); ok; ok = it.Next() {
+		k, v := it.Key(), it.Value()
+		if len(k) != len(p)+36 || len(v) != 1 {
+			return nil, fmt.Errorf("persistence: corrupt order ledger entry %x", k)
+		}
+		out = append(out, LedgerEntry{
+			TxHash:   common.BytesToHash(k[len(p) : len(p)+32]),
+			LogIndex: binary.BigEndian.Uint32(k[len(p)+32:]),
+			Kind:     v[0],
+		})
+	}
+	return out, it.Error()
+}
+
+// ChainView is what the chain records say about an order, read for the
+// order layer's Resync transition: the cumulative chain record and whether
+// the order's nonce was invalidated.
+type ChainView struct {
+	Order            ChainOrder
+	Seen             bool
+	NonceInvalidated bool
+	NonceTx          common.Hash
+}
+
+// ChainView reads order h's chain record (c/o) and its maker's nonce record
+// (c/n): two point reads.
+func (o *Orders) ChainView(h common.Hash, maker common.Address, nonce uint64) (ChainView, error) {
+	c := NewChain(o.store)
+	co, seen, err := c.ChainOrder(h)
+	if err != nil {
+		return ChainView{}, err
+	}
+	v := ChainView{Order: co, Seen: seen}
+	n, ok, err := c.Nonce(maker, nonce)
+	if err != nil {
+		return ChainView{}, err
+	}
+	v.NonceInvalidated, v.NonceTx = ok, n.TxHash
+	return v, nil
+}
