@@ -249,7 +249,7 @@ func (e *env) fundAndApprove(who account, symbol string, amount *big.Int) {
 // advance moves the chain's clock forward and mines a block.
 func (e *env) advance(d time.Duration) {
 	e.t.Helper()
-	if err := e.sim.AdjustTime(d); err != nil {
+	if err := AdjustTime(e.sim, d); err != nil {
 		e.t.Fatal(err)
 	}
 	e.sim.Commit()

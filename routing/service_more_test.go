@@ -9,6 +9,7 @@ import (
 	"github.com/holiman/uint256"
 
 	oe "github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/contracts"
 )
 
 // TestServiceEndpoints exercises the order path's verification, quote,
@@ -157,7 +158,7 @@ func checkPreflight(t *testing.T, e *serviceEnv) {
 	}
 	// Two hours later the oracle (maxAge 1 h) is stale: a stop-loss fails
 	// its oracle check, a limit order does not need the oracle.
-	if err := e.sim.AdjustTime(2 * time.Hour); err != nil {
+	if err := contracts.AdjustTime(e.sim, 2*time.Hour); err != nil {
 		t.Fatal(err)
 	}
 	e.sim.Commit()

@@ -14,6 +14,7 @@ import (
 	"github.com/orderengine/orderengine/actors/market"
 	"github.com/orderengine/orderengine/actors/order"
 	"github.com/orderengine/orderengine/chain"
+	"github.com/orderengine/orderengine/contracts"
 	"github.com/orderengine/orderengine/contracts/bindings/servicerouter"
 	"github.com/orderengine/orderengine/persistence"
 )
@@ -212,7 +213,7 @@ func TestDCAScheduleAcrossRestartAndStall(t *testing.T) {
 		t.Fatal("second leg due right after the first")
 	}
 	e.restart()
-	if err := e.Sim.AdjustTime(3600 * time.Second); err != nil {
+	if err := contracts.AdjustTime(e.Sim, 3600*time.Second); err != nil {
 		t.Fatal(err)
 	}
 	e.Sim.Commit()
@@ -224,7 +225,7 @@ func TestDCAScheduleAcrossRestartAndStall(t *testing.T) {
 		t.Fatalf("record %+v", rec)
 	}
 	// 400 s late with a 360 s grace: stalled.
-	if err := e.Sim.AdjustTime(400 * time.Second); err != nil {
+	if err := contracts.AdjustTime(e.Sim, 400*time.Second); err != nil {
 		t.Fatal(err)
 	}
 	e.Sim.Commit()
@@ -237,7 +238,7 @@ func TestDCAScheduleAcrossRestartAndStall(t *testing.T) {
 	if rec := e.record(h); rec.Stalled {
 		t.Fatal("stall not cleared after the leg executed")
 	}
-	if err := e.Sim.AdjustTime(3600 * time.Second); err != nil {
+	if err := contracts.AdjustTime(e.Sim, 3600*time.Second); err != nil {
 		t.Fatal(err)
 	}
 	e.Sim.Commit()
@@ -264,7 +265,7 @@ func TestExpiryByBlockTime(t *testing.T) {
 	if find(e.tick(), h) == nil {
 		t.Fatal("limit order not executable before its deadline")
 	}
-	if err := e.Sim.AdjustTime(200 * time.Second); err != nil {
+	if err := contracts.AdjustTime(e.Sim, 200*time.Second); err != nil {
 		t.Fatal(err)
 	}
 	e.Sim.Commit()

@@ -20,6 +20,7 @@ import (
 	"github.com/ethereum/go-ethereum/params"
 
 	orderengine "github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/contracts"
 )
 
 // Client is what the engine reads the chain through: blocks, state, calls,
@@ -263,7 +264,7 @@ func (d *DevChain) Commit() common.Hash {
 func (d *DevChain) AdjustTime(dt time.Duration) error {
 	d.commitMu.Lock()
 	defer d.commitMu.Unlock()
-	return d.backend.AdjustTime(dt)
+	return contracts.AdjustTime(d.backend, dt)
 }
 
 // Client is the in-process client of the chain.
