@@ -128,7 +128,7 @@ func publicRoutes() []Route {
 				Errors: []orderengine.Code{orderengine.CodeInvalidRequest, orderengine.CodeNoRoute, orderengine.CodeNoPool, orderengine.CodeUnsupportedPair, orderengine.CodeNoOracle, orderengine.CodeChainUnavailable}}},
 
 		{Method: "POST", Path: "/v1/orders", Access: OrderBucket, Status: 201, JSONBody: true, call: callSubmit,
-			Doc: OpDoc{ID: "submitOrder", Tag: "orders", Summary: "Submit an EIP-712 signed order.", Request: "SubmitOrderRequest", Response: "SubmitOrderResponse",
+			Doc: OpDoc{ID: "submitOrder", Tag: "orders", Summary: "Submit an EIP-712 signed order. An order the chain already cancelled (or whose nonce the maker invalidated) is INVALID_ORDER, one it already filled is ALREADY_EXISTS, one it partly executed is stored as active with its on-chain progress.", Request: "SubmitOrderRequest", Response: "SubmitOrderResponse",
 				Errors: []orderengine.Code{orderengine.CodeInvalidRequest, orderengine.CodeInvalidOrder, orderengine.CodeInvalidTraits, orderengine.CodeOrderExpired,
 					orderengine.CodeBadSignature, orderengine.CodeFeeParamsMismatch, orderengine.CodeAlreadyExists, orderengine.CodeMakerRateLimited,
 					orderengine.CodeUnsupportedPair, orderengine.CodeNoOracle, orderengine.CodePayloadTooLarge, orderengine.CodeChainUnavailable}}},

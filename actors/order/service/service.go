@@ -8,7 +8,9 @@
 // and top-level kind fields (INVALID_TRAITS), deadline (ORDER_EXPIRED),
 // token registry and oracle (UNSUPPORTED_PAIR, NO_ORACLE),
 // triggerAmountOut (INVALID_ORDER), signature (BAD_SIGNATURE, or
-// FEE_PARAMS_MISMATCH for a referred wallet's v7.0 signature), fee fields
+// FEE_PARAMS_MISMATCH for a referred wallet's v7.0 signature), what the
+// chain indexer already knows (chainstate.go: INVALID_ORDER,
+// ALREADY_EXISTS, or stored as active with its progress), fee fields
 // (FEE_PARAMS_MISMATCH), duplicate (ALREADY_EXISTS), per-maker limits
 // (MAKER_RATE_LIMITED). Then the order's actor stores it with Sync and the
 // answer is sent.
@@ -74,6 +76,7 @@ type Service struct {
 	d       Deps
 	log     *slog.Logger
 	orders  *persistence.Orders
+	chain   *persistence.Chain
 	reg     *order.Registry
 	books   *orderbook.Books
 	parsers fastjson.ParserPool
@@ -102,6 +105,7 @@ func New(d Deps) (*Service, error) {
 	if s.orders == nil {
 		s.orders = persistence.NewOrders(d.Store, d.Outbox)
 	}
+	s.chain = persistence.NewChain(d.Store)
 	s.books = orderbook.New(d.System, d.Log, 0)
 	s.reg = order.NewRegistry(d.System, order.Options{
 		Orders: s.orders, Clock: d.Clock, Log: d.Log, Idle: d.Idle, OnChange: s.onChange,
@@ -135,6 +139,9 @@ func (s *Service) Registry() *order.Registry { return s.reg }
 
 // Orders is the order records' store.
 func (s *Service) Orders() *persistence.Orders { return s.orders }
+
+// Chain is the indexer's records the submit path reads (chainstate.go).
+func (s *Service) Chain() *persistence.Chain { return s.chain }
 
 // Books are the orderbook actors.
 func (s *Service) Books() *orderbook.Books { return s.books }
@@ -229,6 +236,10 @@ func (s *Service) check(ctx context.Context, sub *submission, caller apihttp.Cal
 	if err != nil {
 		return nil, nil, s.signatureError(ctx, err, o.Maker, sub.clientHash, hash)
 	}
+	progress, err := s.chainState(hash, o.Maker, traits.Nonce, &o.AmountIn)
+	if err != nil {
+		return nil, nil, err
+	}
 	kind := sub.class.String()
 	bind, err := s.d.Fees.CheckOrderFees(ctx, routing.OrderFees{
 		OrderKind: kind, Maker: o.Maker, TokenIn: o.TokenIn, TokenOut: o.TokenOut,
@@ -244,6 +255,9 @@ func (s *Service) check(ctx context.Context, sub *submission, caller apihttp.Cal
 		return nil, nil, err
 	}
 	rec := newRecord(sub, traits, hash, caller.AccountID, now)
+	if progress != nil {
+		withChainProgress(rec, progress)
+	}
 	var bindTo *common.Address
 	if bind {
 		r := o.Referrer
