@@ -14,13 +14,11 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/ethereum/go-ethereum/eth/ethconfig"
 	"github.com/ethereum/go-ethereum/ethclient/simulated"
-	"github.com/ethereum/go-ethereum/node"
-	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/holiman/uint256"
 
+	"github.com/orderengine/orderengine/contracts"
 	"github.com/orderengine/orderengine/contracts/bindings/servicerouter"
 	"github.com/orderengine/orderengine/contracts/bindings/smartwallet"
 )
@@ -70,12 +68,7 @@ func newSimChain(t *testing.T) *simChain {
 	}
 	deployer := crypto.PubkeyToAddress(deployerKey.PublicKey)
 	alloc := types.GenesisAlloc{deployer: {Balance: new(big.Int).Lsh(big.NewInt(1), 100)}}
-	sim := simulated.NewBackend(alloc, func(_ *node.Config, ec *ethconfig.Config) {
-		cfg := *params.AllDevChainProtocolChanges // a shared global: copy before changing
-		cfg.ChainID = big.NewInt(simChainID)
-		ec.Genesis.Config = &cfg
-		ec.NetworkId = simChainID
-	})
+	sim := simulated.NewBackend(alloc, contracts.WithChainID(simChainID))
 	t.Cleanup(func() { _ = sim.Close() })
 	c := &simChain{sim: sim, client: sim.Client(), owner: newKey(t, "wallet owner")}
 	ctx := context.Background()

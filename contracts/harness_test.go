@@ -15,9 +15,7 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/ethereum/go-ethereum/eth/ethconfig"
 	"github.com/ethereum/go-ethereum/ethclient/simulated"
-	"github.com/ethereum/go-ethereum/node"
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/rpc"
 
@@ -95,12 +93,7 @@ func newEnv(t *testing.T) *env {
 	for _, a := range []account{e.deployer, e.vault, e.maker, e.keeper, e.referrer, e.receiver, e.other} {
 		alloc[a.addr] = types.Account{Balance: rich}
 	}
-	e.sim = simulated.NewBackend(alloc, func(_ *node.Config, ec *ethconfig.Config) {
-		cfg := *params.AllDevChainProtocolChanges
-		cfg.ChainID = big.NewInt(testChainID)
-		ec.Genesis.Config = &cfg
-		ec.NetworkId = testChainID
-	})
+	e.sim = simulated.NewBackend(alloc, WithChainID(testChainID))
 	t.Cleanup(func() { _ = e.sim.Close() })
 	e.client = e.sim.Client()
 	d, err := Deploy(e.ctx, e.client, e.deployer.auth, Params{

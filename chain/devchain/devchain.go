@@ -182,14 +182,7 @@ func (d *DevChain) startBackend() (err error) {
 		}
 		d.rpcURL = "http://" + net.JoinHostPort(host, strconv.Itoa(port))
 	}
-	// The genesis config is a shared global of go-ethereum: copy it before
-	// changing the chain id.
-	genesisConfig := *params.AllDevChainProtocolChanges
-	genesisConfig.ChainID = new(big.Int).Set(d.chainID)
-	chainID := d.cfg.ChainID
 	option := func(nodeConf *node.Config, ethConf *ethconfig.Config) {
-		ethConf.Genesis.Config = &genesisConfig
-		ethConf.NetworkId = chainID
 		ethConf.Genesis.GasLimit = BlockGasLimit
 		ethConf.Miner.GasCeil = BlockGasLimit
 		if host != "" {
@@ -207,7 +200,7 @@ func (d *DevChain) startBackend() (err error) {
 			err = fmt.Errorf("devchain: start simulated node: %v", r)
 		}
 	}()
-	d.backend = simulated.NewBackend(alloc, option)
+	d.backend = simulated.NewBackend(alloc, contracts.WithChainID(d.chainID.Uint64()), option)
 	d.client = d.backend.Client()
 	return nil
 }

@@ -17,9 +17,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/ethereum/go-ethereum/eth/ethconfig"
 	"github.com/ethereum/go-ethereum/ethclient/simulated"
-	"github.com/ethereum/go-ethereum/node"
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/holiman/uint256"
 
@@ -77,12 +75,7 @@ func NewEnv(t *testing.T) *Env {
 	for _, a := range []Acct{e.Deployer, e.Maker, e.Keeper} {
 		alloc[a.Addr] = types.Account{Balance: rich}
 	}
-	e.Sim = simulated.NewBackend(alloc, func(_ *node.Config, ec *ethconfig.Config) {
-		cfg := *params.AllDevChainProtocolChanges
-		cfg.ChainID = big.NewInt(testChainID)
-		ec.Genesis.Config = &cfg
-		ec.NetworkId = testChainID
-	})
+	e.Sim = simulated.NewBackend(alloc, contracts.WithChainID(testChainID))
 	t.Cleanup(func() { _ = e.Sim.Close() })
 	e.Client = e.Sim.Client()
 	d, err := contracts.Deploy(e.Ctx, e.Client, e.Auth(e.Deployer), contracts.Params{

@@ -2,9 +2,27 @@ package contracts
 
 import (
 	"fmt"
+	"math/big"
 	"strings"
 	"time"
+
+	"github.com/ethereum/go-ethereum/eth/ethconfig"
+	"github.com/ethereum/go-ethereum/node"
+	"github.com/ethereum/go-ethereum/params"
 )
+
+// WithChainID is an option of go-ethereum's simulated.NewBackend that runs
+// the chain with chainID (its default is 1337). The genesis configuration
+// it starts from, params.AllDevChainProtocolChanges, is a shared global, so
+// the option changes a copy; it also sets the network id.
+func WithChainID(chainID uint64) func(*node.Config, *ethconfig.Config) {
+	return func(_ *node.Config, ec *ethconfig.Config) {
+		cfg := *params.AllDevChainProtocolChanges
+		cfg.ChainID = new(big.Int).SetUint64(chainID)
+		ec.Genesis.Config = &cfg
+		ec.NetworkId = chainID
+	}
+}
 
 // TimeAdjuster is the clock control of go-ethereum's simulated backend
 // (simulated.Backend).
