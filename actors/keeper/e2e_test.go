@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
@@ -22,6 +23,7 @@ import (
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors/keeper"
 	"github.com/orderengine/orderengine/actors/order/service"
+	"github.com/orderengine/orderengine/actors/webhook"
 	"github.com/orderengine/orderengine/actors/webhook/webhookapi"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/chain/devchain"
@@ -149,6 +151,12 @@ func (e *e2e) setWETH(usd8 int64) {
 // submit signs a USDC→WETH order of the maker and POSTs it.
 func (e *e2e) submit(class string, amountIn, price uint64, tr chain.Traits, extra map[string]any) common.Hash {
 	e.t.Helper()
+	return e.submitAs(e.maker, class, amountIn, price, tr, extra)
+}
+
+// submitAs signs a USDC→WETH order of maker and POSTs it.
+func (e *e2e) submitAs(maker devchain.Account, class string, amountIn, price uint64, tr chain.Traits, extra map[string]any) common.Hash {
+	e.t.Helper()
 	e.salt++
 	traits, err := chain.EncodeTraits(tr)
 	if err != nil {
@@ -156,14 +164,14 @@ func (e *e2e) submit(class string, amountIn, price uint64, tr chain.Traits, extr
 	}
 	ppm := e.cfg.Routing.FeePolicy[class][orderengine.ClassMajor].ReferralPpm
 	vault := common.HexToAddress(e.cfg.Chain.FeeVault)
-	o := chain.Order{Maker: e.maker.Address, Receiver: e.maker.Address, TokenIn: e.tok("USDC"), TokenOut: e.tok("WETH"),
+	o := chain.Order{Maker: maker.Address, Receiver: maker.Address, TokenIn: e.tok("USDC"), TokenOut: e.tok("WETH"),
 		Referrer: vault, ReferralFeePpm: ppm, MakerTraits: traits}
 	o.Salt.SetUint64(e.salt*7919 + uint64(time.Now().UnixNano()))
 	o.AmountIn.SetUint64(amountIn)
 	o.TriggerPrice.SetUint64(price)
 	o.TriggerAmountOut, _ = chain.DeriveTriggerAmountOut(&o.AmountIn, &o.TriggerPrice, 6)
 	hash := chain.OrderHash(e.domain, &o)
-	sig, err := crypto.Sign(hash[:], e.maker.Key)
+	sig, err := crypto.Sign(hash[:], maker.Key)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -452,34 +460,89 @@ func TestE2EExpiryAndNonceInvalidation(t *testing.T) {
 }
 
 // receiver is a webhook endpoint of the test account on a loopback server:
-// the outbox's events as an integrator receives them.
+// the outbox's events as an integrator receives them, each checked against
+// the endpoint's signing secret when it arrives.
 type receiver struct {
-	mu     sync.Mutex
-	events map[string]int // "trigger orderHash" → deliveries
+	mu         sync.Mutex
+	secret     string
+	events     map[string]int        // "trigger orderHash" → deliveries
+	deliveries map[string][]delivery // same key, in arrival order
+}
+
+// delivery is one POST as the receiver saw it.
+type delivery struct {
+	header http.Header
+	body   []byte
+	verify error // webhook.Verify of the signature header at arrival
 }
 
 func (e *e2e) receiver() *receiver {
 	e.t.Helper()
-	rc := &receiver{events: map[string]int{}}
+	rc := &receiver{events: map[string]int{}, deliveries: map[string][]delivery{}}
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		raw, _ := io.ReadAll(r.Body)
 		var body struct {
 			Trigger string `json:"trigger"`
 			Data    struct {
 				OrderHash string `json:"orderHash"`
 			} `json:"data"`
 		}
-		_ = json.NewDecoder(r.Body).Decode(&body)
+		_ = json.Unmarshal(raw, &body)
 		rc.mu.Lock()
-		rc.events[body.Trigger+" "+body.Data.OrderHash]++
+		d := delivery{header: r.Header.Clone(), body: raw,
+			verify: webhook.Verify(r.Header.Get("X-Service-Signature"), raw, rc.secret, time.Now(), webhook.DefaultTolerance)}
+		k := body.Trigger + " " + body.Data.OrderHash
+		rc.events[k]++
+		rc.deliveries[k] = append(rc.deliveries[k], d)
 		rc.mu.Unlock()
 		w.WriteHeader(200)
 	}))
 	e.t.Cleanup(hs.Close)
 	body, _ := json.Marshal(map[string]string{"url": hs.URL + "/hook"})
-	if r := e.srv.Do("POST", "/v1/webhooks", body, map[string]string{"X-API-Key": e.srv.APIKey}); r.Status != 201 {
+	r := e.srv.Do("POST", "/v1/webhooks", body, map[string]string{"X-API-Key": e.srv.APIKey})
+	if r.Status != 201 {
 		e.t.Fatalf("create webhook: %d %s", r.Status, r.Body)
 	}
+	var created struct {
+		Secret string `json:"secret"`
+	}
+	if err := json.Unmarshal(r.Body, &created); err != nil || created.Secret == "" {
+		e.t.Fatalf("create webhook: no secret in %s (%v)", r.Body, err)
+	}
+	rc.mu.Lock()
+	rc.secret = created.Secret
+	rc.mu.Unlock()
 	return rc
+}
+
+// only returns the one delivery of trigger for h (failing when there were
+// several) after checking its headers and signature, and its data decoded.
+func (e *e2e) only(rc *receiver, trigger string, h common.Hash) map[string]any {
+	e.t.Helper()
+	rc.mu.Lock()
+	ds := rc.deliveries[trigger+" "+h.Hex()]
+	rc.mu.Unlock()
+	if len(ds) != 1 {
+		e.t.Fatalf("%d deliveries of %s for %s, want exactly 1", len(ds), trigger, h.Hex()[:10])
+	}
+	d := ds[0]
+	if d.verify != nil {
+		e.t.Fatalf("%s: signature %q does not verify: %v", trigger, d.header.Get("X-Service-Signature"), d.verify)
+	}
+	var body struct {
+		ID        string         `json:"id"`
+		Trigger   string         `json:"trigger"`
+		CreatedAt time.Time      `json:"createdAt"`
+		Data      map[string]any `json:"data"`
+	}
+	if err := json.Unmarshal(d.body, &body); err != nil {
+		e.t.Fatalf("%s: body %s: %v", trigger, d.body, err)
+	}
+	if ct := d.header.Get("Content-Type"); ct != "application/json" || d.header.Get("X-Service-Event") != trigger ||
+		body.ID == "" || d.header.Get("X-Service-Delivery") != body.ID || body.Trigger != trigger || body.CreatedAt.IsZero() {
+		e.t.Fatalf("%s: headers %v body %s", trigger, d.header, d.body)
+	}
+	return body.Data
 }
 
 // expect waits until every "trigger" of h was delivered (mining blocks
