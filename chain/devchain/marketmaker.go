@@ -169,6 +169,80 @@ func (m *MarketMaker) Step(ctx context.Context) (StepResult, error) {
 		targets[token] = w.step(m.rng)
 	}
 	m.mu.Unlock()
+	res := StepResult{Targets: targets}
+	var err error
+	res.Oracle, res.Txs, err = m.land(ctx, targets, nil)
+	return res, err
+}
+
+// MoveResult is what one MoveTo did.
+type MoveResult struct {
+	// Token is the moved token.
+	Token common.Address
+	// Target is the USD price (8 decimals) the token's pools were moved
+	// to: the requested price clamped to Bounds.
+	Target *big.Int
+	// Clamped is true when the requested price was outside Bounds.
+	Clamped bool
+	// Oracle are the answers written to the oracle, per token.
+	Oracle map[common.Address]*big.Int
+	// Txs are the transactions sent: swaps, then the oracle write.
+	Txs []common.Hash
+}
+
+// MoveTo moves the market of one walked token (by symbol) to usd8 (USD, 8
+// decimals) at once, with the same mechanism as a step: it swaps every
+// constant-product pool holding the token so its price lands on the target
+// (against the other token's current walk price, or a stable's seeded
+// price) and writes the oracle as a step does, every walked token from its
+// pools and the stables at their seeded price, so all stay fresh. The
+// target is clamped to the walk's bounds (Bounds; MaxDeviationPpm around
+// the seeded price, default ±10 %) and becomes the walk's price, so later
+// steps walk on from it. Like Step it reads the pools at the latest block:
+// the previous transactions of the market maker must be mined first; the
+// caller mines the returned ones.
+func (m *MarketMaker) MoveTo(ctx context.Context, symbol string, usd8 *big.Int) (MoveResult, error) {
+	t, ok := m.dep.Token(symbol)
+	if !ok {
+		return MoveResult{}, fmt.Errorf("devchain: market maker: no token %s", symbol)
+	}
+	if usd8 == nil || usd8.Sign() <= 0 {
+		return MoveResult{}, fmt.Errorf("devchain: market maker: price of %s must be positive", symbol)
+	}
+	m.mu.Lock()
+	w, ok := m.walks[t.Address]
+	if !ok {
+		m.mu.Unlock()
+		return MoveResult{}, fmt.Errorf("devchain: market maker: %s does not walk (stable, fee-on-transfer or unpriced)", symbol)
+	}
+	target, clamped := new(big.Int).Set(usd8), false
+	if target.Cmp(w.lo) < 0 {
+		target.Set(w.lo)
+		clamped = true
+	}
+	if target.Cmp(w.hi) > 0 {
+		target.Set(w.hi)
+		clamped = true
+	}
+	w.price = new(big.Int).Set(target)
+	prices := map[common.Address]*big.Int{}
+	for token, w := range m.walks {
+		prices[token] = new(big.Int).Set(w.price)
+	}
+	m.mu.Unlock()
+	res := MoveResult{Token: t.Address, Target: target, Clamped: clamped}
+	var err error
+	res.Oracle, res.Txs, err = m.land(ctx, prices, func(p Pool) bool { return p.Token0 == t.Address || p.Token1 == t.Address })
+	return res, err
+}
+
+// land sends the swaps that bring the constant-product pools selected by
+// move (nil: every walked pool) to the ratio of their tokens' USD prices
+// (targets for walked tokens, the seeded price otherwise), then the oracle
+// write of the prices the pools quote afterwards (every walked pool,
+// moved or not, counts for the oracle). It returns the answers written and
+// the transactions sent.
+func (m *MarketMaker) land(ctx context.Context, targets map[common.Address]*big.Int, move func(Pool) bool) (map[common.Address]*big.Int, []common.Hash, error) {
 	price := func(t Token) *big.Int {
 		if p, ok := targets[t.Address]; ok {
 			return p
@@ -176,17 +250,22 @@ func (m *MarketMaker) Step(ctx context.Context) (StepResult, error) {
 		return t.PriceUSD
 	}
 
-	res := StepResult{Targets: targets, Oracle: map[common.Address]*big.Int{}}
+	written := map[common.Address]*big.Int{}
+	var txs []common.Hash
 	after := map[common.Address][2]*big.Int{} // pool → reserves after its swap
 	for _, p := range m.walkedPools() {
 		t0, _ := m.dep.TokenAt(p.Token0)
 		t1, _ := m.dep.TokenAt(p.Token1)
 		r, err := m.reserves(ctx, p.Address)
 		if err != nil {
-			return res, err
+			return written, txs, err
 		}
 		r0, r1 := r.Arg0, r.Arg1
 		if r0.Sign() == 0 || r1.Sign() == 0 {
+			continue
+		}
+		if move != nil && !move(p) {
+			after[p.Address] = [2]*big.Int{r0, r1}
 			continue
 		}
 		// Target raw token1 per raw token0: p0·10^d1 / (p1·10^d0).
@@ -211,25 +290,25 @@ func (m *MarketMaker) Step(ctx context.Context) (StepResult, error) {
 			}
 			tx, err := m.swaps.send(ctx, p.Address, m.pool.PackSwap(tokenIn, in, big.NewInt(0), m.swaps.from), nil, gasSwap)
 			if err != nil {
-				return res, fmt.Errorf("devchain: market maker swap in pool %s: %w", p.Address, err)
+				return written, txs, fmt.Errorf("devchain: market maker swap in pool %s: %w", p.Address, err)
 			}
-			res.Txs = append(res.Txs, tx.Hash())
+			txs = append(txs, tx.Hash())
 		}
 		after[p.Address] = [2]*big.Int{r0, r1}
 	}
 
 	tokens, answers := m.oracleAnswers(after)
 	for i, t := range tokens {
-		res.Oracle[t] = answers[i]
+		written[t] = answers[i]
 	}
 	if len(tokens) > 0 {
 		tx, err := m.owner.send(ctx, m.dep.Oracle, m.oracle.PackSetPrices(tokens, answers), nil, oracleGas(len(tokens)))
 		if err != nil {
-			return res, fmt.Errorf("devchain: market maker oracle write: %w", err)
+			return written, txs, fmt.Errorf("devchain: market maker oracle write: %w", err)
 		}
-		res.Txs = append(res.Txs, tx.Hash())
+		txs = append(txs, tx.Hash())
 	}
-	return res, nil
+	return written, txs, nil
 }
 
 // oracleAnswers are the oracle's new answers: each walked token priced by
