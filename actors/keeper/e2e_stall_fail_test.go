@@ -39,7 +39,7 @@ func TestE2EDCAStalledWebhook(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.mine(fh)
-	e.setWETH(3000_00000000)
+	e.moveWETH(3000_00000000)
 	dca := e.submitAs(maker, "dca", 30_000_000, 0, chain.Traits{Nonce: 21, SlippagePpm: 50_000, KindParamPpm: 100_000,
 		IntervalSeconds: 86400, TotalExecutions: 3, Flags: chain.FlagDCA},
 		map[string]any{"intervalSeconds": "86400", "totalExecutions": "3", "totalAmountIn": "30000000", "flexibilityPpm": 100_000, "shortCircuit": false})
@@ -82,7 +82,7 @@ func TestE2EDCAStalledWebhook(t *testing.T) {
 	// The maker approves: the keeper executes the overdue leg (after a
 	// fresh oracle round) and the flag clears, with no further event.
 	e.mine(e.send(maker.Key, usdc, testtoken.NewTestToken().PackApprove(common.HexToAddress(e.cfg.Chain.Router), big.NewInt(30_000_000))))
-	e.setWETH(3000_00000000)
+	e.moveWETH(3000_00000000)
 	e.waitFor("the first leg after the approval", func() bool {
 		got := e.order(dca)
 		return fmt.Sprint(got["executions"]) == "1" && got["stalled"] == false
@@ -104,8 +104,8 @@ func TestE2EDCAStalledWebhook(t *testing.T) {
 func TestE2EOrderFailedWebhook(t *testing.T) {
 	e := newE2E(t, true)
 	rc := e.receiver()
-	e.setWETH(3000_00000000)
-	h := e.submit("stop_loss", 100_000_000, usdcInWeth(3500), chain.Traits{Nonce: 22, SlippagePpm: 50_000, Flags: chain.FlagStopLoss}, nil)
+	e.moveWETH(3000_00000000)
+	h := e.submit("stop_loss", 100_000_000, usdcInWeth(3150), chain.Traits{Nonce: 22, SlippagePpm: 50_000, Flags: chain.FlagStopLoss}, nil)
 	if got := e.order(h)["status"]; got != "pending" {
 		t.Fatalf("status %v", got)
 	}
@@ -125,7 +125,7 @@ func TestE2EOrderFailedWebhook(t *testing.T) {
 	}
 
 	before := e.wethBalance(e.maker.Address)
-	e.setWETH(4000_00000000) // the stop fires
+	e.moveWETH(3270_00000000) // the stop fires
 	e.waitFor("the failure", func() bool { return e.order(h)["status"] == "failed" })
 	rec := e.order(h)
 	if rec["reason"] != "the signature no longer verifies" || rec["revertName"] != "BadSignature" ||

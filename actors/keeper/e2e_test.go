@@ -28,7 +28,6 @@ import (
 	"github.com/orderengine/orderengine/actors/webhook/webhookapi"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/chain/devchain"
-	"github.com/orderengine/orderengine/contracts/bindings/oracle"
 	"github.com/orderengine/orderengine/contracts/bindings/servicerouter"
 	"github.com/orderengine/orderengine/contracts/bindings/testtoken"
 	apihttp "github.com/orderengine/orderengine/http"
@@ -49,6 +48,9 @@ type e2e struct {
 	maker  devchain.Account
 	domain *chain.Domain
 	salt   uint64
+	// venues is the routing stack's pool cache, which the keeper's routes
+	// are quoted from (serve keeps it current with Venues.Follow).
+	venues *routing.VenueCache
 }
 
 func newE2E(t *testing.T, devKeeper bool) *e2e {
@@ -74,6 +76,7 @@ func newE2E(t *testing.T, devKeeper bool) *e2e {
 	if err != nil {
 		t.Fatal(err)
 	}
+	e.venues = stack.Venues
 	e.srv = testserver.NewTestServer(t,
 		testserver.WithTier(orderengine.TierEnterprise, orderengine.BucketLimits{Quote: 100000, Read: 100000, Order: 100000}),
 		testserver.WithConfig(configure),
@@ -141,12 +144,29 @@ func (e *e2e) mine(txs ...common.Hash) {
 	}
 }
 
-// setWETH writes the oracle's WETH price (USD, 8 decimals) and USDC at $1
-// as the deployer (both fresh for the router's staleness bound).
-func (e *e2e) setWETH(usd8 int64) {
+// moveWETH moves the market with the dev market maker: every WETH
+// constant-product pool is swapped to usd8 (USD, 8 decimals) and the
+// oracle written from the pools (USDC and the other stables rewritten at
+// $1, so every answer is fresh), the transactions mined. Pools and oracle
+// move together, so a fill executes at the moved price. The target must be
+// inside the walk's bounds (±10 % of the seeded $3000). The routing
+// cache is then advanced to the head, as serve's Venues.Follow does within
+// half a block interval, so the keeper's next route is quoted from the
+// moved pools (a stale quote of a market that rose sets a minAmountOut the
+// fill cannot reach).
+func (e *e2e) moveWETH(usd8 int64) {
 	e.t.Helper()
-	data := oracle.NewOracle().PackSetPrices([]common.Address{e.tok("WETH"), e.tok("USDC")}, []*big.Int{big.NewInt(usd8), big.NewInt(1_00000000)})
-	e.mine(e.send(e.dev.Accounts().Deployer.Key, common.HexToAddress(e.cfg.Chain.Oracle), data))
+	res, err := e.dev.MarketMaker().MoveTo(e.ctx, "WETH", big.NewInt(usd8))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if res.Clamped {
+		e.t.Fatalf("WETH target %d outside the market maker's bounds (moved to %v)", usd8, res.Target)
+	}
+	e.mine(res.Txs...)
+	if err := e.venues.Advance(e.ctx); err != nil {
+		e.t.Fatal(err)
+	}
 }
 
 // submit signs a USDC→WETH order of the maker and POSTs it.
@@ -270,12 +290,12 @@ func usdcInWeth(wethUSD int64) uint64 {
 func TestE2EStopLossWithHTTPKeeper(t *testing.T) {
 	e := newE2E(t, false)
 	rc := e.receiver()
-	e.setWETH(3000_00000000)
-	h := e.submit("stop_loss", 100_000_000, usdcInWeth(3500), chain.Traits{Nonce: 1, SlippagePpm: 50_000, Flags: chain.FlagStopLoss}, nil)
+	e.moveWETH(3000_00000000)
+	h := e.submit("stop_loss", 100_000_000, usdcInWeth(3150), chain.Traits{Nonce: 1, SlippagePpm: 50_000, Flags: chain.FlagStopLoss}, nil)
 	if got := e.order(h)["status"]; got != "pending" {
 		t.Fatalf("status %v", got)
 	}
-	e.setWETH(4000_00000000)
+	e.moveWETH(3270_00000000) // WETH up 9 %: USDC buys less than the stop's 1/3150
 	var list keeper.ExecutableList
 	e.waitFor("the stop to be listed", func() bool {
 		r := e.srv.Do("GET", "/v1/keeper/executable", nil, map[string]string{"X-API-Key": e.srv.APIKey})
@@ -345,10 +365,8 @@ func TestE2EStopLossWithHTTPKeeper(t *testing.T) {
 func TestE2EDevKeeperTakeProfitAndDCA(t *testing.T) {
 	e := newE2E(t, true)
 	rc := e.receiver()
-	e.setWETH(3000_00000000)
-	// The oracle moves alone (the pools stay at $3000), so the router's
-	// slippage bound against the oracle needs room: 50 %.
-	tp := e.submit("take_profit", 50_000_000, usdcInWeth(2500), chain.Traits{Nonce: 2, SlippagePpm: 500_000, Flags: chain.FlagTakeProfit}, nil)
+	e.moveWETH(3000_00000000)
+	tp := e.submit("take_profit", 50_000_000, usdcInWeth(2850), chain.Traits{Nonce: 2, SlippagePpm: 50_000, Flags: chain.FlagTakeProfit}, nil)
 	dca := e.submit("dca", 30_000_000, 0, chain.Traits{Nonce: 3, SlippagePpm: 50_000, KindParamPpm: 100_000,
 		IntervalSeconds: 3600, TotalExecutions: 3, Flags: chain.FlagDCA},
 		map[string]any{"intervalSeconds": "3600", "totalExecutions": "3", "totalAmountIn": "30000000", "flexibilityPpm": 100_000, "shortCircuit": false})
@@ -356,14 +374,26 @@ func TestE2EDevKeeperTakeProfitAndDCA(t *testing.T) {
 	if got := e.order(tp)["status"]; got != "pending" {
 		t.Fatalf("take-profit executed before its trigger: %v", got)
 	}
-	e.setWETH(2000_00000000) // USDC now worth more WETH: take profit
+	before := e.wethBalance(e.maker.Address)
+	e.moveWETH(2730_00000000) // WETH down 9 %, pools and oracle: USDC now worth more WETH, take profit
 	e.waitFor("the take-profit fill", func() bool { return e.order(tp)["status"] == "filled" })
-	if e.order(tp)["triggeredAt"] == nil {
+	got := e.order(tp)
+	if got["triggeredAt"] == nil {
 		t.Fatal("take-profit filled without triggeredAt")
+	}
+	// The fill executed in the moved pools: the receiver got what the order
+	// reports, to the wei, and more than the take-profit's trigger amount
+	// (at the $3000 pools it would have got less).
+	gain := new(big.Int).Sub(e.wethBalance(e.maker.Address), before)
+	if got["filledAmountIn"] != "50000000" || got["filledAmountOut"] != gain.String() {
+		t.Fatalf("take-profit %v, receiver gained %s", got, gain)
+	}
+	if triggerOut := new(big.Int).Mul(big.NewInt(50), new(big.Int).SetUint64(usdcInWeth(2850))); gain.Cmp(triggerOut) < 0 {
+		t.Fatalf("take-profit filled %s WETH wei, under its trigger amount %s", gain, triggerOut)
 	}
 	e.expect(rc, tp, "stop.triggered", "order.filled")
 	e.adjustTime(3600 * time.Second)
-	e.setWETH(3000_00000000) // back in line with the pools, and fresh after the hour
+	e.moveWETH(3000_00000000) // back to $3000, and the oracle fresh after the hour
 	e.waitFor("the second DCA leg", func() bool { return fmt.Sprint(e.order(dca)["executions"]) == "2" })
 	if got := e.order(dca); got["status"] != "active" || got["filledAmountIn"] != "20000000" {
 		t.Fatalf("dca after two legs: %v", got)
@@ -383,10 +413,11 @@ func TestE2EDevKeeperTakeProfitAndDCA(t *testing.T) {
 func TestE2EDevKeeperLimitAndTrailing(t *testing.T) {
 	e := newE2E(t, true)
 	rc := e.receiver()
-	e.setWETH(3000_00000000)
-	// 10 % trail: fires once USDC is worth ≤ 90 % of its peak in WETH.
-	tr := e.submit("trailing", 20_000_000, 0, chain.Traits{Nonce: 5, SlippagePpm: 50_000, KindParamPpm: 100_000, Flags: chain.FlagTrailing},
-		map[string]any{"trailPpm": 100_000})
+	e.moveWETH(3000_00000000)
+	// 5 % trail: fires once USDC is worth ≤ 95 % of its peak in WETH (the
+	// market maker moves WETH at most 10 % from $3000).
+	tr := e.submit("trailing", 20_000_000, 0, chain.Traits{Nonce: 5, SlippagePpm: 50_000, KindParamPpm: 50_000, Flags: chain.FlagTrailing},
+		map[string]any{"trailPpm": 50_000})
 	before := e.wethBalance(e.maker.Address)
 	lim := e.submit("limit", 40_000_000, usdcInWeth(4000), chain.Traits{Nonce: 6, SlippagePpm: 50_000}, nil)
 	e.waitFor("the limit fill", func() bool { return e.order(lim)["status"] == "filled" })
@@ -398,16 +429,19 @@ func TestE2EDevKeeperLimitAndTrailing(t *testing.T) {
 	if got := e.order(tr); got["status"] != "pending" || got["triggeredAt"] != nil {
 		t.Fatalf("trailing moved before its trail: %v", got)
 	}
-	e.setWETH(3200_00000000) // 3000/3200 = 0.9375 of the peak: not yet
+	e.moveWETH(3100_00000000) // 3000/3100 = 0.968 of the peak: not yet
 	e.dev.Commit()
 	e.dev.Commit()
 	if got := e.order(tr); got["status"] != "pending" {
-		t.Fatalf("trailing fired 6.25 %% under its peak: %v", got)
+		t.Fatalf("trailing fired 3.2 %% under its peak: %v", got)
 	}
-	e.setWETH(3500_00000000) // 3000/3500 = 0.857: fires
+	before = e.wethBalance(e.maker.Address)
+	e.moveWETH(3270_00000000) // 3000/3270 = 0.917: fires
 	e.waitFor("the trailing fill", func() bool { return e.order(tr)["status"] == "filled" })
-	if got := e.order(tr); got["triggeredAt"] == nil || got["filledAmountIn"] != "20000000" {
-		t.Fatalf("trailing %v", got)
+	got = e.order(tr)
+	gain = new(big.Int).Sub(e.wethBalance(e.maker.Address), before)
+	if got["triggeredAt"] == nil || got["filledAmountIn"] != "20000000" || got["filledAmountOut"] != gain.String() {
+		t.Fatalf("trailing %v, receiver gained %s", got, gain)
 	}
 	e.expect(rc, lim, "order.filled")
 	e.expect(rc, tr, "stop.triggered", "order.filled")
@@ -418,7 +452,7 @@ func TestE2EDevKeeperLimitAndTrailing(t *testing.T) {
 func TestE2ERestartMidDCA(t *testing.T) {
 	e := newE2E(t, true)
 	rc := e.receiver()
-	e.setWETH(3000_00000000)
+	e.moveWETH(3000_00000000)
 	dca := e.submit("dca", 20_000_000, 0, chain.Traits{Nonce: 7, SlippagePpm: 50_000, KindParamPpm: 100_000,
 		IntervalSeconds: 3600, TotalExecutions: 2, Flags: chain.FlagDCA},
 		map[string]any{"intervalSeconds": "3600", "totalExecutions": "2", "totalAmountIn": "20000000", "flexibilityPpm": 100_000, "shortCircuit": false})
@@ -441,7 +475,7 @@ func TestE2ERestartMidDCA(t *testing.T) {
 		t.Fatalf("after restart, inside the interval: %v", got)
 	}
 	e.adjustTime(3600 * time.Second)
-	e.setWETH(3000_00000000)
+	e.moveWETH(3000_00000000)
 	e.waitFor("the second leg after the restart", func() bool { return e.order(dca)["status"] == "filled" })
 	if got := e.order(dca); got["filledAmountIn"] != "20000000" || fmt.Sprint(got["executions"]) != "2" {
 		t.Fatalf("dca %v", got)
@@ -453,7 +487,7 @@ func TestE2ERestartMidDCA(t *testing.T) {
 func TestE2EExpiryAndNonceInvalidation(t *testing.T) {
 	e := newE2E(t, false)
 	rc := e.receiver()
-	e.setWETH(3000_00000000)
+	e.moveWETH(3000_00000000)
 	h, err := e.dev.Client().HeaderByNumber(e.ctx, nil)
 	if err != nil {
 		t.Fatal(err)
