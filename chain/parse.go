@@ -4,7 +4,6 @@ import (
 	"encoding/hex"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/holiman/uint256"
 
 	orderengine "github.com/orderengine/orderengine"
@@ -121,7 +120,7 @@ func ParseAddress(field, s string) (common.Address, error) {
 	if _, err := hex.Decode(a[:], []byte(s[2:])); err != nil {
 		return common.Address{}, fieldErr(field, "must be a 0x-prefixed 20-byte hex address, got %q", truncate(s))
 	}
-	if lower && upper && !validChecksum(s[2:]) {
+	if lower && upper && Checksum(a)[2:] != s[2:] {
 		return common.Address{}, fieldErr(field, "has an invalid EIP-55 checksum: %s", s)
 	}
 	return a, nil
@@ -153,35 +152,6 @@ func ParseHexBytes(field, s string, maxLen int) ([]byte, error) {
 		return nil, fieldErr(field, "must be 0x-prefixed hex bytes")
 	}
 	return b, nil
-}
-
-// validChecksum reports whether the 40 mixed-case hex digits of an address
-// follow EIP-55: a letter is upper case exactly when the matching nibble of
-// keccak256(lowercase hex) is 8 or more.
-func validChecksum(digits string) bool {
-	var lower [40]byte
-	for i := 0; i < 40; i++ {
-		c := digits[i]
-		if c >= 'A' && c <= 'F' {
-			c += 'a' - 'A'
-		}
-		lower[i] = c
-	}
-	k := crypto.Keccak256Hash(lower[:])
-	for i := 0; i < 40; i++ {
-		c := digits[i]
-		if c <= '9' {
-			continue
-		}
-		nibble := k[i/2] >> 4
-		if i%2 == 1 {
-			nibble = k[i/2] & 0x0f
-		}
-		if (nibble >= 8) != (c <= 'F') {
-			return false
-		}
-	}
-	return true
 }
 
 func hexNibble(c byte) (byte, bool) {

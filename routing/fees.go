@@ -8,6 +8,7 @@ import (
 	"github.com/holiman/uint256"
 
 	oe "github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/chain"
 )
 
 // ReferralBindings resolves a wallet's permanent referrer binding
@@ -117,8 +118,8 @@ func (p *FeePolicy) FeeLegs(ctx context.Context, wallet, referrer common.Address
 		payout = p.vault
 	}
 	return FeeLegs{
-		Referrer: payout.Hex(),
-		Vault:    p.vault.Hex(),
+		Referrer: chain.Checksum(payout),
+		Vault:    chain.Checksum(p.vault),
 		Cell:     FeeCellRef{OrderKind: orderKind, TokenClass: class},
 		Fees:     FeeCells{Direct: p.cells[oe.KindDirect][class], Triggered: row[class]},
 	}, nil

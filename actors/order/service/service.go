@@ -251,7 +251,7 @@ func (s *Service) check(ctx context.Context, sub *submission, caller apihttp.Cal
 	// The per-maker limit comes before any disk or actor work (so a
 	// resubmitted duplicate counts against it); the order's actor then
 	// refuses a taken hash with ALREADY_EXISTS.
-	if err := s.d.Makers.AdmitSubmit(o.Maker.Hex(), s.OpenOrders(o.Maker)); err != nil {
+	if err := s.d.Makers.AdmitSubmit(chain.Checksum(o.Maker), s.OpenOrders(o.Maker)); err != nil {
 		return nil, nil, err
 	}
 	rec := newRecord(sub, traits, hash, caller.AccountID, now)
@@ -319,12 +319,12 @@ func newRecord(sub *submission, t chain.Traits, hash common.Hash, account string
 	now = now.UTC()
 	rec := &persistence.OrderRecord{
 		OrderHash: hash.Hex(), OrderType: sub.class.String(), Status: persistence.StatusPending,
-		Pair: o.TokenIn.Hex() + "-" + o.TokenOut.Hex(),
+		Pair: chain.Checksum(o.TokenIn) + "-" + chain.Checksum(o.TokenOut),
 		Order: persistence.SignedOrder{
-			Salt: saltHex(&o.Salt), Maker: o.Maker.Hex(), Receiver: o.Receiver.Hex(),
-			TokenIn: o.TokenIn.Hex(), TokenOut: o.TokenOut.Hex(), AmountIn: o.AmountIn.Dec(),
+			Salt: saltHex(&o.Salt), Maker: chain.Checksum(o.Maker), Receiver: chain.Checksum(o.Receiver),
+			TokenIn: chain.Checksum(o.TokenIn), TokenOut: chain.Checksum(o.TokenOut), AmountIn: o.AmountIn.Dec(),
 			TriggerPrice: o.TriggerPrice.Dec(), TriggerAmountOut: o.TriggerAmountOut.Dec(),
-			MakerTraits: o.MakerTraits.Dec(), Referrer: o.Referrer.Hex(), ReferralFeePpm: o.ReferralFeePpm,
+			MakerTraits: o.MakerTraits.Dec(), Referrer: chain.Checksum(o.Referrer), ReferralFeePpm: o.ReferralFeePpm,
 		},
 		Signature:      strings.ToLower(sub.sigHex),
 		FilledAmountIn: "0", FilledAmountOut: "0",
