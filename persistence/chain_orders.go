@@ -108,6 +108,9 @@ func ChainOrderIn(cb *ChainBatch, h common.Hash) (ChainOrder, bool, error) {
 
 // ChainOrder reads an order's chain state from the store.
 func (c *Chain) ChainOrder(h common.Hash) (ChainOrder, bool, error) {
+	if !c.store.seen.orders.mayContain(h) {
+		return decodeChainOrder(h, nil, false, nil)
+	}
 	v, ok, err := c.store.get(chainOrderKey(h))
 	return decodeChainOrder(h, v, ok, err)
 }
@@ -128,6 +131,7 @@ func putChainOrder(cb *ChainBatch, co ChainOrder) error {
 	if err != nil {
 		return fmt.Errorf("persistence: encode chain order: %w", err)
 	}
+	cb.chain.store.seen.orders.add(co.Hash)
 	return cb.Set(chainOrderKey(co.Hash), v)
 }
 
@@ -201,11 +205,15 @@ func ApplyNonceInvalidated(cb *ChainBatch, n ChainNonce) error {
 		return err
 	}
 	cb.blk.Nonces = append(cb.blk.Nonces, n)
+	cb.chain.store.seen.makers.add(makerKey(n.Maker))
 	return cb.Set(chainNonceKey(n.Maker, n.Nonce), v)
 }
 
 // NonceInvalidated reports whether maker invalidated nonce on-chain.
 func (c *Chain) NonceInvalidated(maker common.Address, nonce uint64) (bool, error) {
+	if !c.store.seen.makers.mayContain(makerKey(maker)) {
+		return false, nil
+	}
 	_, ok, err := c.store.get(chainNonceKey(maker, nonce))
 	return ok, err
 }
@@ -214,6 +222,9 @@ func (c *Chain) NonceInvalidated(maker common.Address, nonce uint64) (bool, erro
 // chain has not invalidated it).
 func (c *Chain) Nonce(maker common.Address, nonce uint64) (ChainNonce, bool, error) {
 	var n ChainNonce
+	if !c.store.seen.makers.mayContain(makerKey(maker)) {
+		return n, false, nil
+	}
 	v, ok, err := c.store.get(chainNonceKey(maker, nonce))
 	if err != nil || !ok {
 		return n, ok, err

@@ -3,6 +3,7 @@ package persistence
 import (
 	"encoding/binary"
 	"fmt"
+	"sync"
 
 	"github.com/ethereum/go-ethereum/common"
 )
@@ -63,6 +64,54 @@ func (f *hashFilter) mayContain(h common.Hash) bool {
 	return all
 }
 
+// hashSet is a chain of hashFilters that answers "may h be stored?"
+// without a false negative once loaded; before it is loaded it answers
+// true (the caller reads). Safe for concurrent use.
+type hashSet struct {
+	mu      sync.RWMutex
+	filters []*hashFilter
+}
+
+// load replaces the set's content with hashes.
+func (s *hashSet) load(hashes []common.Hash) {
+	f := newHashFilter(2 * len(hashes))
+	for _, h := range hashes {
+		f.add(h)
+	}
+	s.mu.Lock()
+	s.filters = []*hashFilter{f}
+	s.mu.Unlock()
+}
+
+func (s *hashSet) mayContain(h common.Hash) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.filters == nil {
+		return true
+	}
+	for _, f := range s.filters {
+		if f.mayContain(h) {
+			return true
+		}
+	}
+	return false
+}
+
+// add records h; call it before the record is written.
+func (s *hashSet) add(h common.Hash) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.filters == nil {
+		return
+	}
+	last := s.filters[len(s.filters)-1]
+	if last.n >= last.limit {
+		last = newHashFilter(2 * last.limit)
+		s.filters = append(s.filters, last)
+	}
+	last.add(h)
+}
+
 // LoadHashFilter reads every stored order hash (from the unfiltered list
 // index: keys only) into the filter chain that Commit keeps current and
 // MayExist answers from. Call it once, before any order actor runs.
@@ -77,43 +126,10 @@ func (o *Orders) LoadHashFilter() error {
 	if err != nil {
 		return fmt.Errorf("persistence: order hash filter: %w", err)
 	}
-	f := newHashFilter(2 * len(hashes))
-	for _, h := range hashes {
-		f.add(h)
-	}
-	o.filterMu.Lock()
-	o.filters = []*hashFilter{f}
-	o.filterMu.Unlock()
+	o.stored.load(hashes)
 	return nil
 }
 
 // MayExist reports whether an order with hash may be stored: false means
 // certainly not (no read needed). Without a loaded filter it is always true.
-func (o *Orders) MayExist(h common.Hash) bool {
-	o.filterMu.RLock()
-	defer o.filterMu.RUnlock()
-	if o.filters == nil {
-		return true
-	}
-	for _, f := range o.filters {
-		if f.mayContain(h) {
-			return true
-		}
-	}
-	return false
-}
-
-// filterAdd records h before its record is written.
-func (o *Orders) filterAdd(h common.Hash) {
-	o.filterMu.Lock()
-	defer o.filterMu.Unlock()
-	if o.filters == nil {
-		return
-	}
-	last := o.filters[len(o.filters)-1]
-	if last.n >= last.limit {
-		last = newHashFilter(2 * last.limit)
-		o.filters = append(o.filters, last)
-	}
-	last.add(h)
-}
+func (o *Orders) MayExist(h common.Hash) bool { return o.stored.mayContain(h) }

@@ -27,10 +27,9 @@ type Orders struct {
 	bindMu   sync.RWMutex
 	bindings map[common.Address]common.Address
 
-	// filters is the hash filter chain (orders_filter.go), nil until
-	// LoadHashFilter.
-	filterMu sync.RWMutex
-	filters  []*hashFilter
+	// stored holds the hashes of stored orders (orders_filter.go); it
+	// answers "maybe" for everything until LoadHashFilter.
+	stored hashSet
 }
 
 // NewOrders returns the order records of store. outbox receives the events
@@ -75,7 +74,7 @@ func (o *Orders) Commit(c Change) ([]byte, error) {
 		return nil, fmt.Errorf("persistence: encode order: %w", err)
 	}
 	if c.PrevStatus == "" {
-		o.filterAdd(hash)
+		o.stored.add(hash)
 	}
 	b := o.store.db.NewBatch()
 	defer b.Close()

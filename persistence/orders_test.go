@@ -99,11 +99,11 @@ func TestHashFilterHasNoFalseNegatives(t *testing.T) {
 	var added []common.Hash
 	for i := range filterMinKeys + 5000 {
 		h := crypto.Keccak256Hash([]byte(fmt.Sprint("added", i)))
-		o.filterAdd(h)
+		o.stored.add(h)
 		added = append(added, h)
 	}
-	if len(o.filters) != 2 {
-		t.Fatalf("%d filters, want 2", len(o.filters))
+	if len(o.stored.filters) != 2 {
+		t.Fatalf("%d filters, want 2", len(o.stored.filters))
 	}
 	for _, h := range added {
 		if !o.MayExist(h) {

@@ -34,6 +34,9 @@ const FormatMajorVersion = pebble.FormatValueSeparation
 type Store struct {
 	db  *pebble.DB
 	log *slog.Logger
+	// seen filters the chain records (chain_filter.go): every Chain over
+	// this store shares it.
+	seen chainSeen
 }
 
 // Open opens (or creates) the store in dir. Only one process may open a
@@ -62,6 +65,10 @@ func Open(dir string, log *slog.Logger) (*Store, error) {
 	}
 	s := &Store{db: db, log: log}
 	if err := s.checkSchema(); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	if err := s.loadChainSeen(); err != nil {
 		_ = db.Close()
 		return nil, err
 	}
