@@ -11,7 +11,8 @@ import (
 )
 
 // orderActor owns one order: its record is loaded from Pebble on the first
-// message and every change is committed (Sync) before the reply.
+// request and every change is committed (Sync) before the reply. The
+// registry's bind, first in the mailbox, says which order it is.
 type orderActor struct {
 	reg    *Registry
 	hash   common.Hash
@@ -23,10 +24,10 @@ type orderActor struct {
 // Receive handles the actor's messages.
 func (a *orderActor) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
-	case *actor.Started:
-		ctx.SetReceiveTimeout(a.reg.opts.Idle)
-	case *actor.ReceiveTimeout:
-		a.passivate(ctx)
+	case *bind:
+		a.hash, a.slot = msg.hash, msg.slot
+	case *actor.Restarting:
+		a.restarting(ctx)
 	case *PassivateRequest:
 		ctx.Respond(&PassivateResponse{Stopped: a.passivate(ctx)})
 	case *CreateRequest:
@@ -49,7 +50,7 @@ func (a *orderActor) Receive(ctx actor.Context) {
 		ctx.Respond(a.apply(msg))
 	case *StallRequest:
 		ctx.Respond(a.apply(msg))
-	case *actor.Stopping, *actor.Stopped, *actor.Restarting:
+	case *actor.Started, *actor.Stopping, *actor.Stopped:
 	default:
 		a.reg.log.Warn("order: unexpected message", "type", fmt.Sprintf("%T", msg), "order", a.hash.Hex())
 	}
@@ -62,6 +63,17 @@ func (a *orderActor) passivate(ctx actor.Context) bool {
 	}
 	ctx.Stop(ctx.Self())
 	return true
+}
+
+// restarting handles a panic in Receive: the producer's fresh actor would
+// not know its order, so this incarnation leaves the registry and stops;
+// the next request starts a new actor, which reloads the durable record.
+func (a *orderActor) restarting(ctx actor.Context) {
+	a.reg.log.Error("order: actor failed; it stops and reloads on the next request", "order", a.hash.Hex())
+	if a.slot != nil {
+		a.reg.forget(a.hash, a.slot)
+	}
+	ctx.Stop(ctx.Self())
 }
 
 // load reads the record once per activation.

@@ -4,6 +4,12 @@
 // with Sync before it replies, and stops after Options.Idle without
 // messages, so memory follows the orders in use, not every order ever seen.
 //
+// Memory per live actor is kept small (docs/performance.md, "Memory per
+// order"): every actor shares the registry's one Props and learns which
+// order it owns from its first message (bind), its mailbox is the
+// lock-free linked queue (no preallocated ring), and idleness is found by
+// one registry-wide sweep instead of a receive-timeout timer per actor.
+//
 // Durability at speed: each actor commits its own batch, and actors run
 // concurrently, so concurrent submissions share Pebble's WAL fsync (group
 // commit) instead of queueing behind one writer.
@@ -19,6 +25,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -33,7 +40,9 @@ type Options struct {
 	Orders *persistence.Orders
 	Clock  clock.Clock
 	Log    *slog.Logger
-	// Idle stops an actor after this long without a message. Default 1 min.
+	// Idle stops an actor after this long without a request. One sweep
+	// every Idle/2 stops the actors idle for Idle or more, so an idle actor
+	// stops between Idle and 1.5 × Idle. Default 1 min.
 	Idle time.Duration
 	// Timeout bounds one request to an actor. Default 10 s.
 	Timeout time.Duration
@@ -51,6 +60,11 @@ type Registry struct {
 	system *actor.ActorSystem
 	opts   Options
 	log    *slog.Logger
+	// props is shared by every order actor (bind tells each its order).
+	props *actor.Props
+	// epoch counts idle sweeps; a slot records the epoch of its last
+	// request.
+	epoch  atomic.Uint32
 	shards [numShards]shard
 }
 
@@ -64,8 +78,13 @@ type shard struct {
 // shard's lock, so no request is ever sent to a stopped actor.
 type slot struct {
 	pid      *actor.PID
-	inflight int
+	inflight int32
+	seen     uint32 // the sweep epoch of the last request
 }
+
+// idleEpochs is how many sweeps (one per Idle/2) a slot must miss before
+// its actor stops: its last request was at least Idle ago.
+const idleEpochs = 3
 
 // NewRegistry returns a registry whose actors live in system.
 func NewRegistry(system *actor.ActorSystem, opts Options) *Registry {
@@ -82,10 +101,43 @@ func NewRegistry(system *actor.ActorSystem, opts Options) *Registry {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
 	r := &Registry{system: system, opts: opts, log: opts.Log.With("component", "order")}
+	r.props = actor.PropsFromProducer(func() actor.Actor { return &orderActor{reg: r} },
+		actor.WithMailbox(actor.UnboundedLockfree()))
 	for i := range r.shards {
 		r.shards[i].live = make(map[common.Hash]*slot)
 	}
+	go r.sweepEvery(opts.Idle / 2)
 	return r
+}
+
+// sweepEvery runs sweep every period until the actor system stops.
+func (r *Registry) sweepEvery(period time.Duration) {
+	t := time.NewTicker(period)
+	defer t.Stop()
+	for range t.C {
+		if r.system.IsStopped() {
+			return
+		}
+		r.sweep()
+	}
+}
+
+// sweep starts a new epoch and stops the actors with no request in flight
+// whose last request was idleEpochs or more epochs ago. A slot leaves the
+// registry under its shard's lock, so no request is sent to it after.
+func (r *Registry) sweep() {
+	now := r.epoch.Add(1)
+	for i := range r.shards {
+		sh := &r.shards[i]
+		sh.mu.Lock()
+		for h, s := range sh.live {
+			if s.inflight == 0 && now-s.seen >= idleEpochs {
+				delete(sh.live, h)
+				r.system.Root.Stop(s.pid)
+			}
+		}
+		sh.mu.Unlock()
+	}
 }
 
 func (r *Registry) shard(h common.Hash) *shard { return &r.shards[h[31]%numShards] }
@@ -100,9 +152,9 @@ func (r *Registry) acquire(h common.Hash) *slot {
 	defer sh.mu.Unlock()
 	s := sh.live[h]
 	if s == nil {
-		s = &slot{}
-		a := &orderActor{reg: r, hash: h, slot: s}
-		s.pid = r.system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return a }))
+		s = &slot{pid: r.system.Root.Spawn(r.props)}
+		// First in the mailbox, before any request.
+		r.system.Root.Send(s.pid, &bind{hash: h, slot: s})
 		sh.live[h] = s
 	}
 	s.inflight++
@@ -113,7 +165,19 @@ func (r *Registry) release(h common.Hash, s *slot) {
 	sh := r.shard(h)
 	sh.mu.Lock()
 	s.inflight--
+	s.seen = r.epoch.Load()
 	sh.mu.Unlock()
+}
+
+// forget removes s from the registry whatever is in flight (its actor is
+// restarting after a panic: the requests queued to it are lost).
+func (r *Registry) forget(h common.Hash, s *slot) {
+	sh := r.shard(h)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if sh.live[h] == s {
+		delete(sh.live, h)
+	}
 }
 
 // retire removes s from the registry when no request is in flight to it.

@@ -1,0 +1,109 @@
+package order
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/orderengine/orderengine/persistence"
+)
+
+func newTestRegistry(t *testing.T) *Registry {
+	t.Helper()
+	store, err := persistence.Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = store.Close() })
+	system := actor.NewActorSystem()
+	t.Cleanup(system.Shutdown)
+	orders := persistence.NewOrders(store, persistence.NewOutbox(store, nil, nil))
+	// Idle is long: the tests run the sweep themselves.
+	return NewRegistry(system, Options{Orders: orders, Idle: time.Hour})
+}
+
+func testRecord(i int) *persistence.OrderRecord {
+	now := time.Unix(1_800_000_000, 0).UTC()
+	return &persistence.OrderRecord{
+		OrderHash: fmt.Sprintf("0x%064x", i+1), OrderType: "limit", Status: persistence.StatusPending, Pair: "p", AccountID: "acc",
+		Order:     persistence.SignedOrder{Maker: "0x1000000000000000000000000000000000000001", AmountIn: "1"},
+		CreatedAt: now, UpdatedAt: now,
+	}
+}
+
+// Every actor shares one Props and learns its order from bind: many
+// orders created and cancelled concurrently each answer with their own
+// record.
+func TestActorsOwnTheirOrder(t *testing.T) {
+	r := newTestRegistry(t)
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	errs := make(chan error, 200)
+	for i := range 100 {
+		wg.Go(func() {
+			rec := testRecord(i)
+			if err := r.Create(ctx, rec, nil); err != nil {
+				errs <- err
+				return
+			}
+			h := common.HexToHash(rec.OrderHash)
+			res, err := r.request(ctx, h, &CancelRequest{})
+			if err == nil && (res.Err != nil || res.Record.OrderHash != rec.OrderHash || res.Record.Status != persistence.StatusCancelled) {
+				err = fmt.Errorf("cancel %s answered %+v", rec.OrderHash, res)
+			}
+			if err != nil {
+				errs <- err
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if r.Live() != 100 {
+		t.Fatalf("live actors %d, want 100", r.Live())
+	}
+}
+
+// The sweep stops an actor idle for idleEpochs sweeps, never one with a
+// request in flight, and the next request reactivates it from Pebble.
+func TestSweepStopsIdleActorsAndRequestsReactivate(t *testing.T) {
+	r := newTestRegistry(t)
+	ctx := context.Background()
+	rec := testRecord(0)
+	h := common.HexToHash(rec.OrderHash)
+	if err := r.Create(ctx, rec, nil); err != nil {
+		t.Fatal(err)
+	}
+	for range idleEpochs - 1 {
+		r.sweep()
+	}
+	if r.Live() != 1 {
+		t.Fatalf("stopped before it was idle: live %d", r.Live())
+	}
+	r.sweep()
+	if r.Live() != 0 {
+		t.Fatalf("idle actor not stopped: live %d", r.Live())
+	}
+	already, err := r.Cancel(ctx, h) // reloads the pending record from Pebble
+	if err != nil || already || r.Live() != 1 {
+		t.Fatalf("cancel after the sweep: already %v, err %v, live %d", already, err, r.Live())
+	}
+	s := r.acquire(h)
+	for range 2 * idleEpochs {
+		r.sweep()
+	}
+	if r.Live() != 1 {
+		t.Fatalf("swept with a request in flight: live %d", r.Live())
+	}
+	r.release(h, s)
+	if already, err := r.Cancel(ctx, h); err != nil || !already {
+		t.Fatalf("second cancel: already %v, err %v", already, err)
+	}
+}
