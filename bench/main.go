@@ -32,12 +32,13 @@ type mode struct {
 // modes is the one place scenarios are registered.
 func modes() map[string]mode {
 	return map[string]mode{
-		"config":     {"GET /v1/config vs a bare Fiber handler", runConfig},
-		"read":       {"keyed GET /v1/stats vs a bare Fiber handler", runRead},
-		"submit":     {"durable POST /v1/orders (pre-signed v7.1 orders) vs bare Ecrecover × cores", runSubmit},
-		"order-read": {"GET /v1/orders/{hash} vs GET /v1/config, and RSS per stored order", runOrderRead},
-		"route":      {"GET /v1/route against a running server: rate, percentiles, answers by code", runRouteLoad},
-		"webhooks":   {"signed deliveries/s and enqueue-to-delivery latency, 100 endpoints, local receiver", runWebhooks},
+		"config":       {"GET /v1/config vs a bare Fiber handler", runConfig},
+		"read":         {"keyed GET /v1/stats vs a bare Fiber handler", runRead},
+		"submit":       {"durable POST /v1/orders (pre-signed v7.1 orders) vs bare Ecrecover × cores", runSubmit},
+		"order-read":   {"GET /v1/orders/{hash} vs GET /v1/config", runOrderRead},
+		"order-memory": {"heap and RSS per order at scale: open with actors live, passivated, closed", runOrderMemory},
+		"route":        {"GET /v1/route against a running server: rate, percentiles, answers by code", runRouteLoad},
+		"webhooks":     {"signed deliveries/s and enqueue-to-delivery latency, 100 endpoints, local receiver", runWebhooks},
 	}
 }
 
