@@ -112,6 +112,23 @@ func (w *WebhookStore) PutEndpoint(ep *WebhookEndpoint) error {
 	return nil
 }
 
+// PutEndpointStatus writes ep without waiting for its fsync, for status
+// fields a machine crash may roll back harmlessly (LastSuccessAt, the start
+// of a failure streak): a kill -9 loses nothing, and a lost status only
+// delays a disable. Changes that must survive (the disable itself, the end
+// of a failure streak) use PutEndpoint.
+func (w *WebhookStore) PutEndpointStatus(ep *WebhookEndpoint) error {
+	b := w.s.db.NewBatch()
+	defer b.Close()
+	if err := setJSON(b, endpointKey(ep.AccountID, ep.ID), ep); err != nil {
+		return err
+	}
+	if err := b.Commit(pebble.NoSync); err != nil {
+		return fmt.Errorf("persistence: put endpoint status: %w", err)
+	}
+	return nil
+}
+
 // Endpoints returns every endpoint of every account.
 func (w *WebhookStore) Endpoints() ([]*WebhookEndpoint, error) {
 	p := []byte(prefixWebhook + "e/")
@@ -244,8 +261,14 @@ func (w *WebhookStore) RecentDeliveries(endpointID string, n int) ([]*WebhookDel
 }
 
 // TrimDeliveries deletes the finished deliveries of an endpoint beyond the
-// newest keep; outstanding ones are never deleted.
+// newest keep; outstanding ones are never deleted. The outstanding ones are
+// few, so they are read once up front rather than with one point read per
+// older delivery.
 func (w *WebhookStore) TrimDeliveries(endpointID string, keep int) error {
+	pending, err := w.pendingSuffixes(endpointID)
+	if err != nil {
+		return err
+	}
 	p := deliveryPrefix(endpointID)
 	it, err := w.s.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
 	if err != nil {
@@ -256,15 +279,7 @@ func (w *WebhookStore) TrimDeliveries(endpointID string, keep int) error {
 	seen := 0
 	for ok := it.Last(); ok; ok = it.Prev() {
 		seen++
-		if seen <= keep {
-			continue
-		}
-		_, pending, err := w.s.get(append(pendingPrefix(endpointID), it.Key()[len(p):]...))
-		if err != nil {
-			_ = it.Close()
-			return err
-		}
-		if pending {
+		if seen <= keep || pending[string(it.Key()[len(p):])] {
 			continue
 		}
 		if err := b.Delete(it.Key(), nil); err != nil {
@@ -282,4 +297,22 @@ func (w *WebhookStore) TrimDeliveries(endpointID string, keep int) error {
 		return fmt.Errorf("persistence: trim deliveries: %w", err)
 	}
 	return nil
+}
+
+// pendingSuffixes returns the key suffixes (<at>/<eventID>) of the
+// outstanding deliveries of an endpoint.
+func (w *WebhookStore) pendingSuffixes(endpointID string) (map[string]bool, error) {
+	p := pendingPrefix(endpointID)
+	it, err := w.s.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
+	if err != nil {
+		return nil, fmt.Errorf("persistence: pending deliveries: %w", err)
+	}
+	out := make(map[string]bool)
+	for ok := it.First(); ok; ok = it.Next() {
+		out[string(it.Key()[len(p):])] = true
+	}
+	if err := it.Close(); err != nil {
+		return nil, fmt.Errorf("persistence: pending deliveries: %w", err)
+	}
+	return out, nil
 }

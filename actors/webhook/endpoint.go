@@ -3,6 +3,7 @@ package webhook
 import (
 	"container/heap"
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -49,8 +50,15 @@ type endpointActor struct {
 	finished int
 }
 
+// trimEvery is the number of finished deliveries between two trims of an
+// endpoint's history.
+const trimEvery = 256
+
 func newEndpointActor(m *Manager, id string, ep *endpoint) *endpointActor {
-	return &endpointActor{m: m, id: id, guard: ep, known: make(map[string]bool)}
+	// The count starts at a random phase: endpoints under the same load
+	// would otherwise all trim at the same moment (a burst of history scans
+	// that stalled every endpoint's mailbox at once).
+	return &endpointActor{m: m, id: id, guard: ep, known: make(map[string]bool), finished: rand.IntN(trimEvery)}
 }
 
 // Receive handles the actor's messages.
@@ -149,7 +157,7 @@ func (a *endpointActor) done(msg *attemptDone) {
 	if msg.aborted {
 		return
 	}
-	if a.finished++; a.finished%256 == 0 {
+	if a.finished++; a.finished%trimEvery == 0 {
 		if err := a.m.store.TrimDeliveries(a.id, a.m.cfg.History); err != nil {
 			a.m.log.Warn("webhook: trim delivery history", "endpoint", a.id, "err", err)
 		}
@@ -162,15 +170,19 @@ func (a *endpointActor) done(msg *attemptDone) {
 	var err error
 	switch {
 	case msg.ok && (rec.FailingSince != nil || rec.LastSuccessAt == nil || at.Sub(*rec.LastSuccessAt) > time.Minute):
-		err = a.m.updateEndpoint(a.id, nil, func(e *persistence.WebhookEndpoint) {
+		// Only the end of a failure streak needs an fsync (a lost one could
+		// disable a healthy endpoint after a machine crash); the success
+		// time is status. Waiting for an fsync here, under the manager's
+		// lock, stalled every endpoint at their first successes.
+		err = a.m.updateEndpoint(a.id, rec.FailingSince != nil, func(e *persistence.WebhookEndpoint) {
 			e.FailingSince, e.LastSuccessAt = nil, &at
 		})
 	case msg.ok:
 	case rec.FailingSince == nil:
-		err = a.m.updateEndpoint(a.id, nil, func(e *persistence.WebhookEndpoint) { e.FailingSince = &at })
+		err = a.m.updateEndpoint(a.id, false, func(e *persistence.WebhookEndpoint) { e.FailingSince = &at })
 	case rec.Enabled && at.Sub(*rec.FailingSince) >= a.m.cfg.DisableAfter:
 		since := *rec.FailingSince
-		err = a.m.updateEndpoint(a.id, nil, func(e *persistence.WebhookEndpoint) {
+		err = a.m.updateEndpoint(a.id, true, func(e *persistence.WebhookEndpoint) {
 			e.Enabled = false
 			e.DisabledAt = &at
 			e.UpdatedAt = at

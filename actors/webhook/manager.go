@@ -255,10 +255,10 @@ func (m *Manager) snapshot(id string) (persistence.WebhookEndpoint, string, bool
 	return *ep.rec, ep.secret, true
 }
 
-// updateEndpoint applies f to a copy of the endpoint's record and stores it
-// (with d, when not nil, in the same batch); the in-memory record changes
-// only after the write is durable.
-func (m *Manager) updateEndpoint(id string, d *persistence.WebhookDelivery, f func(*persistence.WebhookEndpoint)) error {
+// updateEndpoint applies f to a copy of the endpoint's record and stores it,
+// with an fsync when durable (else see WebhookStore.PutEndpointStatus); the
+// in-memory record changes only after the write.
+func (m *Manager) updateEndpoint(id string, durable bool, f func(*persistence.WebhookEndpoint)) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	ep := m.byID[id]
@@ -268,10 +268,10 @@ func (m *Manager) updateEndpoint(id string, d *persistence.WebhookDelivery, f fu
 	rec := *ep.rec
 	f(&rec)
 	var err error
-	if d != nil {
-		err = m.store.SaveDelivery(d, &rec)
-	} else {
+	if durable {
 		err = m.store.PutEndpoint(&rec)
+	} else {
+		err = m.store.PutEndpointStatus(&rec)
 	}
 	if err != nil {
 		return err
