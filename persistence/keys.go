@@ -6,7 +6,7 @@ import "bytes"
 //
 // THIS IS THE ON-DISK FORMAT; DO NOT CHANGE an existing prefix or field
 // layout. A change needs a migration that rewrites every affected key, and a
-// bump of SchemaVersion.
+// bump of SchemaVersion (migrate.go).
 //
 // Every key starts with a short ASCII prefix ending in '/', so a prefix scan
 // never crosses into another record kind. Identifiers inside keys are ASCII
@@ -34,7 +34,7 @@ import "bytes"
 //	v/      v/<hour BE8><tokenIn 20><tokenOut 20> USD volume of a pair in an hour (market.go)
 //	t/      t/<orderHash 32>                      TriggerState, JSON: trailing peak, DCA schedule
 //	o/      o/<orderHash 32>                      OrderRecord, JSON (orders.go)
-//	i/      i/<mask>[maker][status][type]<tinv 8><hash 32>  empty: list indexes of orders,
+//	i/      i/<mask>[maker]<status>[type]<tinv 8><hash 32>  empty: list indexes of orders (4 each),
 //	                                              same batch as the record (orders.go)
 //	r/      r/<maker 20>                          referrer (20 bytes): referral binding (orders.go)
 //	l/      l/<orderHash 32><txHash 32><log BE4>  one byte: order ledger, chain logs whose events
@@ -60,7 +60,7 @@ const (
 )
 
 // SchemaVersion is the version of the key layout written to m/schema.
-const SchemaVersion uint32 = 1
+const SchemaVersion uint32 = 2
 
 // Prefixes lists every registered key prefix with what it holds. Tests use
 // it to check the key space stays disjoint.

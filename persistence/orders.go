@@ -22,12 +22,17 @@ import (
 //	r/      r/<maker 20>                                          referrer, 20 raw bytes
 //
 // An index key's mask says which filter fields it carries (bit 0 maker,
-// bit 1 status, bit 2 order type), so all eight combinations of the list
-// filters are direct range scans. tinv is ^createdAt (unix nanoseconds),
-// big-endian: newest first. Every order has exactly the eight index keys
-// of its current status, written in the same batch as the record; a status
-// change deletes the four status-bearing keys and writes the new ones in the
-// same batch as the new record.
+// bit 1 status, bit 2 order type). Every mask written carries the status
+// (IndexMasks: status; maker+status; status+type; maker+status+type), so a
+// list with a status filter is one range scan and a list without one
+// merges the six status ranges of its mask by key suffix (keyset order is
+// the suffix order in every range). tinv is ^createdAt (unix nanoseconds),
+// big-endian: newest first. Every order has exactly the four index keys of
+// its current status, written in the same batch as the record; a status
+// change deletes them and writes the new status's four in the same batch
+// as the new record. (Schema 1 also wrote the four masks without the
+// status; schema 2 dropped them: fewer keys per order halves the memtable
+// inserts of a submit. migrate.go deletes them from an older store.)
 const (
 	ordPrefixOrder = "o/"
 	ordPrefixIndex = "i/"
@@ -44,6 +49,13 @@ const (
 	IndexStatus = 1 << 1
 	IndexType   = 1 << 2
 )
+
+// IndexMasks are the masks every order has a key under: the four that
+// carry the status.
+var IndexMasks = [...]byte{IndexStatus, IndexStatus | IndexMaker, IndexStatus | IndexType, IndexStatus | IndexMaker | IndexType}
+
+// orderStatuses lists the statuses in index-code order.
+var orderStatuses = [...]string{StatusPending, StatusActive, StatusFilled, StatusCancelled, StatusExpired, StatusFailed}
 
 // Order statuses of contract.md section 3.
 const (
@@ -197,9 +209,8 @@ func orderIndexPrefix(mask byte, maker common.Address, status, typ byte) []byte 
 	return k
 }
 
-// orderIndexKeys returns the eight index keys of rec with the given status
-// (only the status-bearing four when statusOnly).
-func orderIndexKeys(rec *OrderRecord, status string, statusOnly bool) ([][]byte, error) {
+// orderIndexKeys returns the four index keys of rec with the given status.
+func orderIndexKeys(rec *OrderRecord, status string) ([][]byte, error) {
 	hash, maker, err := orderRecordIDs(rec)
 	if err != nil {
 		return nil, err
@@ -209,11 +220,8 @@ func orderIndexKeys(rec *OrderRecord, status string, statusOnly bool) ([][]byte,
 		return nil, fmt.Errorf("persistence: order %s has unknown status %q or type %q", rec.OrderHash, status, rec.OrderType)
 	}
 	suffix := IndexEntry{CreatedAt: rec.CreatedAt, Hash: hash}.suffix()
-	keys := make([][]byte, 0, 8)
-	for mask := byte(0); mask < 8; mask++ {
-		if statusOnly && mask&IndexStatus == 0 {
-			continue
-		}
+	keys := make([][]byte, 0, len(IndexMasks))
+	for _, mask := range IndexMasks {
 		keys = append(keys, append(orderIndexPrefix(mask, maker, sc, tc), suffix...))
 	}
 	return keys, nil

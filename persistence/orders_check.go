@@ -17,7 +17,7 @@ type OrderConsistency struct {
 }
 
 // CheckOrders verifies the order key space: every order record decodes and
-// has exactly the eight index keys of its status; every index key belongs to
+// has exactly the four index keys of its status; every index key belongs to
 // an order whose current keys include it; every fill the order layer wrote
 // belongs to an order (the indexer's fill rows, which carry the block hash,
 // may be of orders not submitted here).
@@ -37,7 +37,7 @@ func (o *Orders) CheckOrders() (OrderConsistency, error) {
 		if h := OrderKey(common.HexToHash(rec.OrderHash)); string(h) != string(k) {
 			res.Problems = append(res.Problems, fmt.Sprintf("order %x: record says hash %s", k, rec.OrderHash))
 		}
-		keys, err := orderIndexKeys(&rec, rec.Status, false)
+		keys, err := orderIndexKeys(&rec, rec.Status)
 		if err != nil {
 			res.Problems = append(res.Problems, err.Error())
 			return

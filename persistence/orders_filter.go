@@ -112,19 +112,21 @@ func (s *hashSet) add(h common.Hash) {
 	last.add(h)
 }
 
-// LoadHashFilter reads every stored order hash (from the unfiltered list
-// index: keys only) into the filter chain that Commit keeps current and
+// LoadHashFilter reads every stored order hash (from the status list
+// indexes: keys only) into the filter chain that Commit keeps current and
 // MayExist answers from. Call it once, before any order actor runs.
 func (o *Orders) LoadHashFilter() error {
-	p := orderIndexPrefix(0, common.Address{}, 0, 0)
 	var hashes []common.Hash
-	err := ordersScan(o.store.db, p, func(k, _ []byte) {
-		if len(k) == len(p)+40 {
-			hashes = append(hashes, common.BytesToHash(k[len(p)+8:]))
+	for _, st := range orderStatuses {
+		p := orderIndexPrefix(IndexStatus, common.Address{}, OrderStatusCode(st), 0)
+		err := ordersScan(o.store.db, p, func(k, _ []byte) {
+			if len(k) == len(p)+40 {
+				hashes = append(hashes, common.BytesToHash(k[len(p)+8:]))
+			}
+		})
+		if err != nil {
+			return fmt.Errorf("persistence: order hash filter: %w", err)
 		}
-	})
-	if err != nil {
-		return fmt.Errorf("persistence: order hash filter: %w", err)
 	}
 	o.stored.load(hashes)
 	return nil

@@ -129,14 +129,14 @@ func (o *Orders) Commit(c Change) ([]byte, error) {
 	return val, nil
 }
 
-// moveIndexes writes rec's index keys: all eight for a new order, or the
-// four status-bearing ones moved from prev to the new status.
+// moveIndexes writes rec's four index keys, deleting prev's when the
+// status changed.
 func (o *Orders) moveIndexes(b *pebble.Batch, rec *OrderRecord, prev string) error {
 	if prev == rec.Status {
 		return nil
 	}
 	if prev != "" {
-		old, err := orderIndexKeys(rec, prev, true)
+		old, err := orderIndexKeys(rec, prev)
 		if err != nil {
 			return err
 		}
@@ -146,7 +146,7 @@ func (o *Orders) moveIndexes(b *pebble.Batch, rec *OrderRecord, prev string) err
 			}
 		}
 	}
-	keys, err := orderIndexKeys(rec, rec.Status, prev != "")
+	keys, err := orderIndexKeys(rec, rec.Status)
 	if err != nil {
 		return err
 	}
@@ -188,20 +188,22 @@ type ListFilter struct {
 }
 
 // List returns the stored JSON of up to f.Limit orders matching f, newest
-// first, and the cursor of the next page ("" at the end).
+// first, and the cursor of the next page ("" at the end). Without a status
+// filter it merges the six status ranges of the same mask.
 func (o *Orders) List(f ListFilter) (records [][]byte, next string, err error) {
-	var mask byte
+	mask := byte(IndexStatus)
 	var maker common.Address
-	var sc, tc byte
+	var tc byte
+	statuses := orderStatuses[:]
 	if f.Maker != nil {
 		mask |= IndexMaker
 		maker = *f.Maker
 	}
 	if f.Status != "" {
-		mask |= IndexStatus
-		if sc = OrderStatusCode(f.Status); sc == 0 {
+		if OrderStatusCode(f.Status) == 0 {
 			return nil, "", fmt.Errorf("persistence: unknown status %q", f.Status)
 		}
+		statuses = []string{f.Status}
 	}
 	if f.Type != "" {
 		mask |= IndexType
@@ -209,36 +211,76 @@ func (o *Orders) List(f ListFilter) (records [][]byte, next string, err error) {
 			return nil, "", fmt.Errorf("persistence: unknown order type %q", f.Type)
 		}
 	}
-	p := orderIndexPrefix(mask, maker, sc, tc)
-	lower := p
-	if f.After != nil {
-		lower = append(append(bytes.Clone(p), f.After...), 0)
+	ranges := make([]*indexRange, 0, len(statuses))
+	defer func() {
+		for _, r := range ranges {
+			_ = r.it.Close()
+		}
+	}()
+	for _, st := range statuses {
+		r, err := o.openRange(orderIndexPrefix(mask, maker, OrderStatusCode(st), tc), f.After)
+		if err != nil {
+			return nil, "", err
+		}
+		ranges = append(ranges, r)
 	}
-	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: prefixUpperBound(p)})
-	if err != nil {
-		return nil, "", fmt.Errorf("persistence: list: %w", err)
-	}
-	defer it.Close()
 	var last []byte
-	for ok := it.First(); ok; ok = it.Next() {
+	for {
+		// The next entry is the smallest current suffix over the ranges.
+		var best *indexRange
+		for _, r := range ranges {
+			if r.ok && (best == nil || bytes.Compare(r.suffix(), best.suffix()) < 0) {
+				best = r
+			}
+		}
+		if best == nil {
+			break
+		}
 		if len(records) == f.Limit {
 			return records, orderCursorHex(last), nil
 		}
-		suffix := it.Key()[len(p):]
+		suffix := best.suffix()
 		if len(suffix) != 40 {
-			return nil, "", fmt.Errorf("persistence: malformed index key %x", it.Key())
+			return nil, "", fmt.Errorf("persistence: malformed index key %x", best.it.Key())
 		}
 		val, ok, err := o.Raw(common.BytesToHash(suffix[8:]))
 		if err != nil {
 			return nil, "", err
 		}
 		if !ok {
-			return nil, "", fmt.Errorf("persistence: index entry %x has no order", it.Key())
+			return nil, "", fmt.Errorf("persistence: index entry %x has no order", best.it.Key())
 		}
 		records = append(records, val)
 		last = append(last[:0], suffix...)
+		best.ok = best.it.Next()
 	}
-	return records, "", it.Error()
+	for _, r := range ranges {
+		if err := r.it.Error(); err != nil {
+			return nil, "", err
+		}
+	}
+	return records, "", nil
+}
+
+// indexRange is one index prefix's iterator, positioned after a cursor.
+type indexRange struct {
+	prefix []byte
+	it     *pebble.Iterator
+	ok     bool
+}
+
+func (r *indexRange) suffix() []byte { return r.it.Key()[len(r.prefix):] }
+
+func (o *Orders) openRange(p, after []byte) (*indexRange, error) {
+	lower := p
+	if after != nil {
+		lower = append(append(bytes.Clone(p), after...), 0)
+	}
+	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: prefixUpperBound(p)})
+	if err != nil {
+		return nil, fmt.Errorf("persistence: list: %w", err)
+	}
+	return &indexRange{prefix: p, it: it, ok: it.First()}, nil
 }
 
 func orderCursorHex(suffix []byte) string {

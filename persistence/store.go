@@ -103,7 +103,11 @@ func (s *Store) checkSchema() error {
 	if len(v) != 4 {
 		return fmt.Errorf("persistence: corrupt schema version record")
 	}
-	if got := binary.BigEndian.Uint32(v); got != SchemaVersion {
+	got := binary.BigEndian.Uint32(v)
+	if got < SchemaVersion {
+		return s.migrate(got)
+	}
+	if got != SchemaVersion {
 		return fmt.Errorf("persistence: store has schema version %d, this binary reads %d", got, SchemaVersion)
 	}
 	return nil

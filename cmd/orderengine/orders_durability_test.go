@@ -149,7 +149,7 @@ func TestOrdersSurviveKill9(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Problems) > 0 || res.Orders < len(acked) || res.IndexEntries != 8*res.Orders {
+	if len(res.Problems) > 0 || res.Orders < len(acked) || res.IndexEntries != len(persistence.IndexMasks)*res.Orders {
 		t.Fatalf("after kill -9: %d orders, %d index entries, problems %v", res.Orders, res.IndexEntries, res.Problems)
 	}
 	t.Logf("store: %d orders (%d acknowledged), %d index entries, consistent", res.Orders, len(acked), res.IndexEntries)
