@@ -215,6 +215,11 @@ func orderIndexKeys(rec *OrderRecord, status string) ([][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return orderIndexKeysOf(rec, hash, maker, status)
+}
+
+// orderIndexKeysOf is orderIndexKeys with rec's ids already parsed.
+func orderIndexKeysOf(rec *OrderRecord, hash common.Hash, maker common.Address, status string) ([][]byte, error) {
 	sc, tc := OrderStatusCode(status), OrderTypeCode(rec.OrderType)
 	if sc == 0 || tc == 0 {
 		return nil, fmt.Errorf("persistence: order %s has unknown status %q or type %q", rec.OrderHash, status, rec.OrderType)
@@ -228,15 +233,21 @@ func orderIndexKeys(rec *OrderRecord, status string) ([][]byte, error) {
 }
 
 // orderRecordIDs parses the record's hash and maker.
-func orderRecordIDs(rec *OrderRecord) (common.Hash, common.Address, error) {
-	h, err := hex.DecodeString(ordTrim0x(rec.OrderHash))
-	if err != nil || len(h) != 32 {
-		return common.Hash{}, common.Address{}, fmt.Errorf("persistence: bad order hash %q", rec.OrderHash)
+func orderRecordIDs(rec *OrderRecord) (h common.Hash, maker common.Address, err error) {
+	hs, ms := ordTrim0x(rec.OrderHash), ordTrim0x(rec.Order.Maker)
+	if len(hs) != 2*common.HashLength {
+		return h, maker, fmt.Errorf("persistence: bad order hash %q", rec.OrderHash)
 	}
-	if !common.IsHexAddress(rec.Order.Maker) {
-		return common.Hash{}, common.Address{}, fmt.Errorf("persistence: order %s has bad maker %q", rec.OrderHash, rec.Order.Maker)
+	if _, err := hex.Decode(h[:], []byte(hs)); err != nil {
+		return h, maker, fmt.Errorf("persistence: bad order hash %q", rec.OrderHash)
 	}
-	return common.BytesToHash(h), common.HexToAddress(rec.Order.Maker), nil
+	if len(ms) != 2*common.AddressLength {
+		return h, maker, fmt.Errorf("persistence: order %s has bad maker %q", rec.OrderHash, rec.Order.Maker)
+	}
+	if _, err := hex.Decode(maker[:], []byte(ms)); err != nil {
+		return h, maker, fmt.Errorf("persistence: order %s has bad maker %q", rec.OrderHash, rec.Order.Maker)
+	}
+	return h, maker, nil
 }
 
 func ordTrim0x(s string) string {

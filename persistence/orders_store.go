@@ -81,7 +81,7 @@ func (o *Orders) Commit(c Change) ([]byte, error) {
 	if err := b.Set(OrderKey(hash), val, nil); err != nil {
 		return nil, err
 	}
-	if err := o.moveIndexes(b, rec, c.PrevStatus); err != nil {
+	if err := moveIndexes(b, rec, hash, maker, c.PrevStatus); err != nil {
 		return nil, err
 	}
 	for i := range c.Fills {
@@ -131,12 +131,12 @@ func (o *Orders) Commit(c Change) ([]byte, error) {
 
 // moveIndexes writes rec's four index keys, deleting prev's when the
 // status changed.
-func (o *Orders) moveIndexes(b *pebble.Batch, rec *OrderRecord, prev string) error {
+func moveIndexes(b *pebble.Batch, rec *OrderRecord, hash common.Hash, maker common.Address, prev string) error {
 	if prev == rec.Status {
 		return nil
 	}
 	if prev != "" {
-		old, err := orderIndexKeys(rec, prev)
+		old, err := orderIndexKeysOf(rec, hash, maker, prev)
 		if err != nil {
 			return err
 		}
@@ -146,7 +146,7 @@ func (o *Orders) moveIndexes(b *pebble.Batch, rec *OrderRecord, prev string) err
 			}
 		}
 	}
-	keys, err := orderIndexKeys(rec, rec.Status)
+	keys, err := orderIndexKeysOf(rec, hash, maker, rec.Status)
 	if err != nil {
 		return err
 	}
