@@ -191,13 +191,8 @@ func (w *WebhookStore) AddDelivery(b *pebble.Batch, d *WebhookDelivery) error {
 func (w *WebhookStore) SaveDelivery(d *WebhookDelivery, ep *WebhookEndpoint) error {
 	b := w.s.db.NewBatch()
 	defer b.Close()
-	if err := setJSON(b, append(deliveryPrefix(d.EndpointID), d.suffix()...), d); err != nil {
+	if err := addOutcome(b, d); err != nil {
 		return err
-	}
-	if d.Status != DeliveryPending {
-		if err := b.Delete(append(pendingPrefix(d.EndpointID), d.suffix()...), nil); err != nil {
-			return err
-		}
 	}
 	if ep != nil {
 		if err := setJSON(b, endpointKey(ep.AccountID, ep.ID), ep); err != nil {
@@ -206,6 +201,34 @@ func (w *WebhookStore) SaveDelivery(d *WebhookDelivery, ep *WebhookEndpoint) err
 	}
 	if err := b.Commit(pebble.NoSync); err != nil {
 		return fmt.Errorf("persistence: save delivery: %w", err)
+	}
+	return nil
+}
+
+// SaveDeliveries is SaveDelivery for several deliveries in one batch (the
+// webhook dispatcher groups the outcomes of concurrent attempts).
+func (w *WebhookStore) SaveDeliveries(ds []*WebhookDelivery) error {
+	b := w.s.db.NewBatch()
+	defer b.Close()
+	for _, d := range ds {
+		if err := addOutcome(b, d); err != nil {
+			return err
+		}
+	}
+	if err := b.Commit(pebble.NoSync); err != nil {
+		return fmt.Errorf("persistence: save deliveries: %w", err)
+	}
+	return nil
+}
+
+// addOutcome adds the rewrite of d to b, with the deletion of its
+// outstanding row when d is finished.
+func addOutcome(b *pebble.Batch, d *WebhookDelivery) error {
+	if err := setJSON(b, append(deliveryPrefix(d.EndpointID), d.suffix()...), d); err != nil {
+		return err
+	}
+	if d.Status != DeliveryPending {
+		return b.Delete(append(pendingPrefix(d.EndpointID), d.suffix()...), nil)
 	}
 	return nil
 }

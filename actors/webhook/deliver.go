@@ -51,10 +51,10 @@ func newDelivery(endpointID string, ev *persistence.OutboxEvent, body []byte, no
 	}
 }
 
-// attempt makes one attempt of d, persists its outcome and reports it to
-// the endpoint actor self. It runs in its own goroutine.
+// attempt makes one attempt of d and hands its outcome to the outcome
+// writer, which persists it and reports it to the endpoint actor self. It
+// runs in its own goroutine.
 func (m *Manager) attempt(self *actor.PID, guard *endpoint, client *sender, url, secret string, d *persistence.WebhookDelivery) {
-	defer m.attempts.Done()
 	at := m.clock.Now().UTC()
 	start := time.Now()
 	code, retryAfter, err := client.post(m.ctx, url, secret, d, at)
@@ -63,6 +63,7 @@ func (m *Manager) attempt(self *actor.PID, guard *endpoint, client *sender, url,
 		// Shutting down: the outcome is unknown, the delivery stays
 		// outstanding on disk and is retried after the next start.
 		m.system.Root.Send(self, &attemptDone{d: d, aborted: true})
+		m.attempts.Done()
 		return
 	}
 	n := len(d.Attempts) + 1
@@ -84,16 +85,9 @@ func (m *Manager) attempt(self *actor.PID, guard *endpoint, client *sender, url,
 		d.NextAttemptAt = at.Add(m.retryDelay(n-1, retryAfter))
 	}
 	m.stats.record(n, ok, d.Status == persistence.DeliveryFailed, latencyOf(d, ok, m.clock.Now()))
-	guard.saveMu.RLock()
-	if !guard.gone {
-		if err := m.store.SaveDelivery(d, nil); err != nil {
-			// The attempt happened; if this write is lost the delivery is
-			// simply attempted again (at-least-once).
-			m.log.Error("webhook: persist attempt outcome", "endpoint", d.EndpointID, "delivery", d.EventID, "err", err)
-		}
-	}
-	guard.saveMu.RUnlock()
-	m.system.Root.Send(self, &attemptDone{d: d, ok: ok, at: at})
+	// The outcome writer persists it, reports it to the actor and marks
+	// the attempt done.
+	m.outcomes.add(outcome{self: self, guard: guard, msg: &attemptDone{d: d, ok: ok, at: at}})
 }
 
 // latencyOf is the enqueue-to-delivery time of a successful delivery.

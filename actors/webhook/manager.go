@@ -54,9 +54,10 @@ type Manager struct {
 	ctx    context.Context // cancelled by Close: aborts attempts in flight
 	cancel context.CancelFunc
 	closed atomic.Bool
-	// attempts counts attempt goroutines; Close waits for them so no
-	// outcome is written after the store may close.
+	// attempts counts attempts until their outcome is written; Close waits
+	// for them so no outcome is written after the store may close.
 	attempts sync.WaitGroup
+	outcomes *outcomeWriter
 
 	mu       sync.Mutex
 	accounts map[string]*account
@@ -129,9 +130,10 @@ func New(o Options) (*Manager, error) {
 		accounts: make(map[string]*account),
 		byID:     make(map[string]*endpoint),
 	}
+	m.outcomes = newOutcomeWriter(m)
 	recs, err := m.store.Endpoints()
 	if err != nil {
-		cancel()
+		m.Close()
 		return nil, err
 	}
 	m.mu.Lock()
@@ -210,6 +212,7 @@ func (m *Manager) Close() {
 		_ = m.system.Root.StopFuture(pid).Wait()
 	}
 	m.attempts.Wait()
+	m.outcomes.close()
 }
 
 // Wake makes every endpoint actor re-check its due deliveries now. Timers
