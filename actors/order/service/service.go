@@ -19,6 +19,7 @@ package service
 import (
 	"context"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -199,11 +200,12 @@ func (s *Service) Submit(ctx context.Context, caller apihttp.Caller, body []byte
 	if err := s.reg.Create(ctx, rec, bind); err != nil {
 		return nil, err
 	}
-	resp := submitResponse{Success: true, OrderHash: rec.OrderHash}
-	if !strings.EqualFold(sub.clientHash, rec.OrderHash) {
-		resp.Warning = fmt.Sprintf("orderHash %s differs from the server-computed hash %s, which is the order's hash", sub.clientHash, rec.OrderHash)
+	if strings.EqualFold(sub.clientHash, rec.OrderHash) {
+		// The usual answer, rendered without reflection.
+		return json.RawMessage(`{"success":true,"orderHash":"` + rec.OrderHash + `"}`), nil
 	}
-	return resp, nil
+	return submitResponse{Success: true, OrderHash: rec.OrderHash,
+		Warning: fmt.Sprintf("orderHash %s differs from the server-computed hash %s, which is the order's hash", sub.clientHash, rec.OrderHash)}, nil
 }
 
 type submitResponse struct {
