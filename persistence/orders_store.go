@@ -69,7 +69,7 @@ func (o *Orders) Commit(c Change) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	val, err := json.Marshal(rec)
+	val, err := appendOrderJSON(make([]byte, 0, 1024), rec)
 	if err != nil {
 		return nil, fmt.Errorf("persistence: encode order: %w", err)
 	}
