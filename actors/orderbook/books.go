@@ -36,7 +36,7 @@ func (b *Books) pid(pair string) *actor.PID {
 	defer b.mu.Unlock()
 	pid, ok := b.books[pair]
 	if !ok {
-		a := &bookActor{books: b, pair: pair, byHash: make(map[[32]byte]*Entry)}
+		a := &bookActor{books: b, pair: pair, byHash: make(map[[32]byte]*bookEntry)}
 		pid = b.system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return a }))
 		b.books[pair] = pid
 	}

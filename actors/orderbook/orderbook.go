@@ -113,8 +113,8 @@ type PageResponse struct {
 type bookActor struct {
 	books  *Books
 	pair   string
-	sorted []*Entry
-	byHash map[[32]byte]*Entry
+	sorted []*bookEntry
+	byHash map[[32]byte]*bookEntry
 }
 
 // Receive handles the book's messages.
@@ -133,19 +133,20 @@ func (b *bookActor) Receive(ctx actor.Context) {
 }
 
 func (b *bookActor) search(k Key) int {
-	return sort.Search(len(b.sorted), func(i int) bool { return !b.sorted[i].key().less(k) })
+	return sort.Search(len(b.sorted), func(i int) bool { return !b.sorted[i].Key.less(k) })
 }
 
-func (b *bookActor) upsert(e *Entry) {
-	if old, ok := b.byHash[e.hash]; ok {
-		if old.price.Eq(&e.price) {
+func (b *bookActor) upsert(in *Entry) {
+	e := compact(in)
+	if old, ok := b.byHash[e.Hash]; ok {
+		if old.Price.Eq(&e.Price) {
 			*old = *e
 			return
 		}
-		b.remove(e.hash)
+		b.remove(e.Hash)
 	}
-	b.sorted = slices.Insert(b.sorted, b.search(e.key()), e)
-	b.byHash[e.hash] = e
+	b.sorted = slices.Insert(b.sorted, b.search(e.Key), e)
+	b.byHash[e.Hash] = e
 }
 
 func (b *bookActor) remove(h common.Hash) {
@@ -154,7 +155,7 @@ func (b *bookActor) remove(h common.Hash) {
 		return
 	}
 	delete(b.byHash, h)
-	i := b.search(e.key())
+	i := b.search(e.Key)
 	if i < len(b.sorted) && b.sorted[i] == e {
 		b.sorted = slices.Delete(b.sorted, i, i+1)
 	}
@@ -164,17 +165,17 @@ func (b *bookActor) page(req *PageRequest) *PageResponse {
 	start := 0
 	if req.After != nil {
 		start = b.search(*req.After)
-		if start < len(b.sorted) && b.sorted[start].key() == *req.After {
+		if start < len(b.sorted) && b.sorted[start].Key == *req.After {
 			start++
 		}
 	}
 	end := min(len(b.sorted), start+req.Limit)
 	out := &PageResponse{Entries: make([]Entry, 0, end-start), Total: len(b.sorted)}
 	for _, e := range b.sorted[start:end] {
-		out.Entries = append(out.Entries, *e)
+		out.Entries = append(out.Entries, e.render())
 	}
 	if end < len(b.sorted) && end > start {
-		k := b.sorted[end-1].key()
+		k := b.sorted[end-1].Key
 		out.Next = &k
 	}
 	return out

@@ -67,3 +67,26 @@ func TestBookOrderUpdatesAndPages(t *testing.T) {
 		t.Fatal("bad cursor accepted")
 	}
 }
+
+// A book holds entries in binary and renders them back exactly, the
+// service's (EIP-55 maker, decimal amounts, RFC 3339 UTC time) and odd
+// ones (kept whole).
+func TestEntriesRoundTrip(t *testing.T) {
+	for _, in := range []Entry{
+		{OrderHash: fmt.Sprintf("0x%064x", 7), OrderType: "limit", Status: "pending",
+			Maker: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", AmountIn: "1000000000000000000", FilledAmountIn: "0",
+			TriggerPrice: "2000000123", CreatedAt: "2026-11-22T03:25:51.123456789Z"},
+		{OrderHash: fmt.Sprintf("0x%064x", 8), OrderType: "dca", Status: "active",
+			Maker: "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed", AmountIn: "007", FilledAmountIn: "",
+			TriggerPrice: "5", CreatedAt: "2026-11-22T04:25:51+01:00"},
+		{OrderHash: fmt.Sprintf("0x%064x", 9), TriggerPrice: "1"},
+	} {
+		e, err := NewEntry(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := compact(e).render(); got != *e {
+			t.Fatalf("rendered %+v, want %+v", got, *e)
+		}
+	}
+}
