@@ -71,6 +71,22 @@ type Registry struct {
 type shard struct {
 	mu   sync.Mutex
 	live map[common.Hash]*slot
+	peak int // the most entries live has had since it was last rebuilt
+}
+
+// deleteLocked removes h from the shard. A Go map keeps the capacity of
+// its peak, so once fewer than a quarter of the peak's entries remain the
+// map is rebuilt at its present size: a burst of activations does not cost
+// memory after it passivates.
+func (sh *shard) deleteLocked(h common.Hash) {
+	delete(sh.live, h)
+	if sh.peak >= 1024 && len(sh.live) < sh.peak/4 {
+		live := make(map[common.Hash]*slot, len(sh.live)) // maps.Clone would keep the capacity
+		for k, v := range sh.live {
+			live[k] = v
+		}
+		sh.live, sh.peak = live, len(live)
+	}
 }
 
 // slot is a live actor and the number of requests sent to it and not yet
@@ -132,7 +148,7 @@ func (r *Registry) sweep() {
 		sh.mu.Lock()
 		for h, s := range sh.live {
 			if s.inflight == 0 && now-s.seen >= idleEpochs {
-				delete(sh.live, h)
+				sh.deleteLocked(h)
 				r.system.Root.Stop(s.pid)
 			}
 		}
@@ -156,6 +172,7 @@ func (r *Registry) acquire(h common.Hash) *slot {
 		// First in the mailbox, before any request.
 		r.system.Root.Send(s.pid, &bind{hash: h, slot: s})
 		sh.live[h] = s
+		sh.peak = max(sh.peak, len(sh.live))
 	}
 	s.inflight++
 	return s
@@ -176,7 +193,7 @@ func (r *Registry) forget(h common.Hash, s *slot) {
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
 	if sh.live[h] == s {
-		delete(sh.live, h)
+		sh.deleteLocked(h)
 	}
 }
 
@@ -188,7 +205,7 @@ func (r *Registry) retire(h common.Hash, s *slot) bool {
 	if s.inflight > 0 || sh.live[h] != s {
 		return false
 	}
-	delete(sh.live, h)
+	sh.deleteLocked(h)
 	return true
 }
 

@@ -115,6 +115,7 @@ type bookActor struct {
 	pair   string
 	sorted []*bookEntry
 	byHash map[[32]byte]*bookEntry
+	peak   int // the most entries since byHash was last rebuilt
 }
 
 // Receive handles the book's messages.
@@ -147,6 +148,7 @@ func (b *bookActor) upsert(in *Entry) {
 	}
 	b.sorted = slices.Insert(b.sorted, b.search(e.Key), e)
 	b.byHash[e.Hash] = e
+	b.peak = max(b.peak, len(b.byHash))
 }
 
 func (b *bookActor) remove(h common.Hash) {
@@ -159,6 +161,21 @@ func (b *bookActor) remove(h common.Hash) {
 	if i < len(b.sorted) && b.sorted[i] == e {
 		b.sorted = slices.Delete(b.sorted, i, i+1)
 	}
+	b.shrink()
+}
+
+// shrink rebuilds the index and the slice at their present size once fewer
+// than a quarter of the peak's entries remain (a Go map never gives back
+// the capacity of its peak).
+func (b *bookActor) shrink() {
+	if b.peak < 1024 || len(b.byHash) >= b.peak/4 {
+		return
+	}
+	byHash := make(map[[32]byte]*bookEntry, len(b.byHash))
+	for k, v := range b.byHash {
+		byHash[k] = v
+	}
+	b.byHash, b.sorted, b.peak = byHash, slices.Clip(slices.Clone(b.sorted)), len(byHash)
 }
 
 func (b *bookActor) page(req *PageRequest) *PageResponse {

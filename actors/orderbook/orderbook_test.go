@@ -90,3 +90,21 @@ func TestEntriesRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// A book that empties rebuilds its index at its present size, in order.
+func TestBookShrinksAfterItEmpties(t *testing.T) {
+	b := &bookActor{byHash: make(map[[32]byte]*bookEntry)}
+	for i := range 2000 {
+		b.upsert(entry(t, i+1, fmt.Sprint(5000-i)))
+	}
+	for i := range 1990 {
+		b.remove(entry(t, i+1, "0").hash)
+	}
+	if b.peak >= 2000 || len(b.byHash) != 10 || len(b.sorted) != 10 || cap(b.sorted) > 512 {
+		t.Fatalf("not rebuilt: peak %d, %d indexed, %d sorted (cap %d)", b.peak, len(b.byHash), len(b.sorted), cap(b.sorted))
+	}
+	p := b.page(&PageRequest{Limit: 20})
+	if p.Total != 10 || p.Entries[0].TriggerPrice != "3001" || p.Entries[9].TriggerPrice != "3010" {
+		t.Fatalf("page after the rebuild: %+v", p)
+	}
+}
