@@ -46,15 +46,16 @@ func (s *sender) close() { s.c.CloseIdleConnections() }
 
 // post sends one signed request and returns the status code and the
 // receiver's Retry-After (zero when absent). Redirects are not followed: a
-// 3xx is returned as is (a failed attempt). When ctx ends first, post
-// returns at once; the request finishes (within its deadline) on its own.
-func (s *sender) post(ctx context.Context, url, secret string, d *persistence.WebhookDelivery, at time.Time) (int, time.Duration, error) {
-	type result struct {
-		code       int
-		retryAfter time.Duration
-		err        error
-	}
+// 3xx is returned as is (a failed attempt). It runs in the attempt's own
+// goroutine and returns within the timeout; Close does not wait for it
+// (see Manager.attempt).
+func (s *sender) post(url, secret string, d *persistence.WebhookDelivery, at time.Time) (int, time.Duration, error) {
 	req := fasthttp.AcquireRequest()
+	resp := fasthttp.AcquireResponse()
+	defer func() {
+		fasthttp.ReleaseResponse(resp)
+		fasthttp.ReleaseRequest(req)
+	}()
 	req.SetRequestURI(url)
 	req.Header.SetMethod(fasthttp.MethodPost)
 	req.Header.SetContentType("application/json")
@@ -62,26 +63,12 @@ func (s *sender) post(ctx context.Context, url, secret string, d *persistence.We
 	req.Header.Set(HeaderDelivery, d.EventID)
 	req.Header.Set(HeaderSignature, Sign(secret, at, d.Body))
 	req.SetBodyRaw(d.Body)
-	done := make(chan result, 1)
-	go func() {
-		resp := fasthttp.AcquireResponse()
-		err := s.c.DoDeadline(req, resp, time.Now().Add(s.timeout))
-		if errors.Is(err, fasthttp.ErrBodyTooLarge) {
-			err = nil // the status line is what counts; the body is dropped
-		}
-		r := result{err: err}
-		if err == nil {
-			r.code = resp.StatusCode()
-			r.retryAfter = parseRetryAfter(string(resp.Header.Peek("Retry-After")), at)
-		}
-		fasthttp.ReleaseResponse(resp)
-		fasthttp.ReleaseRequest(req)
-		done <- r
-	}()
-	select {
-	case r := <-done:
-		return r.code, r.retryAfter, r.err
-	case <-ctx.Done():
-		return 0, 0, ctx.Err()
+	err := s.c.DoDeadline(req, resp, time.Now().Add(s.timeout))
+	if errors.Is(err, fasthttp.ErrBodyTooLarge) {
+		err = nil // the status line is what counts; the body is dropped
 	}
+	if err != nil {
+		return 0, 0, err
+	}
+	return resp.StatusCode(), parseRetryAfter(string(resp.Header.Peek("Retry-After")), at), nil
 }

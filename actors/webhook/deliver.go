@@ -53,19 +53,21 @@ func newDelivery(endpointID string, ev *persistence.OutboxEvent, body []byte, no
 
 // attempt makes one attempt of d and hands its outcome to the outcome
 // writer, which persists it and reports it to the endpoint actor self. It
-// runs in its own goroutine.
+// runs in its own goroutine, the request included (no second goroutine per
+// attempt). Close does not wait for a request in flight: when the manager
+// closed meanwhile, the outcome is dropped and the delivery, still
+// outstanding on disk, is retried after the next start.
 func (m *Manager) attempt(self *actor.PID, guard *endpoint, client *sender, url, secret string, d *persistence.WebhookDelivery) {
 	at := m.clock.Now().UTC()
 	start := time.Now()
-	code, retryAfter, err := client.post(m.ctx, url, secret, d, at)
+	code, retryAfter, err := client.post(url, secret, d, at)
 	latency := time.Since(start)
-	if m.ctx.Err() != nil {
-		// Shutting down: the outcome is unknown, the delivery stays
-		// outstanding on disk and is retried after the next start.
-		m.system.Root.Send(self, &attemptDone{d: d, aborted: true})
-		m.attempts.Done()
+	m.closeMu.RLock()
+	defer m.closeMu.RUnlock()
+	if m.closed.Load() {
 		return
 	}
+	m.attempts.Add(1) // done by the outcome writer; Close waits for it
 	n := len(d.Attempts) + 1
 	att := persistence.WebhookAttempt{N: n, At: at, StatusCode: code, LatencyMs: latency.Milliseconds()}
 	ok := err == nil && code >= 200 && code < 300

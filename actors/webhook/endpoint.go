@@ -22,10 +22,9 @@ type (
 	wake struct{}
 	// attemptDone reports a finished attempt (already persisted).
 	attemptDone struct {
-		d       *persistence.WebhookDelivery
-		ok      bool
-		aborted bool
-		at      time.Time
+		d  *persistence.WebhookDelivery
+		ok bool
+		at time.Time
 	}
 )
 
@@ -127,7 +126,6 @@ func (a *endpointActor) pump(ctx actor.Context) {
 	for a.inFlight < a.m.cfg.Concurrency && a.queue.Len() > 0 && !a.queue[0].NextAttemptAt.After(now) {
 		d := heap.Pop(&a.queue).(*persistence.WebhookDelivery)
 		a.inFlight++
-		a.m.attempts.Add(1)
 		go a.m.attempt(ctx.Self(), a.guard, a.client, rec.URL, secret, d)
 	}
 	if a.inFlight >= a.m.cfg.Concurrency || a.queue.Len() == 0 {
@@ -149,13 +147,10 @@ func (a *endpointActor) pump(ctx actor.Context) {
 func (a *endpointActor) done(msg *attemptDone) {
 	a.inFlight--
 	d := msg.d
-	if msg.aborted || d.Status == persistence.DeliveryPending {
+	if d.Status == persistence.DeliveryPending {
 		heap.Push(&a.queue, d)
 	} else {
 		delete(a.known, d.EventID)
-	}
-	if msg.aborted {
-		return
 	}
 	if a.finished++; a.finished%trimEvery == 0 {
 		if err := a.m.store.TrimDeliveries(a.id, a.m.cfg.History); err != nil {

@@ -51,10 +51,13 @@ type Manager struct {
 	sealer *sealer
 	stats  *counters
 
-	ctx    context.Context // cancelled by Close: aborts attempts in flight
+	ctx    context.Context // cancelled by Close
 	cancel context.CancelFunc
 	closed atomic.Bool
-	// attempts counts attempts until their outcome is written; Close waits
+	// closeMu orders Close after every attempt that found the manager open
+	// (read-locked from that check until its outcome is queued).
+	closeMu sync.RWMutex
+	// attempts counts outcomes queued and not yet written; Close waits
 	// for them so no outcome is written after the store may close.
 	attempts sync.WaitGroup
 	outcomes *outcomeWriter
@@ -202,6 +205,8 @@ func (m *Manager) Close() {
 		return
 	}
 	m.cancel()
+	m.closeMu.Lock() // attempts past their check have queued their outcome
+	m.closeMu.Unlock()
 	m.mu.Lock()
 	pids := make([]*actor.PID, 0, len(m.byID))
 	for _, ep := range m.byID {
