@@ -146,20 +146,6 @@ func (d *WebhookDelivery) appendJSON(dst []byte) ([]byte, error) {
 // (it refuses years outside 0–9999; appendJSON leaves those to it).
 func jsonTimeOK(t time.Time) bool { return t.Year() >= 0 && t.Year() <= 9999 }
 
-// appendJSONString appends s as encoding/json writes it: plain printable
-// ASCII is copied between quotes, anything else is left to json.Marshal.
-func appendJSONString(dst []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			b, _ := json.Marshal(s) // a string always encodes
-			return append(dst, b...)
-		}
-	}
-	dst = append(dst, '"')
-	dst = append(dst, s...)
-	return append(dst, '"')
-}
-
 func appendMarshal(dst []byte, v any) ([]byte, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
