@@ -122,7 +122,7 @@ func NewRegistry(system *actor.ActorSystem, opts Options) *Registry {
 	for i := range r.shards {
 		r.shards[i].live = make(map[common.Hash]*slot)
 	}
-	go r.sweepEvery(opts.Idle / 2)
+	go r.sweepEvery(max(opts.Idle/2, time.Millisecond))
 	return r
 }
 
