@@ -29,6 +29,12 @@ import (
 // webhookFlags are the knobs of the webhooks mode.
 type webhookFlags struct {
 	endpoints, events, rate, producers int
+	// timeline, when positive, prints what happened around the deliveries
+	// slower than it (webhooks_probe.go).
+	timeline time.Duration
+	// trace and cpuprofile name files for runtime/trace and pprof.
+	trace, cpuprofile string
+	out               io.Writer
 }
 
 // runWebhooks measures signed deliveries per second from the outbox to a
@@ -41,6 +47,9 @@ func runWebhooks(ctx context.Context, out io.Writer, args []string) error {
 	fs.IntVar(&f.events, "events", 50000, "events written to the outbox (one delivery each)")
 	fs.IntVar(&f.rate, "rate", 0, "offered events per second (0: as fast as the producers go)")
 	fs.IntVar(&f.producers, "producers", 64, "concurrent producers committing outbox batches")
+	fs.DurationVar(&f.timeline, "timeline", 0, "print the collector and Pebble activity around deliveries slower than this")
+	fs.StringVar(&f.trace, "trace", "", "write a runtime/trace of the measurement to this file")
+	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile of the measurement to this file")
 	requests := fs.Int("requests", 0, "same as -events (shared harness flag)")
 	fs.Int("rounds", 1, "ignored (shared harness flag)")
 	fs.Int("conns", 0, "ignored (shared harness flag)")
@@ -50,6 +59,7 @@ func runWebhooks(ctx context.Context, out io.Writer, args []string) error {
 	if *requests > 0 {
 		f.events = *requests
 	}
+	f.out = out
 	r, err := webhookLoad(ctx, f)
 	if err != nil {
 		return err
@@ -117,6 +127,14 @@ func webhookLoad(ctx context.Context, f webhookFlags) (webhookResult, error) {
 		rc.secrets = append(rc.secrets, ep.Secret)
 	}
 
+	stopProfiles, err := startProfiles(f.trace, f.cpuprofile)
+	if err != nil {
+		return webhookResult{}, err
+	}
+	var pr *probe
+	if f.timeline > 0 {
+		pr = startProbe(store.DB())
+	}
 	tokens := pace(ctx, f.rate, f.events)
 	cpu0 := processCPU()
 	start := time.Now()
@@ -158,6 +176,10 @@ func webhookLoad(ctx context.Context, f webhookFlags) (webhookResult, error) {
 		return webhookResult{}, fmt.Errorf("webhooks: %d deliveries failed signature verification", rc.bad.Load())
 	}
 	cpu := processCPU() - cpu0
+	stopProfiles()
+	if pr != nil {
+		printTimeline(f.out, start, rc.samples(), pr.finish(), f.timeline)
+	}
 	elapsed := rc.last.Sub(start)
 	lat := rc.latencies()
 	slices.Sort(lat)
@@ -182,7 +204,8 @@ func processCPU() time.Duration {
 func produce(store *persistence.Store, outbox *persistence.Outbox, rc *benchReceiver, account string) error {
 	id := persistence.NewEventID()
 	b := store.DB().NewBatch()
-	rc.sent.Store(id, time.Now())
+	s := &sentEvent{enq: time.Now()}
+	rc.sent.Store(id, s)
 	ref, err := outbox.Append(b, account, persistence.OutboxEvent{ID: id, Trigger: persistence.TriggerOrderFilled, Data: persistence.EventData{
 		OrderType: "limit", Pair: "0x1111111111111111111111111111111111111111-0x2222222222222222222222222222222222222222",
 		AmountIn: "1000000000000000000", AmountOut: "2000000", OrderHash: "0x" + strings.Repeat("ab", 32), TxHash: "0x" + strings.Repeat("cd", 32),
@@ -191,7 +214,16 @@ func produce(store *persistence.Store, outbox *persistence.Outbox, rc *benchRece
 		_ = b.Close()
 		return err
 	}
-	return errors.Join(outbox.Commit(b, ref), b.Close())
+	err = errors.Join(outbox.Commit(b, ref), b.Close())
+	s.committed.Store(int64(time.Since(s.enq)))
+	return err
+}
+
+// sentEvent is an event on its way: when it was enqueued and how long its
+// producer's commit took (zero until it returned).
+type sentEvent struct {
+	enq       time.Time
+	committed atomic.Int64
 }
 
 // pace returns a channel that yields n tokens at rate per second, or nil for
@@ -228,7 +260,7 @@ type benchReceiver struct {
 	srv     *http.Server
 	addr    string
 	secrets []string
-	sent    sync.Map // delivery id → enqueue time
+	sent    sync.Map // delivery id → *sentEvent
 	total   int
 	count   atomic.Int64
 	dups    atomic.Int64
@@ -236,7 +268,7 @@ type benchReceiver struct {
 	done    chan struct{}
 
 	mu   sync.Mutex
-	lat  []time.Duration
+	lat  []deliverySample
 	last time.Time
 }
 
@@ -245,7 +277,7 @@ func startBenchReceiver(total int) (*benchReceiver, error) {
 	if err != nil {
 		return nil, err
 	}
-	rc := &benchReceiver{addr: ln.Addr().String(), total: total, done: make(chan struct{}), lat: make([]time.Duration, 0, total)}
+	rc := &benchReceiver{addr: ln.Addr().String(), total: total, done: make(chan struct{}), lat: make([]deliverySample, 0, total)}
 	rc.srv = &http.Server{Handler: rc, ReadHeaderTimeout: 5 * time.Second}
 	go func() { _ = rc.srv.Serve(ln) }()
 	return rc, nil
@@ -265,8 +297,9 @@ func (rc *benchReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
+	se := v.(*sentEvent)
 	rc.mu.Lock()
-	rc.lat = append(rc.lat, now.Sub(v.(time.Time)))
+	rc.lat = append(rc.lat, deliverySample{enq: se.enq, commit: time.Duration(se.committed.Load()), total: now.Sub(se.enq)})
 	rc.last = now
 	rc.mu.Unlock()
 	if int(rc.count.Add(1)) == rc.total {
@@ -276,6 +309,16 @@ func (rc *benchReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (rc *benchReceiver) latencies() []time.Duration {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	out := make([]time.Duration, len(rc.lat))
+	for i, d := range rc.lat {
+		out[i] = d.total
+	}
+	return out
+}
+
+func (rc *benchReceiver) samples() []deliverySample {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	return slices.Clone(rc.lat)
