@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net"
 	"os"
 	"runtime"
 	"runtime/pprof"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/gofiber/fiber/v2"
 	"github.com/valyala/fasthttp"
 
 	"github.com/orderengine/orderengine"
@@ -40,6 +42,7 @@ type orderFlags struct {
 	ppm             int
 	vault           string
 	cpuprofile      string
+	floor           bool
 	reads, rounds   int
 }
 
@@ -60,6 +63,7 @@ func parseOrderFlags(name string, args []string) (orderFlags, error) {
 	fs.StringVar(&f.vault, "vault", "", "fee vault for -url (default: GET /v1/config feeVault)")
 	fs.IntVar(&f.reads, "reads", 0, "order-read: requests per target per round (0: 4 × n)")
 	fs.IntVar(&f.rounds, "rounds", 3, "order-read: alternating rounds")
+	fs.BoolVar(&f.floor, "floor", true, "submit: also measure the floor (HTTP exchange plus one Ecrecover, nothing else) with the same client and bodies")
 	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile of the load phase (in-process engine: server and harness)")
 	if err := fs.Parse(args); err != nil {
 		return f, err
@@ -313,6 +317,45 @@ func rssKiB(pid int) int {
 	return -1
 }
 
+// floorRate is what the machine gives a submit that costs only the HTTP
+// exchange and one signature recovery: a bare Fiber handler (no
+// middleware, no parsing, no store) that recovers a fixed signature and
+// answers 201, driven by the same client over the same connections with
+// the same bodies. It bounds what any server doing the mandatory recovery
+// could reach here with the harness on the same cores.
+func floorRate(ctx context.Context, bodies [][]byte, conns int) (float64, error) {
+	key, _ := crypto.GenerateKey()
+	msg := crypto.Keccak256([]byte("floor"))
+	sig, _ := crypto.Sign(msg, key)
+	answer := []byte(`{"success":true,"orderHash":"0x` + strings.Repeat("00", 32) + `"}`)
+	app := fiber.New(fiber.Config{DisableStartupMessage: true})
+	app.Post("/v1/orders", func(c *fiber.Ctx) error {
+		if _, err := crypto.Ecrecover(msg, sig); err != nil {
+			return err
+		}
+		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+		return c.Status(201).Send(answer)
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	go func() { _ = app.Listener(ln) }()
+	defer func() { _ = app.Shutdown() }()
+	addr := ln.Addr().String()
+	_, codes, elapsed := drive(ctx, addr, len(bodies), conns, 0, func(i int, r *fasthttp.Request) {
+		r.SetRequestURI("http://" + addr + "/v1/orders")
+		r.Header.SetMethod("POST")
+		r.Header.SetContentType("application/json")
+		r.Header.Set("X-API-Key", "floor")
+		r.SetBody(bodies[i])
+	})
+	if codes["201"] != len(bodies) {
+		return 0, fmt.Errorf("floor server answered %v", codes)
+	}
+	return float64(len(bodies)) / elapsed.Seconds(), nil
+}
+
 // ecrecoverRate measures bare crypto.Ecrecover per second on every core
 // for d: the reference the submit target is a share of.
 func ecrecoverRate(d time.Duration) float64 {
@@ -377,6 +420,14 @@ func runSubmit(ctx context.Context, out io.Writer, args []string) error {
 	rps := report(out, "submit", lat, codes, elapsed)
 	fmt.Fprintf(out, "bare Ecrecover × %d cores: %.0f/s; durable submits are %.1f %% of it (target ≥ 40 %%)\n",
 		runtime.GOMAXPROCS(0), ecr, 100*rps/ecr)
+	if f.floor {
+		floor, err := floorRate(ctx, bodies, f.conns)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "floor (same client and bodies; a bare Fiber POST handler doing one Ecrecover, no parse, no store): %.0f/s = %.1f %% of bare Ecrecover; durable submits are %.1f %% of the floor\n",
+			floor, 100*floor/ecr, 100*rps/floor)
+	}
 	if rss := rssKiB(t.pid); rss > 0 {
 		fmt.Fprintf(out, "server RSS (pid %d%s): %d KiB before, %d KiB after\n", t.pid, map[bool]string{true: ", harness in the same process"}[t.inProcessRSS], rss0, rss)
 	}
