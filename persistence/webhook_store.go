@@ -21,7 +21,7 @@ import (
 //
 // A delivery is written (with its w/p index row) before its first attempt,
 // and rewritten after every attempt; the w/p row is deleted in the same
-// batch as the final outcome. At start the endpoint actors reload their
+// batch as the final outcome, whose row keeps no body (null). At start the endpoint actors reload their
 // outstanding deliveries from w/p.
 
 // Delivery statuses.
@@ -73,7 +73,8 @@ type WebhookDelivery struct {
 	EndpointID string `json:"endpointId"`
 	EventID    string `json:"eventId"`
 	Trigger    string `json:"trigger"`
-	// Body is the exact request body, identical on every attempt.
+	// Body is the exact request body, identical on every attempt. The
+	// stored row of a finished delivery has none (see addOutcome).
 	Body          []byte           `json:"body"`
 	CreatedAt     time.Time        `json:"createdAt"`
 	Status        string           `json:"status"`
@@ -313,15 +314,20 @@ func (w *WebhookStore) SaveDeliveries(ds []*WebhookDelivery) error {
 }
 
 // addOutcome adds the rewrite of d to b, with the deletion of its
-// outstanding row when d is finished.
+// outstanding row when d is finished. A finished delivery is stored
+// without its body: it is never sent again and the delivery log shows
+// attempts, not bodies, so the body would only be written (about a quarter
+// of the bytes the dispatcher writes per delivery) and flushed.
 func addOutcome(b *pebble.Batch, d *WebhookDelivery) error {
-	if err := setDelivery(b, d); err != nil {
+	if d.Status == DeliveryPending {
+		return setDelivery(b, d)
+	}
+	done := *d
+	done.Body = nil
+	if err := setDelivery(b, &done); err != nil {
 		return err
 	}
-	if d.Status != DeliveryPending {
-		return b.Delete(append(pendingPrefix(d.EndpointID), d.suffix()...), nil)
-	}
-	return nil
+	return b.Delete(append(pendingPrefix(d.EndpointID), d.suffix()...), nil)
 }
 
 // PendingDeliveries returns the outstanding deliveries of an endpoint.
