@@ -12,8 +12,6 @@ import (
 	"bytes"
 	"encoding/hex"
 	"fmt"
-	"slices"
-	"sort"
 	"strings"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -113,7 +111,7 @@ type PageResponse struct {
 type bookActor struct {
 	books  *Books
 	pair   string
-	sorted []*bookEntry
+	sorted index
 	byHash map[[32]byte]*bookEntry
 	peak   int // the most entries since byHash was last rebuilt
 }
@@ -133,10 +131,6 @@ func (b *bookActor) Receive(ctx actor.Context) {
 	}
 }
 
-func (b *bookActor) search(k Key) int {
-	return sort.Search(len(b.sorted), func(i int) bool { return !b.sorted[i].Key.less(k) })
-}
-
 func (b *bookActor) upsert(in *Entry) {
 	e := compact(in)
 	if old, ok := b.byHash[e.Hash]; ok {
@@ -146,7 +140,7 @@ func (b *bookActor) upsert(in *Entry) {
 		}
 		b.remove(e.Hash)
 	}
-	b.sorted = slices.Insert(b.sorted, b.search(e.Key), e)
+	b.sorted.insert(e)
 	b.byHash[e.Hash] = e
 	b.peak = max(b.peak, len(b.byHash))
 }
@@ -157,16 +151,13 @@ func (b *bookActor) remove(h common.Hash) {
 		return
 	}
 	delete(b.byHash, h)
-	i := b.search(e.Key)
-	if i < len(b.sorted) && b.sorted[i] == e {
-		b.sorted = slices.Delete(b.sorted, i, i+1)
-	}
+	b.sorted.remove(e)
 	b.shrink()
 }
 
-// shrink rebuilds the index and the slice at their present size once fewer
-// than a quarter of the peak's entries remain (a Go map never gives back
-// the capacity of its peak).
+// shrink rebuilds the hash map and the sorted runs at their present size
+// once fewer than a quarter of the peak's entries remain (a Go map never
+// gives back the capacity of its peak; runs thinned by removals merge).
 func (b *bookActor) shrink() {
 	if b.peak < 1024 || len(b.byHash) >= b.peak/4 {
 		return
@@ -175,24 +166,25 @@ func (b *bookActor) shrink() {
 	for k, v := range b.byHash {
 		byHash[k] = v
 	}
-	b.byHash, b.sorted, b.peak = byHash, slices.Clip(slices.Clone(b.sorted)), len(byHash)
+	b.byHash, b.sorted, b.peak = byHash, b.sorted.compacted(), len(byHash)
 }
 
 func (b *bookActor) page(req *PageRequest) *PageResponse {
-	start := 0
+	var p pos
 	if req.After != nil {
-		start = b.search(*req.After)
-		if start < len(b.sorted) && b.sorted[start].Key == *req.After {
-			start++
+		p = b.sorted.find(*req.After)
+		if e := b.sorted.at(p); e != nil && e.Key == *req.After {
+			p = b.sorted.next(p)
 		}
 	}
-	end := min(len(b.sorted), start+req.Limit)
-	out := &PageResponse{Entries: make([]Entry, 0, end-start), Total: len(b.sorted)}
-	for _, e := range b.sorted[start:end] {
+	out := &PageResponse{Entries: make([]Entry, 0, max(0, min(req.Limit, b.sorted.n))), Total: b.sorted.n}
+	var last *bookEntry
+	for e := b.sorted.at(p); e != nil && len(out.Entries) < req.Limit; e = b.sorted.at(p) {
 		out.Entries = append(out.Entries, e.render())
+		last, p = e, b.sorted.next(p)
 	}
-	if end < len(b.sorted) && end > start {
-		k := b.sorted[end-1].Key
+	if last != nil && b.sorted.at(p) != nil {
+		k := last.Key
 		out.Next = &k
 	}
 	return out

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -100,11 +102,87 @@ func TestBookShrinksAfterItEmpties(t *testing.T) {
 	for i := range 1990 {
 		b.remove(entry(t, i+1, "0").hash)
 	}
-	if b.peak >= 2000 || len(b.byHash) != 10 || len(b.sorted) != 10 || cap(b.sorted) > 512 {
-		t.Fatalf("not rebuilt: peak %d, %d indexed, %d sorted (cap %d)", b.peak, len(b.byHash), len(b.sorted), cap(b.sorted))
+	if b.peak >= 2000 || len(b.byHash) != 10 || b.sorted.n != 10 || len(b.sorted.runs) != 1 {
+		t.Fatalf("not rebuilt: peak %d, %d indexed, %d sorted in %d runs", b.peak, len(b.byHash), b.sorted.n, len(b.sorted.runs))
 	}
 	p := b.page(&PageRequest{Limit: 20})
 	if p.Total != 10 || p.Entries[0].TriggerPrice != "3001" || p.Entries[9].TriggerPrice != "3010" {
 		t.Fatalf("page after the rebuild: %+v", p)
+	}
+}
+
+// The run index keeps the same order as one sorted slice through random
+// inserts, price moves and removals, and pages walk it whole.
+func TestIndexMatchesASortedSlice(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	b := &bookActor{byHash: make(map[[32]byte]*bookEntry)}
+	want := map[int]int{} // order → price
+	for step := range 20000 {
+		n := rng.IntN(3000) + 1
+		switch {
+		case step%5 == 4:
+			b.remove(entry(t, n, "0").hash)
+			delete(want, n)
+		default:
+			price := rng.IntN(400)
+			b.upsert(entry(t, n, fmt.Sprint(price)))
+			want[n] = price
+		}
+	}
+	keys := make([]Key, 0, len(want))
+	for n, price := range want {
+		keys = append(keys, entry(t, n, fmt.Sprint(price)).key())
+	}
+	slices.SortFunc(keys, func(a, b Key) int {
+		if a.less(b) {
+			return -1
+		}
+		return 1
+	})
+	var got []Key
+	var after *Key
+	for {
+		p := b.page(&PageRequest{Limit: 37, After: after})
+		if p.Total != len(want) {
+			t.Fatalf("total %d, want %d", p.Total, len(want))
+		}
+		for _, e := range p.Entries {
+			got = append(got, e.key())
+		}
+		if p.Next == nil {
+			break
+		}
+		after = p.Next
+	}
+	if !slices.Equal(got, keys) {
+		t.Fatalf("pages walk %d entries out of order (want %d)", len(got), len(keys))
+	}
+	if b.sorted.n != len(want) || len(b.byHash) != len(want) {
+		t.Fatalf("index holds %d, map %d, want %d", b.sorted.n, len(b.byHash), len(want))
+	}
+}
+
+// BenchmarkUpsertMillion inserts orders at random prices into a book that
+// already holds a million.
+func BenchmarkUpsertMillion(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	book := &bookActor{byHash: make(map[[32]byte]*bookEntry)}
+	mk := func(n int) *Entry {
+		e, err := NewEntry(Entry{OrderHash: fmt.Sprintf("0x%064x", n), TriggerPrice: fmt.Sprint(rng.IntN(5000)), Status: "pending"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		return e
+	}
+	for n := range 1_000_000 {
+		book.upsert(mk(n + 1))
+	}
+	entries := make([]*Entry, b.N)
+	for i := range entries {
+		entries[i] = mk(2_000_000 + i)
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		book.upsert(entries[i])
 	}
 }
