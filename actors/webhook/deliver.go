@@ -1,7 +1,6 @@
 package webhook
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -31,7 +30,7 @@ const maxResponseRead = 1 << 20
 func encodeBody(ev *persistence.OutboxEvent) ([]byte, error) {
 	e := *ev
 	e.CreatedAt = e.CreatedAt.UTC()
-	b, err := json.Marshal(&e)
+	b, err := e.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
 		return nil, fmt.Errorf("webhook: encode body: %w", err)
 	}
