@@ -178,7 +178,9 @@ func webhookLoad(ctx context.Context, f webhookFlags) (webhookResult, error) {
 	cpu := processCPU() - cpu0
 	stopProfiles()
 	if pr != nil {
-		printTimeline(f.out, start, rc.samples(), pr.finish(), f.timeline)
+		ps := pr.finish()
+		printStorage(f.out, store.DB(), ps)
+		printTimeline(f.out, start, rc.samples(), ps, f.timeline)
 	}
 	elapsed := rc.last.Sub(start)
 	lat := rc.latencies()

@@ -70,6 +70,28 @@ func (p *probe) finish() []probeSample {
 	return p.samples
 }
 
+// printStorage prints what Pebble wrote in the background during the
+// measurement and how long flushes and compactions were running (from the
+// samples): the work that competes with deliveries for the two cores.
+func printStorage(out io.Writer, db *pebble.DB, ps []probeSample) {
+	m := db.Metrics()
+	t := m.Total()
+	var flushing, compacting time.Duration
+	for i := 1; i < len(ps); i++ {
+		dt := ps[i].at.Sub(ps[i-1].at)
+		if ps[i].flushing > 0 {
+			flushing += dt
+		}
+		if ps[i].compacting > 0 {
+			compacting += dt
+		}
+	}
+	fmt.Fprintf(out, "  pebble: WAL %.1f MiB in; ", float64(m.WAL.BytesIn)/(1<<20))
+	fmt.Fprintf(out, "%d flushes (%.1f MiB written, running %v), %d compactions (%.1f MiB written, running %v)\n",
+		m.Flush.Count, float64(t.TableBytesFlushed+t.BlobBytesFlushed)/(1<<20), flushing.Round(time.Millisecond),
+		m.Compact.Count, float64(t.TableBytesCompacted+t.BlobBytesCompacted)/(1<<20), compacting.Round(time.Millisecond))
+}
+
 // deliverySample is one first delivery as the receiver saw it.
 type deliverySample struct {
 	enq    time.Time
