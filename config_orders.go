@@ -4,8 +4,10 @@ import "time"
 
 // OrdersConfig configures the order actors and the order reads.
 type OrdersConfig struct {
-	// ActorIdle stops an order actor after this long without a message; it
-	// reloads from Pebble on the next one. Default 1 min; zero means 1 min.
+	// ActorIdle stops an order actor after this long without a request
+	// (one sweep every ActorIdle/2 finds it, so between ActorIdle and 1.5 ×
+	// ActorIdle); it reloads from Pebble on the next one. Default 1 min;
+	// zero means 1 min.
 	ActorIdle time.Duration `json:"actorIdle"`
 	// FundedCacheTTL is how long a maker's tokenIn balance and router
 	// allowance, read for the funded flag of open orders, are reused.
