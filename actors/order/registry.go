@@ -146,6 +146,8 @@ func (r *Registry) sweep() {
 	for i := range r.shards {
 		sh := &r.shards[i]
 		sh.mu.Lock()
+		// deleteLocked may replace sh.live; the range goes on over the map
+		// it started with, whose unvisited entries are all in the new one.
 		for h, s := range sh.live {
 			if s.inflight == 0 && now-s.seen >= idleEpochs {
 				sh.deleteLocked(h)

@@ -107,3 +107,24 @@ func TestSweepStopsIdleActorsAndRequestsReactivate(t *testing.T) {
 		t.Fatalf("second cancel: already %v, err %v", already, err)
 	}
 }
+
+// A sweep that empties a shard past its rebuild threshold stops every idle
+// actor (the shard's map is replaced while the sweep walks it).
+func TestSweepThroughARebuild(t *testing.T) {
+	r := newTestRegistry(t)
+	sh := &r.shards[0]
+	for i := range 3000 {
+		var h common.Hash
+		h[0], h[1] = byte(i), byte(i>>8) // h[31] == 0: all in shard 0
+		r.release(h, r.acquire(h))
+	}
+	if sh.peak != 3000 {
+		t.Fatalf("peak %d", sh.peak)
+	}
+	for range idleEpochs {
+		r.sweep()
+	}
+	if r.Live() != 0 || sh.peak >= 1024 {
+		t.Fatalf("after the sweep: live %d, peak %d", r.Live(), sh.peak)
+	}
+}
