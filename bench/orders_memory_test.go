@@ -1,0 +1,22 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+)
+
+// The order-memory mode stores its orders, keeps every actor live until it
+// passivates them, and reports the three states.
+func TestOrderMemoryRuns(t *testing.T) {
+	var out bytes.Buffer
+	if err := runOrderMemory(context.Background(), &out, []string{"-n", "200", "-conns", "4"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"(200 actors live)", "open, passivated (0 actors live)", "closed (cancelled), passivated (0 actors live)"} {
+		if !strings.Contains(out.String(), want) {
+			t.Fatalf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
