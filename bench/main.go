@@ -2,12 +2,19 @@
 //
 //	go run ./bench <mode> [flags]
 //
-// Modes (each one file; add yours with one entry in modes):
+// Modes (add yours with one entry in modes; `go run ./bench` lists them):
 //
-//	config  GET /v1/config through the whole engine vs a bare Fiber handler
-//	        serving the same bytes, over loopback, in the same run
-//	read    a keyed read endpoint (GET /v1/stats with an API key) vs a bare
-//	        handler serving the same body
+//	config        GET /v1/config through the whole engine vs a bare Fiber
+//	              handler serving the same bytes, in the same run
+//	read          a keyed read endpoint (GET /v1/stats) vs a bare handler
+//	submit        durable POST /v1/orders with pre-signed v7.1 orders vs bare
+//	              Ecrecover × cores, and the floor (HTTP plus one Ecrecover)
+//	order-read    GET /v1/orders/{hash} vs GET /v1/config
+//	order-memory  heap and RSS per order at scale (open with actors live,
+//	              passivated, closed)
+//	route         GET /v1/route against a running server
+//	webhooks      signed deliveries/s and enqueue-to-delivery latency to
+//	              100 endpoints on a local receiver
 //
 // Results are printed as one line per target and a ratio; docs/performance.md
 // records them with the machine they ran on.
