@@ -42,7 +42,12 @@ type endpointActor struct {
 	queue  deliveryQueue
 	// known holds the event ids queued or in flight: a delivery can arrive
 	// both from the start-up reload and from an enqueue racing with it.
-	known    map[string]bool
+	known map[string]bool
+	// recent holds the event ids of the last finished deliveries: a
+	// delivery can be enqueued after it finished here (its row became
+	// visible to the start-up reload before its producer's commit
+	// returned and sent it).
+	recent   recentIDs
 	inFlight int
 	timer    *time.Timer
 	timerAt  time.Time
@@ -57,7 +62,36 @@ func newEndpointActor(m *Manager, id string, ep *endpoint) *endpointActor {
 	// The count starts at a random phase: endpoints under the same load
 	// would otherwise all trim at the same moment (a burst of history scans
 	// that stalled every endpoint's mailbox at once).
-	return &endpointActor{m: m, id: id, guard: ep, known: make(map[string]bool), finished: rand.IntN(trimEvery)}
+	return &endpointActor{m: m, id: id, guard: ep, known: make(map[string]bool), recent: newRecentIDs(recentFinished),
+		finished: rand.IntN(trimEvery)}
+}
+
+// recentFinished is how many finished deliveries an endpoint remembers.
+const recentFinished = 1024
+
+// recentIDs is a bounded set of the last ids added to it.
+type recentIDs struct {
+	set  map[string]struct{}
+	ring []string
+	next int
+}
+
+func newRecentIDs(n int) recentIDs {
+	return recentIDs{set: make(map[string]struct{}, n), ring: make([]string, n)}
+}
+
+func (r *recentIDs) add(id string) {
+	if old := r.ring[r.next]; old != "" {
+		delete(r.set, old)
+	}
+	r.ring[r.next] = id
+	r.set[id] = struct{}{}
+	r.next = (r.next + 1) % len(r.ring)
+}
+
+func (r *recentIDs) has(id string) bool {
+	_, ok := r.set[id]
+	return ok
 }
 
 // Receive handles the actor's messages.
@@ -106,9 +140,9 @@ func (a *endpointActor) start() {
 	}
 }
 
-// add queues d unless it is already queued or in flight.
+// add queues d unless it is already queued, in flight or just finished.
 func (a *endpointActor) add(d *persistence.WebhookDelivery) {
-	if a.known[d.EventID] {
+	if a.known[d.EventID] || a.recent.has(d.EventID) {
 		return
 	}
 	a.known[d.EventID] = true
@@ -151,6 +185,7 @@ func (a *endpointActor) done(msg *attemptDone) {
 		heap.Push(&a.queue, d)
 	} else {
 		delete(a.known, d.EventID)
+		a.recent.add(d.EventID)
 	}
 	if a.finished++; a.finished%trimEvery == 0 {
 		if err := a.m.store.TrimDeliveries(a.id, a.m.cfg.History); err != nil {

@@ -1,0 +1,35 @@
+package webhook
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/orderengine/orderengine/persistence"
+)
+
+// A delivery enqueued again after it finished is not attempted again (the
+// start-up reload can see a row before its producer sends it), while the
+// memory of finished ids stays bounded.
+func TestFinishedDeliveryIsNotQueuedAgain(t *testing.T) {
+	a := newEndpointActor(nil, "wh_test", nil)
+	d := &persistence.WebhookDelivery{EventID: "evt_1", Status: persistence.DeliveryPending}
+	a.add(d)
+	a.add(d)
+	if a.queue.Len() != 1 {
+		t.Fatalf("queued %d times, want once", a.queue.Len())
+	}
+	// What done does for a finished delivery.
+	_ = a.queue.Pop()
+	delete(a.known, d.EventID)
+	a.recent.add(d.EventID)
+	a.add(d)
+	if a.queue.Len() != 0 {
+		t.Fatal("a finished delivery was queued again")
+	}
+	for i := range recentFinished {
+		a.recent.add("evt_other_" + strconv.Itoa(i))
+	}
+	if len(a.recent.set) != recentFinished || a.recent.has(d.EventID) {
+		t.Fatalf("recent ids: %d remembered, evt_1 still there: %v", len(a.recent.set), a.recent.has(d.EventID))
+	}
+}
