@@ -12,7 +12,6 @@ import (
 	"bytes"
 	"encoding/hex"
 	"fmt"
-	"strings"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/ethereum/go-ethereum/common"
@@ -84,7 +83,12 @@ func ParseCursor(s string) (Key, error) {
 
 // PairKey is the canonical (lowercase) name of a pair's book.
 func PairKey(tokenIn, tokenOut common.Address) string {
-	return strings.ToLower(tokenIn.Hex()) + "-" + strings.ToLower(tokenOut.Hex())
+	b := make([]byte, 0, 2*(2+2*common.AddressLength)+1)
+	b = append(b, "0x"...)
+	b = hex.AppendEncode(b, tokenIn[:])
+	b = append(b, "-0x"...)
+	b = hex.AppendEncode(b, tokenOut[:])
+	return string(b)
 }
 
 // OrderUpserted is the event of an order that opened or changed while open.

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/asynkron/protoactor-go/actor"
+	"github.com/ethereum/go-ethereum/common"
 )
 
 func entry(t *testing.T, n int, price string) *Entry {
@@ -184,5 +185,14 @@ func BenchmarkUpsertMillion(b *testing.B) {
 	b.ResetTimer()
 	for i := range b.N {
 		book.upsert(entries[i])
+	}
+}
+
+func TestPairKeyIsLowercaseHex(t *testing.T) {
+	in := common.HexToAddress("0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2")
+	out := common.HexToAddress("0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48")
+	want := strings.ToLower(in.Hex()) + "-" + strings.ToLower(out.Hex())
+	if got := PairKey(in, out); got != want {
+		t.Fatalf("PairKey %s, want %s", got, want)
 	}
 }
