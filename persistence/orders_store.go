@@ -211,14 +211,18 @@ func (o *Orders) List(f ListFilter) (records [][]byte, next string, err error) {
 			return nil, "", fmt.Errorf("persistence: unknown order type %q", f.Type)
 		}
 	}
+	// One snapshot for the ranges and the records: an order whose status
+	// changes meanwhile is listed once, as the snapshot has it.
+	snap := o.store.db.NewSnapshot()
 	ranges := make([]*indexRange, 0, len(statuses))
 	defer func() {
 		for _, r := range ranges {
 			_ = r.it.Close()
 		}
+		_ = snap.Close()
 	}()
 	for _, st := range statuses {
-		r, err := o.openRange(orderIndexPrefix(mask, maker, OrderStatusCode(st), tc), f.After)
+		r, err := openRange(snap, orderIndexPrefix(mask, maker, OrderStatusCode(st), tc), f.After)
 		if err != nil {
 			return nil, "", err
 		}
@@ -243,7 +247,7 @@ func (o *Orders) List(f ListFilter) (records [][]byte, next string, err error) {
 		if len(suffix) != 40 {
 			return nil, "", fmt.Errorf("persistence: malformed index key %x", best.it.Key())
 		}
-		val, ok, err := o.Raw(common.BytesToHash(suffix[8:]))
+		val, ok, err := readerGet(snap, OrderKey(common.BytesToHash(suffix[8:])))
 		if err != nil {
 			return nil, "", err
 		}
@@ -271,12 +275,12 @@ type indexRange struct {
 
 func (r *indexRange) suffix() []byte { return r.it.Key()[len(r.prefix):] }
 
-func (o *Orders) openRange(p, after []byte) (*indexRange, error) {
+func openRange(r pebble.Reader, p, after []byte) (*indexRange, error) {
 	lower := p
 	if after != nil {
 		lower = append(append(bytes.Clone(p), after...), 0)
 	}
-	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: prefixUpperBound(p)})
+	it, err := r.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: prefixUpperBound(p)})
 	if err != nil {
 		return nil, fmt.Errorf("persistence: list: %w", err)
 	}

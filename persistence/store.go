@@ -115,7 +115,13 @@ func (s *Store) checkSchema() error {
 
 // get returns a copy of the value at key; ok is false when absent.
 func (s *Store) get(key []byte) (value []byte, ok bool, err error) {
-	v, closer, err := s.db.Get(key)
+	return readerGet(s.db, key)
+}
+
+// readerGet returns a copy of the value at key in r (the store or a
+// snapshot of it); ok is false when absent.
+func readerGet(r pebble.Reader, key []byte) (value []byte, ok bool, err error) {
+	v, closer, err := r.Get(key)
 	if errors.Is(err, pebble.ErrNotFound) {
 		return nil, false, nil
 	}
