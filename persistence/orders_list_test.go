@@ -61,7 +61,7 @@ func TestListIsOneSnapshot(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		status := StatusPending
-		for round := 0; round < 40 && !stop.Load(); round++ {
+		for round := 0; round < 12 && !stop.Load(); round++ {
 			next := StatusCancelled
 			if round%2 == 1 {
 				next = StatusPending
