@@ -9,6 +9,7 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
+	"github.com/cockroachdb/pebble/v2/vfs"
 )
 
 // Sizes of the store's memory: the block cache, and one memtable (Pebble
@@ -41,7 +42,10 @@ type Store struct {
 
 // Open opens (or creates) the store in dir. Only one process may open a
 // directory at a time; Pebble's lock file enforces it.
-func Open(dir string, log *slog.Logger) (*Store, error) {
+func Open(dir string, log *slog.Logger) (*Store, error) { return open(dir, nil, log) }
+
+// open opens the store in dir on fs (nil: the OS file system).
+func open(dir string, fs vfs.FS, log *slog.Logger) (*Store, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -53,6 +57,7 @@ func Open(dir string, log *slog.Logger) (*Store, error) {
 		Cache:              cache,
 		MemTableSize:       memTableSize,
 		WALMinSyncInterval: func() time.Duration { return walMinSyncInterval },
+		FS:                 fs,
 	}
 	// A Bloom filter on every level lets a point read of an absent key
 	// (a new order's hash, a chain record not seen yet) skip the table.
