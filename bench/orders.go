@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/ecdsa"
-	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -72,9 +70,15 @@ func parseOrderFlags(name string, args []string) (orderFlags, error) {
 		f.makers = max(1, (f.n+9)/10)
 	}
 	if f.ppm < 0 {
-		f.ppm = int(orderengine.Default().Routing.FeePolicy["limit"][orderengine.ClassMajor].ReferralPpm)
+		f.ppm = defaultReferralPpm()
 	}
 	return f, nil
+}
+
+// defaultReferralPpm is the referralFeePpm the default fee policy allows
+// for a limit order on a major pair.
+func defaultReferralPpm() int {
+	return int(orderengine.Default().Routing.FeePolicy["limit"][orderengine.ClassMajor].ReferralPpm)
 }
 
 // target is the server the order modes drive.
@@ -106,6 +110,13 @@ func openTarget(f orderFlags) (*target, error) {
 	if f.url != "" {
 		return remoteTarget(f)
 	}
+	return inProcessTarget(0)
+}
+
+// inProcessTarget starts an engine with the order service over a
+// two-token registry; idle is the order actors' idle timeout (0: the
+// service's default).
+func inProcessTarget(idle time.Duration) (*target, error) {
 	e, err := startEngine()
 	if err != nil {
 		return nil, err
@@ -117,11 +128,15 @@ func openTarget(f orderFlags) (*target, error) {
 		{Address: benchOut.Hex(), Symbol: "BBB", Decimals: 6, Class: orderengine.ClassStable},
 	})
 	if err != nil {
+		_ = e.close()
 		return nil, err
 	}
 	reg = reg.WithOracle(func(common.Address) bool { return true })
-	svc, err := service.Build(context.Background(), e.eng, service.BuildOptions{Config: &cfg, Tokens: func() *routing.Tokens { return reg }})
+	svc, err := service.Build(context.Background(), e.eng, service.BuildOptions{
+		Config: &cfg, Tokens: func() *routing.Tokens { return reg }, Idle: idle,
+	})
 	if err != nil {
+		_ = e.close()
 		return nil, err
 	}
 	e.srv.SetServices(apihttp.Services{Orders: svc})
@@ -158,44 +173,22 @@ func remoteTarget(f orderFlags) (*target, error) {
 // signOrders pre-signs n v7.1 limit orders from makers wallets on every
 // core and returns their bodies and hashes.
 func signOrders(t *target, f orderFlags) ([][]byte, []common.Hash, error) {
-	keys := make([]*ecdsa.PrivateKey, f.makers)
-	for i := range keys {
-		k, err := crypto.GenerateKey()
-		if err != nil {
-			return nil, nil, err
-		}
-		keys[i] = k
+	s, err := newOrderSigner(t, f.makers, f.n, f.ppm)
+	if err != nil {
+		return nil, nil, err
 	}
-	bodies, hashes := make([][]byte, f.n), make([]common.Hash, f.n)
-	traits, _ := chain.EncodeTraits(chain.Traits{SlippagePpm: 5000})
-	seed := uint64(time.Now().UnixNano())
+	bodies := make([][]byte, f.n)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < f.n; i = int(next.Add(1) - 1) {
-				key := keys[i%len(keys)]
-				maker := crypto.PubkeyToAddress(key.PublicKey)
-				o := chain.Order{Maker: maker, Receiver: maker, TokenIn: t.in, TokenOut: t.out, Referrer: t.vault,
-					ReferralFeePpm: uint32(f.ppm), MakerTraits: traits}
-				o.Salt.SetUint64(seed + uint64(i))
-				o.AmountIn.SetUint64(1_000_000_000_000_000_000)
-				o.TriggerPrice.SetUint64(2_000_000_000 + uint64(i%5000))
-				o.TriggerAmountOut, _ = chain.DeriveTriggerAmountOut(&o.AmountIn, &o.TriggerPrice, t.decimals)
-				h := chain.OrderHash(t.domain, &o)
-				sig, _ := crypto.Sign(h[:], key)
-				sig[64] += 27
-				bodies[i] = []byte(`{"orderType":"limit","signature":"0x` + hex.EncodeToString(sig) + `","orderHash":"` + h.Hex() +
-					`","order":{"salt":"0x` + hex.EncodeToString(o.Salt.Bytes()) + `","maker":"` + maker.Hex() + `","receiver":"` + maker.Hex() +
-					`","tokenIn":"` + t.in.Hex() + `","tokenOut":"` + t.out.Hex() + `","amountIn":"` + o.AmountIn.Dec() +
-					`","triggerPrice":"` + o.TriggerPrice.Dec() + `","makerTraits":"` + traits.Dec() + `","referrer":"` + t.vault.Hex() +
-					`","referralFeePpm":` + strconv.Itoa(f.ppm) + `}}`)
-				hashes[i] = h
+				bodies[i] = s.sign(i)
 			}
 		})
 	}
 	wg.Wait()
-	return bodies, hashes, nil
+	return bodies, s.hashes, nil
 }
 
 // drive sends n requests built by req(i) over conns connections, at rate

@@ -21,11 +21,7 @@ import (
 	"github.com/holiman/uint256"
 	"github.com/valyala/fasthttp"
 
-	"github.com/orderengine/orderengine"
-	"github.com/orderengine/orderengine/actors/order/service"
 	"github.com/orderengine/orderengine/chain"
-	apihttp "github.com/orderengine/orderengine/http"
-	"github.com/orderengine/orderengine/routing"
 )
 
 // runOrderMemory is the order-memory mode (issue #5's memory target): it
@@ -55,12 +51,12 @@ func runOrderMemory(ctx context.Context, out io.Writer, args []string) error {
 	if *memprofile != "" {
 		runtime.MemProfileRate = 4096 // finer than the default 512 KiB: per-order objects are small
 	}
-	t, err := openMemoryTarget(*idle)
+	t, err := inProcessTarget(*idle)
 	if err != nil {
 		return err
 	}
 	defer func() { _ = t.close() }()
-	s, err := newOrderSigner(t, *makers, *n)
+	s, err := newOrderSigner(t, *makers, *n, defaultReferralPpm())
 	if err != nil {
 		return err
 	}
@@ -108,38 +104,9 @@ func runOrderMemory(ctx context.Context, out io.Writer, args []string) error {
 	return sample("closed (cancelled), passivated", "closed")
 }
 
-// openMemoryTarget starts the in-process engine of openTarget with the
-// order actors' idle timeout set to idle.
-func openMemoryTarget(idle time.Duration) (*target, error) {
-	e, err := startEngine()
-	if err != nil {
-		return nil, err
-	}
-	cfg := e.eng.Config
-	cfg.Chain.Router, cfg.Chain.FeeVault = benchRouter.Hex(), benchVault.Hex()
-	reg, err := routing.NewTokens([]orderengine.TokenConfig{
-		{Address: benchIn.Hex(), Symbol: "AAA", Decimals: 18, Class: orderengine.ClassMajor},
-		{Address: benchOut.Hex(), Symbol: "BBB", Decimals: 6, Class: orderengine.ClassStable},
-	})
-	if err != nil {
-		_ = e.close()
-		return nil, err
-	}
-	reg = reg.WithOracle(func(common.Address) bool { return true })
-	svc, err := service.Build(context.Background(), e.eng, service.BuildOptions{
-		Config: &cfg, Tokens: func() *routing.Tokens { return reg }, Idle: idle,
-	})
-	if err != nil {
-		_ = e.close()
-		return nil, err
-	}
-	e.srv.SetServices(apihttp.Services{Orders: svc})
-	return &target{addr: e.addr, key: e.apiKey, domain: chain.NewRouterDomain(4663, benchRouter), vault: benchVault,
-		in: benchIn, out: benchOut, decimals: 18, pid: os.Getpid(), close: e.close, inProcessRSS: true, svc: svc}, nil
-}
-
-// orderSigner signs v7.1 limit orders on demand (the bodies of signOrders),
-// so a million orders never sit in the harness's memory.
+// orderSigner signs v7.1 limit orders on demand: signOrders uses it to
+// pre-sign, the order-memory mode to sign as it sends (so a million orders
+// never sit in the harness's memory).
 type orderSigner struct {
 	t      *target
 	keys   []*ecdsa.PrivateKey
@@ -150,10 +117,9 @@ type orderSigner struct {
 	hashes []common.Hash
 }
 
-func newOrderSigner(t *target, makers, n int) (*orderSigner, error) {
+func newOrderSigner(t *target, makers, n, ppm int) (*orderSigner, error) {
 	s := &orderSigner{t: t, keys: make([]*ecdsa.PrivateKey, makers), makers: make([]common.Address, makers),
-		seed: uint64(time.Now().UnixNano()), hashes: make([]common.Hash, n),
-		ppm: int(orderengine.Default().Routing.FeePolicy["limit"][orderengine.ClassMajor].ReferralPpm)}
+		seed: uint64(time.Now().UnixNano()), hashes: make([]common.Hash, n), ppm: ppm}
 	for i := range s.keys {
 		k, err := crypto.GenerateKey()
 		if err != nil {
