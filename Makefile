@@ -48,11 +48,16 @@ test: deps fmt-check vet unit race
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
-# bench-load runs the loopback load comparisons of docs/performance.md.
+# bench-load runs the loopback load comparisons of docs/performance.md
+# (about two minutes; the memory target at 1,000,000 orders is
+# `go run ./bench order-memory -n 1000000`, about seven).
 .PHONY: bench-load
 bench-load:
 	$(GO) run ./bench config
 	$(GO) run ./bench read
+	$(GO) run ./bench submit -n 30000
+	$(GO) run ./bench order-read -n 20000 -reads 80000 -rounds 2
+	$(GO) run ./bench webhooks -rate 5000 -events 50000
 
 clean:
 	rm -rf bin

@@ -349,6 +349,19 @@ func floorRate(ctx context.Context, bodies [][]byte, conns int) (float64, error)
 	return float64(len(bodies)) / elapsed.Seconds(), nil
 }
 
+// bestEcrecoverRate is the best of n windows of ecrecoverRate, after a
+// GC: the reference should be what the machine can do (a single window
+// right after signing read as low as 34k/s while the floor server ran at
+// 35k/s), so the ratio errs on the strict side.
+func bestEcrecoverRate(n int, window time.Duration) float64 {
+	runtime.GC()
+	best := 0.0
+	for range n {
+		best = max(best, ecrecoverRate(window))
+	}
+	return best
+}
+
 // ecrecoverRate measures bare crypto.Ecrecover per second on every core
 // for d: the reference the submit target is a share of.
 func ecrecoverRate(d time.Duration) float64 {
@@ -391,7 +404,7 @@ func runSubmit(ctx context.Context, out io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	ecr := ecrecoverRate(2 * time.Second)
+	ecr := bestEcrecoverRate(3, time.Second)
 	rss0 := rssKiB(t.pid)
 	if f.cpuprofile != "" {
 		pf, err := os.Create(f.cpuprofile)
