@@ -87,13 +87,7 @@ type WebhookDelivery struct {
 // delivery row is written twice per delivery (fan-out and outcome), so
 // this is on the dispatcher's hot path.
 func (d *WebhookDelivery) appendJSON(dst []byte) ([]byte, error) {
-	ok := jsonTimeOK(d.CreatedAt) && jsonTimeOK(d.NextAttemptAt)
-	for i := range d.Attempts {
-		ok = ok && jsonTimeOK(d.Attempts[i].At)
-	}
-	if !ok {
-		return appendMarshal(dst, d)
-	}
+	var err error
 	dst = append(dst, `{"endpointId":`...)
 	dst = appendJSONString(dst, d.EndpointID)
 	dst = append(dst, `,"eventId":`...)
@@ -109,7 +103,9 @@ func (d *WebhookDelivery) appendJSON(dst []byte) ([]byte, error) {
 		dst = append(dst, '"')
 	}
 	dst = append(dst, `,"createdAt":`...)
-	dst = d.CreatedAt.AppendFormat(dst, `"`+time.RFC3339Nano+`"`)
+	if dst, err = appendJSONTime(dst, d.CreatedAt); err != nil {
+		return nil, err
+	}
 	dst = append(dst, `,"status":`...)
 	dst = appendJSONString(dst, d.Status)
 	for i := range d.Attempts {
@@ -122,7 +118,9 @@ func (d *WebhookDelivery) appendJSON(dst []byte) ([]byte, error) {
 		dst = append(dst, `{"n":`...)
 		dst = strconv.AppendInt(dst, int64(a.N), 10)
 		dst = append(dst, `,"at":`...)
-		dst = a.At.AppendFormat(dst, `"`+time.RFC3339Nano+`"`)
+		if dst, err = appendJSONTime(dst, a.At); err != nil {
+			return nil, err
+		}
 		if a.StatusCode != 0 {
 			dst = append(dst, `,"statusCode":`...)
 			dst = strconv.AppendInt(dst, int64(a.StatusCode), 10)
@@ -139,20 +137,10 @@ func (d *WebhookDelivery) appendJSON(dst []byte) ([]byte, error) {
 		dst = append(dst, ']')
 	}
 	dst = append(dst, `,"nextAttemptAt":`...)
-	dst = d.NextAttemptAt.AppendFormat(dst, `"`+time.RFC3339Nano+`"`)
-	return append(dst, '}'), nil
-}
-
-// jsonTimeOK reports whether encoding/json writes t as plain RFC 3339
-// (it refuses years outside 0–9999; appendJSON leaves those to it).
-func jsonTimeOK(t time.Time) bool { return t.Year() >= 0 && t.Year() <= 9999 }
-
-func appendMarshal(dst []byte, v any) ([]byte, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return dst, err
+	if dst, err = appendJSONTime(dst, d.NextAttemptAt); err != nil {
+		return nil, err
 	}
-	return append(dst, b...), nil
+	return append(dst, '}'), nil
 }
 
 // setDelivery adds the row of d to b.
@@ -270,8 +258,9 @@ func (w *WebhookStore) AddDelivery(b *pebble.Batch, d *WebhookDelivery) error {
 	return b.Set(append(pendingPrefix(d.EndpointID), d.suffix()...), nil, nil)
 }
 
-// SaveDelivery rewrites d after an attempt (deleting its outstanding row
-// when d is finished) and, when ep is not nil, ep, in one batch.
+// SaveDeliveries rewrites each of ds after an attempt (deleting the
+// outstanding row of a finished one), in one batch: the webhook dispatcher
+// groups the outcomes of concurrent attempts.
 //
 // The batch is written to the WAL without waiting for its fsync: a process
 // crash (kill -9) loses nothing, and a machine crash can lose only the
@@ -280,25 +269,6 @@ func (w *WebhookStore) AddDelivery(b *pebble.Batch, d *WebhookDelivery) error {
 // delivery is attempted again under the same delivery id, which
 // at-least-once delivery allows and receivers dedupe. Not waiting for an
 // fsync per attempt is what keeps the delivery tail short.
-func (w *WebhookStore) SaveDelivery(d *WebhookDelivery, ep *WebhookEndpoint) error {
-	b := w.s.db.NewBatch()
-	defer b.Close()
-	if err := addOutcome(b, d); err != nil {
-		return err
-	}
-	if ep != nil {
-		if err := setJSON(b, endpointKey(ep.AccountID, ep.ID), ep); err != nil {
-			return err
-		}
-	}
-	if err := b.Commit(pebble.NoSync); err != nil {
-		return fmt.Errorf("persistence: save delivery: %w", err)
-	}
-	return nil
-}
-
-// SaveDeliveries is SaveDelivery for several deliveries in one batch (the
-// webhook dispatcher groups the outcomes of concurrent attempts).
 func (w *WebhookStore) SaveDeliveries(ds []*WebhookDelivery) error {
 	b := w.s.db.NewBatch()
 	defer b.Close()
