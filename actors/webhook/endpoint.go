@@ -177,16 +177,21 @@ func (a *endpointActor) pump(ctx actor.Context) {
 	a.timer = time.AfterFunc(max(next.Sub(now), 0), func() { root.Send(self, wakeMsg) })
 }
 
+// settle takes d back after an attempt: queued again while pending, else
+// forgotten and remembered among the recently finished.
+func (a *endpointActor) settle(d *persistence.WebhookDelivery) {
+	if d.Status == persistence.DeliveryPending {
+		heap.Push(&a.queue, d)
+		return
+	}
+	delete(a.known, d.EventID)
+	a.recent.add(d.EventID)
+}
+
 // done takes back a finished attempt and updates the failure streak.
 func (a *endpointActor) done(msg *attemptDone) {
 	a.inFlight--
-	d := msg.d
-	if d.Status == persistence.DeliveryPending {
-		heap.Push(&a.queue, d)
-	} else {
-		delete(a.known, d.EventID)
-		a.recent.add(d.EventID)
-	}
+	a.settle(msg.d)
 	if a.finished++; a.finished%trimEvery == 0 {
 		if err := a.m.store.TrimDeliveries(a.id, a.m.cfg.History); err != nil {
 			a.m.log.Warn("webhook: trim delivery history", "endpoint", a.id, "err", err)

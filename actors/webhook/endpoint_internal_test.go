@@ -12,16 +12,23 @@ import (
 // memory of finished ids stays bounded.
 func TestFinishedDeliveryIsNotQueuedAgain(t *testing.T) {
 	a := newEndpointActor(nil, "wh_test", nil)
+	// A pending delivery is queued again after a failed attempt.
+	retry := &persistence.WebhookDelivery{EventID: "evt_0", Status: persistence.DeliveryPending}
+	a.settle(retry)
+	if a.queue.Len() != 1 {
+		t.Fatal("a pending delivery was not queued again")
+	}
+	_ = a.queue.Pop()
 	d := &persistence.WebhookDelivery{EventID: "evt_1", Status: persistence.DeliveryPending}
 	a.add(d)
 	a.add(d)
 	if a.queue.Len() != 1 {
 		t.Fatalf("queued %d times, want once", a.queue.Len())
 	}
-	// What done does for a finished delivery.
+	// Taken for an attempt, then finished.
 	_ = a.queue.Pop()
-	delete(a.known, d.EventID)
-	a.recent.add(d.EventID)
+	d.Status = persistence.DeliveryDelivered
+	a.settle(d)
 	a.add(d)
 	if a.queue.Len() != 0 {
 		t.Fatal("a finished delivery was queued again")
