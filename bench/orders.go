@@ -310,6 +310,18 @@ func rssKiB(pid int) int {
 	return -1
 }
 
+// postOrder builds request i of a drive as POST /v1/orders with body(i).
+func postOrder(addr, key string, body func(i int) []byte) func(int, *fasthttp.Request) {
+	uri := "http://" + addr + "/v1/orders"
+	return func(i int, r *fasthttp.Request) {
+		r.SetRequestURI(uri)
+		r.Header.SetMethod("POST")
+		r.Header.SetContentType("application/json")
+		r.Header.Set("X-API-Key", key)
+		r.SetBody(body(i))
+	}
+}
+
 // floorRate is what the machine gives a submit that costs only the HTTP
 // exchange and one signature recovery: a bare Fiber handler (no
 // middleware, no parsing, no store) that recovers a fixed signature and
@@ -336,13 +348,7 @@ func floorRate(ctx context.Context, bodies [][]byte, conns int) (float64, error)
 	go func() { _ = app.Listener(ln) }()
 	defer func() { _ = app.Shutdown() }()
 	addr := ln.Addr().String()
-	_, codes, elapsed := drive(ctx, addr, len(bodies), conns, 0, func(i int, r *fasthttp.Request) {
-		r.SetRequestURI("http://" + addr + "/v1/orders")
-		r.Header.SetMethod("POST")
-		r.Header.SetContentType("application/json")
-		r.Header.Set("X-API-Key", "floor")
-		r.SetBody(bodies[i])
-	})
+	_, codes, elapsed := drive(ctx, addr, len(bodies), conns, 0, postOrder(addr, "floor", func(i int) []byte { return bodies[i] }))
 	if codes["201"] != len(bodies) {
 		return 0, fmt.Errorf("floor server answered %v", codes)
 	}
@@ -416,13 +422,7 @@ func runSubmit(ctx context.Context, out io.Writer, args []string) error {
 		}
 		defer func() { pprof.StopCPUProfile(); _ = pf.Close() }()
 	}
-	lat, codes, elapsed := drive(ctx, t.addr, f.n, f.conns, f.rate, func(i int, r *fasthttp.Request) {
-		r.SetRequestURI("http://" + t.addr + "/v1/orders")
-		r.Header.SetMethod("POST")
-		r.Header.SetContentType("application/json")
-		r.Header.Set("X-API-Key", t.key)
-		r.SetBody(bodies[i])
-	})
+	lat, codes, elapsed := drive(ctx, t.addr, f.n, f.conns, f.rate, postOrder(t.addr, t.key, func(i int) []byte { return bodies[i] }))
 	rps := report(out, "submit", lat, codes, elapsed)
 	fmt.Fprintf(out, "bare Ecrecover × %d cores: %.0f/s; durable submits are %.1f %% of it (target ≥ 40 %%)\n",
 		runtime.GOMAXPROCS(0), ecr, 100*rps/ecr)

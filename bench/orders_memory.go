@@ -19,7 +19,6 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/holiman/uint256"
-	"github.com/valyala/fasthttp"
 
 	"github.com/orderengine/orderengine/chain"
 )
@@ -62,13 +61,7 @@ func runOrderMemory(ctx context.Context, out io.Writer, args []string) error {
 	}
 	base := heapAndRSS(t) // the signer's keys and hash slots are in the baseline
 	fmt.Fprintf(out, "baseline: heap %d MiB, RSS %d MiB\n", base.heap>>20, base.rss>>10)
-	_, codes, elapsed := drive(ctx, t.addr, *n, *conns, 0, func(i int, r *fasthttp.Request) {
-		r.SetRequestURI("http://" + t.addr + "/v1/orders")
-		r.Header.SetMethod("POST")
-		r.Header.SetContentType("application/json")
-		r.Header.Set("X-API-Key", t.key)
-		r.SetBody(s.sign(i))
-	})
+	_, codes, elapsed := drive(ctx, t.addr, *n, *conns, 0, postOrder(t.addr, t.key, s.sign))
 	if codes["201"] != *n {
 		return fmt.Errorf("storing orders: %v", codes)
 	}

@@ -27,13 +27,7 @@ func runOrderRead(ctx context.Context, out io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	_, codes, _ := drive(ctx, t.addr, f.n, f.conns, 0, func(i int, r *fasthttp.Request) {
-		r.SetRequestURI("http://" + t.addr + "/v1/orders")
-		r.Header.SetMethod("POST")
-		r.Header.SetContentType("application/json")
-		r.Header.Set("X-API-Key", t.key)
-		r.SetBody(bodies[i])
-	})
+	_, codes, _ := drive(ctx, t.addr, f.n, f.conns, 0, postOrder(t.addr, t.key, func(i int) []byte { return bodies[i] }))
 	if codes["201"] != f.n {
 		return fmt.Errorf("storing orders: %v", codes)
 	}
