@@ -62,7 +62,9 @@ type Change struct {
 }
 
 // Commit writes c in one batch with Sync and returns the record's encoding.
-// Nothing is written when it fails.
+// Nothing is written when it fails. A change without events (a new order)
+// goes through the store's group committer (group_commit.go): the same
+// single atomic batch, shared with the other changes of its round.
 func (o *Orders) Commit(c Change) ([]byte, error) {
 	rec := c.Record
 	hash, maker, err := orderRecordIDs(rec)
@@ -76,35 +78,12 @@ func (o *Orders) Commit(c Change) ([]byte, error) {
 	if c.PrevStatus == "" {
 		o.stored.add(hash)
 	}
-	b := o.store.db.NewBatch()
-	defer b.Close()
-	if err := b.Set(OrderKey(hash), val, nil); err != nil {
-		return nil, err
-	}
-	if err := moveIndexes(b, rec, hash, maker, c.PrevStatus); err != nil {
-		return nil, err
-	}
-	for i := range c.Fills {
-		fv, err := json.Marshal(&c.Fills[i])
-		if err != nil {
-			return nil, fmt.Errorf("persistence: encode fill: %w", err)
-		}
-		if err := b.Set(orderFillKey(hash, &c.Fills[i]), fv, nil); err != nil {
-			return nil, err
-		}
-	}
-	for _, e := range c.Ledger {
-		if err := b.Set(orderLedgerKey(hash, e), []byte{e.Kind}, nil); err != nil {
-			return nil, err
-		}
-	}
-	if c.BindReferrer != nil {
-		if err := b.Set(refereeKey(maker), c.BindReferrer[:], nil); err != nil {
-			return nil, err
-		}
-	}
 	if len(c.Events) == 0 {
-		if err := b.Commit(pebble.Sync); err != nil {
+		ops := make(opList, 0, 8)
+		if err := o.writeChange(&ops, c, hash, maker, val); err != nil {
+			return nil, err
+		}
+		if err := o.store.group.Write(ops); err != nil {
 			return nil, fmt.Errorf("persistence: commit order: %w", err)
 		}
 		o.cacheBinding(maker, c.BindReferrer)
@@ -112,6 +91,11 @@ func (o *Orders) Commit(c Change) ([]byte, error) {
 	}
 	if o.outbox == nil {
 		return nil, ErrNoOutbox
+	}
+	b := o.store.db.NewBatch()
+	defer b.Close()
+	if err := o.writeChange(b, c, hash, maker, val); err != nil {
+		return nil, err
 	}
 	refs := make([]OutboxRef, 0, len(c.Events))
 	for _, ev := range c.Events {
@@ -129,9 +113,62 @@ func (o *Orders) Commit(c Change) ([]byte, error) {
 	return val, nil
 }
 
+// writer is where a change's keys go: a Pebble batch, or the op list of
+// the group committer.
+type writer interface {
+	Set(key, value []byte, _ *pebble.WriteOptions) error
+	Delete(key []byte, _ *pebble.WriteOptions) error
+}
+
+// opList collects a change's writes for the group committer. The keys and
+// values must not change until the write returns.
+type opList []groupOp
+
+func (l *opList) Set(key, value []byte, _ *pebble.WriteOptions) error {
+	*l = append(*l, groupOp{key: key, value: value})
+	return nil
+}
+
+func (l *opList) Delete(key []byte, _ *pebble.WriteOptions) error {
+	*l = append(*l, groupOp{key: key, del: true})
+	return nil
+}
+
+// writeChange writes c's record (encoded as val), index moves, fills,
+// ledger entries and referral binding to w.
+func (o *Orders) writeChange(w writer, c Change, hash common.Hash, maker common.Address, val []byte) error {
+	rec := c.Record
+	if err := w.Set(OrderKey(hash), val, nil); err != nil {
+		return err
+	}
+	if err := moveIndexes(w, rec, hash, maker, c.PrevStatus); err != nil {
+		return err
+	}
+	for i := range c.Fills {
+		fv, err := json.Marshal(&c.Fills[i])
+		if err != nil {
+			return fmt.Errorf("persistence: encode fill: %w", err)
+		}
+		if err := w.Set(orderFillKey(hash, &c.Fills[i]), fv, nil); err != nil {
+			return err
+		}
+	}
+	for _, e := range c.Ledger {
+		if err := w.Set(orderLedgerKey(hash, e), []byte{e.Kind}, nil); err != nil {
+			return err
+		}
+	}
+	if c.BindReferrer != nil {
+		if err := w.Set(refereeKey(maker), c.BindReferrer[:], nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // moveIndexes writes rec's four index keys, deleting prev's when the
 // status changed.
-func moveIndexes(b *pebble.Batch, rec *OrderRecord, hash common.Hash, maker common.Address, prev string) error {
+func moveIndexes(b writer, rec *OrderRecord, hash common.Hash, maker common.Address, prev string) error {
 	if prev == rec.Status {
 		return nil
 	}

@@ -38,6 +38,8 @@ type Store struct {
 	// seen filters the chain records (chain_filter.go): every Chain over
 	// this store shares it.
 	seen chainSeen
+	// group makes new orders durable in sorted rounds (group_commit.go).
+	group *groupCommitter
 }
 
 // Open opens (or creates) the store in dir. Only one process may open a
@@ -77,6 +79,7 @@ func open(dir string, fs vfs.FS, log *slog.Logger) (*Store, error) {
 		_ = db.Close()
 		return nil, err
 	}
+	s.group = newGroupCommitter(db)
 	return s, nil
 }
 
@@ -86,6 +89,7 @@ func (s *Store) DB() *pebble.DB { return s.db }
 
 // Close flushes and closes the store.
 func (s *Store) Close() error {
+	s.group.close()
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("persistence: close: %w", err)
 	}
