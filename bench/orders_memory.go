@@ -67,6 +67,12 @@ func runOrderMemory(ctx context.Context, out io.Writer, args []string) error {
 	}
 	fmt.Fprintf(out, "%d orders stored in %s (%.0f/s, signed as sent)\n", *n, elapsed.Round(time.Second), float64(*n)/elapsed.Seconds())
 	reg := t.svc.Registry()
+	// A new order is stored without an actor (it starts passivated): start
+	// every order's actor with its record loaded, the state the targets
+	// name ("open order held in actors").
+	if err := forAll(*conns, s.hashes, func(h common.Hash) error { return reg.Warm(ctx, h) }); err != nil {
+		return err
+	}
 	sample := func(state, profile string) error {
 		m := heapAndRSS(t)
 		fmt.Fprintf(out, "%-45s heap %+6.0f B/order, RSS %+6.0f B/order (heap %d MiB, spans %d MiB, RSS %d MiB)\n",

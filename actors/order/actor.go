@@ -32,6 +32,8 @@ func (a *orderActor) Receive(ctx actor.Context) {
 		ctx.Respond(&PassivateResponse{Stopped: a.passivate(ctx)})
 	case *CreateRequest:
 		ctx.Respond(a.create(msg))
+	case *WarmRequest:
+		ctx.Respond(a.warm())
 	case *CancelRequest:
 		ctx.Respond(a.cancel())
 	case *ActivateRequest:
@@ -108,6 +110,16 @@ func (a *orderActor) create(req *CreateRequest) *Response {
 		return &Response{Err: err}
 	}
 	return &Response{Record: a.rec, Changed: true}
+}
+
+func (a *orderActor) warm() *Response {
+	if err := a.load(); err != nil {
+		return &Response{Err: err}
+	}
+	if a.rec == nil {
+		return &Response{Err: notFound(a.hash)}
+	}
+	return &Response{Record: a.rec}
 }
 
 func (a *orderActor) cancel() *Response {

@@ -92,6 +92,10 @@ type Response struct {
 	Err     error
 }
 
+// WarmRequest starts the order's actor, if not running, and loads its
+// record (tests and the memory benchmark: a new order starts passivated).
+type WarmRequest struct{}
+
 // PassivateRequest asks the actor to stop now if nothing is in flight
 // (tests and memory pressure; the registry's sweep stops idle actors).
 type PassivateRequest struct{}

@@ -10,9 +10,14 @@
 // lock-free linked queue (no preallocated ring), and idleness is found by
 // one registry-wide sweep instead of a receive-timeout timer per actor.
 //
-// Durability at speed: each actor commits its own batch, and actors run
-// concurrently, so concurrent submissions share Pebble's WAL fsync (group
-// commit) instead of queueing behind one writer.
+// A new order is stored by the submitting goroutine under a claim on its
+// hash, without an actor (create.go): it starts passivated, and its actor
+// starts on its first request. Every later change goes through the actor.
+//
+// Durability at speed: actors and creates commit concurrently, and the
+// store's group committer (persistence/group_commit.go) makes the writes
+// of a round durable with one sorted batch and one shared WAL fsync,
+// instead of queueing behind one writer.
 //
 // The Registry is the way in: the submit service calls Create and Cancel,
 // the chain lifecycle calls Activate, RecordFill, CancelOnChain, Expire,
@@ -92,10 +97,15 @@ func (sh *shard) deleteLocked(h common.Hash) {
 // slot is a live actor and the number of requests sent to it and not yet
 // answered. The actor retires only when none is in flight, under the
 // shard's lock, so no request is ever sent to a stopped actor.
+//
+// A slot with a non-nil created is a claim, not an actor: Create is storing
+// a new order under that hash without an actor (create.go). Requests for
+// the hash wait until created closes, then find the order stored.
 type slot struct {
 	pid      *actor.PID
 	inflight int32
 	seen     uint32 // the sweep epoch of the last request
+	created  chan struct{}
 }
 
 // idleEpochs is how many sweeps (one per Idle/2) a slot must miss before
@@ -169,6 +179,14 @@ func (r *Registry) acquire(h common.Hash) *slot {
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
 	s := sh.live[h]
+	for s != nil && s.created != nil {
+		// A Create is storing this hash: wait for it, then look again.
+		wait := s.created
+		sh.mu.Unlock()
+		<-wait
+		sh.mu.Lock()
+		s = sh.live[h]
+	}
 	if s == nil {
 		s = &slot{pid: r.system.Root.Spawn(r.props)}
 		// First in the mailbox, before any request.
@@ -249,7 +267,7 @@ func (r *Registry) Passivate(ctx context.Context, h common.Hash) (bool, error) {
 	sh.mu.Lock()
 	s := sh.live[h]
 	sh.mu.Unlock()
-	if s == nil {
+	if s == nil || s.created != nil {
 		return false, nil
 	}
 	res, err := r.system.Root.RequestFuture(s.pid, &PassivateRequest{}, r.opts.Timeout).Result()
@@ -267,17 +285,6 @@ func (r *Registry) changed(prev string, rec *persistence.OrderRecord) {
 	if r.opts.OnChange != nil {
 		r.opts.OnChange(prev, rec)
 	}
-}
-
-// Create stores a new, fully checked order as pending. It returns
-// ALREADY_EXISTS when the hash is taken. It returns once the order is
-// durable.
-func (r *Registry) Create(ctx context.Context, rec *persistence.OrderRecord, bind *common.Address) error {
-	res, err := r.request(ctx, common.HexToHash(rec.OrderHash), &CreateRequest{Record: rec, BindReferrer: bind})
-	if err != nil {
-		return err
-	}
-	return res.Err
 }
 
 // Cancel cancels a pending order off-chain (the caller has verified the

@@ -2,14 +2,17 @@ package order
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/persistence"
 )
 
@@ -126,5 +129,108 @@ func TestSweepThroughARebuild(t *testing.T) {
 	}
 	if r.Live() != 0 || sh.peak >= 1024 {
 		t.Fatalf("after the sweep: live %d, peak %d", r.Live(), sh.peak)
+	}
+}
+
+// newFilteredRegistry is newTestRegistry with the store's hash filter
+// loaded, as the order service runs it: a certainly-new hash is created
+// without an actor (create.go). changes counts OnChange calls per hash.
+func newFilteredRegistry(t *testing.T) (*Registry, *sync.Map) {
+	t.Helper()
+	store, err := persistence.Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = store.Close() })
+	system := actor.NewActorSystem()
+	t.Cleanup(system.Shutdown)
+	orders := persistence.NewOrders(store, persistence.NewOutbox(store, nil, nil))
+	if err := orders.LoadHashFilter(); err != nil {
+		t.Fatal(err)
+	}
+	var changes sync.Map
+	onChange := func(prev string, rec *persistence.OrderRecord) {
+		n, _ := changes.LoadOrStore(rec.OrderHash+" "+prev+">"+rec.Status, new(atomic.Int32))
+		n.(*atomic.Int32).Add(1)
+	}
+	return NewRegistry(system, Options{Orders: orders, Idle: time.Hour, OnChange: onChange}), &changes
+}
+
+// Concurrent creates of one hash: exactly one stores it (announced once),
+// the others answer ALREADY_EXISTS; the new order starts without an actor
+// and its first request loads it.
+func TestCreateClaimsTheHash(t *testing.T) {
+	r, changes := newFilteredRegistry(t)
+	ctx := context.Background()
+	rec := testRecord(7)
+	var created, exists atomic.Int32
+	var wg sync.WaitGroup
+	errs := make(chan error, 32)
+	for range 32 {
+		wg.Go(func() {
+			c := *rec
+			err := r.Create(ctx, &c, nil)
+			var oe *orderengine.Error
+			switch {
+			case err == nil:
+				created.Add(1)
+			case errors.As(err, &oe) && oe.Code == orderengine.CodeAlreadyExists:
+				exists.Add(1)
+			default:
+				errs <- err
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if created.Load() != 1 || exists.Load() != 31 {
+		t.Fatalf("created %d, already exists %d", created.Load(), exists.Load())
+	}
+	if n, ok := changes.Load(rec.OrderHash + " >pending"); !ok || n.(*atomic.Int32).Load() != 1 {
+		t.Fatalf("creation announced %v times", n)
+	}
+	h := common.HexToHash(rec.OrderHash)
+	if already, err := r.Cancel(ctx, h); err != nil || already {
+		t.Fatalf("cancel: already %v, err %v", already, err)
+	}
+	if r.Live() != 1 {
+		t.Fatalf("live %d after the first request", r.Live())
+	}
+}
+
+// A request for a hash that a Create has claimed waits for the claim: it
+// sees the stored order, not "not found".
+func TestRequestWaitsForTheClaim(t *testing.T) {
+	r, _ := newFilteredRegistry(t)
+	ctx := context.Background()
+	rec := testRecord(8)
+	h := common.HexToHash(rec.OrderHash)
+	claim := r.claim(h)
+	if claim == nil {
+		t.Fatal("a new hash was not claimable")
+	}
+	if r.claim(h) != nil {
+		t.Fatal("a claimed hash was claimed twice")
+	}
+	type answer struct {
+		already bool
+		err     error
+	}
+	got := make(chan answer, 1)
+	go func() {
+		already, err := r.Cancel(ctx, h)
+		got <- answer{already, err}
+	}()
+	time.Sleep(20 * time.Millisecond) // without the wait, the cancel would answer NOT_FOUND by now
+	if _, err := r.opts.Orders.Commit(persistence.Change{Record: rec}); err != nil {
+		t.Fatal(err)
+	}
+	r.unclaim(h, claim)
+	a := <-got
+	if a.err != nil || a.already {
+		t.Fatalf("cancel after the claim: already %v, err %v", a.already, a.err)
 	}
 }

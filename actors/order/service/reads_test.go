@@ -236,8 +236,12 @@ func TestPassivationAndReactivation(t *testing.T) {
 	key := newKey(t)
 	h := e.submit(defaultSpec("limit", key))
 	reg := e.svc.Registry()
-	if reg.Live() != 1 {
-		t.Fatalf("live actors %d, want 1", reg.Live())
+	// A new order is stored without an actor: it starts passivated.
+	if reg.Live() != 0 {
+		t.Fatalf("live actors after submit %d, want 0", reg.Live())
+	}
+	if err := reg.Warm(context.Background(), h); err != nil || reg.Live() != 1 {
+		t.Fatalf("warm: %v, live %d", err, reg.Live())
 	}
 	stopped, err := reg.Passivate(context.Background(), h)
 	if err != nil || !stopped || reg.Live() != 0 {
