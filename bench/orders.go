@@ -21,7 +21,6 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/gofiber/fiber/v2"
-	"github.com/valyala/fasthttp"
 
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors/order/service"
@@ -40,6 +39,7 @@ type orderFlags struct {
 	ppm             int
 	vault           string
 	cpuprofile      string
+	floorprofile    string
 	floor           bool
 	reads, rounds   int
 }
@@ -63,6 +63,7 @@ func parseOrderFlags(name string, args []string) (orderFlags, error) {
 	fs.IntVar(&f.rounds, "rounds", 3, "order-read: alternating rounds")
 	fs.BoolVar(&f.floor, "floor", true, "submit: also measure the floor (HTTP exchange plus one Ecrecover, nothing else) with the same client and bodies")
 	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile of the load phase (in-process engine: server and harness)")
+	fs.StringVar(&f.floorprofile, "floorprofile", "", "submit: write a CPU profile of the floor's load phase")
 	if err := fs.Parse(args); err != nil {
 		return f, err
 	}
@@ -194,8 +195,7 @@ func signOrders(t *target, f orderFlags) ([][]byte, []common.Hash, error) {
 // drive sends n requests built by req(i) over conns connections, at rate
 // per second (0: flat out), with a progress line on stderr. It returns the
 // latencies, the answers by status and code, and the elapsed time.
-func drive(ctx context.Context, addr string, n, conns, rate int, req func(i int, r *fasthttp.Request)) (lat []time.Duration, codes map[string]int, elapsed time.Duration) {
-	client := &fasthttp.HostClient{Addr: addr, MaxConns: conns, ReadTimeout: 30 * time.Second}
+func drive(ctx context.Context, addr string, n, conns, rate int, req request) (lat []time.Duration, codes map[string]int, elapsed time.Duration) {
 	var next, done atomic.Int64
 	var mu sync.Mutex
 	codes = map[string]int{}
@@ -206,9 +206,9 @@ func drive(ctx context.Context, addr string, n, conns, rate int, req func(i int,
 	var wg sync.WaitGroup
 	for range conns {
 		wg.Go(func() {
-			r, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
-			defer fasthttp.ReleaseRequest(r)
-			defer fasthttp.ReleaseResponse(resp)
+			c := &rawConn{addr: addr}
+			defer c.close()
+			var buf []byte
 			mine := make([]time.Duration, 0, n/conns+1)
 			local := map[string]int{}
 			for i := int(next.Add(1) - 1); i < n && ctx.Err() == nil; i = int(next.Add(1) - 1) {
@@ -217,17 +217,16 @@ func drive(ctx context.Context, addr string, n, conns, rate int, req func(i int,
 						time.Sleep(wait)
 					}
 				}
-				r.Reset()
-				req(i, r)
+				buf = req(i, buf[:0])
 				t0 := time.Now()
-				err := client.Do(r, resp)
+				status, body, err := c.do(buf, 30*time.Second)
 				mine = append(mine, time.Since(t0))
 				done.Add(1)
 				switch {
 				case err != nil:
 					local["transport: "+err.Error()]++
 				default:
-					local[answerKey(resp.StatusCode(), resp.Body())]++
+					local[answerKey(status, body)]++
 				}
 			}
 			mu.Lock()
@@ -311,14 +310,9 @@ func rssKiB(pid int) int {
 }
 
 // postOrder builds request i of a drive as POST /v1/orders with body(i).
-func postOrder(addr, key string, body func(i int) []byte) func(int, *fasthttp.Request) {
-	uri := "http://" + addr + "/v1/orders"
-	return func(i int, r *fasthttp.Request) {
-		r.SetRequestURI(uri)
-		r.Header.SetMethod("POST")
-		r.Header.SetContentType("application/json")
-		r.Header.Set("X-API-Key", key)
-		r.SetBody(body(i))
+func postOrder(addr, key string, body func(i int) []byte) request {
+	return func(i int, dst []byte) []byte {
+		return httpRequest(dst, addr, "POST", "/v1/orders", body(i), "Content-Type", "application/json", "X-API-Key", key)
 	}
 }
 
@@ -328,7 +322,7 @@ func postOrder(addr, key string, body func(i int) []byte) func(int, *fasthttp.Re
 // answers 201, driven by the same client over the same connections with
 // the same bodies. It bounds what any server doing the mandatory recovery
 // could reach here with the harness on the same cores.
-func floorRate(ctx context.Context, bodies [][]byte, conns int) (float64, error) {
+func floorRate(ctx context.Context, bodies [][]byte, conns int) (float64, time.Duration, error) {
 	key, _ := crypto.GenerateKey()
 	msg := crypto.Keccak256([]byte("floor"))
 	sig, _ := crypto.Sign(msg, key)
@@ -343,16 +337,18 @@ func floorRate(ctx context.Context, bodies [][]byte, conns int) (float64, error)
 	})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	go func() { _ = app.Listener(ln) }()
 	defer func() { _ = app.Shutdown() }()
 	addr := ln.Addr().String()
+	cpu0 := processCPU()
 	_, codes, elapsed := drive(ctx, addr, len(bodies), conns, 0, postOrder(addr, "floor", func(i int) []byte { return bodies[i] }))
+	cpu := processCPU() - cpu0
 	if codes["201"] != len(bodies) {
-		return 0, fmt.Errorf("floor server answered %v", codes)
+		return 0, 0, fmt.Errorf("floor server answered %v", codes)
 	}
-	return float64(len(bodies)) / elapsed.Seconds(), nil
+	return float64(len(bodies)) / elapsed.Seconds(), cpu / time.Duration(len(bodies)), nil
 }
 
 // bestEcrecoverRate is the best of n windows of ecrecoverRate, after a
@@ -412,30 +408,53 @@ func runSubmit(ctx context.Context, out io.Writer, args []string) error {
 	}
 	ecr := bestEcrecoverRate(3, time.Second)
 	rss0 := rssKiB(t.pid)
-	if f.cpuprofile != "" {
-		pf, err := os.Create(f.cpuprofile)
-		if err != nil {
-			return err
-		}
-		if err := pprof.StartCPUProfile(pf); err != nil {
-			return err
-		}
-		defer func() { pprof.StopCPUProfile(); _ = pf.Close() }()
+	stopProfile, err := startProfile(f.cpuprofile)
+	if err != nil {
+		return err
 	}
+	cpu0 := processCPU()
 	lat, codes, elapsed := drive(ctx, t.addr, f.n, f.conns, f.rate, postOrder(t.addr, t.key, func(i int) []byte { return bodies[i] }))
+	cpu := processCPU() - cpu0
+	stopProfile()
 	rps := report(out, "submit", lat, codes, elapsed)
+	if t.inProcessRSS {
+		fmt.Fprintf(out, "CPU (server and harness): %.0f µs per submit, %.2f cores busy\n", float64(cpu.Microseconds())/float64(f.n), cpu.Seconds()/elapsed.Seconds())
+	}
 	fmt.Fprintf(out, "bare Ecrecover × %d cores: %.0f/s; durable submits are %.1f %% of it (target ≥ 40 %%)\n",
 		runtime.GOMAXPROCS(0), ecr, 100*rps/ecr)
 	if f.floor {
-		floor, err := floorRate(ctx, bodies, f.conns)
+		stopProfile, err := startProfile(f.floorprofile)
+		if err != nil {
+			return err
+		}
+		floor, floorCPU, err := floorRate(ctx, bodies, f.conns)
+		stopProfile()
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(out, "floor (same client and bodies; a bare Fiber POST handler doing one Ecrecover, no parse, no store): %.0f/s = %.1f %% of bare Ecrecover; durable submits are %.1f %% of the floor\n",
 			floor, 100*floor/ecr, 100*rps/floor)
+		fmt.Fprintf(out, "floor CPU (server and harness): %.0f µs per request\n", float64(floorCPU.Nanoseconds())/1e3)
 	}
 	if rss := rssKiB(t.pid); rss > 0 {
 		fmt.Fprintf(out, "server RSS (pid %d%s): %d KiB before, %d KiB after\n", t.pid, map[bool]string{true: ", harness in the same process"}[t.inProcessRSS], rss0, rss)
 	}
 	return nil
+}
+
+// startProfile starts a CPU profile into path (nothing when path is
+// empty) and returns the function that stops it.
+func startProfile(path string) (func(), error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	pf, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(pf); err != nil {
+		_ = pf.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); _ = pf.Close() }, nil
 }

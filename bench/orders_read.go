@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-
-	"github.com/valyala/fasthttp"
 )
 
 // runOrderRead is the order-read mode: it stores -n orders, then reads
@@ -36,13 +34,12 @@ func runOrderRead(ctx context.Context, out io.Writer, args []string) error {
 		reads = 4 * f.n
 	}
 	for round := 1; round <= f.rounds; round++ {
-		lc, cc, ec := drive(ctx, t.addr, reads, f.conns, 0, func(i int, r *fasthttp.Request) {
-			r.SetRequestURI("http://" + t.addr + "/v1/config")
+		lc, cc, ec := drive(ctx, t.addr, reads, f.conns, 0, func(i int, dst []byte) []byte {
+			return httpRequest(dst, t.addr, "GET", "/v1/config", nil)
 		})
 		cfgRate := report(out, fmt.Sprintf("round %d GET /v1/config", round), lc, cc, ec)
-		lo, co, eo := drive(ctx, t.addr, reads, f.conns, 0, func(i int, r *fasthttp.Request) {
-			r.SetRequestURI("http://" + t.addr + "/v1/orders/" + hashes[i%len(hashes)].Hex())
-			r.Header.Set("X-API-Key", t.key)
+		lo, co, eo := drive(ctx, t.addr, reads, f.conns, 0, func(i int, dst []byte) []byte {
+			return httpRequest(dst, t.addr, "GET", "/v1/orders/"+hashes[i%len(hashes)].Hex(), nil, "X-API-Key", t.key)
 		})
 		orderRate := report(out, fmt.Sprintf("round %d GET /v1/orders/{hash}", round), lo, co, eo)
 		fmt.Fprintf(out, "round %d: order/config %.1f %% (target ≥ 50 %%)\n", round, 100*orderRate/cfgRate)

@@ -7,8 +7,6 @@ import (
 	"io"
 	"net/url"
 	"strings"
-
-	"github.com/valyala/fasthttp"
 )
 
 // runRouteLoad is the route mode: GET /v1/route for one pair and amount
@@ -37,11 +35,11 @@ func runRouteLoad(ctx context.Context, out io.Writer, args []string) error {
 	if *orderType != "" {
 		q.Set("orderType", *orderType)
 	}
-	uri := "http://" + addr + "/v1/route?" + q.Encode()
+	path := "/v1/route?" + q.Encode()
+	uri := "http://" + addr + path
 	fmt.Fprintf(out, "mode route: %d × GET %s\n", *n, uri)
-	lat, codes, elapsed := drive(ctx, addr, *n, *conns, *rate, func(_ int, r *fasthttp.Request) {
-		r.SetRequestURI(uri)
-		r.Header.Set("X-API-Key", *key)
+	lat, codes, elapsed := drive(ctx, addr, *n, *conns, *rate, func(_ int, dst []byte) []byte {
+		return httpRequest(dst, addr, "GET", path, nil, "X-API-Key", *key)
 	})
 	report(out, "route", lat, codes, elapsed)
 	if *pid > 0 {
