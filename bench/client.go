@@ -11,8 +11,8 @@ import (
 	"time"
 )
 
-// rawConn is the load modes' HTTP/1.1 client: one keep-alive connection
-// per worker, each request written as bytes the mode builds, each answer
+// rawConn is the harness's one HTTP/1.1 client (every load mode, fetch):
+// one keep-alive connection per worker, each request written as bytes the mode builds, each answer
 // parsed only for its status, Content-Length and body. The harness shares
 // the cores with the server it measures, so it should take as little of
 // them as it can: this costs about a third of fasthttp's HostClient per

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/valyala/fasthttp"
 
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors"
@@ -98,17 +97,19 @@ func startBare(path string, status int, body []byte) (*bareServer, error) {
 
 // fetch returns the status and body of one GET.
 func fetch(addr, path string, header map[string]string) (int, []byte, error) {
-	req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
-	defer fasthttp.ReleaseRequest(req)
-	defer fasthttp.ReleaseResponse(resp)
-	req.SetRequestURI("http://" + addr + path)
+	c := &rawConn{addr: addr}
+	defer c.close()
+	status, body, err := c.do(getRequest(addr, path, header), 10*time.Second)
+	return status, append([]byte(nil), body...), err
+}
+
+// getRequest is a GET of path with header, as the raw client sends it.
+func getRequest(addr, path string, header map[string]string) []byte {
+	pairs := make([]string, 0, 2*len(header))
 	for k, v := range header {
-		req.Header.Set(k, v)
+		pairs = append(pairs, k, v)
 	}
-	if err := fasthttp.DoTimeout(req, resp, 10*time.Second); err != nil {
-		return 0, nil, err
-	}
-	return resp.StatusCode(), append([]byte(nil), resp.Body()...), nil
+	return httpRequest(nil, addr, "GET", path, nil, pairs...)
 }
 
 // result of one load run.
@@ -122,37 +123,33 @@ func (r result) rps() float64 { return float64(r.requests) / r.elapsed.Seconds()
 // load sends n GETs over conns keep-alive connections and checks every
 // status is want.
 func load(ctx context.Context, addr, path string, header map[string]string, conns, n, want int) (result, error) {
-	client := &fasthttp.HostClient{Addr: addr, MaxConns: conns}
+	req := getRequest(addr, path, header)
 	var next atomic.Int64
-	var failed atomic.Value
+	var once sync.Once
+	var failed error
+	fail := func(err error) { once.Do(func() { failed = err }) }
 	var wg sync.WaitGroup
 	start := time.Now()
 	for range conns {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
-			defer fasthttp.ReleaseRequest(req)
-			defer fasthttp.ReleaseResponse(resp)
-			req.SetRequestURI("http://" + addr + path)
-			for k, v := range header {
-				req.Header.Set(k, v)
-			}
+		wg.Go(func() {
+			c := &rawConn{addr: addr}
+			defer c.close()
 			for next.Add(1) <= int64(n) && ctx.Err() == nil {
-				if err := client.Do(req, resp); err != nil {
-					failed.Store(err)
+				status, body, err := c.do(req, 30*time.Second)
+				if err != nil {
+					fail(err)
 					return
 				}
-				if resp.StatusCode() != want {
-					failed.Store(fmt.Errorf("status %d, want %d: %s", resp.StatusCode(), want, resp.Body()))
+				if status != want {
+					fail(fmt.Errorf("status %d, want %d: %s", status, want, body))
 					return
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
-	if err, ok := failed.Load().(error); ok {
-		return result{}, err
+	if failed != nil {
+		return result{}, failed
 	}
 	return result{requests: n, elapsed: time.Since(start)}, ctx.Err()
 }

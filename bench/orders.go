@@ -10,7 +10,6 @@ import (
 	"net"
 	"os"
 	"runtime"
-	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
@@ -408,7 +407,7 @@ func runSubmit(ctx context.Context, out io.Writer, args []string) error {
 	}
 	ecr := bestEcrecoverRate(3, time.Second)
 	rss0 := rssKiB(t.pid)
-	stopProfile, err := startProfile(f.cpuprofile)
+	stopProfile, err := startProfiles("", f.cpuprofile)
 	if err != nil {
 		return err
 	}
@@ -423,7 +422,7 @@ func runSubmit(ctx context.Context, out io.Writer, args []string) error {
 	fmt.Fprintf(out, "bare Ecrecover × %d cores: %.0f/s; durable submits are %.1f %% of it (target ≥ 40 %%)\n",
 		runtime.GOMAXPROCS(0), ecr, 100*rps/ecr)
 	if f.floor {
-		stopProfile, err := startProfile(f.floorprofile)
+		stopProfile, err := startProfiles("", f.floorprofile)
 		if err != nil {
 			return err
 		}
@@ -440,21 +439,4 @@ func runSubmit(ctx context.Context, out io.Writer, args []string) error {
 		fmt.Fprintf(out, "server RSS (pid %d%s): %d KiB before, %d KiB after\n", t.pid, map[bool]string{true: ", harness in the same process"}[t.inProcessRSS], rss0, rss)
 	}
 	return nil
-}
-
-// startProfile starts a CPU profile into path (nothing when path is
-// empty) and returns the function that stops it.
-func startProfile(path string) (func(), error) {
-	if path == "" {
-		return func() {}, nil
-	}
-	pf, err := os.Create(path)
-	if err != nil {
-		return nil, err
-	}
-	if err := pprof.StartCPUProfile(pf); err != nil {
-		_ = pf.Close()
-		return nil, err
-	}
-	return func() { pprof.StopCPUProfile(); _ = pf.Close() }, nil
 }
