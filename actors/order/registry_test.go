@@ -17,6 +17,15 @@ import (
 )
 
 func newTestRegistry(t *testing.T) *Registry {
+	r, _ := openTestRegistry(t, false)
+	return r
+}
+
+// openTestRegistry opens a registry over a fresh store; with filter, the
+// store's hash filter is loaded, as the order service runs it, so a
+// certainly-new hash is created without an actor (create.go). The map
+// counts OnChange calls by "hash prev>status".
+func openTestRegistry(t *testing.T, filter bool) (*Registry, *sync.Map) {
 	t.Helper()
 	store, err := persistence.Open(t.TempDir(), nil)
 	if err != nil {
@@ -26,8 +35,18 @@ func newTestRegistry(t *testing.T) *Registry {
 	system := actor.NewActorSystem()
 	t.Cleanup(system.Shutdown)
 	orders := persistence.NewOrders(store, persistence.NewOutbox(store, nil, nil))
+	if filter {
+		if err := orders.LoadHashFilter(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var changes sync.Map
+	onChange := func(prev string, rec *persistence.OrderRecord) {
+		n, _ := changes.LoadOrStore(rec.OrderHash+" "+prev+">"+rec.Status, new(atomic.Int32))
+		n.(*atomic.Int32).Add(1)
+	}
 	// Idle is long: the tests run the sweep themselves.
-	return NewRegistry(system, Options{Orders: orders, Idle: time.Hour})
+	return NewRegistry(system, Options{Orders: orders, Idle: time.Hour, OnChange: onChange}), &changes
 }
 
 func testRecord(i int) *persistence.OrderRecord {
@@ -132,35 +151,11 @@ func TestSweepThroughARebuild(t *testing.T) {
 	}
 }
 
-// newFilteredRegistry is newTestRegistry with the store's hash filter
-// loaded, as the order service runs it: a certainly-new hash is created
-// without an actor (create.go). changes counts OnChange calls per hash.
-func newFilteredRegistry(t *testing.T) (*Registry, *sync.Map) {
-	t.Helper()
-	store, err := persistence.Open(t.TempDir(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = store.Close() })
-	system := actor.NewActorSystem()
-	t.Cleanup(system.Shutdown)
-	orders := persistence.NewOrders(store, persistence.NewOutbox(store, nil, nil))
-	if err := orders.LoadHashFilter(); err != nil {
-		t.Fatal(err)
-	}
-	var changes sync.Map
-	onChange := func(prev string, rec *persistence.OrderRecord) {
-		n, _ := changes.LoadOrStore(rec.OrderHash+" "+prev+">"+rec.Status, new(atomic.Int32))
-		n.(*atomic.Int32).Add(1)
-	}
-	return NewRegistry(system, Options{Orders: orders, Idle: time.Hour, OnChange: onChange}), &changes
-}
-
 // Concurrent creates of one hash: exactly one stores it (announced once),
 // the others answer ALREADY_EXISTS; the new order starts without an actor
 // and its first request loads it.
 func TestCreateClaimsTheHash(t *testing.T) {
-	r, changes := newFilteredRegistry(t)
+	r, changes := openTestRegistry(t, true)
 	ctx := context.Background()
 	rec := testRecord(7)
 	var created, exists atomic.Int32
@@ -204,7 +199,7 @@ func TestCreateClaimsTheHash(t *testing.T) {
 // A request for a hash that a Create has claimed waits for the claim: it
 // sees the stored order, not "not found".
 func TestRequestWaitsForTheClaim(t *testing.T) {
-	r, _ := newFilteredRegistry(t)
+	r, _ := openTestRegistry(t, true)
 	ctx := context.Background()
 	rec := testRecord(8)
 	h := common.HexToHash(rec.OrderHash)
