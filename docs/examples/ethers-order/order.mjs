@@ -18,9 +18,10 @@
 // {"error": …} on stderr and exits 1.
 import { ethers } from "ethers";
 
-const BASE_URL = (process.env.BASE_URL || "http://127.0.0.1:8080").replace(/\/+$/, "");
-const API_KEY = required("API_KEY");
-const MAKER_KEY = required("MAKER_KEY");
+import { check, connect, env, fail, packTraits, step, wireOrder } from "../common/api.mjs";
+
+const MAKER_KEY = env("MAKER_KEY", "order.mjs");
+const { api, config, eventually, inOrderbook, token } = connect(process.env.BASE_URL || "http://127.0.0.1:8080", env("API_KEY", "order.mjs"));
 
 // The router's own interface (docs/protocol.md), independent of the types
 // the server publishes: if the two disagreed, hashOrder would not match.
@@ -45,89 +46,9 @@ const WETH_ABI = [
   "function deposit() payable",
 ];
 
-function required(name) {
-  const v = process.env[name];
-  if (!v) fail(`${name} is not set (see the header of order.mjs)`);
-  return v;
-}
-
-function fail(message) {
-  console.error(JSON.stringify({ error: message }));
-  process.exit(1);
-}
-
-function check(ok, message) {
-  if (!ok) fail(message);
-}
-
-// step prints one line of progress; BigInts are printed as decimal strings.
-function step(name, fields = {}) {
-  console.log(JSON.stringify({ step: name, ...fields }, (_, v) => (typeof v === "bigint" ? v.toString() : v)));
-}
-
-// api calls the HTTP API with the key and returns the decoded body; any
-// status other than `expect` is a failure that shows the whole answer.
-async function api(method, path, { body, expect = 200 } = {}) {
-  const res = await fetch(BASE_URL + path, {
-    method,
-    headers: { "X-API-Key": API_KEY, ...(body ? { "Content-Type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-    signal: AbortSignal.timeout(15_000),
-  });
-  const text = await res.text();
-  check(res.status === expect, `${method} ${path}: status ${res.status}, want ${expect}: ${text}`);
-  return JSON.parse(text);
-}
-
-// eventually retries an API read until `found` holds: the orderbook is
-// updated by the order's actor right after the durable write, not inside it.
-async function eventually(what, read, found, timeoutMs = 10_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (found(value)) return value;
-    check(Date.now() < until, `${what}: not seen within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-// inOrderbook pages through GET /v1/orderbook/{pair} and returns the entry of
-// orderHash, or undefined.
-async function inOrderbook(pair, orderHash) {
-  let cursor = null;
-  do {
-    const page = await api("GET", `/v1/orderbook/${pair}?limit=500` + (cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""));
-    const entry = page.orders.find((o) => o.orderHash === orderHash);
-    if (entry) return entry;
-    cursor = page.nextCursor;
-  } while (cursor);
-  return undefined;
-}
-
-async function token(symbol) {
-  const { tokens } = await api("GET", `/v1/tokens?search=${symbol}`);
-  const t = tokens.find((x) => x.symbol === symbol);
-  check(t, `/v1/tokens?search=${symbol}: no ${symbol} in ${JSON.stringify(tokens)}`);
-  return t;
-}
-
-// packTraits encodes makerTraits with the bit positions and widths that
-// /v1/config serves (makerTraits.fields), rejecting values that do not fit.
-function packTraits(layout, values) {
-  let word = 0n;
-  for (const [name, value] of Object.entries(values)) {
-    const field = layout.fields.find((f) => f.name === name);
-    check(field, `makerTraits layout has no field ${name}`);
-    const v = BigInt(value);
-    check(v >= 0n && v < 1n << BigInt(field.width), `makerTraits.${name} = ${v} does not fit ${field.width} bits`);
-    word |= v << BigInt(field.bit);
-  }
-  return word;
-}
-
 // ---------------------------------------------------------------- 1. config
 
-const cfg = await (await fetch(BASE_URL + "/v1/config", { signal: AbortSignal.timeout(15_000) })).json();
+const cfg = await config();
 const domain = cfg.domain; // {name, version, chainId, verifyingContract}
 // The typed-data types, exactly as served. ethers derives EIP712Domain from
 // the domain object and wants one primary type per call.
@@ -234,19 +155,10 @@ check(tampered === "BadSignature", `router.activate of a tampered order: ${tampe
 step("onchain", { hashOrder: onchainHash, activate: "ok", tampered });
 
 // ---------------------------------------------------------------- 7. submit
-// Numbers as decimal strings, the salt as 32-byte hex.
 
 const submitted = await api("POST", "/v1/orders", {
   expect: 201,
-  body: {
-    orderType: "limit",
-    order: {
-      ...Object.fromEntries(Object.entries(order).map(([k, v]) => [k, typeof v === "bigint" ? v.toString() : v])),
-      salt: ethers.toBeHex(order.salt, 32),
-    },
-    signature,
-    orderHash,
-  },
+  body: { orderType: "limit", order: wireOrder(order), signature, orderHash },
 });
 check(submitted.orderHash === orderHash && !submitted.warning, `submit answered ${JSON.stringify(submitted)}, want orderHash ${orderHash}`);
 step("submit", submitted);
