@@ -60,6 +60,7 @@ func (r *Registry) claim(h common.Hash) *slot {
 	}
 	s := &slot{inflight: 1, created: make(chan struct{})}
 	sh.live[h] = s
+	sh.claims++
 	sh.peak = max(sh.peak, len(sh.live))
 	return s
 }
@@ -71,6 +72,7 @@ func (r *Registry) unclaim(h common.Hash, s *slot) {
 	if sh.live[h] == s {
 		sh.deleteLocked(h)
 	}
+	sh.claims--
 	close(s.created)
 	sh.mu.Unlock()
 }

@@ -77,6 +77,9 @@ type shard struct {
 	mu   sync.Mutex
 	live map[common.Hash]*slot
 	peak int // the most entries live has had since it was last rebuilt
+	// claims counts the entries of live that are Create claims
+	// (create.go), not actors.
+	claims int
 }
 
 // deleteLocked removes h from the shard. A Go map keeps the capacity of
@@ -229,13 +232,14 @@ func (r *Registry) retire(h common.Hash, s *slot) bool {
 	return true
 }
 
-// Live returns the number of running order actors.
+// Live returns the number of running order actors (claims of orders being
+// created are not actors).
 func (r *Registry) Live() int {
 	n := 0
 	for i := range r.shards {
 		sh := &r.shards[i]
 		sh.mu.Lock()
-		n += len(sh.live)
+		n += len(sh.live) - sh.claims
 		sh.mu.Unlock()
 	}
 	return n

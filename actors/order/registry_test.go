@@ -210,6 +210,9 @@ func TestRequestWaitsForTheClaim(t *testing.T) {
 	if r.claim(h) != nil {
 		t.Fatal("a claimed hash was claimed twice")
 	}
+	if n := r.Live(); n != 0 {
+		t.Fatalf("Live() = %d with only a claim held, want 0 (a claim is not an actor)", n)
+	}
 	type answer struct {
 		already bool
 		err     error
@@ -227,5 +230,8 @@ func TestRequestWaitsForTheClaim(t *testing.T) {
 	a := <-got
 	if a.err != nil || a.already {
 		t.Fatalf("cancel after the claim: already %v, err %v", a.already, a.err)
+	}
+	if n := r.Live(); n != 1 {
+		t.Fatalf("Live() = %d after the cancel, want 1 (the order's actor)", n)
 	}
 }
