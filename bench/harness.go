@@ -29,13 +29,19 @@ type engineServer struct {
 	dir    string
 }
 
-// startEngine starts the engine with limits raised out of the way: the
-// limiter still runs on every request, it just never refuses.
+// startEngine starts the engine on a new temporary directory with limits
+// raised out of the way: the limiter still runs on every request, it just
+// never refuses.
 func startEngine() (*engineServer, error) {
 	dir, err := os.MkdirTemp("", "orderengine-bench-")
 	if err != nil {
 		return nil, err
 	}
+	return startEngineAt(dir)
+}
+
+// startEngineAt is startEngine on dir, which may hold a store already.
+func startEngineAt(dir string) (*engineServer, error) {
 	cfg := orderengine.Default()
 	cfg.DataDir = dir
 	cfg.HTTP.Listen, cfg.HTTP.AdminListen = "127.0.0.1:0", "127.0.0.1:0"
@@ -64,14 +70,21 @@ func startEngine() (*engineServer, error) {
 	return &engineServer{addr: srv.Addr(), apiKey: key, eng: eng, srv: srv, dir: dir}, nil
 }
 
+// close stops the engine and removes its directory.
 func (e *engineServer) close() error {
+	err := e.stop()
+	_ = os.RemoveAll(e.dir)
+	return err
+}
+
+// stop stops the server and the engine, keeping the directory.
+func (e *engineServer) stop() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	err := e.srv.Shutdown(ctx)
 	if cerr := e.eng.Close(); err == nil {
 		err = cerr
 	}
-	_ = os.RemoveAll(e.dir)
 	return err
 }
 

@@ -12,6 +12,8 @@
 //	order-read    GET /v1/orders/{hash} vs GET /v1/config
 //	order-memory  heap and RSS per order at scale (open with actors live,
 //	              passivated, closed)
+//	restart       store N orders, cancel a share, reopen the engine on the
+//	              same directory: time until the first order read
 //	route         GET /v1/route against a running server
 //	webhooks      signed deliveries/s and enqueue-to-delivery latency to
 //	              100 endpoints on a local receiver
@@ -44,6 +46,7 @@ func modes() map[string]mode {
 		"submit":       {"durable POST /v1/orders (pre-signed v7.1 orders) vs bare Ecrecover × cores", runSubmit},
 		"order-read":   {"GET /v1/orders/{hash} vs GET /v1/config", runOrderRead},
 		"order-memory": {"heap and RSS per order at scale: open with actors live, passivated, closed", runOrderMemory},
+		"restart":      {"time to reopen the engine on a store of N orders until the first order read", runRestart},
 		"route":        {"GET /v1/route against a running server: rate, percentiles, answers by code", runRouteLoad},
 		"webhooks":     {"signed deliveries/s and enqueue-to-delivery latency, 100 endpoints, local receiver", runWebhooks},
 	}

@@ -121,6 +121,12 @@ func inProcessTarget(idle time.Duration) (*target, error) {
 	if err != nil {
 		return nil, err
 	}
+	return withOrderService(e, idle)
+}
+
+// withOrderService builds the order service of inProcessTarget on e; the
+// target's close closes e.
+func withOrderService(e *engineServer, idle time.Duration) (*target, error) {
 	cfg := e.eng.Config
 	cfg.Chain.Router, cfg.Chain.FeeVault = benchRouter.Hex(), benchVault.Hex()
 	reg, err := routing.NewTokens([]orderengine.TokenConfig{

@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/ethereum/go-ethereum/common"
@@ -357,8 +359,30 @@ func (o *Orders) Fills(hash common.Hash) ([]OrderFill, error) {
 }
 
 // OpenOrders calls fn with every pending and active order (the start-up
-// rebuild of orderbooks and per-maker open counts).
+// rebuild of orderbooks and per-maker open counts, the trigger engine's
+// evaluation), in index order: pending then active, newest first. fn is
+// called from the calling goroutine, one record at a time.
+//
+// Reading an order is a point read and a JSON decode (≈ 18 µs, most of a
+// restart's time: bench restart), so the hashes are read from the index a
+// chunk at a time and each chunk's records are loaded by GOMAXPROCS
+// goroutines before fn sees them.
 func (o *Orders) OpenOrders(fn func(*OrderRecord) error) error {
+	const chunk = 1024
+	hashes := make([]common.Hash, 0, chunk)
+	recs := make([]*OrderRecord, chunk)
+	flush := func() error {
+		if err := o.loadAll(hashes, recs[:len(hashes)]); err != nil {
+			return err
+		}
+		for _, rec := range recs[:len(hashes)] {
+			if err := fn(rec); err != nil {
+				return err
+			}
+		}
+		hashes = hashes[:0]
+		return nil
+	}
 	for _, status := range []string{StatusPending, StatusActive} {
 		p := orderIndexPrefix(IndexStatus, common.Address{}, OrderStatusCode(status), 0)
 		it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
@@ -366,19 +390,41 @@ func (o *Orders) OpenOrders(fn func(*OrderRecord) error) error {
 			return fmt.Errorf("persistence: open orders: %w", err)
 		}
 		for ok := it.First(); ok; ok = it.Next() {
-			rec, found, err := o.Load(common.BytesToHash(it.Key()[len(p)+8:]))
-			if err == nil && !found {
-				err = fmt.Errorf("persistence: index entry %x has no order", it.Key())
-			}
-			if err == nil {
-				err = fn(rec)
-			}
-			if err != nil {
-				_ = it.Close()
-				return err
+			hashes = append(hashes, common.BytesToHash(it.Key()[len(p)+8:]))
+			if len(hashes) == chunk {
+				if err := flush(); err != nil {
+					_ = it.Close()
+					return err
+				}
 			}
 		}
 		if err := it.Close(); err != nil {
+			return err
+		}
+	}
+	return flush()
+}
+
+// loadAll loads the order of each hash into the same place of into, from
+// GOMAXPROCS goroutines. An index entry without its order is an error.
+func (o *Orders) loadAll(hashes []common.Hash, into []*OrderRecord) error {
+	errs := make([]error, len(hashes))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(hashes)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(hashes); i = int(next.Add(1) - 1) {
+				rec, found, err := o.Load(hashes[i])
+				if err == nil && !found {
+					err = fmt.Errorf("persistence: the open-order index names %s, which has no order", hashes[i].Hex())
+				}
+				into[i], errs[i] = rec, err
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
 			return err
 		}
 	}

@@ -120,3 +120,57 @@ func TestHashFilterHasNoFalseNegatives(t *testing.T) {
 		t.Fatalf("%d of 10000 unknown hashes reported present", fp)
 	}
 }
+
+// TestOpenOrdersInIndexOrder stores more open orders than one load chunk,
+// in three statuses, and checks OpenOrders yields exactly the pending then
+// the active ones, each newest first, and fails on an index entry whose
+// order is missing.
+func TestOpenOrdersInIndexOrder(t *testing.T) {
+	s, err := Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	o := NewOrders(s, nil)
+	statuses := []string{StatusPending, StatusActive, StatusCancelled}
+	var want []string
+	for _, status := range statuses[:2] {
+		for i := 2999; i >= 0; i-- { // newest (largest createdAt) first
+			if statuses[i%3] == status {
+				want = append(want, testRecord(i, status).OrderHash)
+			}
+		}
+	}
+	for i := range 3000 {
+		if _, err := o.Commit(Change{Record: testRecord(i, statuses[i%3])}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	if err := o.OpenOrders(func(rec *OrderRecord) error {
+		got = append(got, rec.OrderHash)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d open orders, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("open order %d is %s, want %s", i, got[i], want[i])
+		}
+	}
+	// An index entry without its order fails the walk.
+	stray, err := orderIndexKeys(testRecord(5000, StatusActive), StatusActive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.db.Set(stray[0], nil, pebble.Sync); err != nil {
+		t.Fatal(err)
+	}
+	err = o.OpenOrders(func(*OrderRecord) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "has no order") {
+		t.Fatalf("walk over a dangling index entry: %v", err)
+	}
+}
