@@ -58,6 +58,7 @@ bench-load:
 	$(GO) run ./bench read
 	$(GO) run ./bench submit -n 30000
 	$(GO) run ./bench order-read -n 20000 -reads 80000 -rounds 2
+	$(GO) run ./bench restart -n 200000 -closed 0
 	$(GO) run ./bench webhooks -rate 5000 -events 50000
 
 clean:
