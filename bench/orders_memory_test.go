@@ -20,3 +20,15 @@ func TestOrderMemoryRuns(t *testing.T) {
 		}
 	}
 }
+
+// The restart mode reopens the engine on its store and finds the open and
+// cancelled orders and the makers' open counts as they were.
+func TestRestartRuns(t *testing.T) {
+	var out bytes.Buffer
+	if err := runRestart(context.Background(), &out, []string{"-n", "200", "-closed", "0.25", "-conns", "4"}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "restart with 200 orders (150 open)"; !strings.Contains(out.String(), want) {
+		t.Fatalf("output lacks %q:\n%s", want, out.String())
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"sync"
 	"time"
 )
 
@@ -59,10 +61,13 @@ func runRestart(ctx context.Context, out io.Writer, args []string) error {
 		return err
 	}
 
+	defer func() { _ = os.RemoveAll(e.dir) }()
 	stopProfile, err := startProfiles("", *cpuprofile)
 	if err != nil {
 		return err
 	}
+	stopProfile = sync.OnceFunc(stopProfile)
+	defer stopProfile()
 	start := time.Now()
 	e2, err := startEngineAt(e.dir)
 	if err != nil {
