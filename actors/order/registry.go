@@ -57,6 +57,13 @@ type Options struct {
 	OnChange func(prev string, rec *persistence.OrderRecord)
 }
 
+// ChangeFunc is told of every durable change of an order: its previous
+// status ("" for a new order) and the new record. The changes of one order
+// arrive one at a time, in the order they were committed. rec is never
+// modified after the call (the next change is a copy), so a listener may
+// keep it; it must not modify it, and must not block.
+type ChangeFunc func(prev string, rec *persistence.OrderRecord)
+
 const numShards = 64
 
 // Registry finds or starts the actor of an order hash. It is safe for
@@ -71,7 +78,12 @@ type Registry struct {
 	// request.
 	epoch  atomic.Uint32
 	shards [numShards]shard
+	// subs are the listeners added by Subscribe (copy on write).
+	subsMu sync.Mutex
+	subs   atomic.Pointer[[]*subscriber]
 }
+
+type subscriber struct{ fn ChangeFunc }
 
 type shard struct {
 	mu   sync.Mutex
@@ -289,6 +301,46 @@ func (r *Registry) changed(prev string, rec *persistence.OrderRecord) {
 	if r.opts.OnChange != nil {
 		r.opts.OnChange(prev, rec)
 	}
+	if subs := r.subs.Load(); subs != nil {
+		for _, s := range *subs {
+			s.fn(prev, rec)
+		}
+	}
+}
+
+// Subscribe adds fn to the listeners of durable changes, after
+// Options.OnChange; cancel removes it. A change committed before Subscribe
+// returns may or may not reach fn, so a listener that also reads the store
+// must subscribe first.
+func (r *Registry) Subscribe(fn ChangeFunc) (cancel func()) {
+	s := &subscriber{fn: fn}
+	r.subsMu.Lock()
+	defer r.subsMu.Unlock()
+	r.subs.Store(r.withSubs(func(old []*subscriber) []*subscriber { return append(old, s) }))
+	return func() {
+		r.subsMu.Lock()
+		defer r.subsMu.Unlock()
+		r.subs.Store(r.withSubs(func(old []*subscriber) []*subscriber {
+			out := make([]*subscriber, 0, len(old))
+			for _, o := range old {
+				if o != s {
+					out = append(out, o)
+				}
+			}
+			return out
+		}))
+	}
+}
+
+// withSubs returns a new listener list made by edit from a copy of the
+// current one; the caller holds subsMu.
+func (r *Registry) withSubs(edit func([]*subscriber) []*subscriber) *[]*subscriber {
+	var cur []*subscriber
+	if p := r.subs.Load(); p != nil {
+		cur = append(cur, (*p)...)
+	}
+	next := edit(cur)
+	return &next
 }
 
 // Cancel cancels a pending order off-chain (the caller has verified the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -233,5 +234,48 @@ func TestRequestWaitsForTheClaim(t *testing.T) {
 	}
 	if n := r.Live(); n != 1 {
 		t.Fatalf("Live() = %d after the cancel, want 1 (the order's actor)", n)
+	}
+}
+
+// Subscribers hear every durable change after OnChange, in commit order
+// per order, both for creates without an actor and for actor transitions;
+// a cancelled subscription hears nothing more, the others still do.
+func TestSubscribersHearChanges(t *testing.T) {
+	r, onChange := openTestRegistry(t, true)
+	ctx := context.Background()
+	type heard struct {
+		mu  sync.Mutex
+		got []string
+	}
+	listen := func(h *heard) ChangeFunc {
+		return func(prev string, rec *persistence.OrderRecord) {
+			h.mu.Lock()
+			h.got = append(h.got, rec.OrderHash[len(rec.OrderHash)-1:]+" "+prev+">"+rec.Status)
+			h.mu.Unlock()
+		}
+	}
+	var a, b heard
+	cancelA := r.Subscribe(listen(&a))
+	cancelB := r.Subscribe(listen(&b))
+	defer cancelB()
+	rec := testRecord(0)
+	if err := r.Create(ctx, rec, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Cancel(ctx, common.HexToHash(rec.OrderHash)); err != nil {
+		t.Fatal(err)
+	}
+	cancelA()
+	if err := r.Create(ctx, testRecord(1), nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(a.got, ","); got != "1 >pending,1 pending>cancelled" {
+		t.Fatalf("first subscriber heard %q", got)
+	}
+	if got := strings.Join(b.got, ","); got != "1 >pending,1 pending>cancelled,2 >pending" {
+		t.Fatalf("second subscriber heard %q", got)
+	}
+	if n, ok := onChange.Load(testRecord(1).OrderHash + " >pending"); !ok || n.(*atomic.Int32).Load() != 1 {
+		t.Fatal("OnChange not called alongside the subscribers")
 	}
 }
