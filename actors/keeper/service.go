@@ -116,29 +116,54 @@ func (s *Service) Executable(ctx context.Context, req apihttp.KeeperExecutableRe
 		}
 		keeper = common.HexToAddress(req.Keeper)
 	}
-	out := ExecutableList{Orders: []Item{}}
-	for _, x := range s.opts.Trigger.Executable(req.Pair) {
-		if req.Cursor != "" && strings.ToLower(x.Record.OrderHash) <= strings.ToLower(req.Cursor) {
-			continue
+	var after common.Hash
+	if req.Cursor != "" {
+		if !isHash(req.Cursor) {
+			return nil, orderengine.Errorf(orderengine.CodeInvalidRequest, "cursor %q is not an order hash (use nextCursor as given)", req.Cursor)
 		}
+		after = common.HexToHash(req.Cursor)
+	}
+	out := ExecutableList{Orders: []Item{}}
+	var failed error
+	s.opts.Trigger.EachExecutable(req.Pair, after, func(x trigger.Executable) bool {
 		if len(out.Orders) == limit {
 			c := out.Orders[len(out.Orders)-1].OrderHash
 			out.NextCursor = &c
-			break
+			return false
 		}
-		it, ok := s.item(ctx, x, keeper)
-		if ok {
+		rec, found, err := s.opts.Trigger.Record(x.Hash)
+		if err != nil {
+			failed = err
+			return false
+		}
+		if !found || !persistence.OrderStatusOpen(rec.Status) {
+			return true // closed since the last tick
+		}
+		if it, ok := s.item(ctx, x, rec, keeper); ok {
 			out.Orders = append(out.Orders, it)
 		}
+		return true
+	})
+	if failed != nil {
+		s.opts.Log.Error("keeper: executable order record", "err", failed)
+		return nil, orderengine.Errorf(orderengine.CodeInternal, "the executable orders could not be read")
 	}
 	return out, nil
+}
+
+// isHash reports whether s is a 0x-prefixed 32-byte hex hash.
+func isHash(s string) bool {
+	if len(s) != 66 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') {
+		return false
+	}
+	_, err := hex.DecodeString(s[2:])
+	return err == nil
 }
 
 // item builds one entry; ok is false when the order is not executable by
 // this keeper now (designated to another keeper, no route, or simulation
 // reverts).
-func (s *Service) item(ctx context.Context, x trigger.Executable, keeper common.Address) (Item, bool) {
-	rec := x.Record
+func (s *Service) item(ctx context.Context, x trigger.Executable, rec *persistence.OrderRecord, keeper common.Address) (Item, bool) {
 	so, tr, sig, err := signed(rec)
 	if err != nil {
 		return Item{}, false

@@ -3,6 +3,7 @@ package keeper
 import (
 	"context"
 	"math/big"
+	"strings"
 	"testing"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 
+	orderengine "github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors/indexer/indexertest"
 	"github.com/orderengine/orderengine/actors/market"
 	"github.com/orderengine/orderengine/actors/order"
@@ -123,6 +125,45 @@ func TestExecutableFailsTerminalRevertsAndListsValidOrders(t *testing.T) {
 		if found != k.want {
 			t.Fatalf("keeper %s sees the designated order: %v, want %v", k.keeper, found, k.want)
 		}
+	}
+
+	// Pages follow the hash order from the cursor, a malformed cursor is
+	// INVALID_REQUEST, and an order cancelled since the tick is left out.
+	more, moreSig, moreHash := e.LimitOrder(4_000_000, 4)
+	if err := reg.Create(context.Background(), indexertest.Record(more, moreSig, moreHash, "acc", time.Now()), nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := trig.Evaluate(context.Background(), trigger.BlockRef{Number: h.Number.Uint64(), Hash: h.Hash(), Time: h.Time}); err != nil {
+		t.Fatal(err)
+	}
+	page := func(cursor string, limit int) ExecutableList {
+		t.Helper()
+		v, err := svc.Executable(context.Background(), apihttp.KeeperExecutableRequest{Keeper: e.Deployer.Addr.Hex(), Limit: limit, Cursor: cursor})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v.(ExecutableList)
+	}
+	both := page("", 10)
+	if len(both.Orders) != 2 || both.NextCursor != nil || strings.ToLower(both.Orders[0].OrderHash) >= strings.ToLower(both.Orders[1].OrderHash) {
+		t.Fatalf("all: %+v", both)
+	}
+	first := page("", 1)
+	if len(first.Orders) != 1 || first.Orders[0].OrderHash != both.Orders[0].OrderHash || first.NextCursor == nil || *first.NextCursor != first.Orders[0].OrderHash {
+		t.Fatalf("first page: %+v", first)
+	}
+	if second := page(*first.NextCursor, 1); len(second.Orders) != 1 || second.Orders[0].OrderHash != both.Orders[1].OrderHash {
+		t.Fatalf("second page: %+v", second)
+	}
+	_, err = svc.Executable(context.Background(), apihttp.KeeperExecutableRequest{Cursor: "0x12"})
+	if oe := orderengine.AsError(err); err == nil || oe.Code != orderengine.CodeInvalidRequest {
+		t.Fatalf("malformed cursor: %v", err)
+	}
+	if _, err := reg.Cancel(context.Background(), moreHash); err != nil {
+		t.Fatal(err)
+	}
+	if after := page("", 10); len(after.Orders) != 1 || after.Orders[0].OrderHash != desHash.Hex() {
+		t.Fatalf("after the cancel: %+v", after.Orders)
 	}
 }
 

@@ -1,10 +1,12 @@
 package trigger
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
 	"math/big"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -15,7 +17,6 @@ import (
 
 	"github.com/orderengine/orderengine/actors/indexer"
 	"github.com/orderengine/orderengine/actors/order"
-	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/persistence"
 )
 
@@ -38,10 +39,12 @@ type Options struct {
 	System *actor.ActorSystem
 }
 
-// Executable is an order a keeper may execute now.
+// Executable is an order a keeper may execute now. The engine keeps no
+// order record: Record reads it from the store when a keeper asks.
 type Executable struct {
-	Record *persistence.OrderRecord
-	Hash   common.Hash
+	Hash      common.Hash
+	Pair      string
+	OrderType string
 	// FillIn is the amount of this execution (the remaining amount, or the
 	// DCA leg).
 	FillIn *big.Int
@@ -58,21 +61,37 @@ type BlockRef struct {
 }
 
 // Engine runs the trigger side of the lifecycle: after each applied block
-// it reads the open orders and the oracle at the block hash, and asks one
-// pair actor per pair (pair.go) to decide them; it then sends the
+// it asks one pair actor per pair (pair.go) to decide the pair's open
+// orders at the oracle price of the block hash; it then sends the
 // transitions the actors decided (Trigger, Stall, Expire) to the order
 // actors and publishes the executable set for the keeper interface.
+//
+// The open orders are held in memory as decoded views (views.go): loaded
+// from the store at the first tick, then kept in step by the order
+// registry's changes and the indexer's blocks, so a tick costs a pass over
+// the views and reads nothing from the store but the trailing peaks it has
+// not seen yet.
 type Engine struct {
-	opts   Options
-	log    *slog.Logger
-	wake   chan struct{}
-	system *actor.ActorSystem
-	own    bool // the engine created system
+	opts        Options
+	log         *slog.Logger
+	wake        chan struct{}
+	system      *actor.ActorSystem
+	own         bool // the engine created system
+	unsubscribe func()
 
 	mu     sync.RWMutex
 	latest BlockRef
 	exec   []Executable // sorted by hash
 	pids   map[string]*actor.PID
+
+	// pending gathers the changes since the last tick (views.go).
+	pmu     sync.Mutex
+	pending *changes
+
+	// evalMu serialises ticks; open is the tick's open set (nil until the
+	// first tick loads it).
+	evalMu sync.Mutex
+	open   *openSet
 }
 
 // New returns a trigger engine; add it to the indexer's Observers and start
@@ -83,15 +102,18 @@ func New(opts Options) *Engine {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
 	e := &Engine{opts: opts, log: opts.Log.With("component", "trigger"), wake: make(chan struct{}, 1),
-		system: opts.System, pids: map[string]*actor.PID{}}
+		system: opts.System, pids: map[string]*actor.PID{}, pending: newChanges()}
 	if e.system == nil {
 		e.system, e.own = actor.NewActorSystem(), true
 	}
+	e.unsubscribe = opts.Registry.Subscribe(e.onChange)
 	return e
 }
 
-// Stop stops the pair actors (and the engine's own actor system).
+// Stop stops the pair actors (and the engine's own actor system) and leaves
+// the registry's listeners.
 func (e *Engine) Stop() {
+	e.unsubscribe()
 	e.mu.Lock()
 	pids := e.pids
 	e.pids = map[string]*actor.PID{}
@@ -106,6 +128,7 @@ func (e *Engine) Stop() {
 
 // Applied implements indexer.Observer.
 func (e *Engine) Applied(b *indexer.Block) {
+	e.blockApplied(b)
 	e.mu.Lock()
 	e.latest = BlockRef{Number: b.Number, Hash: b.Hash, Time: b.Time}
 	e.mu.Unlock()
@@ -115,8 +138,9 @@ func (e *Engine) Applied(b *indexer.Block) {
 	}
 }
 
-// Reverted implements indexer.Observer (the next block re-evaluates).
-func (e *Engine) Reverted(persistence.ChainBlock) {}
+// Reverted implements indexer.Observer: the rewound block's orders read
+// their chain records again, and the next block re-evaluates.
+func (e *Engine) Reverted(blk persistence.ChainBlock) { e.blockReverted(blk) }
 
 // Run evaluates after every applied block until ctx is done.
 func (e *Engine) Run(ctx context.Context) {
@@ -138,66 +162,98 @@ func (e *Engine) Run(ctx context.Context) {
 // Executable returns the orders executable at the last evaluation, in hash
 // order, optionally of one pair ("" = all).
 func (e *Engine) Executable(pair string) []Executable {
+	var out []Executable
+	e.EachExecutable(pair, common.Hash{}, func(x Executable) bool {
+		out = append(out, x)
+		return true
+	})
+	return out
+}
+
+// EachExecutable calls fn, in hash order, with the orders executable at the
+// last evaluation whose hash is above after, optionally of one pair ("" =
+// all), until fn returns false.
+func (e *Engine) EachExecutable(pair string, after common.Hash, fn func(Executable) bool) {
 	e.mu.RLock()
-	defer e.mu.RUnlock()
-	out := make([]Executable, 0, len(e.exec))
-	for _, x := range e.exec {
-		if pair == "" || strings.EqualFold(x.Record.Pair, pair) {
-			out = append(out, x)
+	exec := e.exec // never modified once published
+	e.mu.RUnlock()
+	i := sort.Search(len(exec), func(i int) bool { return bytes.Compare(exec[i].Hash[:], after[:]) > 0 })
+	for _, x := range exec[i:] {
+		if pair != "" && !strings.EqualFold(x.Pair, pair) {
+			continue
+		}
+		if !fn(x) {
+			return
 		}
 	}
-	return out
+}
+
+// Record reads an order's record from the store (found false: unknown).
+func (e *Engine) Record(h common.Hash) (*persistence.OrderRecord, bool, error) {
+	return e.opts.Orders.Load(h)
 }
 
 // evalTimeout bounds one pair actor's answer.
 const evalTimeout = 30 * time.Second
 
 // Evaluate runs one tick at block ref: every pair actor decides its open
-// orders (pairs without open orders drop their state), then the decided
+// orders (and drops the state of those that closed), then the decided
 // transitions are sent to the order actors.
 func (e *Engine) Evaluate(ctx context.Context, ref BlockRef) error {
-	byPair := map[string][]orderView{}
-	prices := map[string]*big.Int{}
-	err := e.opts.Orders.OpenOrders(func(r *persistence.OrderRecord) error {
-		v, ok, err := e.view(r)
-		if err != nil || !ok {
-			return err
-		}
-		if _, seen := prices[r.Pair]; !seen {
-			prices[r.Pair] = e.price(ctx, ref, r)
-		}
-		byPair[r.Pair] = append(byPair[r.Pair], v)
-		return nil
-	})
-	if err != nil {
+	e.evalMu.Lock()
+	defer e.evalMu.Unlock()
+	if err := e.sync(); err != nil {
 		return err
 	}
+	prices := map[string]*big.Int{}
+	for pair, p := range e.open.pairs {
+		if len(p.list) > 0 {
+			prices[pair] = e.price(ctx, ref, p.list[0])
+		}
+	}
 	e.mu.Lock()
-	for pair := range byPair {
+	for pair := range e.open.pairs {
 		if e.pids[pair] == nil {
 			e.pids[pair] = e.system.Root.Spawn(actor.PropsFromProducer(newPairActor(e.opts.Store, e.log)))
 		}
 	}
 	futures := make(map[string]*actor.Future, len(e.pids))
+	sent := make(map[string]*EvaluatePair, len(e.pids))
 	for pair, pid := range e.pids {
-		futures[pair] = e.system.Root.RequestFuture(pid, &EvaluatePair{Ref: ref, Price: prices[pair], orders: byPair[pair]}, evalTimeout)
+		m := &EvaluatePair{Ref: ref, Price: prices[pair]}
+		if p := e.open.pairs[pair]; p != nil {
+			m.orders, m.closed = slices.Clone(p.list), p.closed
+			p.closed = nil
+		}
+		sent[pair] = m
+		futures[pair] = e.system.Root.RequestFuture(pid, m, evalTimeout)
 	}
 	e.mu.Unlock()
 	var exec []Executable
 	at := time.Unix(int64(ref.Time), 0).UTC()
+	var failed error
 	for pair, f := range futures {
 		res, err := f.Result()
+		if err == nil && res.(*PairDecision).Err != nil {
+			err = res.(*PairDecision).Err
+		}
 		if err != nil {
-			return fmt.Errorf("trigger: pair %s: %w", pair, err)
+			if p := e.open.pairs[pair]; p != nil { // told again at the next tick
+				p.closed = append(p.closed, sent[pair].closed...)
+			}
+			if failed == nil {
+				failed = fmt.Errorf("trigger: pair %s: %w", pair, err)
+			}
+			continue
 		}
 		d := res.(*PairDecision)
-		if d.Err != nil {
-			return fmt.Errorf("trigger: pair %s: %w", pair, d.Err)
-		}
 		e.apply(ctx, d, prices[pair], at)
 		exec = append(exec, d.Exec...)
 	}
-	sort.Slice(exec, func(i, j int) bool { return exec[i].Record.OrderHash < exec[j].Record.OrderHash })
+	if failed != nil {
+		return failed
+	}
+	sort.Slice(exec, func(i, j int) bool { return bytes.Compare(exec[i].Hash[:], exec[j].Hash[:]) < 0 })
 	e.mu.Lock()
 	e.exec = exec
 	e.mu.Unlock()
@@ -224,40 +280,12 @@ func (e *Engine) apply(ctx context.Context, d *PairDecision, price *big.Int, at 
 	}
 }
 
-// view decodes an open order for its pair actor; ok is false for a record
-// that cannot be evaluated (logged).
-func (e *Engine) view(r *persistence.OrderRecord) (orderView, bool, error) {
-	v := orderView{rec: r, hash: common.HexToHash(r.OrderHash)}
-	var err error
-	if _, v.traits, err = chain.ParseTraits(r.Order.MakerTraits); err != nil {
-		e.log.Warn("order with unreadable traits", "order", r.OrderHash, "err", err)
-		return v, false, nil
-	}
-	var ok1, ok2, ok3 bool
-	v.amountIn, ok1 = new(big.Int).SetString(r.Order.AmountIn, 10)
-	v.filled, ok2 = new(big.Int).SetString(r.FilledAmountIn, 10)
-	v.trigger, ok3 = new(big.Int).SetString(r.Order.TriggerPrice, 10)
-	if !ok1 || !ok2 || !ok3 {
-		e.log.Warn("order with unreadable amounts", "order", r.OrderHash)
-		return v, false, nil
-	}
-	co, found, err := e.opts.Chain.ChainOrder(v.hash)
-	if err != nil {
-		return v, false, err
-	}
-	v.chain = co
-	if cf, ok := new(big.Int).SetString(co.FilledAmountIn, 10); found && ok && cf.Cmp(v.filled) > 0 {
-		v.filled = cf // the chain is ahead of the order record's projection
-	}
-	return v, true, nil
-}
-
 // price is the pair's oracle price at the block (nil when unknown).
-func (e *Engine) price(ctx context.Context, ref BlockRef, rec *persistence.OrderRecord) *big.Int {
+func (e *Engine) price(ctx context.Context, ref BlockRef, v *orderView) *big.Int {
 	if e.opts.Prices == nil {
 		return nil
 	}
-	in, out := common.HexToAddress(rec.Order.TokenIn), common.HexToAddress(rec.Order.TokenOut)
+	in, out := v.tokenIn, v.tokenOut
 	usdIn, err1 := e.opts.Prices.Answer(ctx, ref.Hash, in)
 	usdOut, err2 := e.opts.Prices.Answer(ctx, ref.Hash, out)
 	dec, err3 := e.opts.Prices.Decimals(ctx, ref.Hash, out)

@@ -8,27 +8,17 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/persistence"
 )
 
-// orderView is an open order as a pair actor evaluates it: the record, its
-// decoded traits and amounts, and the indexer's chain record.
-type orderView struct {
-	rec      *persistence.OrderRecord
-	hash     common.Hash
-	traits   chain.Traits
-	amountIn *big.Int
-	filled   *big.Int // the larger of the record's and the chain's
-	trigger  *big.Int
-	chain    persistence.ChainOrder
-}
-
 // EvaluatePair asks a pair actor to decide its open orders at a block.
 type EvaluatePair struct {
-	Ref    BlockRef
-	Price  *big.Int // nil: unknown
-	orders []orderView
+	Ref   BlockRef
+	Price *big.Int // nil: unknown
+	// orders are the pair's open orders (read only); closed left the pair
+	// since its last tick.
+	orders []*orderView
+	closed []common.Hash
 }
 
 // PairDecision answers EvaluatePair: what is executable, and the
@@ -67,15 +57,12 @@ func (a *pairActor) Receive(c actor.Context) {
 }
 
 // evaluate decides every order of the pair; peak changes are durable
-// before the answer.
+// before the answer, and the state of the closed orders is dropped.
 func (a *pairActor) evaluate(m *EvaluatePair) *PairDecision {
 	a.price = m.Price
 	d := &PairDecision{Stall: map[common.Hash]bool{}}
 	changed := map[common.Hash]*big.Int{}
-	open := map[common.Hash]bool{}
-	for i := range m.orders {
-		o := &m.orders[i]
-		open[o.hash] = true
+	for _, o := range m.orders {
 		x, err := a.decide(m, o, d, changed)
 		if err != nil {
 			d.Err = err
@@ -90,8 +77,8 @@ func (a *pairActor) evaluate(m *EvaluatePair) *PairDecision {
 		return d
 	}
 	var closed []common.Hash
-	for h := range a.peaks {
-		if !open[h] {
+	for _, h := range m.closed {
+		if _, ok := a.peaks[h]; ok {
 			closed = append(closed, h)
 			delete(a.peaks, h)
 		}
@@ -111,34 +98,37 @@ func (a *pairActor) decide(m *EvaluatePair, o *orderView, d *PairDecision, chang
 	if o.filled.Cmp(o.amountIn) >= 0 {
 		return nil, nil
 	}
-	x := &Executable{Record: o.rec, Hash: o.hash, FillIn: new(big.Int).Sub(o.amountIn, o.filled), Price: price, Block: ref.Number}
+	x := func() *Executable {
+		return &Executable{Hash: o.hash, Pair: o.pair, OrderType: o.orderType,
+			FillIn: new(big.Int).Sub(o.amountIn, o.filled), Price: price, Block: ref.Number}
+	}
 	fire := func() {
-		if o.rec.TriggeredAt == nil {
+		if !o.triggered {
 			d.Fire = append(d.Fire, o.hash)
 		}
 	}
-	switch o.rec.OrderType {
+	switch o.orderType {
 	case "limit":
 		if price != nil && price.Cmp(o.trigger) < 0 {
 			return nil, nil
 		}
-		return x, nil
+		return x(), nil
 	case "stop_loss", "take_profit":
 		if price == nil {
 			return nil, nil
 		}
 		hit := StopLossHit(price, o.trigger)
-		if o.rec.OrderType == "take_profit" {
+		if o.orderType == "take_profit" {
 			hit = TakeProfitHit(price, o.trigger)
 		}
 		if !hit {
 			return nil, nil
 		}
 		fire()
-		return x, nil
+		return x(), nil
 	case "trailing":
-		if o.rec.TriggeredAt != nil {
-			return x, nil // fired: stays executable until filled
+		if o.triggered {
+			return x(), nil // fired: stays executable until filled
 		}
 		if price == nil {
 			return nil, nil
@@ -148,7 +138,7 @@ func (a *pairActor) decide(m *EvaluatePair, o *orderView, d *PairDecision, chang
 			return nil, err
 		}
 		fire()
-		return x, nil
+		return x(), nil
 	case "dca":
 		return a.dca(m, o, d, x), nil
 	}
@@ -173,23 +163,24 @@ func (a *pairActor) trail(o *orderView, price *big.Int, changed map[common.Hash]
 	return TrailingHit(next, price, o.traits.TrailPpm()), nil
 }
 
-func (a *pairActor) dca(m *EvaluatePair, o *orderView, d *PairDecision, x *Executable) *Executable {
-	p := o.rec.DCA
+func (a *pairActor) dca(m *EvaluatePair, o *orderView, d *PairDecision, x func() *Executable) *Executable {
+	p := o.dca
 	if p == nil {
 		return nil
 	}
 	st := EvaluateDCA(DCA{
-		AmountIn: o.amountIn, FilledIn: o.filled, TotalExecutions: p.TotalExecutions, Executions: o.chain.Executions,
+		AmountIn: o.amountIn, FilledIn: o.filled, TotalExecutions: p.TotalExecutions, Executions: o.executions,
 		IntervalSeconds: p.IntervalSeconds, FlexibilityPpm: p.FlexibilityPpm, ShortCircuit: p.ShortCircuit,
-		PriceGated: p.PriceGated, TriggerPrice: o.trigger, AcceptedAt: uint64(o.rec.CreatedAt.Unix()),
-		FirstExecution: o.chain.FirstExecution, LastExecution: o.chain.LastExecution,
+		PriceGated: p.PriceGated, TriggerPrice: o.trigger, AcceptedAt: uint64(o.createdAt.Unix()),
+		FirstExecution: o.firstExecution, LastExecution: o.lastExecution,
 	}, m.Ref.Time, m.Price)
-	if st.Stalled != o.rec.Stalled {
+	if st.Stalled != o.stalled {
 		d.Stall[o.hash] = st.Stalled
 	}
 	if !st.Due {
 		return nil
 	}
-	x.FillIn = st.FillIn
-	return x
+	e := x()
+	e.FillIn = st.FillIn
+	return e
 }

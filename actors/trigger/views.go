@@ -1,0 +1,264 @@
+package trigger
+
+import (
+	"math/big"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/orderengine/orderengine/actors/indexer"
+	"github.com/orderengine/orderengine/chain"
+	"github.com/orderengine/orderengine/persistence"
+)
+
+// orderView is an open order as a pair actor evaluates it: what the
+// decision needs of the record, decoded once, and of the indexer's chain
+// record. Views are kept in memory between blocks (openSet); a view is
+// never modified once it is in the set (a change puts a new one), so a
+// pair actor still reading a slow tick's views is never raced.
+type orderView struct {
+	hash      common.Hash
+	pair      string
+	orderType string
+	tokenIn   common.Address
+	tokenOut  common.Address
+	traits    chain.Traits
+	amountIn  *big.Int
+	recFilled *big.Int // the order record's filledAmountIn
+	trigger   *big.Int
+	triggered bool // the record has triggeredAt
+	stalled   bool
+	dca       *persistence.DCAParams // immutable, shared with the record
+	createdAt time.Time
+	// From the chain record: filled is the larger of the record's and the
+	// chain's filledAmountIn (the chain may be ahead of the projection).
+	filled         *big.Int
+	executions     uint32
+	firstExecution uint64
+	lastExecution  uint64
+}
+
+// newView decodes rec; ok is false for a record that cannot be evaluated.
+func newView(rec *persistence.OrderRecord) (*orderView, bool) {
+	v := &orderView{hash: common.HexToHash(rec.OrderHash), pair: rec.Pair, orderType: rec.OrderType,
+		tokenIn: common.HexToAddress(rec.Order.TokenIn), tokenOut: common.HexToAddress(rec.Order.TokenOut),
+		triggered: rec.TriggeredAt != nil, stalled: rec.Stalled, dca: rec.DCA, createdAt: rec.CreatedAt}
+	var err error
+	if _, v.traits, err = chain.ParseTraits(rec.Order.MakerTraits); err != nil {
+		return v, false
+	}
+	var ok1, ok2, ok3 bool
+	v.amountIn, ok1 = new(big.Int).SetString(rec.Order.AmountIn, 10)
+	v.recFilled, ok2 = new(big.Int).SetString(rec.FilledAmountIn, 10)
+	v.trigger, ok3 = new(big.Int).SetString(rec.Order.TriggerPrice, 10)
+	v.filled = v.recFilled
+	return v, ok1 && ok2 && ok3
+}
+
+// setChain adopts the indexer's record of the order (found false: none).
+func (v *orderView) setChain(co persistence.ChainOrder, found bool) {
+	v.filled, v.executions, v.firstExecution, v.lastExecution = v.recFilled, 0, 0, 0
+	if !found {
+		return
+	}
+	v.executions, v.firstExecution, v.lastExecution = co.Executions, co.FirstExecution, co.LastExecution
+	if cf, ok := new(big.Int).SetString(co.FilledAmountIn, 10); ok && cf.Cmp(v.recFilled) > 0 {
+		v.filled = cf
+	}
+}
+
+// pairViews are the open orders of one pair, in no particular order.
+type pairViews struct {
+	list []*orderView
+	pos  map[common.Hash]int
+	// closed are the orders that left the set since the pair's last
+	// evaluation (their trigger state is dropped).
+	closed []common.Hash
+}
+
+// openSet is the engine's in-memory copy of the open orders: seeded once
+// from the store, then kept in step by the order registry's changes and
+// the indexer's applied blocks, so a tick reads no order from the store.
+type openSet struct {
+	views map[common.Hash]*orderView
+	pairs map[string]*pairViews
+}
+
+func newOpenSet() *openSet {
+	return &openSet{views: map[common.Hash]*orderView{}, pairs: map[string]*pairViews{}}
+}
+
+func (s *openSet) put(v *orderView) {
+	p := s.pairs[v.pair]
+	if p == nil {
+		p = &pairViews{pos: map[common.Hash]int{}}
+		s.pairs[v.pair] = p
+	}
+	if old, ok := s.views[v.hash]; ok && old.pair != v.pair {
+		s.remove(v.hash) // a pair never changes; kept correct regardless
+	}
+	s.views[v.hash] = v
+	if i, ok := p.pos[v.hash]; ok {
+		p.list[i] = v
+		return
+	}
+	p.pos[v.hash] = len(p.list)
+	p.list = append(p.list, v)
+}
+
+func (s *openSet) remove(h common.Hash) {
+	v, ok := s.views[h]
+	if !ok {
+		return
+	}
+	delete(s.views, h)
+	p := s.pairs[v.pair]
+	i := p.pos[h]
+	last := len(p.list) - 1
+	p.list[i] = p.list[last]
+	p.pos[p.list[i].hash] = i
+	p.list[last] = nil
+	p.list = p.list[:last]
+	delete(p.pos, h)
+	p.closed = append(p.closed, h)
+}
+
+// changes are what happened since the last tick, gathered by the
+// registry's and the indexer's callbacks under Engine.pmu.
+type changes struct {
+	// records are the latest changed record of each order.
+	records map[common.Hash]*persistence.OrderRecord
+	// chain are the latest chain records from applied blocks; reload asks
+	// for the store's chain record of these orders (rewound blocks).
+	chain  map[common.Hash]*persistence.ChainOrder
+	reload map[common.Hash]bool
+}
+
+func newChanges() *changes {
+	return &changes{records: map[common.Hash]*persistence.OrderRecord{},
+		chain: map[common.Hash]*persistence.ChainOrder{}, reload: map[common.Hash]bool{}}
+}
+
+// onChange is the registry listener: it only records the change, the
+// decoding happens at the next tick, off the path that committed it.
+func (e *Engine) onChange(_ string, rec *persistence.OrderRecord) {
+	h := common.HexToHash(rec.OrderHash)
+	e.pmu.Lock()
+	e.pending.records[h] = rec
+	e.pmu.Unlock()
+}
+
+// blockApplied records the chain state the block's order events left.
+func (e *Engine) blockApplied(b *indexer.Block) {
+	e.pmu.Lock()
+	defer e.pmu.Unlock()
+	for _, ev := range b.Events {
+		if ev.Order != nil {
+			co := *ev.Order
+			e.pending.chain[ev.OrderHash] = &co
+		}
+	}
+}
+
+// blockReverted asks for the store's chain records of the orders the
+// rewound block had touched.
+func (e *Engine) blockReverted(blk persistence.ChainBlock) {
+	e.pmu.Lock()
+	defer e.pmu.Unlock()
+	for _, h := range blk.Touched {
+		delete(e.pending.chain, h)
+		e.pending.reload[h] = true
+	}
+}
+
+func (e *Engine) takeChanges() *changes {
+	e.pmu.Lock()
+	defer e.pmu.Unlock()
+	c := e.pending
+	e.pending = newChanges()
+	return c
+}
+
+// sync brings the open set up to date: on the first tick it loads every
+// open order from the store (the listener is already subscribed, so no
+// change is missed; the orders changed meanwhile are read again from the
+// store, which holds their latest version), then applies the changes.
+func (e *Engine) sync() error {
+	if e.open == nil {
+		open := newOpenSet()
+		err := e.opts.Orders.OpenOrders(func(rec *persistence.OrderRecord) error {
+			return e.adopt(open, rec)
+		})
+		if err != nil {
+			return err
+		}
+		c := e.takeChanges()
+		for h := range c.records {
+			rec, found, err := e.opts.Orders.Load(h)
+			if err != nil {
+				return err
+			}
+			if !found {
+				open.remove(h)
+				continue
+			}
+			if err := e.adopt(open, rec); err != nil {
+				return err
+			}
+		}
+		for _, p := range open.pairs {
+			p.closed = nil // nothing closed during this process's life yet
+		}
+		e.open = open
+		return nil
+	}
+	c := e.takeChanges()
+	for _, rec := range c.records {
+		if err := e.adopt(e.open, rec); err != nil {
+			return err
+		}
+	}
+	for h, co := range c.chain {
+		if v := e.open.views[h]; v != nil && c.records[h] == nil {
+			nv := *v // views are never changed once a tick has seen them
+			nv.setChain(*co, true)
+			e.open.put(&nv)
+		}
+	}
+	for h := range c.reload {
+		if v := e.open.views[h]; v != nil {
+			co, found, err := e.opts.Chain.ChainOrder(h)
+			if err != nil {
+				return err
+			}
+			nv := *v
+			nv.setChain(co, found)
+			e.open.put(&nv)
+		}
+	}
+	return nil
+}
+
+// adopt puts rec's view in the set when it is open, or takes it out. The
+// chain record is read from the store (the projection that changed rec
+// ran after the indexer stored it).
+func (e *Engine) adopt(open *openSet, rec *persistence.OrderRecord) error {
+	h := common.HexToHash(rec.OrderHash)
+	if !persistence.OrderStatusOpen(rec.Status) {
+		open.remove(h)
+		return nil
+	}
+	v, ok := newView(rec)
+	if !ok {
+		e.log.Warn("order with unreadable traits or amounts", "order", rec.OrderHash)
+		open.remove(h)
+		return nil
+	}
+	co, found, err := e.opts.Chain.ChainOrder(h)
+	if err != nil {
+		return err
+	}
+	v.setChain(co, found)
+	open.put(v)
+	return nil
+}
