@@ -2,7 +2,6 @@ package persistence
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -30,7 +29,7 @@ func (o *Orders) CheckOrders() (OrderConsistency, error) {
 	err := ordersScan(snap, []byte(ordPrefixOrder), func(k, v []byte) {
 		res.Orders++
 		var rec OrderRecord
-		if err := json.Unmarshal(v, &rec); err != nil {
+		if err := DecodeOrderRecord(v, &rec); err != nil {
 			res.Problems = append(res.Problems, fmt.Sprintf("order %x: undecodable: %v", k, err))
 			return
 		}

@@ -210,7 +210,7 @@ func (o *Orders) Load(hash common.Hash) (*OrderRecord, bool, error) {
 		return nil, ok, err
 	}
 	var rec OrderRecord
-	if err := json.Unmarshal(val, &rec); err != nil {
+	if err := DecodeOrderRecord(val, &rec); err != nil {
 		return nil, false, fmt.Errorf("persistence: decode order %s: %w", hash.Hex(), err)
 	}
 	return &rec, true, nil
@@ -363,10 +363,12 @@ func (o *Orders) Fills(hash common.Hash) ([]OrderFill, error) {
 // evaluation), in index order: pending then active, newest first. fn is
 // called from the calling goroutine, one record at a time.
 //
-// Reading an order is a point read and a JSON decode (≈ 18 µs, most of a
-// restart's time: bench restart), so the hashes are read from the index a
-// chunk at a time and each chunk's records are loaded by GOMAXPROCS
-// goroutines before fn sees them.
+// Reading an order is a point read (≈ 8 µs, most of a restart's time:
+// bench restart) and a decode (≈ 1 µs, DecodeOrderRecord), so the hashes
+// are read from the index a chunk at a time and each chunk's records are
+// loaded by GOMAXPROCS goroutines before fn sees them. (One iterator per
+// goroutine seeking through the chunk's sorted hashes was tried instead:
+// slower, 4.4–4.6 s against 3.4–3.7 s for 200,000 open orders.)
 func (o *Orders) OpenOrders(fn func(*OrderRecord) error) error {
 	const chunk = 1024
 	hashes := make([]common.Hash, 0, chunk)

@@ -2,7 +2,6 @@ package indexer
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"math/big"
@@ -266,7 +265,7 @@ func (p *Projector) nonceOrders(n persistence.ChainNonce, statuses []string) ([]
 // orderNonce decodes an order record's hash and traits nonce.
 func orderNonce(raw []byte) (common.Hash, uint64, error) {
 	var rec persistence.OrderRecord
-	if err := json.Unmarshal(raw, &rec); err != nil {
+	if err := persistence.DecodeOrderRecord(raw, &rec); err != nil {
 		return common.Hash{}, 0, fmt.Errorf("indexer: decode order record: %w", err)
 	}
 	_, tr, err := chain.ParseTraits(rec.Order.MakerTraits)

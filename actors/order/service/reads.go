@@ -33,7 +33,7 @@ func (s *Service) Get(ctx context.Context, hash string) (any, error) {
 		return json.RawMessage(raw), nil
 	}
 	var rec persistence.OrderRecord
-	if err := json.Unmarshal(raw, &rec); err != nil {
+	if err := persistence.DecodeOrderRecord(raw, &rec); err != nil {
 		return nil, err
 	}
 	funded, ok := s.funded.funded(ctx, &rec)
