@@ -5,6 +5,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
+
+	"github.com/orderengine/orderengine/chain"
 )
 
 // bookEntry is how a book holds an open order: the fields of Entry in binary
@@ -42,7 +44,7 @@ func compact(e *Entry) *bookEntry {
 		decimal(&c.amountIn, e.AmountIn) && decimal(&c.filled, e.FilledAmountIn)
 	if e.Maker != "" {
 		c.maker, c.hasMaker = common.HexToAddress(e.Maker), true
-		ok = ok && c.maker.Hex() == e.Maker
+		ok = ok && chain.Checksum(c.maker) == e.Maker // memoized: a Keccak otherwise
 	}
 	if t, err := time.Parse(time.RFC3339Nano, e.CreatedAt); err == nil {
 		c.created = t.UnixNano()
@@ -73,7 +75,7 @@ func (c *bookEntry) render() Entry {
 		hash:      c.Hash, price: c.Price,
 	}
 	if c.hasMaker {
-		e.Maker = c.maker.Hex()
+		e.Maker = chain.Checksum(c.maker)
 	}
 	return e
 }
