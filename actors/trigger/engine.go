@@ -46,7 +46,7 @@ type Executable struct {
 	Pair      string
 	OrderType string
 	// FillIn is the amount of this execution (the remaining amount, or the
-	// DCA leg).
+	// DCA leg). It may be shared with the engine: never modify it.
 	FillIn *big.Int
 	// Price is the oracle price the decision used (nil: unknown).
 	Price *big.Int
@@ -229,7 +229,7 @@ func (e *Engine) Evaluate(ctx context.Context, ref BlockRef) error {
 		futures[pair] = e.system.Root.RequestFuture(pid, m, evalTimeout)
 	}
 	e.mu.Unlock()
-	var exec []Executable
+	var lists [][]Executable
 	at := time.Unix(int64(ref.Time), 0).UTC()
 	var failed error
 	for pair, f := range futures {
@@ -248,16 +248,44 @@ func (e *Engine) Evaluate(ctx context.Context, ref BlockRef) error {
 		}
 		d := res.(*PairDecision)
 		e.apply(ctx, d, prices[pair], at)
-		exec = append(exec, d.Exec...)
+		lists = append(lists, d.Exec)
 	}
 	if failed != nil {
 		return failed
 	}
-	sort.Slice(exec, func(i, j int) bool { return bytes.Compare(exec[i].Hash[:], exec[j].Hash[:]) < 0 })
+	exec := mergeByHash(lists)
 	e.mu.Lock()
 	e.exec = exec
 	e.mu.Unlock()
 	return nil
+}
+
+// mergeByHash merges lists sorted by hash into one, pairwise.
+func mergeByHash(lists [][]Executable) []Executable {
+	if len(lists) == 0 {
+		return nil
+	}
+	for len(lists) > 1 {
+		next := lists[:0:0]
+		for i := 0; i < len(lists); i += 2 {
+			if i+1 == len(lists) {
+				next = append(next, lists[i])
+				continue
+			}
+			a, b := lists[i], lists[i+1]
+			out := make([]Executable, 0, len(a)+len(b))
+			for len(a) > 0 && len(b) > 0 {
+				if bytes.Compare(a[0].Hash[:], b[0].Hash[:]) <= 0 {
+					out, a = append(out, a[0]), a[1:]
+				} else {
+					out, b = append(out, b[0]), b[1:]
+				}
+			}
+			next = append(next, append(append(out, a...), b...))
+		}
+		lists = next
+	}
+	return lists[0]
 }
 
 // apply sends a pair's decided transitions to the order actors (each is

@@ -1,9 +1,11 @@
 package trigger
 
 import (
+	"bytes"
 	"fmt"
 	"log/slog"
 	"math/big"
+	"slices"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/ethereum/go-ethereum/common"
@@ -21,8 +23,8 @@ type EvaluatePair struct {
 	closed []common.Hash
 }
 
-// PairDecision answers EvaluatePair: what is executable, and the
-// transitions the engine must send to the order actors.
+// PairDecision answers EvaluatePair: what is executable (in hash order),
+// and the transitions the engine must send to the order actors.
 type PairDecision struct {
 	Exec   []Executable
 	Fire   []common.Hash        // stop.triggered at the block's price
@@ -60,7 +62,7 @@ func (a *pairActor) Receive(c actor.Context) {
 // before the answer, and the state of the closed orders is dropped.
 func (a *pairActor) evaluate(m *EvaluatePair) *PairDecision {
 	a.price = m.Price
-	d := &PairDecision{Stall: map[common.Hash]bool{}}
+	d := &PairDecision{Stall: map[common.Hash]bool{}, Exec: make([]Executable, 0, len(m.orders))}
 	changed := map[common.Hash]*big.Int{}
 	for _, o := range m.orders {
 		x, err := a.decide(m, o, d, changed)
@@ -76,6 +78,7 @@ func (a *pairActor) evaluate(m *EvaluatePair) *PairDecision {
 		d.Err = err
 		return d
 	}
+	slices.SortFunc(d.Exec, func(x, y Executable) int { return bytes.Compare(x.Hash[:], y.Hash[:]) })
 	var closed []common.Hash
 	for _, h := range m.closed {
 		if _, ok := a.peaks[h]; ok {
@@ -95,12 +98,12 @@ func (a *pairActor) decide(m *EvaluatePair, o *orderView, d *PairDecision, chang
 		d.Expire = append(d.Expire, o.hash)
 		return nil, nil
 	}
-	if o.filled.Cmp(o.amountIn) >= 0 {
+	if o.remaining.Sign() <= 0 {
 		return nil, nil
 	}
 	x := func() *Executable {
 		return &Executable{Hash: o.hash, Pair: o.pair, OrderType: o.orderType,
-			FillIn: new(big.Int).Sub(o.amountIn, o.filled), Price: price, Block: ref.Number}
+			FillIn: o.remaining, Price: price, Block: ref.Number}
 	}
 	fire := func() {
 		if !o.triggered {

@@ -33,6 +33,7 @@ type orderView struct {
 	// From the chain record: filled is the larger of the record's and the
 	// chain's filledAmountIn (the chain may be ahead of the projection).
 	filled         *big.Int
+	remaining      *big.Int // amountIn − filled (≤ 0: nothing left); shared by the ticks' Executables
 	executions     uint32
 	firstExecution uint64
 	lastExecution  uint64
@@ -51,20 +52,28 @@ func newView(rec *persistence.OrderRecord) (*orderView, bool) {
 	v.amountIn, ok1 = new(big.Int).SetString(rec.Order.AmountIn, 10)
 	v.recFilled, ok2 = new(big.Int).SetString(rec.FilledAmountIn, 10)
 	v.trigger, ok3 = new(big.Int).SetString(rec.Order.TriggerPrice, 10)
-	v.filled = v.recFilled
-	return v, ok1 && ok2 && ok3
+	if !(ok1 && ok2 && ok3) {
+		return v, false
+	}
+	v.setFilled(v.recFilled)
+	return v, true
+}
+
+func (v *orderView) setFilled(filled *big.Int) {
+	v.filled, v.remaining = filled, new(big.Int).Sub(v.amountIn, filled)
 }
 
 // setChain adopts the indexer's record of the order (found false: none).
 func (v *orderView) setChain(co persistence.ChainOrder, found bool) {
-	v.filled, v.executions, v.firstExecution, v.lastExecution = v.recFilled, 0, 0, 0
-	if !found {
-		return
+	filled := v.recFilled
+	v.executions, v.firstExecution, v.lastExecution = 0, 0, 0
+	if found {
+		v.executions, v.firstExecution, v.lastExecution = co.Executions, co.FirstExecution, co.LastExecution
+		if cf, ok := new(big.Int).SetString(co.FilledAmountIn, 10); ok && cf.Cmp(v.recFilled) > 0 {
+			filled = cf
+		}
 	}
-	v.executions, v.firstExecution, v.lastExecution = co.Executions, co.FirstExecution, co.LastExecution
-	if cf, ok := new(big.Int).SetString(co.FilledAmountIn, 10); ok && cf.Cmp(v.recFilled) > 0 {
-		v.filled = cf
-	}
+	v.setFilled(filled)
 }
 
 // pairViews are the open orders of one pair, in no particular order.

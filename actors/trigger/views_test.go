@@ -1,6 +1,7 @@
 package trigger
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -191,6 +192,11 @@ func TestEachExecutableFromACursor(t *testing.T) {
 		t.Fatal(err)
 	}
 	all := env.engine.Executable("")
+	for i := 1; i < len(all); i++ { // two pairs' lists merged
+		if bytes.Compare(all[i-1].Hash[:], all[i].Hash[:]) >= 0 {
+			t.Fatalf("executable %d (%s) not after %s", i, all[i].Hash, all[i-1].Hash)
+		}
+	}
 	if len(all) != 20 { // the limit orders (i%4 == 0 or 2) and no stop-loss; trailing orders only track the peak
 		t.Fatalf("%d executable", len(all))
 	}
