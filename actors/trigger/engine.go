@@ -85,8 +85,9 @@ type Engine struct {
 	pids   map[string]*actor.PID
 
 	// pending gathers the changes since the last tick (views.go).
-	pmu     sync.Mutex
-	pending *changes
+	pmu        sync.Mutex
+	pending    *changes
+	maxPending int
 
 	// evalMu serialises ticks; open is the tick's open set (nil until the
 	// first tick loads it).
@@ -102,7 +103,7 @@ func New(opts Options) *Engine {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
 	e := &Engine{opts: opts, log: opts.Log.With("component", "trigger"), wake: make(chan struct{}, 1),
-		system: opts.System, pids: map[string]*actor.PID{}, pending: newChanges()}
+		system: opts.System, pids: map[string]*actor.PID{}, pending: newChanges(), maxPending: maxPending}
 	if e.system == nil {
 		e.system, e.own = actor.NewActorSystem(), true
 	}

@@ -141,11 +141,30 @@ type changes struct {
 	// for the store's chain record of these orders (rewound blocks).
 	chain  map[common.Hash]*persistence.ChainOrder
 	reload map[common.Hash]bool
+	// overflow: more than Engine.maxPending changes came in, and were
+	// dropped; the next tick reloads the open orders from the store.
+	overflow bool
 }
+
+// maxPending bounds the changes held between two ticks, so that ticks
+// stalled for long (no blocks, a failing evaluation) while orders keep
+// changing cannot grow memory without bound: past it the changes are
+// dropped and the next tick reloads the open orders from the store.
+const maxPending = 1 << 16
 
 func newChanges() *changes {
 	return &changes{records: map[common.Hash]*persistence.OrderRecord{},
 		chain: map[common.Hash]*persistence.ChainOrder{}, reload: map[common.Hash]bool{}}
+}
+
+// room reports whether one more change may be held; the caller holds pmu.
+func (e *Engine) room() bool {
+	c := e.pending
+	if !c.overflow && len(c.records)+len(c.chain)+len(c.reload) >= e.maxPending {
+		e.pending = newChanges()
+		e.pending.overflow = true
+	}
+	return !e.pending.overflow
 }
 
 // onChange is the registry listener: it only records the change, the
@@ -153,7 +172,9 @@ func newChanges() *changes {
 func (e *Engine) onChange(_ string, rec *persistence.OrderRecord) {
 	h := common.HexToHash(rec.OrderHash)
 	e.pmu.Lock()
-	e.pending.records[h] = rec
+	if e.room() {
+		e.pending.records[h] = rec
+	}
 	e.pmu.Unlock()
 }
 
@@ -162,7 +183,7 @@ func (e *Engine) blockApplied(b *indexer.Block) {
 	e.pmu.Lock()
 	defer e.pmu.Unlock()
 	for _, ev := range b.Events {
-		if ev.Order != nil {
+		if ev.Order != nil && e.room() {
 			co := *ev.Order
 			e.pending.chain[ev.OrderHash] = &co
 		}
@@ -175,8 +196,10 @@ func (e *Engine) blockReverted(blk persistence.ChainBlock) {
 	e.pmu.Lock()
 	defer e.pmu.Unlock()
 	for _, h := range blk.Touched {
-		delete(e.pending.chain, h)
-		e.pending.reload[h] = true
+		if e.room() {
+			delete(e.pending.chain, h)
+			e.pending.reload[h] = true
+		}
 	}
 }
 
@@ -188,38 +211,15 @@ func (e *Engine) takeChanges() *changes {
 	return c
 }
 
-// sync brings the open set up to date: on the first tick it loads every
-// open order from the store (the listener is already subscribed, so no
-// change is missed; the orders changed meanwhile are read again from the
-// store, which holds their latest version), then applies the changes.
+// sync brings the open set up to date: it applies the changes since the
+// last tick, or (re)loads the open set from the store on the first tick and
+// after an overflow.
 func (e *Engine) sync() error {
-	if e.open == nil {
-		open := newOpenSet()
-		err := e.opts.Orders.OpenOrders(func(rec *persistence.OrderRecord) error {
-			return e.adopt(open, rec)
-		})
-		if err != nil {
-			return err
-		}
-		c := e.takeChanges()
-		for h := range c.records {
-			rec, found, err := e.opts.Orders.Load(h)
-			if err != nil {
-				return err
-			}
-			if !found {
-				open.remove(h)
-				continue
-			}
-			if err := e.adopt(open, rec); err != nil {
-				return err
-			}
-		}
-		for _, p := range open.pairs {
-			p.closed = nil // nothing closed during this process's life yet
-		}
-		e.open = open
-		return nil
+	e.pmu.Lock()
+	overflow := e.pending.overflow
+	e.pmu.Unlock()
+	if e.open == nil || overflow {
+		return e.load()
 	}
 	c := e.takeChanges()
 	for _, rec := range c.records {
@@ -245,6 +245,64 @@ func (e *Engine) sync() error {
 			e.open.put(&nv)
 		}
 	}
+	return nil
+}
+
+// load reads every open order from the store into a new open set. The
+// listener is subscribed before, so no change is missed: the orders changed
+// while loading are read again from the store, which holds their latest
+// version. The orders of the previous set (after an overflow) that are no
+// longer open are told to their pairs as closed.
+func (e *Engine) load() error {
+	e.takeChanges() // the store is at least as new as any of them
+	open := newOpenSet()
+	err := e.opts.Orders.OpenOrders(func(rec *persistence.OrderRecord) error {
+		return e.adopt(open, rec)
+	})
+	if err != nil {
+		return err
+	}
+	c := e.takeChanges()
+	if c.overflow { // changed too much even while loading: again next tick
+		e.pmu.Lock()
+		e.pending.overflow = true
+		e.pmu.Unlock()
+	}
+	for h := range c.records {
+		rec, found, err := e.opts.Orders.Load(h)
+		if err != nil {
+			return err
+		}
+		if !found {
+			open.remove(h)
+			continue
+		}
+		if err := e.adopt(open, rec); err != nil {
+			return err
+		}
+	}
+	for _, p := range open.pairs {
+		p.closed = nil
+	}
+	if old := e.open; old != nil {
+		for pair, p := range old.pairs {
+			closed := p.closed
+			for _, v := range p.list {
+				if open.views[v.hash] == nil {
+					closed = append(closed, v.hash)
+				}
+			}
+			if len(closed) > 0 {
+				np := open.pairs[pair]
+				if np == nil {
+					np = &pairViews{pos: map[common.Hash]int{}}
+					open.pairs[pair] = np
+				}
+				np.closed = closed
+			}
+		}
+	}
+	e.open = open
 	return nil
 }
 

@@ -221,3 +221,42 @@ func TestEachExecutableFromACursor(t *testing.T) {
 		t.Fatalf("%d executable in %s", n, pair)
 	}
 }
+
+// Past maxPending changes between two ticks the engine drops them and
+// reloads the open set from the store: memory stays bounded, the set is
+// still right, and an order that closed meanwhile still loses its trailing
+// peak.
+func TestOverflowReloadsFromTheStore(t *testing.T) {
+	env := newSynthEnv(t, 40)
+	env.engine.maxPending = 10
+	ctx := context.Background()
+	ref := BlockRef{Number: 1, Time: 1_700_000_000}
+	if err := env.engine.Evaluate(ctx, ref); err != nil {
+		t.Fatal(err)
+	}
+	_, trailing := synthRecord(3)
+	if p, _ := loadPeak(env.store, trailing); p == nil {
+		t.Fatal("no peak stored for the trailing order")
+	}
+	if _, err := env.registry.Cancel(ctx, trailing); err != nil {
+		t.Fatal(err)
+	}
+	env.create(t, 40, 100)
+	env.engine.pmu.Lock()
+	held, overflow := len(env.engine.pending.records), env.engine.pending.overflow
+	env.engine.pmu.Unlock()
+	if !overflow || held > 10 {
+		t.Fatalf("after 61 changes: %d held, overflow %v", held, overflow)
+	}
+	ref.Number++
+	if err := env.engine.Evaluate(ctx, ref); err != nil {
+		t.Fatal(err)
+	}
+	if len(env.engine.open.views) != 99 {
+		t.Fatalf("%d open after the reload, want 99", len(env.engine.open.views))
+	}
+	if p, _ := loadPeak(env.store, trailing); p != nil {
+		t.Fatal("the cancelled trailing order kept its peak")
+	}
+	sameAsFresh(t, env, env.engine, ref)
+}
