@@ -213,8 +213,16 @@ func (e *Engine) takeChanges() *changes {
 
 // sync brings the open set up to date: it applies the changes since the
 // last tick, or (re)loads the open set from the store on the first tick and
-// after an overflow.
-func (e *Engine) sync() error {
+// after an overflow. After a failure (a store read) the changes it took are
+// gone, so the next tick reloads.
+func (e *Engine) sync() (err error) {
+	defer func() {
+		if err != nil {
+			e.pmu.Lock()
+			e.pending.overflow = true
+			e.pmu.Unlock()
+		}
+	}()
 	e.pmu.Lock()
 	overflow := e.pending.overflow
 	e.pmu.Unlock()
