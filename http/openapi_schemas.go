@@ -142,7 +142,7 @@ func schemas() obj {
 			"createdAt": obj{"type": "string", "format": "date-time"},
 		}),
 		"Orderbook": object([]string{"pair", "orders", "nextCursor"}, obj{"pair": ref("Pair"), "orders": arrayOf(ref("OrderbookEntry")),
-			"nextCursor": obj{"type": []string{"string", "null"}, "description": "Cursor of the next page; null at the end."}}),
+			"nextCursor": obj{"type": []string{"string", "null"}, "description": "Cursor of the next page; null at the end. One request examines at most 4 × limit listed orders, so a page may hold fewer than limit orders (even none) and still have a nextCursor: follow it, and start over when it is null."}}),
 		"Swap": object([]string{"kind", "txHash", "blockNumber", "logIndex", "timestamp", "wallet", "amountIn", "amountOut", "protocolFee", "referralFee"}, obj{
 			"kind": obj{"type": "string", "enum": []string{"swap", "fill"}}, "txHash": ref("Hash"),
 			"blockNumber": obj{"type": "integer"}, "logIndex": obj{"type": "integer"}, "timestamp": obj{"type": "integer", "description": "Block time, unix seconds."},
@@ -234,6 +234,6 @@ func schemas() obj {
 			"tx": object([]string{"to", "data"}, obj{"to": ref("Address"), "data": ref("HexBytes")}),
 		}),
 		"ExecutableList": object([]string{"orders", "nextCursor"}, obj{"orders": arrayOf(ref("ExecutableOrder")),
-			"nextCursor": obj{"type": []string{"string", "null"}, "description": "Cursor of the next page; null at the end."}}),
+			"nextCursor": obj{"type": []string{"string", "null"}, "description": "Cursor of the next page; null at the end. One request examines at most 4 × limit listed orders, so a page may hold fewer than limit orders (even none) and still have a nextCursor: follow it, and start over when it is null."}}),
 	}
 }

@@ -88,7 +88,7 @@ func newE2E(t *testing.T, devKeeper bool) *e2e {
 			}
 			lc, err := keeper.StartLifecycle(e.ctx, keeper.LifecycleDeps{
 				Config: s.Config, Store: s.Engine.Store, Orders: e.orders.Orders(), Registry: e.orders.Registry(),
-				Client: dev.Client(), Routes: stack.Service, KeeperKey: key, Log: nil,
+				Client: dev.Client(), Routes: stack.Service, KeeperKey: key, Log: nil, Covers: e.orders.Covers,
 			})
 			if err != nil {
 				return err

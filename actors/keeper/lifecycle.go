@@ -41,6 +41,9 @@ type LifecycleDeps struct {
 	Routes Router
 	// Decimals are the configured token decimals (nil: read from tokens).
 	Decimals func(common.Address) (uint8, bool)
+	// Covers tells the keeper interface whether a maker can pay a fill
+	// (Options.Covers; nil: every order is routed and simulated).
+	Covers func(ctx context.Context, token, maker common.Address, amount *big.Int) (covers, known bool)
 	// KeeperKey, when set, runs the reference keeper in-process with it
 	// (the dev chain's keeper account); Client must then be a keeper Client.
 	KeeperKey *ecdsa.PrivateKey
@@ -107,7 +110,7 @@ func StartLifecycle(ctx context.Context, d LifecycleDeps) (*Lifecycle, error) {
 	})
 	if d.Routes != nil {
 		l.Keeper = NewService(Options{Trigger: l.Trigger, Routes: d.Routes, RouterAddr: router, Chain: d.Client,
-			Registry: d.Registry, Log: d.Log, Now: d.Now})
+			Registry: d.Registry, Log: d.Log, Now: d.Now, Covers: d.Covers})
 	}
 	if d.KeeperKey != nil && l.Keeper != nil {
 		kc, ok := d.Client.(Client)

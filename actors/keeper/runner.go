@@ -9,6 +9,7 @@ import (
 	"math/big"
 	"net/http"
 	"net/url"
+	"strconv"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -33,17 +34,23 @@ type Client interface {
 	ChainID(ctx context.Context) (*big.Int, error)
 }
 
-// Source lists the orders executable now for a keeper address.
-type Source func(ctx context.Context, keeper common.Address) ([]Item, error)
+// Source lists a page of the orders executable now for a keeper address,
+// from cursor ("": the start); next is the cursor of the following page
+// ("" at the end).
+type Source func(ctx context.Context, keeper common.Address, cursor string) (items []Item, next string, err error)
+
+// sourcePage is the page size the reference keeper asks for.
+const sourcePage = 100
 
 // ServiceSource is a Source over an in-process Service.
 func ServiceSource(s *Service) Source {
-	return func(ctx context.Context, keeper common.Address) ([]Item, error) {
-		v, err := s.Executable(ctx, apihttp.KeeperExecutableRequest{Keeper: keeper.Hex(), Limit: 100})
+	return func(ctx context.Context, keeper common.Address, cursor string) ([]Item, string, error) {
+		v, err := s.Executable(ctx, apihttp.KeeperExecutableRequest{Keeper: keeper.Hex(), Limit: sourcePage, Cursor: cursor})
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
-		return v.(ExecutableList).Orders, nil
+		list := v.(ExecutableList)
+		return list.Orders, deref(list.NextCursor), nil
 	}
 }
 
@@ -52,27 +59,37 @@ func HTTPSource(base, apiKey string, hc *http.Client) Source {
 	if hc == nil {
 		hc = &http.Client{Timeout: 30 * time.Second}
 	}
-	return func(ctx context.Context, keeper common.Address) ([]Item, error) {
-		u := base + "/v1/keeper/executable?limit=100&keeper=" + url.QueryEscape(keeper.Hex())
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	return func(ctx context.Context, keeper common.Address, cursor string) ([]Item, string, error) {
+		q := url.Values{"limit": {strconv.Itoa(sourcePage)}, "keeper": {keeper.Hex()}}
+		if cursor != "" {
+			q.Set("cursor", cursor)
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/v1/keeper/executable?"+q.Encode(), nil)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		req.Header.Set("X-API-Key", apiKey)
 		resp, err := hc.Do(req)
 		if err != nil {
-			return nil, fmt.Errorf("keeper: list executable: %w", err)
+			return nil, "", fmt.Errorf("keeper: list executable: %w", err)
 		}
 		defer resp.Body.Close()
 		if resp.StatusCode != http.StatusOK {
-			return nil, fmt.Errorf("keeper: list executable: HTTP %d", resp.StatusCode)
+			return nil, "", fmt.Errorf("keeper: list executable: HTTP %d", resp.StatusCode)
 		}
 		var body ExecutableList
 		if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
-			return nil, fmt.Errorf("keeper: decode executable list: %w", err)
+			return nil, "", fmt.Errorf("keeper: decode executable list: %w", err)
 		}
-		return body.Orders, nil
+		return body.Orders, deref(body.NextCursor), nil
 	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
 
 // Runner is the reference keeper: it executes listed orders with its own
@@ -86,6 +103,9 @@ type Runner struct {
 	// sent remembers the block an order's transaction was sent at, so an
 	// order is not sent twice while its fill is not yet indexed.
 	sent map[string]uint64
+	// cursor is where the next step's page starts: each step takes the
+	// next page of the list, and starts over after the last.
+	cursor string
 }
 
 // NewRunner returns a keeper executing with key.
@@ -120,13 +140,15 @@ func (r *Runner) Run(ctx context.Context, poll time.Duration) {
 // again (its fill was not indexed, or the transaction was dropped).
 const resendAfter = 3
 
-// Step lists the executable orders and sends a transaction for each one
-// whose simulation succeeds. It returns the transactions sent.
+// Step lists the next page of executable orders and sends a transaction
+// for each one whose simulation succeeds. It returns the transactions
+// sent.
 func (r *Runner) Step(ctx context.Context) ([]*types.Transaction, error) {
-	items, err := r.source(ctx, r.addr)
+	items, next, err := r.source(ctx, r.addr, r.cursor)
 	if err != nil {
 		return nil, err
 	}
+	r.cursor = next
 	head, err := r.client.BlockNumber(ctx)
 	if err != nil {
 		return nil, err

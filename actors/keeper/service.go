@@ -46,6 +46,10 @@ type Options struct {
 	Registry   *order.Registry // nil: failures are not recorded
 	Log        *slog.Logger
 	Now        func() time.Time
+	// Covers, when set, says whether a maker holds and has approved an
+	// amount of a token (known false: could not tell). An order whose fill
+	// is not covered is left out before its route and simulation are built.
+	Covers func(ctx context.Context, token, maker common.Address, amount *big.Int) (covers, known bool)
 }
 
 // Service implements http.KeeperService.
@@ -104,6 +108,13 @@ type TxData struct {
 // Executable implements http.KeeperService: the trigger engine's
 // executable set, in order hash order after the cursor, each with a fresh
 // route for its fill amount and a simulation of fillOrder from the keeper.
+//
+// Building an entry costs a route and an EVM simulation, and an order the
+// engine lists may not be executable now (unfunded, designated to another
+// keeper, reverting), so one request examines at most scanBudget(limit)
+// orders: when they run out before the page is full, the page ends early
+// and nextCursor continues from the last order examined. A keeper follows
+// nextCursor and starts over when it is null.
 func (s *Service) Executable(ctx context.Context, req apihttp.KeeperExecutableRequest) (any, error) {
 	limit := req.Limit
 	if limit <= 0 {
@@ -124,13 +135,15 @@ func (s *Service) Executable(ctx context.Context, req apihttp.KeeperExecutableRe
 		after = common.HexToHash(req.Cursor)
 	}
 	out := ExecutableList{Orders: []Item{}}
+	budget, last := scanBudget(limit), ""
 	var failed error
 	s.opts.Trigger.EachExecutable(req.Pair, after, func(x trigger.Executable) bool {
-		if len(out.Orders) == limit {
-			c := out.Orders[len(out.Orders)-1].OrderHash
-			out.NextCursor = &c
+		if len(out.Orders) == limit || budget == 0 {
+			out.NextCursor = &last
 			return false
 		}
+		budget--
+		last = x.Hash.Hex()
 		rec, found, err := s.opts.Trigger.Record(x.Hash)
 		if err != nil {
 			failed = err
@@ -151,6 +164,10 @@ func (s *Service) Executable(ctx context.Context, req apihttp.KeeperExecutableRe
 	return out, nil
 }
 
+// scanBudget is how many listed orders one request examines for a page of
+// limit entries.
+func scanBudget(limit int) int { return 4 * limit }
+
 // isHash reports whether s is a 0x-prefixed 32-byte hex hash.
 func isHash(s string) bool {
 	if len(s) != 66 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') {
@@ -170,6 +187,11 @@ func (s *Service) item(ctx context.Context, x trigger.Executable, rec *persisten
 	}
 	if tr.AllowedSender != ([10]byte{}) && tr.AllowedSender != chain.SenderLow80(keeper) {
 		return Item{}, false
+	}
+	if s.opts.Covers != nil {
+		if covers, known := s.opts.Covers(ctx, so.TokenIn, so.Maker, x.FillIn); known && !covers {
+			return Item{}, false // the maker lacks the balance or the allowance
+		}
 	}
 	slip := int64(tr.SlippagePpm)
 	rt, err := s.opts.Routes.Route(ctx, routing.RouteParams{

@@ -177,7 +177,7 @@ func TestRunnerSimulatesBeforeSending(t *testing.T) {
 	badSig[10] ^= 0xff
 	bad := hexutil.Encode(e.FillData(o, badSig, 1_000_000))
 	items := []Item{{OrderHash: "0xbad", Tx: TxData{To: e.D.Router.Hex(), Data: bad}}}
-	src := func(context.Context, common.Address) ([]Item, error) { return items, nil }
+	src := func(context.Context, common.Address, string) ([]Item, string, error) { return items, "", nil }
 	r := NewRunner(e.Client.(Client), e.Keeper.Key, src, nil)
 	nonce := func() uint64 {
 		n, err := e.Client.PendingNonceAt(context.Background(), e.Keeper.Addr)
@@ -201,5 +201,93 @@ func TestRunnerSimulatesBeforeSending(t *testing.T) {
 	e.Sim.Commit()
 	if filled, _ := e.RouterFilled(h); filled.Int64() != 1_000_000 {
 		t.Fatalf("router filled %s", filled)
+	}
+}
+
+// countingRoutes counts the routes built.
+type countingRoutes struct {
+	Router
+	n int
+}
+
+func (c *countingRoutes) Route(ctx context.Context, rp routing.RouteParams) (*routing.RouteResponse, error) {
+	c.n++
+	return c.Router.Route(ctx, rp)
+}
+
+// One request examines at most four orders per entry asked for: a page
+// ends early at that budget with nextCursor on the last order examined,
+// and an order its maker cannot pay (Covers) is left out before any route
+// is built.
+func TestExecutablePagesWithinAScanBudget(t *testing.T) {
+	e := indexertest.NewEnv(t)
+	store := indexertest.OpenStore(t, t.TempDir())
+	defer store.Close()
+	orders := persistence.NewOrders(store, persistence.NewOutbox(store, nil, nil))
+	system := actor.NewActorSystem()
+	defer system.Shutdown()
+	reg := order.NewRegistry(system, order.Options{Orders: orders})
+	trig := trigger.New(trigger.Options{Store: store, Chain: persistence.NewChain(store), Orders: orders, Registry: reg})
+	defer trig.Stop()
+	for i := range 7 {
+		o, sig, h := e.LimitOrder(int64(i+1)*1_000_000, uint64(10+i))
+		if err := reg.Create(context.Background(), indexertest.Record(o, sig, h, "acc", time.Now()), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := e.Head()
+	if err := trig.Evaluate(context.Background(), trigger.BlockRef{Number: h.Number.Uint64(), Hash: h.Hash(), Time: h.Time}); err != nil {
+		t.Fatal(err)
+	}
+	all := trig.Executable("")
+	if len(all) != 7 {
+		t.Fatalf("%d executable", len(all))
+	}
+	covered := all[5].FillIn // only this order's maker "can pay"
+	routes := &countingRoutes{Router: poolRoute{e}}
+	svc := NewService(Options{Trigger: trig, Routes: routes, RouterAddr: e.D.Router, Chain: e.Client, Registry: reg,
+		Covers: func(_ context.Context, _, _ common.Address, amount *big.Int) (bool, bool) {
+			return amount.Cmp(covered) == 0, true
+		}})
+	page := func(cursor string) ExecutableList {
+		t.Helper()
+		v, err := svc.Executable(context.Background(), apihttp.KeeperExecutableRequest{Keeper: e.Keeper.Addr.Hex(), Limit: 1, Cursor: cursor})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v.(ExecutableList)
+	}
+	first := page("")
+	if len(first.Orders) != 0 || first.NextCursor == nil || *first.NextCursor != all[3].Hash.Hex() || routes.n != 0 {
+		t.Fatalf("first page: %d orders, cursor %v (want %s), %d routes", len(first.Orders), first.NextCursor, all[3].Hash.Hex(), routes.n)
+	}
+	second := page(*first.NextCursor)
+	if len(second.Orders) != 1 || second.Orders[0].OrderHash != all[5].Hash.Hex() || second.NextCursor == nil ||
+		*second.NextCursor != all[5].Hash.Hex() || routes.n != 1 {
+		t.Fatalf("second page: %+v, %d routes", second, routes.n)
+	}
+	if third := page(*second.NextCursor); len(third.Orders) != 0 || third.NextCursor != nil {
+		t.Fatalf("third page: %+v", third)
+	}
+}
+
+// The reference keeper takes the next page at each step and starts over
+// after the last.
+func TestRunnerFollowsTheCursor(t *testing.T) {
+	e := indexertest.NewEnv(t)
+	var asked []string
+	pages := map[string]string{"": "0xa", "0xa": "0xb", "0xb": ""}
+	src := func(_ context.Context, _ common.Address, cursor string) ([]Item, string, error) {
+		asked = append(asked, cursor)
+		return nil, pages[cursor], nil
+	}
+	r := NewRunner(e.Client.(Client), e.Keeper.Key, src, nil)
+	for range 4 {
+		if _, err := r.Step(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := strings.Join(asked, ","); got != ",0xa,0xb," {
+		t.Fatalf("cursors asked: %q", got)
 	}
 }

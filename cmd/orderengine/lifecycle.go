@@ -47,6 +47,7 @@ func startLifecycle(ctx context.Context, env *serveEnv) (stop func(), err error)
 			return t.Decimals, ok
 		},
 		ActorsAlive: func() map[string]int { return map[string]int{"order": orders.Registry().Live()} },
+		Covers:      orders.Covers,
 	}
 	if env.Webhooks != nil {
 		deps.Webhooks = func() any { return env.Webhooks.Stats() }

@@ -56,7 +56,11 @@ func (f *fundedCache) funded(ctx context.Context, rec *persistence.OrderRecord) 
 	if err != nil {
 		return false, false
 	}
-	token, maker := common.HexToAddress(rec.Order.TokenIn), common.HexToAddress(rec.Order.Maker)
+	return f.covers(ctx, common.HexToAddress(rec.Order.TokenIn), common.HexToAddress(rec.Order.Maker), rem)
+}
+
+// covers reports whether maker holds and has approved amount of token.
+func (f *fundedCache) covers(ctx context.Context, token, maker common.Address, amount *uint256.Int) (funded, ok bool) {
 	var key [40]byte
 	copy(key[:20], token[:])
 	copy(key[20:], maker[:])
@@ -65,6 +69,7 @@ func (f *fundedCache) funded(ctx context.Context, rec *persistence.OrderRecord) 
 	e, hit := f.entries[key]
 	f.mu.Unlock()
 	if !hit || now.Sub(e.at) > f.ttl {
+		var err error
 		if e, err = f.read(ctx, token, maker); err != nil {
 			return false, false
 		}
@@ -76,7 +81,7 @@ func (f *fundedCache) funded(ctx context.Context, rec *persistence.OrderRecord) 
 		f.entries[key] = e
 		f.mu.Unlock()
 	}
-	return !e.balance.Lt(rem) && !e.allowance.Lt(rem), true
+	return !e.balance.Lt(amount) && !e.allowance.Lt(amount), true
 }
 
 func (f *fundedCache) read(ctx context.Context, token, maker common.Address) (fundedEntry, error) {

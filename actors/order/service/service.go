@@ -22,6 +22,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"math/big"
 	"strings"
 	"sync"
 	"time"
@@ -132,6 +133,21 @@ func New(d Deps) (*Service, error) {
 	}
 	s.log.Info("open orders loaded", "count", n)
 	return s, nil
+}
+
+// Covers reports whether maker holds and has approved amount of token at
+// the latest block, from the funded cache (readings reused for
+// Deps.FundedTTL); known is false without Deps.Balances or when the chain
+// could not be read.
+func (s *Service) Covers(ctx context.Context, token, maker common.Address, amount *big.Int) (covers, known bool) {
+	if s.funded == nil || amount.Sign() < 0 {
+		return false, false
+	}
+	a, overflow := uint256.FromBig(amount)
+	if overflow {
+		return false, true
+	}
+	return s.funded.covers(ctx, token, maker, a)
 }
 
 // Registry is the order actors' registry: the lifecycle API (Activate,
