@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math/big"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -208,6 +207,7 @@ func (e *Engine) Evaluate(ctx context.Context, ref BlockRef) error {
 	}
 	prices := map[string]*big.Int{}
 	for pair, p := range e.open.pairs {
+		p.settle()
 		if len(p.list) > 0 {
 			prices[pair] = e.price(ctx, ref, p.list[0])
 		}
@@ -223,7 +223,7 @@ func (e *Engine) Evaluate(ctx context.Context, ref BlockRef) error {
 	for pair, pid := range e.pids {
 		m := &EvaluatePair{Ref: ref, Price: prices[pair]}
 		if p := e.open.pairs[pair]; p != nil {
-			m.orders, m.closed = slices.Clone(p.list), p.closed
+			m.orders, m.closed = p.list, p.closed // a settle makes a new list
 			p.closed = nil
 		}
 		sent[pair] = m

@@ -1,11 +1,9 @@
 package trigger
 
 import (
-	"bytes"
 	"fmt"
 	"log/slog"
 	"math/big"
-	"slices"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/ethereum/go-ethereum/common"
@@ -17,8 +15,8 @@ import (
 type EvaluatePair struct {
 	Ref   BlockRef
 	Price *big.Int // nil: unknown
-	// orders are the pair's open orders (read only); closed left the pair
-	// since its last tick.
+	// orders are the pair's open orders in hash order (read only); closed
+	// left the pair since its last tick.
 	orders []*orderView
 	closed []common.Hash
 }
@@ -78,7 +76,6 @@ func (a *pairActor) evaluate(m *EvaluatePair) *PairDecision {
 		d.Err = err
 		return d
 	}
-	slices.SortFunc(d.Exec, func(x, y Executable) int { return bytes.Compare(x.Hash[:], y.Hash[:]) })
 	var closed []common.Hash
 	for _, h := range m.closed {
 		if _, ok := a.peaks[h]; ok {

@@ -1,7 +1,9 @@
 package trigger
 
 import (
+	"bytes"
 	"math/big"
+	"slices"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -76,13 +78,44 @@ func (v *orderView) setChain(co persistence.ChainOrder, found bool) {
 	v.setFilled(filled)
 }
 
-// pairViews are the open orders of one pair, in no particular order.
+// pairViews are the open orders of one pair, in hash order, so a tick's
+// executables come out in the order the keeper interface pages them. The
+// changes since the last settle are kept aside (added, unsorted; replaced
+// and removed views by identity) and merged in once per tick: a tick costs
+// one pass over the pair, however many orders changed.
 type pairViews struct {
-	list []*orderView
-	pos  map[common.Hash]int
+	list    []*orderView // sorted by hash as of the last settle; never modified in place
+	added   []*orderView
+	dropped map[*orderView]bool
 	// closed are the orders that left the set since the pair's last
 	// evaluation (their trigger state is dropped).
 	closed []common.Hash
+}
+
+// size is the number of open orders of the pair.
+func (p *pairViews) size() int { return len(p.list) + len(p.added) - len(p.dropped) }
+
+// settle merges the changes into a new sorted list.
+func (p *pairViews) settle() {
+	if len(p.added) == 0 && len(p.dropped) == 0 {
+		return
+	}
+	byHash := func(a, b *orderView) int { return bytes.Compare(a.hash[:], b.hash[:]) }
+	slices.SortFunc(p.added, byHash)
+	out := make([]*orderView, 0, p.size())
+	i, j := 0, 0
+	for i < len(p.list) || j < len(p.added) {
+		var v *orderView
+		if j == len(p.added) || (i < len(p.list) && byHash(p.list[i], p.added[j]) < 0) {
+			v, i = p.list[i], i+1
+		} else {
+			v, j = p.added[j], j+1
+		}
+		if !p.dropped[v] {
+			out = append(out, v)
+		}
+	}
+	p.list, p.added, p.dropped = out, nil, nil
 }
 
 // openSet is the engine's in-memory copy of the open orders: seeded once
@@ -97,39 +130,44 @@ func newOpenSet() *openSet {
 	return &openSet{views: map[common.Hash]*orderView{}, pairs: map[string]*pairViews{}}
 }
 
-func (s *openSet) put(v *orderView) {
-	p := s.pairs[v.pair]
+// pair returns the views of pair, made on first use.
+func (s *openSet) pair(pair string) *pairViews {
+	p := s.pairs[pair]
 	if p == nil {
-		p = &pairViews{pos: map[common.Hash]int{}}
-		s.pairs[v.pair] = p
+		p = &pairViews{}
+		s.pairs[pair] = p
 	}
-	if old, ok := s.views[v.hash]; ok && old.pair != v.pair {
-		s.remove(v.hash) // a pair never changes; kept correct regardless
-	}
-	s.views[v.hash] = v
-	if i, ok := p.pos[v.hash]; ok {
-		p.list[i] = v
-		return
-	}
-	p.pos[v.hash] = len(p.list)
-	p.list = append(p.list, v)
+	return p
 }
 
+// put adds v, or replaces the view of its order.
+func (s *openSet) put(v *orderView) {
+	if old, ok := s.views[v.hash]; ok {
+		s.drop(old)
+	}
+	s.views[v.hash] = v
+	p := s.pair(v.pair)
+	p.added = append(p.added, v)
+}
+
+// remove takes the order out of the set and tells its pair it closed.
 func (s *openSet) remove(h common.Hash) {
 	v, ok := s.views[h]
 	if !ok {
 		return
 	}
 	delete(s.views, h)
+	s.drop(v)
 	p := s.pairs[v.pair]
-	i := p.pos[h]
-	last := len(p.list) - 1
-	p.list[i] = p.list[last]
-	p.pos[p.list[i].hash] = i
-	p.list[last] = nil
-	p.list = p.list[:last]
-	delete(p.pos, h)
 	p.closed = append(p.closed, h)
+}
+
+func (s *openSet) drop(v *orderView) {
+	p := s.pairs[v.pair]
+	if p.dropped == nil {
+		p.dropped = map[*orderView]bool{}
+	}
+	p.dropped[v] = true
 }
 
 // changes are what happened since the last tick, gathered by the
@@ -295,18 +333,14 @@ func (e *Engine) load() error {
 	if old := e.open; old != nil {
 		for pair, p := range old.pairs {
 			closed := p.closed
+			p.settle()
 			for _, v := range p.list {
 				if open.views[v.hash] == nil {
 					closed = append(closed, v.hash)
 				}
 			}
 			if len(closed) > 0 {
-				np := open.pairs[pair]
-				if np == nil {
-					np = &pairViews{pos: map[common.Hash]int{}}
-					open.pairs[pair] = np
-				}
-				np.closed = closed
+				open.pair(pair).closed = closed
 			}
 		}
 	}

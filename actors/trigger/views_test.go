@@ -31,9 +31,15 @@ func openViews(t *testing.T, e *Engine) []string {
 	var out []string
 	n := 0
 	for pair, p := range e.open.pairs {
+		if len(p.added) != 0 || len(p.dropped) != 0 {
+			t.Fatalf("pair %s not settled after a tick", pair)
+		}
 		for i, v := range p.list {
-			if p.pos[v.hash] != i || e.open.views[v.hash] != v || v.pair != pair {
-				t.Fatalf("pair %s: view %s at %d is not indexed there", pair, v.hash, i)
+			if e.open.views[v.hash] != v || v.pair != pair {
+				t.Fatalf("pair %s: view %s at %d is not the indexed one", pair, v.hash, i)
+			}
+			if i > 0 && bytes.Compare(p.list[i-1].hash[:], v.hash[:]) >= 0 {
+				t.Fatalf("pair %s: view %d out of hash order", pair, i)
 			}
 		}
 		n += len(p.list)
