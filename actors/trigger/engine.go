@@ -81,6 +81,8 @@ type Engine struct {
 	mu     sync.RWMutex
 	latest BlockRef
 	exec   []Executable // sorted by hash
+	// byPair are exec's orders by lower-case pair, each sorted by hash.
+	byPair map[string][]Executable
 	pids   map[string]*actor.PID
 
 	// pending gathers the changes since the last tick (views.go).
@@ -176,12 +178,12 @@ func (e *Engine) Executable(pair string) []Executable {
 func (e *Engine) EachExecutable(pair string, after common.Hash, fn func(Executable) bool) {
 	e.mu.RLock()
 	exec := e.exec // never modified once published
+	if pair != "" {
+		exec = e.byPair[strings.ToLower(pair)]
+	}
 	e.mu.RUnlock()
 	i := sort.Search(len(exec), func(i int) bool { return bytes.Compare(exec[i].Hash[:], after[:]) > 0 })
 	for _, x := range exec[i:] {
-		if pair != "" && !strings.EqualFold(x.Pair, pair) {
-			continue
-		}
 		if !fn(x) {
 			return
 		}
@@ -231,6 +233,7 @@ func (e *Engine) Evaluate(ctx context.Context, ref BlockRef) error {
 	}
 	e.mu.Unlock()
 	var lists [][]Executable
+	byPair := make(map[string][]Executable, len(futures))
 	at := time.Unix(int64(ref.Time), 0).UTC()
 	var failed error
 	for pair, f := range futures {
@@ -250,13 +253,16 @@ func (e *Engine) Evaluate(ctx context.Context, ref BlockRef) error {
 		d := res.(*PairDecision)
 		e.apply(ctx, d, prices[pair], at)
 		lists = append(lists, d.Exec)
+		if k := strings.ToLower(pair); len(d.Exec) > 0 { // one pair, however spelled
+			byPair[k] = mergeByHash([][]Executable{byPair[k], d.Exec})
+		}
 	}
 	if failed != nil {
 		return failed
 	}
 	exec := mergeByHash(lists)
 	e.mu.Lock()
-	e.exec = exec
+	e.exec, e.byPair = exec, byPair
 	e.mu.Unlock()
 	return nil
 }
