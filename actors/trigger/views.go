@@ -195,8 +195,9 @@ func newChanges() *changes {
 		chain: map[common.Hash]*persistence.ChainOrder{}, reload: map[common.Hash]bool{}}
 }
 
-// room reports whether one more change may be held; the caller holds pmu.
-func (e *Engine) room() bool {
+// roomLocked reports whether one more change may be held; the caller holds
+// pmu.
+func (e *Engine) roomLocked() bool {
 	c := e.pending
 	if !c.overflow && len(c.records)+len(c.chain)+len(c.reload) >= e.maxPending {
 		e.pending = newChanges()
@@ -210,7 +211,7 @@ func (e *Engine) room() bool {
 func (e *Engine) onChange(_ string, rec *persistence.OrderRecord) {
 	h := common.HexToHash(rec.OrderHash)
 	e.pmu.Lock()
-	if e.room() {
+	if e.roomLocked() {
 		e.pending.records[h] = rec
 	}
 	e.pmu.Unlock()
@@ -221,7 +222,7 @@ func (e *Engine) blockApplied(b *indexer.Block) {
 	e.pmu.Lock()
 	defer e.pmu.Unlock()
 	for _, ev := range b.Events {
-		if ev.Order != nil && e.room() {
+		if ev.Order != nil && e.roomLocked() {
 			co := *ev.Order
 			e.pending.chain[ev.OrderHash] = &co
 		}
@@ -234,7 +235,7 @@ func (e *Engine) blockReverted(blk persistence.ChainBlock) {
 	e.pmu.Lock()
 	defer e.pmu.Unlock()
 	for _, h := range blk.Touched {
-		if e.room() {
+		if e.roomLocked() {
 			delete(e.pending.chain, h)
 			e.pending.reload[h] = true
 		}
