@@ -321,6 +321,17 @@ func postOrder(addr, key string, body func(i int) []byte) request {
 	}
 }
 
+// storeOrders posts n orders (body i for order i) to t flat out over conns
+// connections, as the modes that need a store of orders do before they
+// measure; it fails unless every order was answered 201.
+func storeOrders(ctx context.Context, t *target, n, conns int, body func(i int) []byte) (time.Duration, error) {
+	_, codes, elapsed := drive(ctx, t.addr, n, conns, 0, postOrder(t.addr, t.key, body))
+	if codes["201"] != n {
+		return elapsed, fmt.Errorf("storing orders: %v", codes)
+	}
+	return elapsed, nil
+}
+
 // floorRate is what the machine gives a submit that costs only the HTTP
 // exchange and one signature recovery: a bare Fiber handler (no
 // middleware, no parsing, no store) that recovers a fixed signature and

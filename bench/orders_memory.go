@@ -61,9 +61,9 @@ func runOrderMemory(ctx context.Context, out io.Writer, args []string) error {
 	}
 	base := heapAndRSS(t) // the signer's keys and hash slots are in the baseline
 	fmt.Fprintf(out, "baseline: heap %d MiB, RSS %d MiB\n", base.heap>>20, base.rss>>10)
-	_, codes, elapsed := drive(ctx, t.addr, *n, *conns, 0, postOrder(t.addr, t.key, s.sign))
-	if codes["201"] != *n {
-		return fmt.Errorf("storing orders: %v", codes)
+	elapsed, err := storeOrders(ctx, t, *n, *conns, s.sign)
+	if err != nil {
+		return err
 	}
 	fmt.Fprintf(out, "%d orders stored in %s (%.0f/s, signed as sent)\n", *n, elapsed.Round(time.Second), float64(*n)/elapsed.Seconds())
 	reg := t.svc.Registry()

@@ -25,9 +25,8 @@ func runOrderRead(ctx context.Context, out io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	_, codes, _ := drive(ctx, t.addr, f.n, f.conns, 0, postOrder(t.addr, t.key, func(i int) []byte { return bodies[i] }))
-	if codes["201"] != f.n {
-		return fmt.Errorf("storing orders: %v", codes)
+	if _, err := storeOrders(ctx, t, f.n, f.conns, func(i int) []byte { return bodies[i] }); err != nil {
+		return err
 	}
 	reads := f.reads
 	if reads <= 0 {

@@ -45,10 +45,10 @@ func runRestart(ctx context.Context, out io.Writer, args []string) error {
 		_ = t.close()
 		return err
 	}
-	_, codes, elapsed := drive(ctx, t.addr, *n, *conns, 0, postOrder(t.addr, t.key, s.sign))
-	if codes["201"] != *n {
+	elapsed, err := storeOrders(ctx, t, *n, *conns, s.sign)
+	if err != nil {
 		_ = t.close()
-		return fmt.Errorf("storing orders: %v", codes)
+		return err
 	}
 	nClosed := min(*n-1, int(*closed*float64(*n))) // one order stays open: the first read is of an open order
 	if err := closeAll(ctx, t, s.hashes[:nClosed], *conns); err != nil {
