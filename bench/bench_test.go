@@ -18,6 +18,15 @@ func TestModesRun(t *testing.T) {
 	}
 }
 
+// TestOrderReadRuns stores a few orders and reads them back: the mode
+// fails unless every store is a 201 and every read a 200.
+func TestOrderReadRuns(t *testing.T) {
+	err := modes()["order-read"].run(context.Background(), io.Discard, []string{"-n", "40", "-reads", "200", "-rounds", "1", "-conns", "4"})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // BenchmarkConfigLoopback and BenchmarkBareConfigLoopback are the config
 // comparison as testing.B benchmarks: compare their ns/op.
 func BenchmarkConfigLoopback(b *testing.B) {

@@ -9,8 +9,8 @@ import (
 // runOrderRead is the order-read mode: it stores -n orders, then reads
 // them (GET /v1/orders/{hash}, cycling over every hash) and GET /v1/config
 // alternately, the same number of requests each, and prints both rates
-// and their ratio (target ≥ 50 %). Memory per order is the order-memory
-// mode (orders_memory.go).
+// and their ratio (target ≥ 50 %); any answer but 200 fails the run.
+// Memory per order is the order-memory mode (orders_memory.go).
 func runOrderRead(ctx context.Context, out io.Writer, args []string) error {
 	f, err := parseOrderFlags("order-read", args)
 	if err != nil {
@@ -41,6 +41,9 @@ func runOrderRead(ctx context.Context, out io.Writer, args []string) error {
 			return httpRequest(dst, t.addr, "GET", "/v1/orders/"+hashes[i%len(hashes)].Hex(), nil, "X-API-Key", t.key)
 		})
 		orderRate := report(out, fmt.Sprintf("round %d GET /v1/orders/{hash}", round), lo, co, eo)
+		if cc["200"] != reads || co["200"] != reads { // a rate of errors compares nothing
+			return fmt.Errorf("round %d: config answered %v, orders %v", round, cc, co)
+		}
 		fmt.Fprintf(out, "round %d: order/config %.1f %% (target ≥ 50 %%)\n", round, 100*orderRate/cfgRate)
 	}
 	return nil
