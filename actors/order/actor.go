@@ -112,22 +112,28 @@ func (a *orderActor) create(req *CreateRequest) *Response {
 	return &Response{Record: a.rec, Changed: true}
 }
 
-func (a *orderActor) warm() *Response {
+// existing loads the order and answers the error to send when it cannot
+// be loaded or does not exist (nil when it exists).
+func (a *orderActor) existing() *Response {
 	if err := a.load(); err != nil {
 		return &Response{Err: err}
 	}
 	if a.rec == nil {
 		return &Response{Err: notFound(a.hash)}
+	}
+	return nil
+}
+
+func (a *orderActor) warm() *Response {
+	if res := a.existing(); res != nil {
+		return res
 	}
 	return &Response{Record: a.rec}
 }
 
 func (a *orderActor) cancel() *Response {
-	if err := a.load(); err != nil {
-		return &Response{Err: err}
-	}
-	if a.rec == nil {
-		return &Response{Err: notFound(a.hash)}
+	if res := a.existing(); res != nil {
+		return res
 	}
 	switch a.rec.Status {
 	case persistence.StatusCancelled:
@@ -152,11 +158,8 @@ func (a *orderActor) cancel() *Response {
 
 // apply runs a lifecycle transition (lifecycle.go) and commits it.
 func (a *orderActor) apply(msg any) *Response {
-	if err := a.load(); err != nil {
-		return &Response{Err: err}
-	}
-	if a.rec == nil {
-		return &Response{Err: notFound(a.hash)}
+	if res := a.existing(); res != nil {
+		return res
 	}
 	next := *a.rec
 	change, err := transition(&next, msg, a.reg.opts.Orders)
