@@ -80,10 +80,10 @@ type Engine struct {
 
 	mu     sync.RWMutex
 	latest BlockRef
-	exec   []Executable // sorted by hash
-	// byPair are exec's orders by lower-case pair, each sorted by hash.
-	byPair map[string][]Executable
-	pids   map[string]*actor.PID
+	// exec are the orders executable at the last tick by (lower-case)
+	// pair, each pair's sorted by hash; never modified once published.
+	exec map[string][]Executable
+	pids map[string]*actor.PID
 
 	// pending gathers the changes since the last tick (views.go).
 	pmu        sync.Mutex
@@ -174,16 +174,31 @@ func (e *Engine) Executable(pair string) []Executable {
 
 // EachExecutable calls fn, in hash order, with the orders executable at the
 // last evaluation whose hash is above after, optionally of one pair ("" =
-// all), until fn returns false.
+// all), until fn returns false. The pairs' lists are merged as fn is
+// called, so a caller that stops early pays for what it saw.
 func (e *Engine) EachExecutable(pair string, after common.Hash, fn func(Executable) bool) {
 	e.mu.RLock()
-	exec := e.exec // never modified once published
-	if pair != "" {
-		exec = e.byPair[strings.ToLower(pair)]
-	}
+	exec := e.exec
 	e.mu.RUnlock()
-	i := sort.Search(len(exec), func(i int) bool { return bytes.Compare(exec[i].Hash[:], after[:]) > 0 })
-	for _, x := range exec[i:] {
+	var heads [][]Executable
+	for p, list := range exec {
+		if pair == "" || p == strings.ToLower(pair) {
+			i := sort.Search(len(list), func(i int) bool { return bytes.Compare(list[i].Hash[:], after[:]) > 0 })
+			heads = append(heads, list[i:])
+		}
+	}
+	for {
+		best := -1
+		for i, h := range heads {
+			if len(h) > 0 && (best < 0 || bytes.Compare(h[0].Hash[:], heads[best][0].Hash[:]) < 0) {
+				best = i
+			}
+		}
+		if best < 0 {
+			return
+		}
+		x := heads[best][0]
+		heads[best] = heads[best][1:]
 		if !fn(x) {
 			return
 		}
@@ -232,8 +247,7 @@ func (e *Engine) Evaluate(ctx context.Context, ref BlockRef) error {
 		futures[pair] = e.system.Root.RequestFuture(pid, m, evalTimeout)
 	}
 	e.mu.Unlock()
-	var lists [][]Executable
-	byPair := make(map[string][]Executable, len(futures))
+	exec := make(map[string][]Executable, len(futures))
 	at := time.Unix(int64(ref.Time), 0).UTC()
 	var failed error
 	for pair, f := range futures {
@@ -252,47 +266,17 @@ func (e *Engine) Evaluate(ctx context.Context, ref BlockRef) error {
 		}
 		d := res.(*PairDecision)
 		e.apply(ctx, d, prices[pair], at)
-		lists = append(lists, d.Exec)
-		if k := strings.ToLower(pair); len(d.Exec) > 0 { // one pair, however spelled
-			byPair[k] = mergeByHash([][]Executable{byPair[k], d.Exec})
+		if len(d.Exec) > 0 {
+			exec[pair] = d.Exec
 		}
 	}
 	if failed != nil {
 		return failed
 	}
-	exec := mergeByHash(lists)
 	e.mu.Lock()
-	e.exec, e.byPair = exec, byPair
+	e.exec = exec
 	e.mu.Unlock()
 	return nil
-}
-
-// mergeByHash merges lists sorted by hash into one, pairwise.
-func mergeByHash(lists [][]Executable) []Executable {
-	if len(lists) == 0 {
-		return nil
-	}
-	for len(lists) > 1 {
-		next := lists[:0:0]
-		for i := 0; i < len(lists); i += 2 {
-			if i+1 == len(lists) {
-				next = append(next, lists[i])
-				continue
-			}
-			a, b := lists[i], lists[i+1]
-			out := make([]Executable, 0, len(a)+len(b))
-			for len(a) > 0 && len(b) > 0 {
-				if bytes.Compare(a[0].Hash[:], b[0].Hash[:]) <= 0 {
-					out, a = append(out, a[0]), a[1:]
-				} else {
-					out, b = append(out, b[0]), b[1:]
-				}
-			}
-			next = append(next, append(append(out, a...), b...))
-		}
-		lists = next
-	}
-	return lists[0]
 }
 
 // apply sends a pair's decided transitions to the order actors (each is

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math/big"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -20,7 +21,7 @@ import (
 // pair actor still reading a slow tick's views is never raced.
 type orderView struct {
 	hash      common.Hash
-	pair      string
+	pair      string // lower case: one pair however its records spell it
 	orderType string
 	tokenIn   common.Address
 	tokenOut  common.Address
@@ -43,7 +44,7 @@ type orderView struct {
 
 // newView decodes rec; ok is false for a record that cannot be evaluated.
 func newView(rec *persistence.OrderRecord) (*orderView, bool) {
-	v := &orderView{hash: common.HexToHash(rec.OrderHash), pair: rec.Pair, orderType: rec.OrderType,
+	v := &orderView{hash: common.HexToHash(rec.OrderHash), pair: strings.ToLower(rec.Pair), orderType: rec.OrderType,
 		tokenIn: common.HexToAddress(rec.Order.TokenIn), tokenOut: common.HexToAddress(rec.Order.TokenOut),
 		triggered: rec.TriggeredAt != nil, stalled: rec.Stalled, dca: rec.DCA, createdAt: rec.CreatedAt}
 	var err error

@@ -216,7 +216,7 @@ func TestEachExecutableFromACursor(t *testing.T) {
 	}
 	pair := all[0].Pair
 	n := 0
-	env.engine.EachExecutable(strings.ToLower(pair), common.Hash{}, func(x Executable) bool {
+	env.engine.EachExecutable(strings.ToUpper(pair), common.Hash{}, func(x Executable) bool {
 		if x.Pair != pair {
 			t.Fatalf("pair %s listed for %s", x.Pair, pair)
 		}
