@@ -225,8 +225,6 @@ func (a *endpointActor) done(msg *attemptDone) {
 				a.m.cfg.DisableAfter, since.Format(time.RFC3339))
 		})
 		if err == nil {
-			a.m.stats.disabledTotal.Add(1)
-			a.m.stats.disabledNow.Add(1)
 			a.m.log.Warn("webhook: endpoint disabled", "endpoint", a.id, "account", rec.AccountID, "failingSince", since)
 		}
 	}

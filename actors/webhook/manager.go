@@ -284,6 +284,12 @@ func (m *Manager) updateEndpoint(id string, durable bool, f func(*persistence.We
 	if err != nil {
 		return err
 	}
+	if ep.rec.Enabled && !rec.Enabled {
+		// Counted under the lock that publishes the record, so a reader
+		// that sees the endpoint disabled also sees it counted.
+		m.stats.disabledTotal.Add(1)
+		m.stats.disabledNow.Add(1)
+	}
 	ep.rec = &rec
 	return nil
 }
