@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"math/big"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -149,5 +150,56 @@ func TestFundedFlagAndOracleFromChain(t *testing.T) {
 	}
 	if _, ok := ce.get(h)["funded"]; ok {
 		t.Fatal("a cancelled order has a funded flag")
+	}
+}
+
+// An EIP-1271 wallet's cancel: the owner's OrderCancel over another hash
+// or under another domain is refused, the owner's cancel is idempotent
+// and takes the order out of the book and the pending list at once; a
+// node that cannot be reached answers 503 CHAIN_UNAVAILABLE.
+func TestEIP1271WalletCancelContract(t *testing.T) {
+	ce := newChainEnv(t)
+	owner := ce.dc.Accounts().Makers[0]
+	bin := hexutil.MustDecode(smartwallet.SmartWalletMetaData.Bin)
+	wallet := ce.send(owner.Key, nil, append(bin, common.LeftPadBytes(owner.Address[:], 32)...))
+	sp := ce.spec("limit", owner.Key)
+	sp.maker = &wallet
+	h := ce.submit(sp)
+	sp2 := ce.spec("stop_loss", owner.Key)
+	sp2.maker = &wallet
+	h2 := ce.submit(sp2)
+	del := func(hash common.Hash, sig []byte) *testserver.Response {
+		return ce.srv.Do("DELETE", "/v1/orders/"+hash.Hex(), cancelBody(sig), map[string]string{"X-API-Key": ce.srv.APIKey})
+	}
+	dep := ce.dc.Deployment()
+	for name, sig := range map[string][]byte{
+		"another order's cancel": signCancel(t, ce.domain, h2, owner.Key),
+		"another chain id":       signCancel(t, chain.NewRouterDomain(1, dep.Router), h, owner.Key),
+		"another router":         signCancel(t, chain.NewRouterDomain(dep.ChainID, wallet), h, owner.Key),
+	} {
+		if r := del(h, sig); r.Status != 400 || r.Code() != "BAD_SIGNATURE" {
+			t.Errorf("%s: %d %s", name, r.Status, r.Body)
+		}
+	}
+	for i := range 2 {
+		if r := del(h, signCancel(t, ce.domain, h, owner.Key)); r.Status != 200 || string(r.Body) != `{"success":true}` {
+			t.Fatalf("cancel %d by the owner: %d %s", i, r.Status, r.Body)
+		}
+	}
+	if slices.Contains(ce.walk("/v1/orderbook/"+ce.weth.Address.Hex()+"-"+ce.usdc.Address.Hex()+"?", 500), h.Hex()) ||
+		slices.Contains(ce.walk("/v1/orders?status=pending&wallet="+wallet.Hex()+"&", 500), h.Hex()) ||
+		!slices.Contains(ce.walk("/v1/orders?status=cancelled&wallet="+wallet.Hex()+"&", 500), h.Hex()) {
+		t.Fatal("the cancelled order did not leave the book and the pending list")
+	}
+	// The node goes away: the wallet's signature cannot be checked.
+	if err := ce.dc.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r := del(h2, signCancel(t, ce.domain, h2, owner.Key))
+	if r.Status != 503 || r.Code() != "CHAIN_UNAVAILABLE" {
+		t.Fatalf("cancel without a node: %d %s", r.Status, r.Body)
+	}
+	if rec := ce.get(h2); rec["status"] != "pending" || rec["funded"] != nil {
+		t.Fatalf("an open order without a node: status %v funded %v", rec["status"], rec["funded"])
 	}
 }
