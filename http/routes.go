@@ -148,7 +148,7 @@ func publicRoutes() []Route {
 				Params: []ParamDoc{pHash}, Errors: []orderengine.Code{orderengine.CodeInvalidRequest, orderengine.CodeNotFound}}},
 		{Method: "GET", Path: "/v1/orderbook/:pair", Access: ReadBucket, Status: 200, call: callOrderbook,
 			Doc: OpDoc{ID: "getOrderbook", Tag: "market", Summary: "Open orders of a pair.", Response: "Orderbook",
-				Params: []ParamDoc{pathParam("pair", "Pair", "<tokenIn address>-<tokenOut address>, lowercase or checksummed."), pLimit, pCursor}, Errors: errsBadInput}},
+				Params: []ParamDoc{pathParam("pair", "Pair", "<tokenIn address>-<tokenOut address>, lowercase or checksummed; the two tokens differ (the same token twice is INVALID_REQUEST)."), pLimit, pCursor}, Errors: errsBadInput}},
 		{Method: "GET", Path: "/v1/swaps", Access: ReadBucket, Status: 200, call: callSwaps,
 			Doc: OpDoc{ID: "listSwaps", Tag: "market", Summary: "Recent swaps, keyset-paginated.", Response: "SwapList",
 				Params: []ParamDoc{q("token", "Address", "Only swaps of this token.", false), q("wallet", "Address", "Only swaps of this wallet.", false), pLimit, pCursor},

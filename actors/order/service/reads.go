@@ -206,7 +206,9 @@ type orderbookBody struct {
 	NextCursor *string           `json:"nextCursor"`
 }
 
-// parsePair parses "<tokenIn>-<tokenOut>" (lowercase or checksummed).
+// parsePair parses "<tokenIn>-<tokenOut>" (lowercase or checksummed). The
+// two tokens must differ, as everywhere else in the API (a submit with the
+// same token twice is INVALID_ORDER, the routing calls' INVALID_REQUEST).
 func parsePair(pair string) (common.Address, common.Address, error) {
 	a, b, ok := strings.Cut(pair, "-")
 	if !ok {
@@ -217,5 +219,11 @@ func parsePair(pair string) (common.Address, common.Address, error) {
 		return in, in, err
 	}
 	out, err := chain.ParseAddress("pair tokenOut", b)
-	return in, out, err
+	if err != nil {
+		return in, out, err
+	}
+	if in == out {
+		return in, out, orderengine.Errorf(orderengine.CodeInvalidRequest, "pair tokenOut must differ from tokenIn")
+	}
+	return in, out, nil
 }

@@ -92,6 +92,8 @@ func TestReadEndpointsRefuseBadInput(t *testing.T) {
 		{"/v1/orderbook/" + strings.ToLower(pair), 200, ""},
 		{"/v1/orderbook/" + tokA.Hex() + "-" + tokC.Hex(), 200, ""},
 		{"/v1/orderbook/" + badSum + "-" + tokB.Hex(), 400, "INVALID_REQUEST"},
+		{"/v1/orderbook/" + tokA.Hex() + "-" + tokA.Hex(), 400, "INVALID_REQUEST"},
+		{"/v1/orderbook/" + strings.ToLower(tokA.Hex()) + "-" + tokA.Hex(), 400, "INVALID_REQUEST"},
 		{"/v1/orderbook/" + tokA.Hex() + tokB.Hex(), 400, "INVALID_REQUEST"},
 		{"/v1/orderbook/" + tokA.Hex() + "_" + tokB.Hex(), 400, "INVALID_REQUEST"},
 		{"/v1/orderbook/" + pair + "-" + tokC.Hex(), 400, "INVALID_REQUEST"},
