@@ -13,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors/order"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/http/testserver"
@@ -170,4 +171,32 @@ func TestCancelContract(t *testing.T) {
 		}
 	}
 	e.consistent()
+}
+
+// The API key only attributes and limits (specification sections 1 and
+// 5): any account's key relays the maker's cancel, so the operation
+// documents no 403.
+func TestCancelByAnotherAccountsKey(t *testing.T) {
+	e := newEnv(t)
+	key := newKey(t)
+	h := e.submit(defaultSpec("limit", key))
+	acct, err := e.srv.Engine.Accounts.CreateAccount("relayer", orderengine.TierFree, orderengine.BucketLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, _, err := e.srv.Engine.Accounts.IssueKey(acct.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := e.srv.Do("DELETE", "/v1/orders/"+h.Hex(), cancelBody(signCancel(t, e.domain, h, key)), map[string]string{"X-API-Key": other})
+	if r.Status != 200 || string(r.Body) != `{"success":true}` {
+		t.Fatalf("cancel relayed by another account: %d %s", r.Status, r.Body)
+	}
+	doc, err := testserver.LoadDocument(context.Background(), e.srv.Do("GET", "/v1/openapi.json", nil, nil).Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.Paths.Find("/v1/orders/{hash}").Delete.Responses.Status(403) != nil {
+		t.Fatal("the OpenAPI document lists a 403 the cancel never answers")
+	}
 }

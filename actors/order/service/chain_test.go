@@ -156,7 +156,8 @@ func TestFundedFlagAndOracleFromChain(t *testing.T) {
 // An EIP-1271 wallet's cancel: the owner's OrderCancel over another hash
 // or under another domain is refused, the owner's cancel is idempotent
 // and takes the order out of the book and the pending list at once; a
-// node that cannot be reached answers 503 CHAIN_UNAVAILABLE.
+// node that cannot be reached answers 503 CHAIN_UNAVAILABLE, which the
+// served OpenAPI document lists for the operation.
 func TestEIP1271WalletCancelContract(t *testing.T) {
 	ce := newChainEnv(t)
 	owner := ce.dc.Accounts().Makers[0]
@@ -201,5 +202,12 @@ func TestEIP1271WalletCancelContract(t *testing.T) {
 	}
 	if rec := ce.get(h2); rec["status"] != "pending" || rec["funded"] != nil {
 		t.Fatalf("an open order without a node: status %v funded %v", rec["status"], rec["funded"])
+	}
+	doc, err := testserver.LoadDocument(context.Background(), ce.srv.Do("GET", "/v1/openapi.json", nil, nil).Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp := doc.Paths.Find("/v1/orders/{hash}").Delete.Responses.Status(503); resp == nil || !strings.Contains(*resp.Value.Description, "CHAIN_UNAVAILABLE") {
+		t.Fatal("the OpenAPI document does not list 503 CHAIN_UNAVAILABLE for the cancel")
 	}
 }
