@@ -129,7 +129,8 @@ func schemas() obj {
 			"accountId":   str("The account whose API key submitted the order."),
 			"createdAt":   obj{"type": "string", "format": "date-time"}, "updatedAt": obj{"type": "string", "format": "date-time"},
 		}),
-		"OrderList": object([]string{"orders", "nextCursor"}, obj{"orders": arrayOf(ref("OrderRecord")), "nextCursor": obj{"type": []string{"string", "null"}}}),
+		"OrderList": object([]string{"orders", "nextCursor"}, obj{"orders": arrayOf(ref("OrderRecord")),
+			"nextCursor": obj{"type": []string{"string", "null"}, "description": "Cursor of the next page; null on the last. Every page but the last holds limit orders; orders submitted while a client pages never shift or repeat entries of later pages."}}),
 		"Fill": object([]string{"txHash", "blockNumber", "logIndex", "amountIn", "amountOut", "protocolFee", "referralFee", "keeperFee", "keeper", "timestamp"}, obj{
 			"txHash": ref("Hash"), "blockNumber": obj{"type": "integer"}, "logIndex": obj{"type": "integer"},
 			"amountIn": ref("UintString"), "amountOut": ref("UintString"), "protocolFee": ref("UintString"),
@@ -142,7 +143,7 @@ func schemas() obj {
 			"createdAt": obj{"type": "string", "format": "date-time"},
 		}),
 		"Orderbook": object([]string{"pair", "orders", "nextCursor"}, obj{"pair": ref("Pair"), "orders": arrayOf(ref("OrderbookEntry")),
-			"nextCursor": obj{"type": []string{"string", "null"}, "description": "Cursor of the next page; null at the end. One request examines at most 4 × limit listed orders, so a page may hold fewer than limit orders (even none) and still have a nextCursor: follow it, and start over when it is null."}}),
+			"nextCursor": obj{"type": []string{"string", "null"}, "description": "Cursor of the next page; null on the last. Every page but the last holds limit orders; an order that closes or arrives while a client pages is listed at most once."}}),
 		"Swap": object([]string{"kind", "txHash", "blockNumber", "logIndex", "timestamp", "wallet", "amountIn", "amountOut", "protocolFee", "referralFee"}, obj{
 			"kind": obj{"type": "string", "enum": []string{"swap", "fill"}}, "txHash": ref("Hash"),
 			"blockNumber": obj{"type": "integer"}, "logIndex": obj{"type": "integer"}, "timestamp": obj{"type": "integer", "description": "Block time, unix seconds."},
