@@ -7,7 +7,9 @@ import (
 	"math/big"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -107,12 +109,20 @@ func TestCancelContract(t *testing.T) {
 		t.Fatal("the pending order is not listed")
 	}
 	// The maker's cancel, in each accepted signature form: the first
-	// cancels, the others answer success again (idempotent).
+	// cancels, the others answer success again (idempotent) and change
+	// nothing (no second transition: updatedAt stays).
+	var cancelledAt any
 	for i, sig := range [][]byte{good, vZero, compact, good} {
 		r := del(h.Hex(), cancelBody(sig))
 		if r.Status != 200 || string(r.Body) != `{"success":true}` {
 			t.Fatalf("cancel %d: %d %s", i, r.Status, r.Body)
 		}
+		if i == 0 {
+			cancelledAt = e.get(h)["updatedAt"]
+		} else if at := e.get(h)["updatedAt"]; at != cancelledAt {
+			t.Fatalf("repeated cancel %d moved updatedAt from %v to %v", i, cancelledAt, at)
+		}
+		e.clk.Advance(time.Second)
 	}
 	if r := del(h.Hex(), cancelBody(signCancel(t, e.domain, h, newKey(t)))); r.Status != 400 || r.Code() != "BAD_SIGNATURE" {
 		t.Fatalf("another signer on a cancelled order: %d %s", r.Status, r.Body)
@@ -199,4 +209,35 @@ func TestCancelByAnotherAccountsKey(t *testing.T) {
 	if doc.Paths.Find("/v1/orders/{hash}").Delete.Responses.Status(403) != nil {
 		t.Fatal("the OpenAPI document lists a 403 the cancel never answers")
 	}
+}
+
+// Concurrent cancels of one pending order all answer 200; the order is
+// cancelled once and the store stays consistent.
+func TestConcurrentCancels(t *testing.T) {
+	e := newEnv(t)
+	key := newKey(t)
+	h := e.submit(defaultSpec("limit", key))
+	body := cancelBody(signCancel(t, e.domain, h, key))
+	var wg sync.WaitGroup
+	codes := make([]int, 8)
+	for i := range codes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			codes[i] = e.srv.Do("DELETE", "/v1/orders/"+h.Hex(), body, map[string]string{"X-API-Key": e.srv.APIKey}).Status
+		}()
+	}
+	wg.Wait()
+	for i, c := range codes {
+		if c != 200 {
+			t.Fatalf("cancel %d: %d", i, c)
+		}
+	}
+	if rec := e.get(h); rec["status"] != "cancelled" {
+		t.Fatalf("status %v", rec["status"])
+	}
+	if n := len(e.walk("/v1/orders?status=cancelled&", 500)); n != 1 {
+		t.Fatalf("%d cancelled orders listed", n)
+	}
+	e.consistent()
 }
