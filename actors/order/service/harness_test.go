@@ -104,6 +104,8 @@ type spec struct {
 	// tokenIn's decimals when it is not one of the test tokens.
 	maker *common.Address
 	decIn uint8
+	// receiver overrides the order's receiver (default: the maker).
+	receiver *common.Address
 }
 
 func defaultSpec(class string, key *ecdsa.PrivateKey) spec {
@@ -152,7 +154,11 @@ func (e *env) build(sp spec) ([]byte, common.Hash) {
 	if sp.maker != nil {
 		maker = *sp.maker
 	}
-	o := chain.Order{Maker: maker, Receiver: maker, TokenIn: sp.in, TokenOut: sp.out, Referrer: ref, ReferralFeePpm: ppm, MakerTraits: traits}
+	receiver := maker
+	if sp.receiver != nil {
+		receiver = *sp.receiver
+	}
+	o := chain.Order{Maker: maker, Receiver: receiver, TokenIn: sp.in, TokenOut: sp.out, Referrer: ref, ReferralFeePpm: ppm, MakerTraits: traits}
 	o.Salt.SetUint64(e.salt*7919 + uint64(time.Now().UnixNano()))
 	o.AmountIn.SetUint64(sp.amountIn)
 	o.TriggerPrice.SetUint64(sp.price)
@@ -179,7 +185,7 @@ func (e *env) build(sp spec) ([]byte, common.Hash) {
 	}
 	sig[64] += 27
 	order := map[string]any{
-		"salt": "0x" + hex.EncodeToString(o.Salt.Bytes()), "maker": maker.Hex(), "receiver": maker.Hex(),
+		"salt": "0x" + hex.EncodeToString(o.Salt.Bytes()), "maker": maker.Hex(), "receiver": receiver.Hex(),
 		"tokenIn": sp.in.Hex(), "tokenOut": sp.out.Hex(), "amountIn": o.AmountIn.Dec(), "triggerPrice": o.TriggerPrice.Dec(),
 		"makerTraits": traits.Dec(), "referrer": ref.Hex(), "referralFeePpm": ppm,
 	}

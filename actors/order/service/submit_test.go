@@ -3,6 +3,7 @@ package service_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -53,13 +54,7 @@ func TestSubmitRules(t *testing.T) {
 	other := newKey(t)
 	past := uint64(e.clk.Now().Unix() - 10)
 	wrongPpm := uint32(1)
-	cases := []struct {
-		name   string
-		sp     func(spec) spec
-		status int
-		code   string
-		msg    string
-	}{
+	cases := []ruleCase{
 		{"missing orderType", func(s spec) spec { s.edit = func(b, _ map[string]any) { delete(b, "orderType") }; return s }, 400, "INVALID_REQUEST", "orderType is required"},
 		{"unknown orderType", func(s spec) spec { s.edit = func(b, _ map[string]any) { b["orderType"] = "market" }; return s }, 400, "INVALID_REQUEST", "orderType"},
 		{"amountIn not decimal", func(s spec) spec { s.edit = func(_, o map[string]any) { o["amountIn"] = "1e18" }; return s }, 400, "INVALID_REQUEST", "order.amountIn"},
@@ -106,7 +101,19 @@ func TestSubmitRules(t *testing.T) {
 			s.out = common.HexToAddress("0x4000000000000000000000000000000000000004")
 			return s
 		}, 422, "UNSUPPORTED_PAIR", "tokenOut"},
+		{"take_profit without oracle", func(s spec) spec { s = defaultSpec("take_profit", s.key); s.out = tokC; return s }, 422, "NO_ORACLE", "take_profit orders need one"},
+		{"trailing without oracle", func(s spec) spec { s = defaultSpec("trailing", s.key); s.out = tokC; return s }, 422, "NO_ORACLE", "trailing orders need one"},
+		{"dca without oracle", func(s spec) spec { s = defaultSpec("dca", s.key); s.out = tokC; return s }, 422, "NO_ORACLE", "dca orders need one"},
+		{"stop_loss unknown tokenOut", func(s spec) spec {
+			s = defaultSpec("stop_loss", s.key)
+			s.out = common.HexToAddress("0x4000000000000000000000000000000000000004")
+			return s
+		}, 422, "UNSUPPORTED_PAIR", "tokenOut"},
 	}
+	cases = append(cases, schemaCases...)
+	cases = append(cases, contentCases...)
+	cases = append(cases, traitsCases...)
+	cases = append(cases, signatureCases...)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			body, _ := e.build(tc.sp(defaultSpec("limit", newKey(t))))
@@ -170,13 +177,18 @@ func TestSubmitMakerLimits(t *testing.T) {
 	}
 	body, _ := e.build(defaultSpec("limit", key))
 	r := e.submitRaw(body)
-	if r.Status != 429 || r.Code() != "MAKER_RATE_LIMITED" || r.Header.Get("Retry-After") == "" {
-		t.Fatalf("11th submit: %d %s", r.Status, r.Body)
+	if r.Status != 429 || r.Code() != "MAKER_RATE_LIMITED" || r.Header.Get("Retry-After") == "" || r.Header.Get("X-RateLimit-Limit") == "" {
+		t.Fatalf("11th submit: %d %v %s", r.Status, r.Header, r.Body)
 	}
 	// Another maker is not limited.
 	e.submit(defaultSpec("limit", newKey(t)))
 	if got := e.svc.OpenOrders(crypto.PubkeyToAddress(key.PublicKey)); got != 10 {
 		t.Fatalf("open orders %d, want 10", got)
+	}
+	// Once the 10 s window has passed, the refused order is admitted.
+	e.clk.Advance(10*time.Second + time.Millisecond)
+	if r := e.submitRaw(body); r.Status != 201 {
+		t.Fatalf("after the maker window: %d %s", r.Status, r.Body)
 	}
 }
 
