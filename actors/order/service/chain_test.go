@@ -31,7 +31,9 @@ type chainEnv struct {
 	weth, usdc devchain.Token
 }
 
-func newChainEnv(t *testing.T) *chainEnv {
+// newChainEnv starts the dev chain and the server; opts add server options
+// that may use the chain env (its service is set once WithOrders ran).
+func newChainEnv(t *testing.T, opts ...func(*chainEnv) testserver.Option) *chainEnv {
 	t.Helper()
 	ctx := context.Background()
 	ccfg := orderengine.Default().Chain
@@ -47,12 +49,17 @@ func newChainEnv(t *testing.T) *chainEnv {
 	ce.usdc, _ = dep.Token("USDC")
 	e := &env{t: t, clk: clock.NewManual(time.Now().UTC()), vault: dep.FeeVault, a: ce.weth.Address, b: ce.usdc.Address}
 	e.domain = chain.NewRouterDomain(dep.ChainID, dep.Router)
-	e.srv = testserver.NewTestServer(t,
+	ce.env = e
+	sopts := []testserver.Option{
 		testserver.WithClock(e.clk),
 		testserver.WithTier(orderengine.TierEnterprise, orderengine.BucketLimits{Quote: 100000, Read: 100000, Order: 100000}),
 		testserver.WithConfig(func(c *orderengine.Config) { dep.ApplyTo(c) }),
-		testserver.WithOrders(service.BuildOptions{Chain: dc.Client()}, &e.svc))
-	ce.env = e
+		testserver.WithOrders(service.BuildOptions{Chain: dc.Client()}, &e.svc),
+	}
+	for _, o := range opts {
+		sopts = append(sopts, o(ce))
+	}
+	e.srv = testserver.NewTestServer(t, sopts...)
 	return ce
 }
 
