@@ -16,6 +16,8 @@ type submission struct {
 	signature  []byte
 	sigHex     string
 	clientHash string
+	// hash is the server's order hash, set once check has computed it.
+	hash common.Hash
 	// suppliedTAO is order.triggerAmountOut when the payload carries it.
 	suppliedTAO *uint256.Int
 	kind        chain.KindParams

@@ -20,6 +20,7 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"math/big"
@@ -210,11 +211,11 @@ func (s *Service) Submit(ctx context.Context, caller apihttp.Caller, body []byte
 		return nil, err
 	}
 	rec, bind, err := s.check(ctx, sub, caller)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		err = s.reg.Create(ctx, rec, bind)
 	}
-	if err := s.reg.Create(ctx, rec, bind); err != nil {
-		return nil, err
+	if err != nil {
+		return nil, sub.withHashMismatch(err)
 	}
 	if strings.EqualFold(sub.clientHash, rec.OrderHash) {
 		// The usual answer, rendered without reflection.
@@ -251,8 +252,9 @@ func (s *Service) check(ctx context.Context, sub *submission, caller apihttp.Cal
 		return nil, nil, err
 	}
 	hash, err := s.d.Verifier.VerifyOrder(ctx, o, sub.signature, nil)
+	sub.hash = hash
 	if err != nil {
-		return nil, nil, s.signatureError(ctx, err, o.Maker, sub.clientHash, hash)
+		return nil, nil, s.signatureError(ctx, err, o.Maker)
 	}
 	progress, err := s.chainState(hash, o.Maker, traits.Nonce, &o.AmountIn)
 	if err != nil {
@@ -310,25 +312,31 @@ func checkTokens(tokens *routing.Tokens, c chain.Class, in, out common.Address) 
 }
 
 // signatureError maps a refused signature: a v7.0 signature of a referred
-// wallet is FEE_PARAMS_MISMATCH (contract.md section 6); a client hash that
-// differs from the server's is named in the message.
-func (s *Service) signatureError(ctx context.Context, err error, maker common.Address, clientHash string, hash common.Hash) error {
-	e := orderengine.AsError(err)
-	if e.Code != orderengine.CodeBadSignature {
-		return err
-	}
-	msg := e.Message
-	code := e.Code
+// wallet is FEE_PARAMS_MISMATCH (contract.md section 6).
+func (s *Service) signatureError(ctx context.Context, err error, maker common.Address) error {
 	if reason, _ := chain.SignatureReasonOf(err); reason == chain.ReasonSignedV70 {
 		if _, bound, berr := s.orders.BoundReferrer(ctx, maker); berr == nil && bound {
-			code = orderengine.CodeFeeParamsMismatch
-			msg = "referred wallet " + maker.Hex() + ": " + msg
+			return orderengine.Errorf(orderengine.CodeFeeParamsMismatch, "referred wallet %s: %s", maker.Hex(), orderengine.AsError(err).Message)
 		}
 	}
-	if !strings.EqualFold(clientHash, hash.Hex()) {
-		msg += fmt.Sprintf(" (the submitted orderHash %s differs from the server's %s for this order: the client hashed a different struct)", clientHash, hash.Hex())
+	return err
+}
+
+// withHashMismatch names a client orderHash that differs from the server's
+// in the message of a refusal (contract.md section 1), once the server has
+// hashed the order; earlier refusals and non-API errors are returned as is.
+func (sub *submission) withHashMismatch(err error) error {
+	var e *orderengine.Error
+	if sub.hash == (common.Hash{}) || strings.EqualFold(sub.clientHash, sub.hash.Hex()) || !errors.As(err, &e) || e.Code == orderengine.CodeInternal {
+		return err
 	}
-	return orderengine.Errorf(code, "%s", msg)
+	noted := *e
+	noted.Message += fmt.Sprintf(" (the submitted orderHash %s differs from the server's %s for this order", sub.clientHash, sub.hash.Hex())
+	if e.Code == orderengine.CodeBadSignature {
+		noted.Message += ": the client hashed a different struct"
+	}
+	noted.Message += ")"
+	return &noted
 }
 
 // newRecord builds the pending record of a checked submission.

@@ -1,6 +1,7 @@
 package service_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -165,6 +166,33 @@ func TestSubmitDuplicateAndClientHashMismatch(t *testing.T) {
 	if r.Status != 400 || r.Code() != "BAD_SIGNATURE" || !strings.Contains(string(r.Body), "submitted orderHash") {
 		t.Fatalf("bad signature with mismatched hash: %d %s", r.Status, r.Body)
 	}
+	// So it is in every refusal once the server has hashed the order: a
+	// fee mismatch, and a duplicate resubmitted with another orderHash.
+	wrongPpm := uint32(1)
+	sp = defaultSpec("limit", newKey(t))
+	sp.ppm = &wrongPpm
+	sp.edit = func(b, _ map[string]any) { b["orderHash"] = "0x" + strings.Repeat("ef", 32) }
+	body, h = e.build(sp)
+	r = e.submitRaw(body)
+	if r.Status != 400 || r.Code() != "FEE_PARAMS_MISMATCH" || !strings.Contains(string(r.Body), "submitted orderHash 0x"+strings.Repeat("ef", 32)) ||
+		!strings.Contains(string(r.Body), h.Hex()) {
+		t.Fatalf("fee mismatch with mismatched hash: %d %s", r.Status, r.Body)
+	}
+	sp = defaultSpec("limit", newKey(t))
+	body, h = e.build(sp)
+	if r := e.submitRaw(body); r.Status != 201 {
+		t.Fatalf("submit: %d %s", r.Status, r.Body)
+	}
+	var resubmit map[string]any
+	if err := json.Unmarshal(body, &resubmit); err != nil {
+		t.Fatal(err)
+	}
+	resubmit["orderHash"] = "0x" + strings.Repeat("01", 32)
+	body, _ = json.Marshal(resubmit)
+	r = e.submitRaw(body)
+	if r.Status != 409 || r.Code() != "ALREADY_EXISTS" || !strings.Contains(string(r.Body), "submitted orderHash 0x"+strings.Repeat("01", 32)) {
+		t.Fatalf("duplicate with mismatched hash: %d %s", r.Status, r.Body)
+	}
 }
 
 func TestSubmitMakerLimits(t *testing.T) {
@@ -175,9 +203,13 @@ func TestSubmitMakerLimits(t *testing.T) {
 		sp.price += uint64(i)
 		e.submit(sp)
 	}
-	body, _ := e.build(defaultSpec("limit", key))
+	// The 11th names a wrong client orderHash too, and keeps its Retry-After.
+	sp := defaultSpec("limit", key)
+	sp.edit = func(b, _ map[string]any) { b["orderHash"] = "0x" + strings.Repeat("ab", 32) }
+	body, _ := e.build(sp)
 	r := e.submitRaw(body)
-	if r.Status != 429 || r.Code() != "MAKER_RATE_LIMITED" || r.Header.Get("Retry-After") == "" || r.Header.Get("X-RateLimit-Limit") == "" {
+	if r.Status != 429 || r.Code() != "MAKER_RATE_LIMITED" || r.Header.Get("Retry-After") == "" || r.Header.Get("X-RateLimit-Limit") == "" ||
+		!strings.Contains(string(r.Body), "submitted orderHash") {
 		t.Fatalf("11th submit: %d %v %s", r.Status, r.Header, r.Body)
 	}
 	// Another maker is not limited.
