@@ -14,6 +14,13 @@ func object(required []string, props obj) obj {
 	return o
 }
 
+// closed forbids properties o does not list: the submit body refuses an
+// unknown field with INVALID_REQUEST naming it.
+func closed(o obj) obj {
+	o["additionalProperties"] = false
+	return o
+}
+
 func arrayOf(item obj) obj { return obj{"type": "array", "items": item} }
 
 func dateTime() obj { return obj{"type": "string", "format": "date-time"} }
@@ -94,17 +101,17 @@ func schemas() obj {
 		}),
 		"QuoteResponse":     object([]string{"quotes"}, obj{"quotes": arrayOf(obj{"type": "object"})}),
 		"PreflightResponse": object([]string{"ok"}, obj{"ok": obj{"type": "boolean"}, "checks": arrayOf(obj{"type": "object"})}),
-		"SignedOrder": object([]string{"salt", "maker", "receiver", "tokenIn", "tokenOut", "amountIn", "triggerPrice", "makerTraits", "referrer", "referralFeePpm"}, obj{
+		"SignedOrder": closed(object([]string{"salt", "maker", "receiver", "tokenIn", "tokenOut", "amountIn", "triggerPrice", "makerTraits", "referrer", "referralFeePpm"}, obj{
 			"salt": obj{"type": "string", "description": "32-byte uint256, 0x-hex or decimal."}, "maker": ref("Address"), "receiver": ref("Address"),
 			"tokenIn": ref("Address"), "tokenOut": ref("Address"), "amountIn": ref("UintString"), "triggerPrice": ref("UintString"),
 			"triggerAmountOut": obj{"$ref": "#/components/schemas/UintString", "description": "Optional; derived when absent, must match when present."},
 			"makerTraits":      ref("UintString"), "referrer": ref("Address"), "referralFeePpm": ref("Ppm"),
-		}),
-		"SubmitOrderRequest": object([]string{"orderType", "order", "signature", "orderHash"}, obj{
+		})),
+		"SubmitOrderRequest": closed(object([]string{"orderType", "order", "signature", "orderHash"}, obj{
 			"orderType": ref("OrderType"), "order": ref("SignedOrder"), "signature": ref("HexBytes"), "orderHash": ref("Hash"),
 			"intervalSeconds": ref("UintString"), "totalExecutions": ref("UintString"), "totalAmountIn": ref("UintString"),
 			"flexibilityPpm": ref("Ppm"), "shortCircuit": obj{"type": "boolean"}, "trailPpm": ref("Ppm"), "designatedKeeper": ref("Address"),
-		}),
+		})),
 		"SubmitOrderResponse": object([]string{"success", "orderHash"}, obj{"success": obj{"type": "boolean"}, "orderHash": ref("Hash"),
 			"warning": str("Present when the submitted orderHash differs from the server-computed hash, which is the order's hash.")}),
 		"CancelOrderRequest": object([]string{"signature"}, obj{"signature": ref("HexBytes")}),

@@ -34,12 +34,33 @@ var orderFields = map[string]bool{
 	"triggerPrice": true, "triggerAmountOut": true, "makerTraits": true, "referrer": true, "referralFeePpm": true,
 }
 
+// submitFields are the accepted top-level fields (specification 2.1); any
+// other is refused, so a client never believes a field it sent (a misspelt
+// one, or triggerAmountOut outside order) was applied.
+var submitFields = map[string]bool{
+	"orderType": true, "order": true, "signature": true, "orderHash": true,
+	"intervalSeconds": true, "totalExecutions": true, "totalAmountIn": true, "flexibilityPpm": true, "shortCircuit": true,
+	"trailPpm": true, "designatedKeeper": true,
+}
+
+// unknownField returns the first key of o that is not in known, or "".
+func unknownField(o *fastjson.Object, known map[string]bool) string {
+	var unknown string
+	o.Visit(func(k []byte, _ *fastjson.Value) {
+		if unknown == "" && !known[string(k)] {
+			unknown = string(k)
+		}
+	})
+	return unknown
+}
+
 func badRequest(format string, args ...any) error {
 	return orderengine.Errorf(orderengine.CodeInvalidRequest, format, args...)
 }
 
-// parseSubmission parses body strictly; every schema error is
-// INVALID_REQUEST naming the field, a malformed address is INVALID_ORDER.
+// parseSubmission parses body strictly; every schema error (an unknown
+// field included) is INVALID_REQUEST naming the field, a malformed address
+// is INVALID_ORDER.
 func parseSubmission(p *fastjson.Parser, body []byte) (*submission, error) {
 	v, err := p.ParseBytes(body)
 	if err != nil {
@@ -47,6 +68,9 @@ func parseSubmission(p *fastjson.Parser, body []byte) (*submission, error) {
 	}
 	if v.Type() != fastjson.TypeObject {
 		return nil, badRequest("request body must be a JSON object")
+	}
+	if k := unknownField(v.GetObject(), submitFields); k != "" {
+		return nil, badRequest("%s is not a field of the submit body", truncate(k))
 	}
 	s := &submission{}
 	ot, err := str(v, "orderType", true)
@@ -85,14 +109,8 @@ func parseSubmission(p *fastjson.Parser, body []byte) (*submission, error) {
 }
 
 func parseOrder(o *fastjson.Value, s *submission) error {
-	var unknown string
-	o.GetObject().Visit(func(k []byte, _ *fastjson.Value) {
-		if unknown == "" && !orderFields[string(k)] {
-			unknown = string(k)
-		}
-	})
-	if unknown != "" {
-		return badRequest("order.%s is not a field of the signed v7.1 Order", truncate(unknown))
+	if k := unknownField(o.GetObject(), orderFields); k != "" {
+		return badRequest("order.%s is not a field of the signed v7.1 Order", truncate(k))
 	}
 	ord := &s.order
 	var err error

@@ -45,6 +45,9 @@ const twoTo256 = "11579208923731619542357098500868790785326998466564056403945758
 // schemaCases are INVALID_REQUEST: missing, ill-typed, malformed or
 // oversized fields; the message names the field.
 var schemaCases = []ruleCase{
+	{"unknown top-level field", editBody(func(b, _ map[string]any) { b["expiry"] = "1" }), 400, "INVALID_REQUEST", "expiry is not a field of the submit body"},
+	{"unknown top-level field null", editBody(func(b, _ map[string]any) { b["nonce"] = nil }), 400, "INVALID_REQUEST", "nonce is not a field of the submit body"},
+	{"triggerAmountOut at the top level", editBody(func(b, _ map[string]any) { b["triggerAmountOut"] = "1" }), 400, "INVALID_REQUEST", "triggerAmountOut is not a field of the submit body"},
 	{"missing order", editBody(func(b, _ map[string]any) { delete(b, "order") }), 400, "INVALID_REQUEST", "order is required"},
 	{"order not an object", editBody(func(b, _ map[string]any) { b["order"] = "x" }), 400, "INVALID_REQUEST", "order must be an object"},
 	{"orderType a number", editBody(func(b, _ map[string]any) { b["orderType"] = 1 }), 400, "INVALID_REQUEST", "orderType must be a string"},
