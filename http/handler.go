@@ -1,6 +1,7 @@
 package http
 
 import (
+	"bytes"
 	"encoding/json"
 	"runtime/debug"
 	"strconv"
@@ -48,6 +49,10 @@ func (s *Server) routeHandler(r *Route) fiber.Handler {
 			caller = Caller{AccountID: p.Account.ID, KeyID: p.Key.ID, Tier: p.Account.Tier, RequestID: ri.rid}
 		}
 		if r.JSONBody {
+			if ct := c.Request().Header.ContentType(); !jsonMediaType(ct) {
+				return orderengine.Errorf(orderengine.CodeInvalidRequest,
+					"Content-Type %q is not JSON: send the body as application/json", truncateHeader(ct))
+			}
 			if err := fastjson.ValidateBytes(c.Body()); err != nil {
 				return orderengine.Errorf(orderengine.CodeInvalidRequest, "request body is not valid JSON")
 			}
@@ -62,6 +67,24 @@ func (s *Server) routeHandler(r *Route) fiber.Handler {
 		}
 		return writeJSON(c, r.Status, out)
 	}
+}
+
+// jsonMediaType reports whether a request's Content-Type allows a JSON
+// body: absent, application/json, or an application/…+json type, with any
+// parameters, in any case.
+func jsonMediaType(ct []byte) bool {
+	mt, _, _ := bytes.Cut(ct, []byte(";"))
+	mt = bytes.ToLower(bytes.TrimSpace(mt))
+	return len(mt) == 0 || string(mt) == fiber.MIMEApplicationJSON ||
+		(bytes.HasPrefix(mt, []byte("application/")) && bytes.HasSuffix(mt, []byte("+json")))
+}
+
+// truncateHeader copies a header value for a message, at most 64 bytes.
+func truncateHeader(v []byte) string {
+	if len(v) > 64 {
+		return string(v[:64]) + "..."
+	}
+	return string(v)
 }
 
 // keylessOps wraps an operational endpoint (/healthz, /metrics): keyless

@@ -137,7 +137,8 @@ func operation(r Route) obj {
 		op["parameters"] = params
 	}
 	if d.Request != "" {
-		op["requestBody"] = obj{"required": true, "content": obj{"application/json": obj{"schema": ref(d.Request)}}}
+		op["requestBody"] = obj{"required": true, "content": obj{"application/json": obj{"schema": ref(d.Request)}},
+			"description": "JSON. A Content-Type other than application/json (or an application/…+json type) is refused with 400 INVALID_REQUEST; without the header the body is read as JSON."}
 	}
 	responses := obj{
 		strconv.Itoa(r.Status): obj{

@@ -46,8 +46,9 @@ type Route struct {
 	Access Access
 	// Status is the success status.
 	Status int
-	// JSONBody routes reject a body that is not well-formed JSON with 400
-	// INVALID_REQUEST before the service is called.
+	// JSONBody routes reject a body declared as another media type than
+	// JSON, or that is not well-formed JSON, with 400 INVALID_REQUEST
+	// before the service is called.
 	JSONBody bool
 	Doc      OpDoc
 	call     callFunc

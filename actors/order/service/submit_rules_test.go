@@ -247,3 +247,21 @@ func TestSubmitPerKeyLimit(t *testing.T) {
 		t.Fatalf("after the window: %d %s", r.Status, r.Body)
 	}
 }
+
+// TestSubmitContentType: a valid order declared as another media type is
+// refused (INVALID_REQUEST naming Content-Type) and not stored; without the
+// header the body is parsed as JSON.
+func TestSubmitContentType(t *testing.T) {
+	e := newEnv(t)
+	body, h := e.build(defaultSpec("limit", newKey(t)))
+	r := e.srv.Do("POST", "/v1/orders", body, map[string]string{"X-API-Key": e.srv.APIKey, "Content-Type": "text/plain;charset=UTF-8"})
+	if r.Status != 400 || r.Code() != "INVALID_REQUEST" || !strings.Contains(string(r.Body), "Content-Type") {
+		t.Fatalf("text/plain: %d %s", r.Status, r.Body)
+	}
+	if r := e.srv.Get("/v1/orders/" + h.Hex()); r.Status != 404 {
+		t.Fatalf("a refused order was stored: %d %s", r.Status, r.Body)
+	}
+	if r := e.srv.Do("POST", "/v1/orders", body, map[string]string{"X-API-Key": e.srv.APIKey, "Content-Type": ""}); r.Status != 201 {
+		t.Fatalf("no Content-Type: %d %s", r.Status, r.Body)
+	}
+}
