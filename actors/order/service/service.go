@@ -5,15 +5,15 @@
 //
 // Submit runs every check that needs no disk or actor first, in this
 // order: schema (INVALID_REQUEST), order content (INVALID_ORDER), traits
-// and top-level kind fields (INVALID_TRAITS), deadline (ORDER_EXPIRED),
-// token registry and oracle (UNSUPPORTED_PAIR, NO_ORACLE),
-// triggerAmountOut (INVALID_ORDER), signature (BAD_SIGNATURE, or
-// FEE_PARAMS_MISMATCH for a referred wallet's v7.0 signature), what the
+// (INVALID_TRAITS), deadline (ORDER_EXPIRED), top-level kind fields
+// (INVALID_TRAITS), token registry and oracle (UNSUPPORTED_PAIR,
+// NO_ORACLE), triggerAmountOut (INVALID_ORDER), signature (BAD_SIGNATURE,
+// or FEE_PARAMS_MISMATCH for a referred wallet's v7.0 signature), what the
 // chain indexer already knows (chainstate.go: INVALID_ORDER,
 // ALREADY_EXISTS, or stored as active with its progress), fee fields
-// (FEE_PARAMS_MISMATCH), duplicate (ALREADY_EXISTS), per-maker limits
-// (MAKER_RATE_LIMITED). Then the order's actor stores it with Sync and the
-// answer is sent.
+// (FEE_PARAMS_MISMATCH), per-maker limits (MAKER_RATE_LIMITED), duplicate
+// (ALREADY_EXISTS). Then the order's actor stores it with Sync and the
+// answer is sent. docs/orders.md has the table.
 package service
 
 import (

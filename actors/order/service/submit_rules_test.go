@@ -14,6 +14,7 @@ import (
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/http/testserver"
+	"github.com/orderengine/orderengine/persistence"
 )
 
 // ruleCase is one refused submission of TestSubmitRules: the spec edit, the
@@ -265,3 +266,63 @@ func TestSubmitContentType(t *testing.T) {
 		t.Fatalf("no Content-Type: %d %s", r.Status, r.Body)
 	}
 }
+
+// TestSubmitCheckOrder pins the order of the checks that docs/orders.md
+// lists, where one submission fails two of them: the first listed answers.
+func TestSubmitCheckOrder(t *testing.T) {
+	e := newEnv(t)
+	// The body limit comes before the key.
+	r := e.srv.Do("POST", "/v1/orders", []byte(strings.Repeat(" ", 70<<10)), nil)
+	if r.Status != 413 || r.Code() != "PAYLOAD_TOO_LARGE" {
+		t.Fatalf("70 KiB without a key: %d %s", r.Status, r.Body)
+	}
+	// The deadline comes before the top-level dca fields.
+	sp := defaultSpec("dca", newKey(t))
+	sp.traits.Deadline = uint64(e.clk.Now().Unix() - 1)
+	sp.extra = map[string]any{"totalAmountIn": "5"}
+	body, _ := e.build(sp)
+	if r := e.submitRaw(body); r.Status != 400 || r.Code() != "ORDER_EXPIRED" {
+		t.Fatalf("expired with a wrong totalAmountIn: %d %s", r.Status, r.Body)
+	}
+	// After the signature: chain state, fee fields, per-maker limit,
+	// duplicate.
+	key := newKey(t)
+	var first []byte
+	for i := range 10 {
+		sp := defaultSpec("limit", key)
+		sp.price += uint64(i)
+		body, _ := e.build(sp)
+		if r := e.submitRaw(body); r.Status != 201 {
+			t.Fatalf("submit %d: %d %s", i, r.Status, r.Body)
+		}
+		if i == 0 {
+			first = body
+		}
+	}
+	e.indexChain(10, func(cb *persistence.ChainBatch) error {
+		return persistence.ApplyNonceInvalidated(cb, persistence.ChainNonce{Maker: crypto.PubkeyToAddress(key.PublicKey), Nonce: 77, Block: 10, TxHash: common.Hash{7}})
+	})
+	wrongPpm := uint32(1)
+	invalidated := defaultSpec("limit", key)
+	invalidated.traits.Nonce, invalidated.ppm = 77, &wrongPpm
+	offPolicy := defaultSpec("limit", key)
+	offPolicy.ppm = &wrongPpm
+	good, _ := e.build(defaultSpec("limit", key))
+	for _, tc := range []struct {
+		name   string
+		body   []byte
+		status int
+		code   string
+	}{
+		{"nonce invalidated, off-policy fee, maker over its limit", must(e.build(invalidated)), 400, "INVALID_ORDER"},
+		{"off-policy fee, maker over its limit", must(e.build(offPolicy)), 400, "FEE_PARAMS_MISMATCH"},
+		{"maker over its limit", good, 429, "MAKER_RATE_LIMITED"},
+		{"duplicate, maker over its limit", first, 429, "MAKER_RATE_LIMITED"},
+	} {
+		if r := e.submitRaw(tc.body); r.Status != tc.status || r.Code() != tc.code {
+			t.Fatalf("%s: %d %s, want %d %s", tc.name, r.Status, r.Body, tc.status, tc.code)
+		}
+	}
+}
+
+func must(body []byte, _ common.Hash) []byte { return body }
