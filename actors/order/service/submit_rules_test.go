@@ -326,3 +326,21 @@ func TestSubmitCheckOrder(t *testing.T) {
 }
 
 func must(body []byte, _ common.Hash) []byte { return body }
+
+// TestSubmitNeedsKey: a valid order without a key, or with an unknown one,
+// is 401 UNAUTHORIZED and not stored; both key forms are accepted.
+func TestSubmitNeedsKey(t *testing.T) {
+	e := newEnv(t)
+	body, h := e.build(defaultSpec("limit", newKey(t)))
+	for _, hdr := range []map[string]string{nil, {"X-API-Key": "svc_unknown"}, {"Authorization": "Basic " + e.srv.APIKey}} {
+		if r := e.srv.Do("POST", "/v1/orders", body, hdr); r.Status != 401 || r.Code() != "UNAUTHORIZED" {
+			t.Fatalf("%v: %d %s", hdr, r.Status, r.Body)
+		}
+	}
+	if r := e.srv.Get("/v1/orders/" + h.Hex()); r.Status != 404 {
+		t.Fatalf("an unauthenticated order was stored: %d %s", r.Status, r.Body)
+	}
+	if r := e.srv.Do("POST", "/v1/orders", body, map[string]string{"Authorization": "Bearer " + e.srv.APIKey}); r.Status != 201 {
+		t.Fatalf("bearer key: %d %s", r.Status, r.Body)
+	}
+}
