@@ -14,6 +14,11 @@ func object(required []string, props obj) obj {
 	return o
 }
 
+// refDesc is a reference to a component with a description of its use.
+func refDesc(schema, desc string) obj {
+	return obj{"$ref": "#/components/schemas/" + schema, "description": desc}
+}
+
 // closed forbids properties o does not list: the submit body refuses an
 // unknown field with INVALID_REQUEST naming it.
 func closed(o obj) obj {
@@ -109,8 +114,13 @@ func schemas() obj {
 		})),
 		"SubmitOrderRequest": closed(object([]string{"orderType", "order", "signature", "orderHash"}, obj{
 			"orderType": ref("OrderType"), "order": ref("SignedOrder"), "signature": ref("HexBytes"), "orderHash": ref("Hash"),
-			"intervalSeconds": ref("UintString"), "totalExecutions": ref("UintString"), "totalAmountIn": ref("UintString"),
-			"flexibilityPpm": ref("Ppm"), "shortCircuit": obj{"type": "boolean"}, "trailPpm": ref("Ppm"), "designatedKeeper": ref("Address"),
+			"intervalSeconds":  refDesc("UintString", "dca only, required: equals makerTraits.intervalSeconds."),
+			"totalExecutions":  refDesc("UintString", "dca only, required: equals makerTraits.totalExecutions."),
+			"totalAmountIn":    refDesc("UintString", "dca only, required: equals order.amountIn."),
+			"flexibilityPpm":   refDesc("Ppm", "dca only, absent = 0: equals makerTraits.kindParamPpm."),
+			"shortCircuit":     obj{"type": "boolean", "description": "dca only, absent = false: equals the SHORT_CIRCUIT flag."},
+			"trailPpm":         refDesc("Ppm", "trailing only, required: equals makerTraits.kindParamPpm."),
+			"designatedKeeper": refDesc("Address", "trailing only, optional: its low 80 bits equal makerTraits.allowedSender (absent: allowedSender is 0)."),
 		})),
 		"SubmitOrderResponse": object([]string{"success", "orderHash"}, obj{"success": obj{"type": "boolean"}, "orderHash": ref("Hash"),
 			"warning": str("Present when the submitted orderHash differs from the server-computed hash, which is the order's hash.")}),
