@@ -16,6 +16,7 @@ import (
 	"log/slog"
 
 	"github.com/asynkron/protoactor-go/actor"
+	"github.com/cockroachdb/pebble/v2/vfs"
 
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors/clock"
@@ -48,10 +49,16 @@ type Option func(*openOptions)
 
 type openOptions struct {
 	clock clock.Clock
+	fs    vfs.FS
 }
 
 // WithClock replaces the real clock (tests use clock.Manual).
 func WithClock(c clock.Clock) Option { return func(o *openOptions) { o.clock = c } }
+
+// WithFS opens the Pebble store in cfg.DataDir on fs instead of the OS file
+// system (crash tests use vfs.NewCrashableMem); the other files of the data
+// folder stay on the OS file system.
+func WithFS(fs vfs.FS) Option { return func(o *openOptions) { o.fs = fs } }
 
 // Open opens the store in cfg.DataDir, starts the actor system and the
 // engine-wide actors. Close releases them in reverse order.
@@ -60,7 +67,7 @@ func Open(cfg orderengine.Config, log *slog.Logger, opts ...Option) (*Engine, er
 	for _, opt := range opts {
 		opt(&o)
 	}
-	store, err := persistence.Open(cfg.DataDir, log)
+	store, err := persistence.OpenFS(cfg.DataDir, o.fs, log)
 	if err != nil {
 		return nil, err
 	}

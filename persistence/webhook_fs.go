@@ -6,8 +6,8 @@ import (
 	"github.com/cockroachdb/pebble/v2/vfs"
 )
 
-// OpenFS is Open on a Pebble virtual file system instead of the OS one,
-// with the same options.
+// OpenFS is Open on a Pebble virtual file system instead of the OS one
+// (nil: the OS one), with the same options.
 // Crash tests use it with vfs.NewCrashableMem: CrashClone then yields the
 // store as a power loss would leave it (only synced writes), which is how
 // the webhook tests prove that a delivery whose fan-out batch was not yet

@@ -18,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cockroachdb/pebble/v2/vfs"
+
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors"
 	"github.com/orderengine/orderengine/actors/clock"
@@ -34,6 +36,7 @@ type options struct {
 	services    apihttp.Services
 	routes      []apihttp.Route
 	dataDir     string
+	fs          vfs.FS
 	tier        orderengine.Tier
 	limits      orderengine.BucketLimits
 	beforeStart []func(*Server) error
@@ -58,6 +61,10 @@ func WithRoutes(r ...apihttp.Route) Option {
 
 // WithDataDir uses dir for Pebble instead of a fresh t.TempDir().
 func WithDataDir(dir string) Option { return func(o *options) { o.dataDir = dir } }
+
+// WithFS opens the engine's Pebble store on fs (actors.WithFS), e.g. a
+// vfs.NewCrashableMem whose CrashClone a later server opens.
+func WithFS(fs vfs.FS) Option { return func(o *options) { o.fs = fs } }
 
 // WithTier sets the tier (and enterprise limits) of the ready account.
 func WithTier(t orderengine.Tier, enterprise orderengine.BucketLimits) Option {
@@ -135,6 +142,9 @@ func (s *Server) start() {
 	var engOpts []actors.Option
 	if s.opts.clock != nil {
 		engOpts = append(engOpts, actors.WithClock(s.opts.clock))
+	}
+	if s.opts.fs != nil {
+		engOpts = append(engOpts, actors.WithFS(s.opts.fs))
 	}
 	eng, err := actors.Open(cfg, s.opts.log, engOpts...)
 	if err != nil {
