@@ -66,6 +66,10 @@ func WithDataDir(dir string) Option { return func(o *options) { o.dataDir = dir 
 // vfs.NewCrashableMem whose CrashClone a later server opens.
 func WithFS(fs vfs.FS) Option { return func(o *options) { o.fs = fs } }
 
+// FS is the file system of the engine's Pebble store given by WithFS (nil:
+// the OS one).
+func (s *Server) FS() vfs.FS { return s.opts.fs }
+
 // WithTier sets the tier (and enterprise limits) of the ready account.
 func WithTier(t orderengine.Tier, enterprise orderengine.BucketLimits) Option {
 	return func(o *options) { o.tier, o.limits = t, enterprise }

@@ -252,13 +252,19 @@ func (e *env) get(h common.Hash) map[string]any {
 
 func (e *env) cancel(h common.Hash, key *ecdsa.PrivateKey) *testserver.Response {
 	e.t.Helper()
+	return e.srv.Do("DELETE", "/v1/orders/"+h.Hex(), e.cancelBody(h, key), map[string]string{"X-API-Key": e.srv.APIKey})
+}
+
+// cancelBody is the DELETE body carrying key's OrderCancel signature of h.
+func (e *env) cancelBody(h common.Hash, key *ecdsa.PrivateKey) []byte {
+	e.t.Helper()
 	d := chain.CancelHash(e.domain, h)
 	sig, err := crypto.Sign(d[:], key)
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	body, _ := json.Marshal(map[string]string{"signature": "0x" + hex.EncodeToString(sig)})
-	return e.srv.Do("DELETE", "/v1/orders/"+h.Hex(), body, map[string]string{"X-API-Key": e.srv.APIKey})
+	return body
 }
 
 // consistent fails the test when the order key space is inconsistent.
