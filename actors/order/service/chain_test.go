@@ -69,6 +69,14 @@ func (ce *chainEnv) spec(class string, key *ecdsa.PrivateKey) spec {
 	return sp
 }
 
+// deployWallet deploys an EIP-1271 smart wallet owned by key's address.
+func (ce *chainEnv) deployWallet(key *ecdsa.PrivateKey) common.Address {
+	ce.t.Helper()
+	bin := hexutil.MustDecode(smartwallet.SmartWalletMetaData.Bin)
+	owner := crypto.PubkeyToAddress(key.PublicKey)
+	return ce.send(key, nil, append(bin, common.LeftPadBytes(owner[:], 32)...))
+}
+
 // send signs and mines one transaction from key.
 func (ce *chainEnv) send(key *ecdsa.PrivateKey, to *common.Address, data []byte) common.Address {
 	ce.t.Helper()
@@ -107,8 +115,7 @@ func (ce *chainEnv) send(key *ecdsa.PrivateKey, to *common.Address, data []byte)
 func TestEIP1271WalletSubmitAndCancel(t *testing.T) {
 	ce := newChainEnv(t)
 	owner := ce.dc.Accounts().Makers[0]
-	bin := hexutil.MustDecode(smartwallet.SmartWalletMetaData.Bin)
-	wallet := ce.send(owner.Key, nil, append(bin, common.LeftPadBytes(owner.Address[:], 32)...))
+	wallet := ce.deployWallet(owner.Key)
 	sp := ce.spec("limit", owner.Key)
 	sp.maker = &wallet
 	h := ce.submit(sp)
@@ -168,8 +175,7 @@ func TestFundedFlagAndOracleFromChain(t *testing.T) {
 func TestEIP1271WalletCancelContract(t *testing.T) {
 	ce := newChainEnv(t)
 	owner := ce.dc.Accounts().Makers[0]
-	bin := hexutil.MustDecode(smartwallet.SmartWalletMetaData.Bin)
-	wallet := ce.send(owner.Key, nil, append(bin, common.LeftPadBytes(owner.Address[:], 32)...))
+	wallet := ce.deployWallet(owner.Key)
 	sp := ce.spec("limit", owner.Key)
 	sp.maker = &wallet
 	h := ce.submit(sp)
