@@ -34,7 +34,8 @@ func nullable(schema string) obj { return obj{"oneOf": []obj{ref(schema), {"type
 
 // schemas returns the document's component schemas. Response shapes that
 // the specification leaves open are described with their known fields and
-// stay open to additions (the issues that implement them tighten them).
+// stay open to additions (the issues that implement them tighten them);
+// the routing endpoints' schemas (routingSchemas) declare every field.
 func schemas() obj {
 	codes := []string{}
 	for _, c := range orderengine.Catalog() {
@@ -43,7 +44,7 @@ func schemas() obj {
 	feeCell := object([]string{"protocolPpm", "referralPpm", "keeperPpm"}, obj{
 		"protocolPpm": ref("Ppm"), "referralPpm": ref("Ppm"), "keeperPpm": ref("Ppm"),
 	})
-	return obj{
+	all := obj{
 		"Address":     pattern(`^0x[0-9a-fA-F]{40}$`, "20-byte address, 0x-hex; answered EIP-55 checksummed."),
 		"Hash":        pattern(`^0x[0-9a-fA-F]{64}$`, "32-byte hash, 0x-hex."),
 		"HexBytes":    pattern(`^0x([0-9a-fA-F]{2})*$`, "Bytes, 0x-hex."),
@@ -54,9 +55,9 @@ func schemas() obj {
 		"OrderStatus": obj{"type": "string", "enum": []string{"pending", "active", "filled", "cancelled", "expired", "failed"}},
 		"PageLimit":   obj{"type": "integer", "minimum": 1, "maximum": 500, "default": 100},
 		"Cursor":      str("Opaque keyset cursor."),
-		"ExcludeList": str("Comma-separated venue family names."),
+		"ExcludeList": str("Venue family names (cpmm, stableswap), comma-separated or the parameter repeated; an unknown name is INVALID_REQUEST."),
 		"Pair":        pattern(`^0x[0-9a-fA-F]{40}-0x[0-9a-fA-F]{40}$`, "<tokenIn>-<tokenOut>."),
-		"SearchText":  obj{"type": "string", "maxLength": 100},
+		"SearchText":  obj{"type": "string", "maxLength": 64},
 		"WebhookID":   str("Webhook endpoint id."),
 		"ErrorCode":   obj{"type": "string", "enum": codes, "description": "Stable machine-readable code; GET /v1/errors has the catalog."},
 		"Error": object([]string{"error", "code"}, obj{
@@ -88,24 +89,6 @@ func schemas() obj {
 			"rateLimits":  object([]string{"windowSeconds", "tiers"}, obj{"windowSeconds": obj{"type": "integer"}, "tiers": obj{"type": "object"}}),
 		}),
 		"FeeCell": feeCell,
-		"FeeLegs": object([]string{"referrer", "vault", "fees"}, obj{
-			"referrer": ref("Address"), "vault": ref("Address"),
-			"cell": object(nil, obj{"orderKind": obj{"type": "string"}, "tokenClass": obj{"type": "string", "enum": []string{"stable", "major", "other"}}}),
-			"fees": object([]string{"direct", "triggered"}, obj{"direct": ref("FeeCell"), "triggered": ref("FeeCell")}),
-		}),
-		"Route": object([]string{"feeLegs"}, obj{
-			"tokenIn": ref("Address"), "tokenOut": ref("Address"), "amountIn": ref("UintString"),
-			"amountOut": ref("UintString"), "minAmountOut": ref("UintString"), "grossAmountOut": ref("UintString"),
-			"priceImpactPpm": obj{"type": "integer"}, "feeLegs": ref("FeeLegs"),
-			"route":      obj{"type": "object", "description": "Targets, calldatas, amounts and minAmountOut of the best route."},
-			"splits":     arrayOf(obj{"type": "object"}),
-			"candidates": arrayOf(obj{"type": "object"}),
-			"routeSim": object(nil, obj{"reranked": obj{"type": "boolean"}, "displacedDex": obj{"type": []string{"string", "null"}},
-				"verifiedOut": ref("UintString"), "deliveryPpm": obj{"type": "integer"}}),
-			"block": obj{"type": "integer"},
-		}),
-		"QuoteResponse":     object([]string{"quotes"}, obj{"quotes": arrayOf(obj{"type": "object"})}),
-		"PreflightResponse": object([]string{"ok"}, obj{"ok": obj{"type": "boolean"}, "checks": arrayOf(obj{"type": "object"})}),
 		"SignedOrder": closed(object([]string{"salt", "maker", "receiver", "tokenIn", "tokenOut", "amountIn", "triggerPrice", "makerTraits", "referrer", "referralFeePpm"}, obj{
 			"salt": obj{"type": "string", "description": "32-byte uint256, 0x-hex or decimal."}, "maker": ref("Address"), "receiver": ref("Address"),
 			"tokenIn": ref("Address"), "tokenOut": ref("Address"), "amountIn": ref("UintString"), "triggerPrice": ref("UintString"),
@@ -193,14 +176,6 @@ func schemas() obj {
 			}), {"type": "null"}}},
 			"webhooks": obj{"description": "Webhook delivery counters, null until webhooks run."},
 		}),
-		"Token": object([]string{"address", "decimals"}, obj{
-			"address": ref("Address"), "symbol": obj{"type": "string"}, "name": obj{"type": "string"},
-			"decimals": obj{"type": "integer"}, "volume30dUsd": obj{"type": "string"},
-		}),
-		"TokenList": object([]string{"tokens"}, obj{"tokens": arrayOf(ref("Token"))}),
-		"Spot": object([]string{"tokenIn", "tokenOut", "price"}, obj{
-			"tokenIn": ref("Address"), "tokenOut": ref("Address"), "price": ref("UintString"), "block": obj{"type": "integer"}, "venue": obj{"type": "string"},
-		}),
 		"WebhookEvent": obj{"type": "string", "enum": []string{"order.filled", "order.cancelled", "order.expired", "order.failed", "stop.triggered", "dca.completed", "dca.stalled", "test.ping"}},
 		"CreateWebhookRequest": object([]string{"url"}, obj{
 			"url": obj{"type": "string", "format": "uri"}, "events": arrayOf(ref("WebhookEvent")),
@@ -254,4 +229,8 @@ func schemas() obj {
 		"ExecutableList": object([]string{"orders", "nextCursor"}, obj{"orders": arrayOf(ref("ExecutableOrder")),
 			"nextCursor": obj{"type": []string{"string", "null"}, "description": "Cursor of the next page; null at the end. One request examines at most 4 × limit listed orders, so a page may hold fewer than limit orders (even none) and still have a nextCursor: follow it, and start over when it is null."}}),
 	}
+	for name, schema := range routingSchemas() {
+		all[name] = schema
+	}
+	return all
 }

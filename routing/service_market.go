@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/big"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
@@ -165,7 +166,7 @@ type TokensResponse struct {
 // Tokens answers GET /v1/tokens?search=: symbol or name contains the
 // query (case-insensitive), ranked by 30-day USD volume.
 func (s *Service) Tokens(_ context.Context, search string) (*TokensResponse, error) {
-	if len(search) > 64 {
+	if utf8.RuneCountInString(search) > 64 {
 		return nil, oe.Errorf(oe.CodeInvalidRequest, "search must be at most 64 characters")
 	}
 	resp := &TokensResponse{Tokens: []TokenJSON{}}
