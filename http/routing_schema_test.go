@@ -23,7 +23,7 @@ func TestRoutingAnswersDeclareEveryField(t *testing.T) {
 	weth, usdc, usdt, demo := e.tok("WETH"), e.tok("USDC"), e.tok("USDT"), e.tok("DEMO")
 	maker := e.fundedMaker("WETH", big1e18(2))
 	pair := "tokenIn=" + weth + "&tokenOut=" + usdc
-	unlisted := "0x00000000000000000000000000000000000000aA"
+	unlisted := "0x00000000000000000000000000000000000000aa"
 	for _, c := range []struct {
 		path   string
 		status int

@@ -7,14 +7,14 @@ import (
 	"github.com/holiman/uint256"
 
 	oe "github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/chain"
 )
 
-// parseAddress parses a required 0x address parameter; errors name it.
+// parseAddress parses a required 0x address parameter as the rest of the
+// API does (chain.ParseAddress): lowercase or uppercase hex, or mixed case
+// with a valid EIP-55 checksum. Errors are INVALID_REQUEST naming it.
 func parseAddress(name, v string) (common.Address, error) {
-	if !common.IsHexAddress(v) || !strings.HasPrefix(strings.ToLower(v), "0x") {
-		return common.Address{}, oe.Errorf(oe.CodeInvalidRequest, "%s must be a 0x-hex address", name)
-	}
-	return common.HexToAddress(v), nil
+	return chain.ParseAddress(name, v)
 }
 
 // parseOptAddress parses an optional address parameter (zero when empty).

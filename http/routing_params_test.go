@@ -1,0 +1,59 @@
+package http_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/orderengine/orderengine"
+)
+
+// badChecksum flips the case of the first letter of an EIP-55 address: the
+// same address, with a checksum that no longer matches.
+func badChecksum(a string) string {
+	b := []byte(a)
+	for i := 2; i < len(b); i++ {
+		switch {
+		case b[i] >= 'a' && b[i] <= 'f':
+			b[i] -= 'a' - 'A'
+			return string(b)
+		case b[i] >= 'A' && b[i] <= 'F':
+			b[i] += 'a' - 'A'
+			return string(b)
+		}
+	}
+	panic("address without letters: " + a)
+}
+
+// TestRoutingAddressChecksum: every address parameter of the routing
+// endpoints takes lowercase, all-uppercase and EIP-55 hex and refuses a
+// mixed-case address whose EIP-55 checksum is wrong (400 INVALID_REQUEST
+// naming the parameter), as every other endpoint of the API does
+// (chain.ParseAddress).
+func TestRoutingAddressChecksum(t *testing.T) {
+	e := newRoutingEnv(t, nil)
+	weth, usdc, dai := e.tok("WETH"), e.tok("USDC"), e.tok("DAI")
+	route := func(in, out, extra string) string {
+		return "/v1/route?tokenIn=" + in + "&tokenOut=" + out + "&amountIn=1000000000000000000" + extra
+	}
+	for _, path := range []string{
+		route(strings.ToLower(weth), usdc, ""),
+		route("0x"+strings.ToUpper(weth[2:]), usdc, ""),
+		route(weth, usdc, "&wallet="+strings.ToLower(dai)+"&referrer="+dai),
+	} {
+		e.getJSON(path, 200, nil)
+	}
+	for _, c := range []struct{ path, param string }{
+		{route(badChecksum(weth), usdc, ""), "tokenIn"},
+		{route(weth, badChecksum(usdc), ""), "tokenOut"},
+		{route(weth, usdc, "&wallet="+badChecksum(dai)), "wallet"},
+		{route(weth, usdc, "&referrer="+badChecksum(dai)), "referrer"},
+		{"/v1/quote?tokenIn=" + badChecksum(weth) + "&tokenOut=" + usdc + "&amountIn=1000000000000000000", "tokenIn"},
+		{"/api/spot?tokenIn=" + weth + "&tokenOut=" + badChecksum(usdc), "tokenOut"},
+		{"/v1/order-preflight?tokenIn=" + weth + "&tokenOut=" + usdc + "&amountIn=1000000000000000000&wallet=" + badChecksum(dai), "wallet"},
+	} {
+		r := e.wantError(c.path, 400, orderengine.CodeInvalidRequest)
+		if !strings.Contains(string(r.Body), c.param) || !strings.Contains(string(r.Body), "checksum") {
+			t.Errorf("GET %s: %s, want a message naming %s and its checksum", c.path, r.Body, c.param)
+		}
+	}
+}
