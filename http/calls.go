@@ -45,6 +45,18 @@ func (in *input) optInt(name string) (*int64, error) {
 	return &n, nil
 }
 
+// optFlag parses an optional `0`/`1` parameter (absent is false); any other
+// value is INVALID_REQUEST naming it.
+func (in *input) optFlag(name string) (bool, error) {
+	switch in.c.Query(name) {
+	case "", "0":
+		return false, nil
+	case "1":
+		return true, nil
+	}
+	return false, orderengine.Errorf(orderengine.CodeInvalidRequest, "query parameter %s must be 0 or 1", name)
+}
+
 // page returns the keyset page size: default 100, at most 500.
 func (in *input) page() (int, error) {
 	n, err := in.optInt("limit")
@@ -117,16 +129,16 @@ func callQuote(ctx context.Context, s *Services, in *input) (any, error) {
 
 func callPreflight(ctx context.Context, s *Services, in *input) (any, error) {
 	var req PreflightRequest
-	var e1, e2, e3, e4, e5 error
+	var e1, e2, e3, e4, e5, e6 error
 	req.TokenIn, e1 = in.required("tokenIn")
 	req.TokenOut, e2 = in.required("tokenOut")
 	req.AmountIn, e3 = in.required("amountIn")
 	req.Wallet, e4 = in.required("wallet")
 	req.SlippagePpm, e5 = in.optInt("slippagePpm")
-	if err := requireAll(e1, e2, e3, e4, e5); err != nil {
+	req.IsStopLoss, e6 = in.optFlag("isStopLoss")
+	if err := requireAll(e1, e2, e3, e4, e5, e6); err != nil {
 		return nil, err
 	}
-	req.IsStopLoss = in.c.Query("isStopLoss") == "1"
 	if s.Routing == nil {
 		return nil, errUnimplemented
 	}

@@ -57,3 +57,31 @@ func TestRoutingAddressChecksum(t *testing.T) {
 		}
 	}
 }
+
+// TestPreflightIsStopLoss: isStopLoss is `0` or `1` (specification section
+// 4, OpenAPI ZeroOne); absent and 0 check a limit order, 1 a stop-loss, any
+// other value is 400 INVALID_REQUEST naming it rather than a limit order.
+func TestPreflightIsStopLoss(t *testing.T) {
+	e := newRoutingEnv(t, nil)
+	base := "/v1/order-preflight?tokenIn=" + e.tok("WETH") + "&tokenOut=" + e.tok("USDC") + "&amountIn=1000000000000000000&wallet=" + e.tok("DAI")
+	for query, kind := range map[string]string{"": "limit", "&isStopLoss=0": "limit", "&isStopLoss=1": "stop_loss"} {
+		var pf struct {
+			OrderKind string `json:"orderKind"`
+			FeeLegs   struct {
+				Cell struct {
+					OrderKind string `json:"orderKind"`
+				} `json:"cell"`
+			} `json:"feeLegs"`
+		}
+		e.getJSON(base+query, 200, &pf)
+		if pf.OrderKind != kind || pf.FeeLegs.Cell.OrderKind != kind {
+			t.Errorf("%q: orderKind %s, fee cell %s, want %s", query, pf.OrderKind, pf.FeeLegs.Cell.OrderKind, kind)
+		}
+	}
+	for _, v := range []string{"true", "2", "yes", "01", "%20"} {
+		r := e.wantError(base+"&isStopLoss="+v, 400, orderengine.CodeInvalidRequest)
+		if !strings.Contains(string(r.Body), "isStopLoss") {
+			t.Errorf("isStopLoss=%s: %s does not name the parameter", v, r.Body)
+		}
+	}
+}
