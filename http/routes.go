@@ -113,7 +113,7 @@ func publicRoutes() []Route {
 					q("wallet", "Address", "Trading wallet; resolves account-specific fee legs.", false),
 					q("orderType", "OrderType", "Selects the fee cell; omitted serves the direct-swap cell.", false),
 					q("triggered", "ZeroOne", "1 for a price-gated DCA.", false),
-					q("referrer", "Address", "Sets feeLegs.referrer.", false),
+					q("referrer", "Address", "Sets feeLegs.referrer (a third party's payout address); the zero address is INVALID_REQUEST.", false),
 					q("exclude", "ExcludeList", "Venue families to drop: comma-separated, or the parameter repeated.", false)},
 				Errors: []orderengine.Code{orderengine.CodeInvalidRequest, orderengine.CodeNoRoute, orderengine.CodeNoPool, orderengine.CodeUnsupportedPair, orderengine.CodeNoOracle, orderengine.CodeChainUnavailable}}},
 		{Method: "GET", Path: "/v1/quote", Access: QuoteBucket, Status: 200, call: callQuote,

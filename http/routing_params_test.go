@@ -85,3 +85,32 @@ func TestPreflightIsStopLoss(t *testing.T) {
 		}
 	}
 }
+
+// TestRouteReferrerParameter: the referrer parameter sets feeLegs.referrer
+// (specification section 2.2 and the route query table), for every
+// orderType and with or without a wallet; the zero address cannot be a
+// payout address (submission refuses a zero referrer), so it is 400
+// INVALID_REQUEST naming the parameter instead of silently serving the
+// fee vault.
+func TestRouteReferrerParameter(t *testing.T) {
+	e := newRoutingEnv(t, nil)
+	base := "/v1/route?tokenIn=" + e.tok("WETH") + "&tokenOut=" + e.tok("USDC") + "&amountIn=1000000000000000000"
+	third := "0x00000000000000000000000000000000000bEeF3"
+	for _, extra := range []string{"", "&orderType=limit", "&orderType=trailing&wallet=" + e.tok("DAI")} {
+		var route struct {
+			FeeLegs struct{ Referrer, Vault string }    `json:"feeLegs"`
+			Route   struct{ Tx *struct{ Data string } } `json:"route"`
+		}
+		e.getJSON(base+extra+"&referrer="+strings.ToLower(third), 200, &route)
+		if route.FeeLegs.Referrer != third || route.FeeLegs.Vault == third {
+			t.Errorf("%s: feeLegs %+v, want referrer %s", extra, route.FeeLegs, third)
+		}
+		if route.Route.Tx != nil && !strings.Contains(route.Route.Tx.Data, strings.ToLower(third[2:])) {
+			t.Errorf("%s: the direct swap transaction does not pay the referrer", extra)
+		}
+	}
+	r := e.wantError(base+"&orderType=limit&referrer=0x0000000000000000000000000000000000000000", 400, orderengine.CodeInvalidRequest)
+	if !strings.Contains(string(r.Body), "referrer") {
+		t.Errorf("zero referrer: %s does not name the parameter", r.Body)
+	}
+}

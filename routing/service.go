@@ -202,6 +202,11 @@ func (s *Service) parseRoute(p RouteParams) (routeQuery, error) {
 	if q.referrer, err = parseOptAddress("referrer", p.Referrer); err != nil {
 		return q, err
 	}
+	if p.Referrer != "" && q.referrer == (common.Address{}) {
+		// The parameter sets feeLegs.referrer, and submission refuses a zero
+		// referrer: omit it for the default payout instead.
+		return q, oe.Errorf(oe.CodeInvalidRequest, "referrer must not be the zero address (omit it for the bound referrer or the fee vault)")
+	}
 	q.orderKind = p.OrderType
 	if q.orderKind != "" && (q.orderKind == oe.KindDirect || s.cfg.Fees.cells[q.orderKind] == nil) {
 		return q, oe.Errorf(oe.CodeInvalidRequest, "orderType must be one of limit, stop_loss, take_profit, dca, trailing (omit it for a direct swap)")
