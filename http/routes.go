@@ -121,7 +121,7 @@ func publicRoutes() []Route {
 				Params: []ParamDoc{pTokenIn, pTokenOut, pAmountIn},
 				Errors: []orderengine.Code{orderengine.CodeInvalidRequest, orderengine.CodeNoRoute, orderengine.CodeNoPool}}},
 		{Method: "GET", Path: "/v1/order-preflight", Access: QuoteBucket, Status: 200, call: callPreflight,
-			Doc: OpDoc{ID: "orderPreflight", Tag: "routing", Summary: "Balance, allowance, route, fee-leg and oracle checks for an order as it would be signed, all read at one block. A failed check (no pool, no route, no oracle price, too little balance or allowance) is reported in checks with ok false, not as an error status.", Response: "PreflightResponse",
+			Doc: OpDoc{ID: "orderPreflight", Tag: "routing", Summary: "Balance, allowance, route, fee-leg and oracle checks for an order as it would be signed, all read at one block. A failed check (no pool, no route, no oracle price, too little balance or allowance) is reported in checks with ok false, not as an error status; a node that cannot be reached is 503 CHAIN_UNAVAILABLE.", Response: "PreflightResponse",
 				Params: []ParamDoc{pTokenIn, pTokenOut, pAmountIn,
 					q("wallet", "Address", "Maker wallet.", true),
 					q("slippagePpm", "Ppm", "Slippage tolerance in ppm.", false),

@@ -2,6 +2,7 @@ package routing
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 
@@ -45,7 +46,9 @@ type PreflightResponse struct {
 // allowance, route viability (Go route, verified by eth_call when a
 // verifier is set), fee-leg consistency, and oracle prices for both tokens
 // (required for triggered kinds). All chain reads use the venue
-// snapshot's block.
+// snapshot's block. A failed check is reported in the answer; a node that
+// cannot be reached is the CHAIN_UNAVAILABLE error instead, since the
+// checks could not be made.
 func (s *Service) Preflight(ctx context.Context, p PreflightParams) (*PreflightResponse, error) {
 	in, out, amount, err := parseTrade(p.TokenIn, p.TokenOut, p.AmountIn)
 	if err != nil {
@@ -66,10 +69,20 @@ func (s *Service) Preflight(ctx context.Context, p PreflightParams) (*PreflightR
 	snap := s.cfg.Venues.Snapshot()
 	block := new(big.Int).SetUint64(snap.Block())
 	resp := &PreflightResponse{Block: snap.Block(), OrderKind: kind}
-	resp.Checks = append(resp.Checks, s.balanceChecks(ctx, block, in, wallet, amount)...)
+	balance, err := s.balanceChecks(ctx, block, in, wallet, amount)
+	if err != nil {
+		return nil, err
+	}
 	legs, legsCheck := s.feeCheck(ctx, wallet, kind, in, out)
-	resp.Checks = append(resp.Checks, s.routeCheck(ctx, snap, in, out, amount, legs, slippage, wallet, resp), legsCheck)
-	resp.Checks = append(resp.Checks, s.oracleCheck(ctx, block, kind, in, out))
+	route, err := s.routeCheck(ctx, snap, in, out, amount, legs, slippage, wallet, resp)
+	if err != nil {
+		return nil, err
+	}
+	oracle, err := s.oracleCheck(ctx, block, kind, in, out)
+	if err != nil {
+		return nil, err
+	}
+	resp.Checks = append(balance, route, legsCheck, oracle)
 	if legs != nil {
 		resp.FeeLegs = legs
 	}
@@ -80,12 +93,18 @@ func (s *Service) Preflight(ctx context.Context, p PreflightParams) (*PreflightR
 	return resp, nil
 }
 
-// call is an eth_call at block through the configured chain.
+// call is an eth_call at block through the configured chain; an
+// unreachable node is CHAIN_UNAVAILABLE (nodeErr). Without a chain client
+// every read fails (a failed check, not an error of the request).
 func (s *Service) call(ctx context.Context, block *big.Int, to common.Address, data []byte) ([]byte, error) {
 	if s.cfg.Chain == nil {
-		return nil, oe.Errorf(oe.CodeChainUnavailable, "no chain client configured")
+		return nil, errors.New("no chain client configured")
 	}
-	return s.cfg.Chain.CallContract(ctx, ethereum.CallMsg{To: &to, Data: data}, block)
+	ret, err := s.cfg.Chain.CallContract(ctx, ethereum.CallMsg{To: &to, Data: data}, block)
+	if err != nil {
+		return nil, nodeErr("eth_call", err)
+	}
+	return ret, nil
 }
 
 func selector(sig string) []byte { return crypto.Keccak256([]byte(sig))[:4] }
@@ -93,12 +112,15 @@ func selector(sig string) []byte { return crypto.Keccak256([]byte(sig))[:4] }
 func word(a common.Address) []byte { return common.LeftPadBytes(a[:], 32) }
 
 // balanceChecks reads tokenIn.balanceOf(wallet) and allowance(wallet,
-// router) at block.
-func (s *Service) balanceChecks(ctx context.Context, block *big.Int, token, wallet common.Address, amount *uint256.Int) []Check {
+// router) at block. The error is CHAIN_UNAVAILABLE only.
+func (s *Service) balanceChecks(ctx context.Context, block *big.Int, token, wallet common.Address, amount *uint256.Int) ([]Check, error) {
 	read := func(data []byte) (*uint256.Int, error) {
 		ret, err := s.call(ctx, block, token, data)
-		if err != nil || len(ret) != 32 {
-			return nil, fmt.Errorf("read failed: %v", err)
+		if err != nil {
+			return nil, err
+		}
+		if len(ret) != 32 {
+			return nil, fmt.Errorf("read failed: %d bytes returned", len(ret))
 		}
 		return new(uint256.Int).SetBytes32(ret), nil
 	}
@@ -113,11 +135,14 @@ func (s *Service) balanceChecks(ctx context.Context, block *big.Int, token, wall
 	}
 	bal, errB := read(append(selector("balanceOf(address)"), word(wallet)...))
 	allow, errA := read(append(append(selector("allowance(address,address)"), word(wallet)...), word(s.cfg.Router)...))
+	if err := errors.Join(unreachable(errB), unreachable(errA)); err != nil {
+		return nil, err
+	}
 	out := []Check{check("balance", "maker balance", bal, errB), check("allowance", "router allowance", allow, errA)}
 	if errA == nil && allow.Lt(amount) {
 		out[1].Message += fmt.Sprintf("; approve the router %s for tokenIn before placing the order", s.cfg.Router.Hex())
 	}
-	return out
+	return out, nil
 }
 
 // feeCheck resolves the fee legs the order must carry.
@@ -133,17 +158,21 @@ func (s *Service) feeCheck(ctx context.Context, wallet common.Address, kind stri
 		legs.Referrer, legs.Fees.Triggered.ReferralPpm, legs.Cell.OrderKind, legs.Cell.TokenClass)}
 }
 
-// routeCheck searches the route and, with a verifier, simulates it.
+// routeCheck searches the route and, with a verifier, simulates it. The
+// error is CHAIN_UNAVAILABLE only.
 func (s *Service) routeCheck(ctx context.Context, snap *Snapshot, in, out common.Address, amount *uint256.Int,
-	legs *FeeLegs, slippage uint32, wallet common.Address, resp *PreflightResponse) Check {
+	legs *FeeLegs, slippage uint32, wallet common.Address, resp *PreflightResponse) (Check, error) {
 	r, err := s.cfg.Searcher.BestRoute(snap, Request{TokenIn: in, TokenOut: out, AmountIn: amount})
 	if err != nil {
-		return Check{Name: "route", Message: oe.AsError(err).Message}
+		return Check{Name: "route", Message: oe.AsError(err).Message}, nil
 	}
 	gross := r.AmountOut
 	if s.cfg.Verifier != nil {
 		if gross, err = s.cfg.Verifier.VerifyGross(ctx, snap.Block(), r, wallet); err != nil {
-			return Check{Name: "route", Message: "route failed in simulation: " + err.Error()}
+			if down := unreachable(err); down != nil {
+				return Check{}, down
+			}
+			return Check{Name: "route", Message: "route failed in simulation: " + err.Error()}, nil
 		}
 	}
 	net := gross
@@ -152,16 +181,17 @@ func (s *Service) routeCheck(ctx context.Context, snap *Snapshot, in, out common
 	}
 	resp.AmountOut, resp.MinAmountOut = net.Dec(), MinAmountOut(net, slippage).Dec()
 	if net.IsZero() {
-		return Check{Name: "route", Message: "the route delivers nothing after fees"}
+		return Check{Name: "route", Message: "the route delivers nothing after fees"}, nil
 	}
 	return Check{Name: "route", OK: true, Message: fmt.Sprintf("%d-path %s route delivers %s net (impact %d ppm)",
-		len(r.Paths), r.Family, net.Dec(), r.PriceImpactPpm)}
+		len(r.Paths), r.Family, net.Dec(), r.PriceImpactPpm)}, nil
 }
 
 // oracleCheck reads latestRoundData for both tokens and the oracle's
 // maxAge at block. Only triggered kinds need the oracle: for a limit order
-// a missing price is reported but does not fail the verdict.
-func (s *Service) oracleCheck(ctx context.Context, block *big.Int, kind string, tokens ...common.Address) Check {
+// a missing price is reported but does not fail the verdict. The error is
+// CHAIN_UNAVAILABLE only.
+func (s *Service) oracleCheck(ctx context.Context, block *big.Int, kind string, tokens ...common.Address) (Check, error) {
 	needed := kind != oe.KindLimit
 	c := Check{Name: "oracle", OK: true, Message: "oracle prices fresh for both tokens"}
 	fail := func(msg string) Check {
@@ -171,28 +201,28 @@ func (s *Service) oracleCheck(ctx context.Context, block *big.Int, kind string, 
 		return Check{Name: "oracle", Message: msg}
 	}
 	if s.cfg.Oracle == (common.Address{}) {
-		return fail("no oracle configured")
+		return fail("no oracle configured"), nil
 	}
 	ret, err := s.call(ctx, block, s.cfg.Oracle, selector("maxAge()"))
 	if err != nil || len(ret) != 32 {
-		return fail("oracle unreadable")
+		return fail("oracle unreadable"), unreachable(err)
 	}
 	maxAge := new(big.Int).SetBytes(ret)
 	head, err := s.cfg.Chain.HeaderByNumber(ctx, block)
 	if err != nil {
-		return fail("block header unreadable")
+		return fail("block header unreadable"), unreachable(nodeErr("block header", err))
 	}
 	for _, t := range tokens {
 		answer, updated, err := readOracleRound(ctx, s.cfg.Chain, s.cfg.Oracle, t, block)
 		if err != nil {
-			return fail("oracle has no answer for " + t.Hex())
+			return fail("oracle has no answer for " + t.Hex()), unreachable(err)
 		}
 		if answer.Sign() <= 0 {
-			return fail("oracle price missing for " + t.Hex())
+			return fail("oracle price missing for " + t.Hex()), nil
 		}
 		if new(big.Int).Add(updated, maxAge).Cmp(new(big.Int).SetUint64(head.Time)) < 0 {
-			return fail("oracle price stale for " + t.Hex())
+			return fail("oracle price stale for " + t.Hex()), nil
 		}
 	}
-	return c
+	return c, nil
 }

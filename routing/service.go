@@ -259,6 +259,11 @@ func (s *Service) Route(ctx context.Context, p RouteParams) (*RouteResponse, err
 	sims := s.verifyCandidates(ctx, snap.Block(), res.Candidates, q, cell, payout)
 	chosen, sim := pickVerified(res.Candidates, sims, cell)
 	if s.cfg.Verifier != nil && !sim.Verified {
+		for _, c := range sims {
+			if err := unreachable(c.err); err != nil {
+				return nil, err
+			}
+		}
 		return nil, oe.Errorf(oe.CodeNoRoute, "no candidate route executes in simulation at block %d: %v", snap.Block(), sims[0].err)
 	}
 	route := res.Candidates[chosen]

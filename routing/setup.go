@@ -149,7 +149,7 @@ func readOracleRound(ctx context.Context, chain ethereum.ContractCaller, oracle,
 	}
 	ret, err := chain.CallContract(ctx, ethereum.CallMsg{To: &oracle, Data: append(selector("latestRoundData(address)"), word(token)...)}, block)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nodeErr("oracle read", err)
 	}
 	if len(ret) != 5*32 {
 		return nil, nil, fmt.Errorf("latestRoundData returned %d bytes", len(ret))

@@ -2,7 +2,6 @@ package routing
 
 import (
 	"context"
-	"fmt"
 	"math/big"
 
 	"github.com/ethereum/go-ethereum"
@@ -102,7 +101,7 @@ func (v *Verifier) VerifySwap(ctx context.Context, block uint64, r *Route, s Swa
 	ret, err := v.caller.CallContract(ctx, ethereum.CallMsg{From: s.Payer, To: &to, Data: sr.PackSwap(v.SwapParams(r, s))},
 		new(big.Int).SetUint64(block), &overrides)
 	if err != nil {
-		return nil, fmt.Errorf("routing: simulated swap: %w", err)
+		return nil, nodeErr("simulated swap", err)
 	}
 	out, err := sr.UnpackSwap(ret)
 	if err != nil {
@@ -129,7 +128,7 @@ func (v *Verifier) VerifyGross(ctx context.Context, block uint64, r *Route, refu
 	ret, err := v.caller.CallContract(ctx, ethereum.CallMsg{From: v.router, To: &to,
 		Data: ex.PackExecute(r.TokenIn, r.TokenOut, refundTo, calls)}, new(big.Int).SetUint64(block), &overrides)
 	if err != nil {
-		return nil, fmt.Errorf("routing: simulated execution: %w", err)
+		return nil, nodeErr("simulated execution", err)
 	}
 	out, err := ex.UnpackExecute(ret)
 	if err != nil {
