@@ -39,7 +39,13 @@ func (v *Validator) Undeclared(req *nethttp.Request, status int, body []byte) ([
 	if err := documentedCode(resp.Value, value); err != nil {
 		return nil, fmt.Errorf("%s %s: %d: %w", req.Method, route.Path, status, err)
 	}
-	return undeclared(resp.Value.Content.Get("application/json").Schema, value, "body"), nil
+	return UndeclaredFields(resp.Value.Content.Get("application/json").Schema, value), nil
+}
+
+// UndeclaredFields lists the fields of the decoded JSON body v, at any
+// depth, that schema does not declare, as paths from "body" (body.a.b[2]).
+func UndeclaredFields(schema *openapi3.SchemaRef, v any) []string {
+	return undeclared(schema, v, "body")
 }
 
 // errorCodesPrefix starts the description the document gives an error

@@ -4,75 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	nethttp "net/http"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/orderengine/orderengine/actors/order"
 	"github.com/orderengine/orderengine/http/testserver"
 	"github.com/orderengine/orderengine/persistence"
 )
-
-// declared returns the properties an object schema declares, its own and
-// those of its allOf parts.
-func declared(s *openapi3.Schema) map[string]*openapi3.SchemaRef {
-	out := map[string]*openapi3.SchemaRef{}
-	for name, p := range s.Properties {
-		out[name] = p
-	}
-	for _, part := range s.AllOf {
-		for name, p := range declared(part.Value) {
-			if _, ok := out[name]; !ok {
-				out[name] = p
-			}
-		}
-	}
-	return out
-}
-
-// undeclared lists the fields of v that its schema does not declare (the
-// schemas are open to additions, so the validator alone would not see a
-// field the document does not describe).
-func undeclared(ref *openapi3.SchemaRef, v any, at string) []string {
-	if ref == nil || ref.Value == nil || v == nil {
-		return nil
-	}
-	s := ref.Value
-	for _, alts := range []openapi3.SchemaRefs{s.OneOf, s.AnyOf} {
-		for _, alt := range alts {
-			if alt.Value.VisitJSON(v, openapi3.EnableJSONSchema2020()) == nil {
-				return undeclared(alt, v, at)
-			}
-		}
-	}
-	var out []string
-	switch x := v.(type) {
-	case map[string]any:
-		if extra := s.AdditionalProperties.Schema; extra != nil {
-			for k, fv := range x {
-				out = append(out, undeclared(extra, fv, at+"."+k)...)
-			}
-			return out
-		}
-		props := declared(s)
-		for k, fv := range x {
-			p, ok := props[k]
-			if !ok {
-				out = append(out, at+"."+k)
-				continue
-			}
-			out = append(out, undeclared(p, fv, at+"."+k)...)
-		}
-	case []any:
-		for i, item := range x {
-			out = append(out, undeclared(s.Items, item, at+"["+strconv.Itoa(i)+"]")...)
-		}
-	}
-	return out
-}
 
 // TestReadResponsesMatchTheServedSchemas checks real answers of the five
 // operations against the schemas of the served OpenAPI document: every
@@ -148,7 +88,7 @@ func TestReadResponsesMatchTheServedSchemas(t *testing.T) {
 		if err := json.Unmarshal(r.Body, &v); err != nil {
 			t.Fatal(err)
 		}
-		if extra := undeclared(resp.Value.Content.Get("application/json").Schema, v, "body"); len(extra) > 0 {
+		if extra := testserver.UndeclaredFields(resp.Value.Content.Get("application/json").Schema, v); len(extra) > 0 {
 			t.Errorf("%s %s: fields the document does not declare: %v", c.method, c.path, extra)
 		}
 		if c.path == "/v1/orders/"+hashes[1].Hex() {
