@@ -65,11 +65,18 @@ var blockedPrefixes = func() []struct {
 }()
 
 // CheckAddr returns an error wrapping ErrTargetRefused when a is not a
-// public unicast address.
+// public unicast address. A zoned (scoped) IPv6 address is refused whatever
+// its prefix.
 func CheckAddr(a netip.Addr) error {
 	a = a.Unmap()
 	if !a.IsValid() {
 		return fmt.Errorf("%w: invalid address", ErrTargetRefused)
+	}
+	if a.Zone() != "" {
+		// A zone (fe80::1%eth0, ::1%lo) scopes an address to an interface:
+		// never a public target, and netip.Prefix.Contains is false for
+		// any zoned address, so the table below would let it through.
+		return fmt.Errorf("%w: %s is a scoped (zoned) IPv6 address", ErrTargetRefused, a)
 	}
 	for _, b := range blockedPrefixes {
 		if b.p.Contains(a) {

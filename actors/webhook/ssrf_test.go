@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/netip"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors/webhook"
@@ -67,6 +69,10 @@ func TestCheckURLOutsideDevMode(t *testing.T) {
 		"https://100.64.0.1/hook",             // CGNAT
 		"https://[::ffff:127.0.0.1]/hook",     // IPv4-mapped loopback
 		"https://[64:ff9b::a9fe:a9fe]/hook",   // NAT64 of 169.254.169.254
+		"https://[::1%25lo]/hook",             // loopback v6 with a zone
+		"https://[fe80::1%25eth0]/hook",       // link-local v6 with a zone
+		"https://[fd00:ec2::254%25eth0]/x",    // metadata v6 with a zone
+		"https://[::%25lo]/hook",              // unspecified v6 with a zone
 		"https://internal.example/hook",       // name resolving to private
 		"https://mixed.example/hook",          // one private answer is enough
 		"https://user:pw@public.example/hook", // credentials
@@ -135,5 +141,37 @@ func TestDNSRebindingRefusedAtDelivery(t *testing.T) {
 	// And plain-http loopback outside dev mode.
 	if _, err := h.m.Create(t.Context(), "acc_b", rc.srv.URL, nil); orderengine.AsError(err).Code != orderengine.CodeInvalidRequest {
 		t.Fatalf("create http loopback outside dev mode: %v", err)
+	}
+}
+
+// TestDialRefusesZonedAddress: the delivery dialer refuses a zoned IPv6
+// literal (here loopback, where a real listener waits) outside dev mode
+// instead of connecting to it.
+func TestDialRefusesZonedAddress(t *testing.T) {
+	ln, err := net.Listen("tcp", "[::1]:0")
+	if err != nil {
+		t.Skipf("no IPv6 loopback: %v", err)
+	}
+	defer ln.Close()
+	accepted := make(chan struct{}, 1)
+	go func() {
+		if c, err := ln.Accept(); err == nil {
+			accepted <- struct{}{}
+			_ = c.Close()
+		}
+	}()
+	port := ln.Addr().(*net.TCPAddr).Port
+	dial := webhook.Policy{Dev: false}.DialContext(&net.Dialer{Timeout: time.Second})
+	c, err := dial(t.Context(), "tcp", fmt.Sprintf("[::1%%lo]:%d", port))
+	if err == nil {
+		_ = c.Close()
+	}
+	if !errors.Is(err, webhook.ErrTargetRefused) {
+		t.Fatalf("dial [::1%%lo]: err %v, want a refusal", err)
+	}
+	select {
+	case <-accepted:
+		t.Fatal("the loopback listener was reached")
+	default:
 	}
 }

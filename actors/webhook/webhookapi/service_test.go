@@ -165,3 +165,31 @@ func TestWebhookAPI(t *testing.T) {
 		t.Fatalf("after delete: %d %s", r.Status, r.Body)
 	}
 }
+
+// TestWebhookAPIRefusesInternalTargets: outside dev mode POST /v1/webhooks
+// refuses, with 400 INVALID_REQUEST and nothing stored, every target that
+// is not https to a public address (docs/webhooks.md, "URL"), zoned IPv6
+// literals included.
+func TestWebhookAPIRefusesInternalTargets(t *testing.T) {
+	s := testserver.NewTestServer(t, testserver.WithConfig(func(c *orderengine.Config) { c.Dev = false }))
+	key := map[string]string{"X-API-Key": s.APIKey}
+	for _, u := range []string{
+		"http://93.184.216.34/hook", "https://127.0.0.1/hook", "https://localhost/hook", "https://10.1.2.3/hook",
+		"https://169.254.169.254/latest/meta-data", "https://[::1]/hook", "https://[::ffff:127.0.0.1]/hook",
+		"https://[fd00:ec2::254]/latest", "https://[::1%25lo]/hook", "https://[fe80::1%25eth0]/hook",
+		"https://[fd00:ec2::254%25eth0]/latest", "https://100.64.0.1/hook", "https://0.0.0.0/hook",
+	} {
+		body, _ := json.Marshal(map[string]string{"url": u})
+		r := s.Do("POST", "/v1/webhooks", body, key)
+		if r.Status != 400 || r.Code() != "INVALID_REQUEST" {
+			t.Errorf("POST /v1/webhooks %s: %d %s, want 400 INVALID_REQUEST", u, r.Status, r.Body)
+		}
+	}
+	if r := s.Get("/v1/webhooks"); !strings.Contains(string(r.Body), `"webhooks":[]`) {
+		t.Fatalf("a refused target was stored: %s", r.Body)
+	}
+	// A public https target is accepted.
+	if r := s.Do("POST", "/v1/webhooks", []byte(`{"url":"https://93.184.216.34/hook"}`), key); r.Status != 201 {
+		t.Fatalf("public https target: %d %s", r.Status, r.Body)
+	}
+}
