@@ -275,6 +275,25 @@ func TestSwapsOverHTTP(t *testing.T) {
 	}
 }
 
+// TestSwapsAddressFilterNeeds0x: a token or wallet filter is an address
+// as the OpenAPI Address schema and GET /v1/orders?wallet= take it:
+// 0x-prefixed, lowercase or EIP-55. Without the 0x (or with a broken
+// checksum) it is 400 INVALID_REQUEST, never a silently empty list.
+func TestSwapsAddressFilterNeeds0x(t *testing.T) {
+	m := newMarketEnv(t)
+	m.block(start, swapEv(0, alice, alice, tokA, tokB, ether))
+	if l := m.swaps("?token=" + tokA.Hex() + "&wallet=" + alice.Hex()); len(l.Swaps) != 1 {
+		t.Fatalf("checksummed filters: %d swaps", len(l.Swaps))
+	}
+	badSum := "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD" // one letter's case flipped
+	for _, q := range []string{"?token=" + tokA.Hex()[2:], "?wallet=" + strings.ToLower(alice.Hex()[2:]), "?wallet=" + badSum} {
+		r := m.ts.Get("/v1/swaps" + q)
+		if r.Status != 400 || r.Code() != "INVALID_REQUEST" {
+			t.Errorf("GET /v1/swaps%s: %d %s, want 400 INVALID_REQUEST", q, r.Status, r.Body)
+		}
+	}
+}
+
 // TestVolumeOverHTTP: USD volume of swaps priced at their block, per pair
 // and in total, over 24 h, 7 d and 30 d of whole hours ending with the
 // current one.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors/indexer"
+	"github.com/orderengine/orderengine/chain"
 	apihttp "github.com/orderengine/orderengine/http"
 	"github.com/orderengine/orderengine/persistence"
 )
@@ -55,6 +56,8 @@ type SwapList struct {
 
 // Swaps implements http.MarketService: newest first, filtered by token
 // (either side) and wallet (sender/maker or receiver), keyset-paginated.
+// The filters are addresses as chain.ParseAddress takes them (0x-prefixed;
+// mixed case must be EIP-55).
 func (s *Service) Swaps(_ context.Context, req apihttp.SwapsRequest) (any, error) {
 	limit := req.Limit
 	if limit <= 0 {
@@ -63,9 +66,12 @@ func (s *Service) Swaps(_ context.Context, req apihttp.SwapsRequest) (any, error
 	if limit > 500 {
 		return nil, orderengine.Errorf(orderengine.CodeInvalidRequest, "limit must be at most 500")
 	}
-	for _, a := range []string{req.Token, req.Wallet} {
-		if a != "" && !common.IsHexAddress(a) {
-			return nil, orderengine.Errorf(orderengine.CodeInvalidRequest, "%q is not an address", a)
+	for _, f := range []struct{ name, v string }{{"token", req.Token}, {"wallet", req.Wallet}} {
+		if f.v == "" {
+			continue
+		}
+		if _, err := chain.ParseAddress(f.name, f.v); err != nil {
+			return nil, err
 		}
 	}
 	out := SwapList{Swaps: []persistence.SwapRecord{}}
