@@ -153,7 +153,8 @@ func schemas() obj {
 			"keeper": ref("Address"), "referrer": ref("Address"), "orderHash": ref("Hash"),
 			"volumeUsd": str("amountIn in USD (2 decimals) by the oracle at the block."),
 		}),
-		"SwapList": object([]string{"swaps", "nextCursor"}, obj{"swaps": arrayOf(ref("Swap")), "nextCursor": obj{"type": []string{"string", "null"}}}),
+		"SwapList": object([]string{"swaps", "nextCursor"}, obj{"swaps": arrayOf(ref("Swap")),
+			"nextCursor": obj{"type": []string{"string", "null"}, "description": "Cursor of the next page; null at the end. One request examines at most 20,000 records, so a filtered page may hold fewer than limit swaps (even none) and still have a nextCursor: follow it until null."}}),
 		"VolumeWindow": object([]string{"totalUsd", "pairs"}, obj{
 			"totalUsd": str("USD, 2 decimals."),
 			"pairs": arrayOf(object([]string{"pair", "tokenIn", "tokenOut", "volumeUsd"}, obj{

@@ -294,6 +294,34 @@ func TestSwapsAddressFilterNeeds0x(t *testing.T) {
 	}
 }
 
+// TestSwapsFilterPagesPastTheScanBudget: one request examines a bounded
+// number of records; when a filtered page runs out of that budget before it
+// is full, nextCursor still points past what was examined, so a client
+// that follows it until null sees every match. Here the wallet's only swap
+// lies under 20,050 newer swaps of others.
+func TestSwapsFilterPagesPastTheScanBudget(t *testing.T) {
+	m := newMarketEnv(t)
+	m.block(start, swapEv(0, carol, carol, tokA, tokB, ether))
+	for b := range 5 {
+		evs := make([]indexer.Event, 0, 4010)
+		for i := range 4010 {
+			evs = append(evs, swapEv(uint(i), alice, bob, tokB, tokC, ether))
+		}
+		m.block(start.Add(time.Duration(b+1)*time.Second), evs...)
+	}
+	first := m.swaps("?wallet=" + carol.Hex())
+	if len(first.Swaps) == 0 && first.NextCursor == nil {
+		t.Fatalf("first page: no swaps and nextCursor null, but the wallet has a swap in block 1")
+	}
+	got := m.walk("wallet="+carol.Hex(), 100)
+	if len(got) != 1 || got[0].BlockNumber != 1 || got[0].Wallet != carol.Hex() {
+		t.Fatalf("walking the filter found %d swaps, want carol's one in block 1", len(got))
+	}
+	if got := m.walk("token="+tokA.Hex(), 100); len(got) != 1 {
+		t.Fatalf("walking the token filter found %d swaps, want 1", len(got))
+	}
+}
+
 // TestVolumeOverHTTP: USD volume of swaps priced at their block, per pair
 // and in total, over 24 h, 7 d and 30 d of whole hours ending with the
 // current one.

@@ -45,7 +45,9 @@ func NewService(store *persistence.Store, now func() time.Time, opts ServiceOpti
 	return &Service{store: store, market: persistence.NewMarket(store), now: now, opts: opts}
 }
 
-// maxScan bounds how many records one /v1/swaps page examines.
+// maxScan bounds how many records one /v1/swaps page examines. A filtered
+// page that reaches it before it is full ends early (even empty) with a
+// nextCursor on the last record examined.
 const maxScan = 20_000
 
 // SwapList is the body of GET /v1/swaps.
@@ -76,22 +78,33 @@ func (s *Service) Swaps(_ context.Context, req apihttp.SwapsRequest) (any, error
 	}
 	out := SwapList{Swaps: []persistence.SwapRecord{}}
 	var more bool
+	var examined int
+	var last persistence.SwapRecord
 	err := s.market.Swaps(req.Cursor, maxScan, func(r persistence.SwapRecord) bool {
 		if !matches(r, req.Token, req.Wallet) {
+			examined, last = examined+1, r
 			return true
 		}
 		if len(out.Swaps) == limit {
 			more = true
 			return false
 		}
+		examined, last = examined+1, r
 		out.Swaps = append(out.Swaps, r)
 		return true
 	})
 	if err != nil {
 		return nil, orderengine.Errorf(orderengine.CodeInvalidRequest, "%v", err)
 	}
-	if more {
+	switch {
+	case more:
 		c := persistence.SwapCursor(&out.Swaps[len(out.Swaps)-1])
+		out.NextCursor = &c
+	case examined == maxScan:
+		// The scan budget ran out before the page filled (a filter that
+		// skips many records): the next page starts after the last record
+		// examined, so following nextCursor to null still sees every match.
+		c := persistence.SwapCursor(&last)
 		out.NextCursor = &c
 	}
 	return out, nil
