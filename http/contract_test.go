@@ -1,0 +1,184 @@
+package http_test
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/http/testserver"
+)
+
+// The HTTP contract of every operation, driven from the served OpenAPI
+// document itself: authentication (specification section 5), the bucket
+// each operation counts in (section 8), the rate-limit headers on every
+// response, and that the server serves exactly the described operations.
+// No services are plugged in, so a request that passes authentication and
+// the limiter reaches the 501 stub: what is asserted here is the HTTP
+// layer every route shares.
+
+// op is one described operation with a concrete request for it.
+type op struct {
+	method, path, template string
+	keyless                bool
+	bucket                 string // x-rate-limit-bucket
+	body                   []byte
+}
+
+func (o op) String() string { return o.method + " " + o.template }
+
+// operations loads the served document and returns every operation.
+func operations(t *testing.T, ts *testserver.Server) (*openapi3.T, []op) {
+	t.Helper()
+	doc, err := testserver.LoadDocument(context.Background(), ts.Do("GET", "/v1/openapi.json", nil, nil).Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fill := strings.NewReplacer("{hash}", "0x"+strings.Repeat("ab", 32),
+		"{pair}", "0x1111111111111111111111111111111111111111-0x2222222222222222222222222222222222222222",
+		"{id}", "wh_unknown")
+	var out []op
+	for path, item := range doc.Paths.Map() {
+		for method, o := range item.Operations() {
+			x := op{method: method, template: path, path: fill.Replace(path), keyless: o.Security != nil && len(*o.Security) == 0}
+			x.bucket, _ = o.Extensions["x-rate-limit-bucket"].(string)
+			if o.RequestBody != nil {
+				x.body = []byte(`{}`)
+			}
+			out = append(out, x)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	return doc, out
+}
+
+func (o op) do(ts *testserver.Server, h map[string]string) *testserver.Response {
+	return ts.Do(o.method, o.path, o.body, h)
+}
+
+// limitHeaders fails unless r carries the three rate-limit headers as
+// non-negative integers, the limit being want when want > 0.
+func limitHeaders(t *testing.T, what string, r *testserver.Response, want int) {
+	t.Helper()
+	for _, h := range []string{"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"} {
+		if n, err := strconv.Atoi(r.Header.Get(h)); err != nil || n < 0 {
+			t.Errorf("%s: %d answer has %s = %q", what, r.Status, h, r.Header.Get(h))
+		}
+	}
+	if got := r.Header.Get("X-RateLimit-Limit"); want > 0 && got != strconv.Itoa(want) {
+		t.Errorf("%s: X-RateLimit-Limit %s, want %d", what, got, want)
+	}
+}
+
+// TestEveryKeyedOperationNeedsAKey: every operation not marked keyless
+// answers 401 with the error object, UNAUTHORIZED for a missing, malformed,
+// unknown or wrongly presented key and KEY_DISABLED for a disabled one,
+// and takes the key in both header forms; keyless ones need none.
+func TestEveryKeyedOperationNeedsAKey(t *testing.T) {
+	ts := testserver.NewTestServer(t, testserver.WithTier(orderengine.TierEnterprise, orderengine.BucketLimits{Quote: 1000, Read: 1000, Order: 1000}))
+	_, ops := operations(t, ts)
+	other := testserver.NewTestServer(t) // a well-formed key this server does not know
+	keyless := map[string]bool{}
+	for _, o := range ops {
+		if o.keyless {
+			keyless[o.template] = true
+			if o.method != "GET" {
+				t.Errorf("%s: keyless", o)
+			}
+			if r := o.do(ts, nil); r.Status != 200 {
+				t.Errorf("%s without a key: %d %s", o, r.Status, r.Body)
+			}
+			continue
+		}
+		for _, h := range []map[string]string{nil, {"X-API-Key": ""}, {"X-API-Key": "svc_wrong"}, {"X-API-Key": other.APIKey},
+			{"Authorization": "Bearer " + other.APIKey}, {"Authorization": "Basic " + ts.APIKey}, {"Authorization": ts.APIKey},
+			{"X-Api-Key": strings.ToUpper(ts.APIKey)}} {
+			r := o.do(ts, h)
+			checkCode(t, r, 401, orderengine.CodeUnauthorized)
+			limitHeaders(t, o.String(), r, 0)
+		}
+		for _, h := range []map[string]string{{"X-API-Key": ts.APIKey}, {"Authorization": "Bearer " + ts.APIKey}, {"Authorization": "bearer  " + ts.APIKey}} {
+			if r := o.do(ts, h); r.Status == 401 || r.Status == 403 {
+				t.Errorf("%s with %v: %d %s", o, h, r.Status, r.Body)
+			}
+		}
+	}
+	want := map[string]bool{"/v1/errors": true, "/v1/config": true, "/v1/openapi.json": true, "/healthz": true, "/metrics": true}
+	if len(keyless) != len(want) {
+		t.Errorf("keyless operations %v, want %v", keyless, want)
+	}
+	for p := range want {
+		if !keyless[p] {
+			t.Errorf("%s is not keyless", p)
+		}
+	}
+	if r := ts.Admin("POST", "/admin/v1/keys/"+ts.KeyID+"/disable", nil); r.Status != 200 {
+		t.Fatalf("disable: %d %s", r.Status, r.Body)
+	}
+	for _, o := range ops {
+		for _, h := range []map[string]string{{"X-API-Key": ts.APIKey}, {"Authorization": "Bearer " + ts.APIKey}} {
+			if o.keyless {
+				if r := o.do(ts, h); r.Status != 200 {
+					t.Errorf("%s with a disabled key: %d (keyless ignores keys)", o, r.Status)
+				}
+				continue
+			}
+			r := o.do(ts, h)
+			checkCode(t, r, 401, orderengine.CodeKeyDisabled)
+			limitHeaders(t, o.String(), r, 0)
+		}
+	}
+}
+
+// TestErrorCatalogServesTheContract: GET /v1/errors (keyless) serves every
+// code of contract.md section 4 with its status and retryability, and
+// retry guidance for each, and no code twice.
+func TestErrorCatalogServesTheContract(t *testing.T) {
+	ts := testserver.NewTestServer(t)
+	r := ts.Do("GET", "/v1/errors", nil, nil)
+	var cat struct {
+		Errors []struct {
+			Code, Retry, Description string
+			Status                   int
+			Retryable                bool
+		} `json:"errors"`
+	}
+	if err := json.Unmarshal(r.Body, &cat); err != nil || r.Status != 200 {
+		t.Fatalf("GET /v1/errors: %d %v", r.Status, err)
+	}
+	type row struct {
+		status    int
+		retryable bool
+	}
+	contract := map[string]row{
+		"INVALID_REQUEST": {400, false}, "INVALID_ORDER": {400, false}, "INVALID_TRAITS": {400, false}, "ORDER_EXPIRED": {400, false},
+		"BAD_SIGNATURE": {400, false}, "FEE_PARAMS_MISMATCH": {400, false}, "UNAUTHORIZED": {401, false}, "KEY_DISABLED": {401, false},
+		"FORBIDDEN": {403, false}, "NOT_FOUND": {404, false}, "ALREADY_EXISTS": {409, false}, "NOT_CANCELLABLE": {409, false},
+		"LIMIT_REACHED": {409, false}, "PAYLOAD_TOO_LARGE": {413, false}, "UNSUPPORTED_PAIR": {422, false}, "NO_ORACLE": {422, false},
+		"NO_ROUTE": {422, true}, "NO_POOL": {422, true}, "RATE_LIMITED": {429, true}, "MAKER_RATE_LIMITED": {429, true},
+		"INTERNAL": {500, true}, "CHAIN_UNAVAILABLE": {503, true},
+	}
+	seen := map[string]bool{}
+	for _, e := range cat.Errors {
+		if seen[e.Code] {
+			t.Errorf("%s listed twice", e.Code)
+		}
+		seen[e.Code] = true
+		if e.Retry == "" || e.Description == "" {
+			t.Errorf("%s: no retry guidance or description", e.Code)
+		}
+		if w, ok := contract[e.Code]; ok && (w.status != e.Status || w.retryable != e.Retryable) {
+			t.Errorf("%s: status %d retryable %v, contract.md says %d %v", e.Code, e.Status, e.Retryable, w.status, w.retryable)
+		}
+	}
+	for code := range contract {
+		if !seen[code] {
+			t.Errorf("%s is missing from GET /v1/errors", code)
+		}
+	}
+}
