@@ -135,6 +135,42 @@ func TestEveryKeyedOperationNeedsAKey(t *testing.T) {
 	}
 }
 
+// TestServesExactlyTheDescribedOperations: every described operation is
+// routed, and no other method on a described path, nor another spelling of
+// a path (trailing slash, other case), is served.
+func TestServesExactlyTheDescribedOperations(t *testing.T) {
+	ts := testserver.NewTestServer(t, testserver.WithTier(orderengine.TierEnterprise, orderengine.BucketLimits{Quote: 1000, Read: 1000, Order: 1000}))
+	_, ops := operations(t, ts)
+	described := map[string]bool{}
+	paths := map[string]string{}
+	for _, o := range ops {
+		described[o.method+" "+o.path] = true
+		paths[o.path] = o.template
+		if r := o.do(ts, keyHeader(ts.APIKey)); r.Status == 405 || (r.Status == 404 && strings.Contains(string(r.Body), "no such route")) {
+			t.Errorf("%s is described but not routed: %d %s", o, r.Status, r.Body)
+		}
+	}
+	for path, template := range paths {
+		for _, m := range []string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"} {
+			if described[m+" "+path] {
+				continue
+			}
+			r := ts.Raw(ts.URL, m, path, nil, keyHeader(ts.APIKey))
+			if r.Status != 405 {
+				t.Errorf("%s %s is not described but answers %d", m, template, r.Status)
+			}
+		}
+		for _, alias := range []string{path + "/", strings.ToUpper(path)} {
+			if alias == path {
+				continue
+			}
+			if r := ts.Raw(ts.URL, "GET", alias, nil, keyHeader(ts.APIKey)); r.Status != 404 {
+				t.Errorf("GET %s (an alias of %s) answers %d, want 404", alias, template, r.Status)
+			}
+		}
+	}
+}
+
 // TestErrorCatalogServesTheContract: GET /v1/errors (keyless) serves every
 // code of contract.md section 4 with its status and retryability, and
 // retry guidance for each, and no code twice.

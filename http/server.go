@@ -129,6 +129,10 @@ func (s *Server) fiberConfig() fiber.Config {
 		IdleTimeout:  s.cfg.HTTP.IdleTimeout,
 		Network:      fiber.NetworkTCP,
 		ErrorHandler: s.serverError,
+		// Only the described paths are served: not /v1/stats/ nor
+		// /V1/STATS (Fiber's defaults route both to /v1/stats).
+		StrictRouting: true,
+		CaseSensitive: true,
 	}
 }
 
@@ -157,10 +161,11 @@ func (s *Server) newPublicApp() *fiber.App {
 		r := &s.routes[i]
 		app.Add(r.Method, r.Path, s.routeHandler(r))
 	}
-	app.Get("/healthz", s.keylessOps("/healthz", func(c *fiber.Ctx) error {
+	// Add, not Get: Get would also serve HEAD, which is not described.
+	app.Add(fiber.MethodGet, "/healthz", s.keylessOps("/healthz", func(c *fiber.Ctx) error {
 		return c.JSON(fiber.Map{"status": "ok"})
 	}))
-	app.Get("/metrics", s.keylessOps("/metrics", s.metrics.handler()))
+	app.Add(fiber.MethodGet, "/metrics", s.keylessOps("/metrics", s.metrics.handler()))
 	return app
 }
 
