@@ -1,6 +1,7 @@
 package http_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"sort"
@@ -11,6 +12,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/orderengine/orderengine"
+	apihttp "github.com/orderengine/orderengine/http"
 	"github.com/orderengine/orderengine/http/testserver"
 )
 
@@ -166,6 +168,55 @@ func TestServesExactlyTheDescribedOperations(t *testing.T) {
 			}
 			if r := ts.Raw(ts.URL, "GET", alias, nil, keyHeader(ts.APIKey)); r.Status != 404 {
 				t.Errorf("GET %s (an alias of %s) answers %d, want 404", alias, template, r.Status)
+			}
+		}
+	}
+}
+
+// TestEveryResponseCarriesLimitHeaders: the rate-limit headers come with
+// every answer of the public API, including the ones refused before a
+// route counted them (unknown route, wrong method, oversized body, a
+// failed key check, a panic), and the document declares them required on
+// every response.
+func TestEveryResponseCarriesLimitHeaders(t *testing.T) {
+	panicRoute := apihttp.Route{Method: "GET", Path: "/v1/test-panic", Access: apihttp.Keyless, Status: 200,
+		Doc: apihttp.OpDoc{ID: "testPanic", Tag: "meta", Summary: "panics", Response: "Health"}}
+	ts := testserver.NewTestServer(t, testserver.WithRoutes(apihttp.PanicRouteForTest(panicRoute)))
+	big := bytes.Repeat([]byte("a"), 64<<10+1)
+	for _, c := range []struct {
+		name, method, path string
+		body               []byte
+		h                  map[string]string
+		status             int
+	}{
+		{"unknown route", "GET", "/v1/nope", nil, keyHeader(ts.APIKey), 404},
+		{"unknown route without key", "GET", "/nope", nil, nil, 404},
+		{"wrong method", "PUT", "/v1/stats", nil, keyHeader(ts.APIKey), 405},
+		{"oversized body with key", "POST", "/v1/orders", big, keyHeader(ts.APIKey), 413},
+		{"oversized body without key", "POST", "/v1/webhooks", big, nil, 413},
+		{"oversized body on a keyless route", "GET", "/v1/config", big, nil, 413},
+		{"missing key", "GET", "/v1/stats", nil, nil, 401},
+		{"bad JSON", "POST", "/v1/orders", []byte(`{`), keyHeader(ts.APIKey), 400},
+		{"panic", "GET", "/v1/test-panic", nil, nil, 500},
+		{"headers over fasthttp's read buffer", "GET", "/v1/stats", nil, map[string]string{"X-Big": strings.Repeat("b", 8<<10)}, 400},
+		{"keyed", "GET", "/v1/stats", nil, keyHeader(ts.APIKey), 501},
+		{"keyless", "GET", "/v1/errors", nil, nil, 200},
+	} {
+		r := ts.Do(c.method, c.path, c.body, c.h)
+		if r.Status != c.status {
+			t.Errorf("%s: %d %s, want %d", c.name, r.Status, r.Body, c.status)
+		}
+		limitHeaders(t, c.name, r, 0)
+	}
+	doc, _ := operations(t, ts)
+	for path, item := range doc.Paths.Map() {
+		for method, o := range item.Operations() {
+			for status, resp := range o.Responses.Map() {
+				for _, h := range []string{"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"} {
+					if hr := resp.Value.Headers[h]; hr == nil || !hr.Value.Required {
+						t.Errorf("%s %s %s: %s is not a required header", method, path, status, h)
+					}
+				}
 			}
 		}
 	}

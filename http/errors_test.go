@@ -172,11 +172,15 @@ func TestValidatorRejectsWrongShapes(t *testing.T) {
 	req := ts.Raw(ts.URL, "GET", "/v1/config", nil, nil)
 	_ = req
 	httpReq, _ := newRequest(ts.URL + "/v1/errors")
-	if err := v.Check(httpReq, 200, jsonHeader(), []byte(`{"errors":[{"code":"NOT_A_CODE"}]}`)); err == nil {
+	real := ts.Raw(ts.URL, "GET", "/v1/errors", nil, nil)
+	if err := v.Check(httpReq, 200, real.Header, []byte(`{"errors":[{"code":"NOT_A_CODE"}]}`)); err == nil {
 		t.Fatal("validator accepted an unknown code")
 	}
-	if err := v.Check(httpReq, 200, jsonHeader(), ts.Raw(ts.URL, "GET", "/v1/errors", nil, nil).Body); err != nil {
+	if err := v.Check(httpReq, 200, real.Header, real.Body); err != nil {
 		t.Fatalf("validator refused the real catalog: %v", err)
+	}
+	if err := v.Check(httpReq, 200, jsonHeader(), real.Body); err == nil {
+		t.Fatal("validator accepted an answer without the rate-limit headers")
 	}
 	unknown, _ := newRequest(ts.URL + "/v1/unknown")
 	if err := v.Check(unknown, 404, jsonHeader(), []byte(`{"message":"x"}`)); err == nil {

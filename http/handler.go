@@ -106,6 +106,44 @@ func (s *Server) limitAddress(c *fiber.Ctx) error {
 	return setLimitHeaders(c, d)
 }
 
+// limitUncounted gives an answer that no route counted the rate-limit
+// headers every answer carries (specification section 8): a request refused
+// before a route ran (unknown route, method not allowed, body over the
+// limit, a fasthttp-level refusal) or whose handler panicked before its
+// headers were set counts against the client address like a keyless one.
+// It returns err, or RATE_LIMITED when the address is over its limit.
+func (s *Server) limitUncounted(c *fiber.Ctx, err error) error {
+	if len(c.Response().Header.Peek(headerLimit)) > 0 {
+		return err
+	}
+	if limErr := s.limitAddress(c); limErr != nil {
+		return limErr
+	}
+	return err
+}
+
+// savedLimitHeaders are the rate-limit headers of a response about to be
+// reset (a panic), to be put back on the error answer.
+type savedLimitHeaders [3][]byte
+
+var limitHeaderNames = [3]string{headerLimit, headerRemaining, headerReset}
+
+func saveLimitHeaders(c *fiber.Ctx) savedLimitHeaders {
+	var out savedLimitHeaders
+	for i, h := range limitHeaderNames {
+		out[i] = append([]byte(nil), c.Response().Header.Peek(h)...)
+	}
+	return out
+}
+
+func (l savedLimitHeaders) restore(c *fiber.Ctx) {
+	for i, h := range limitHeaderNames {
+		if len(l[i]) > 0 {
+			c.Response().Header.SetBytesV(h, l[i])
+		}
+	}
+}
+
 // authenticate resolves the request's API key. A failed attempt also counts
 // against the client address, so guessing keys is rate limited too.
 func (s *Server) authenticate(c *fiber.Ctx) (persistence.Principal, error) {

@@ -81,9 +81,9 @@ func OpenAPIDocument(routes []Route) ([]byte, error) {
 			"schemas": schemas(),
 			"headers": obj{
 				"RequestID":  obj{"description": "The request id, echoed or generated.", "schema": obj{"type": "string"}},
-				"Limit":      obj{"description": "Requests per window in this bucket.", "schema": obj{"type": "integer"}},
-				"Remaining":  obj{"description": "Requests left in the window.", "schema": obj{"type": "integer"}},
-				"Reset":      obj{"description": "Whole seconds until the window frees capacity.", "schema": obj{"type": "integer"}},
+				"Limit":      obj{"description": "Requests per window in the bucket the request counted in (the client address's for a request refused before authentication).", "required": true, "schema": obj{"type": "integer", "minimum": 1}},
+				"Remaining":  obj{"description": "Requests left in the window.", "required": true, "schema": obj{"type": "integer", "minimum": 0}},
+				"Reset":      obj{"description": "Whole seconds until the window frees capacity.", "required": true, "schema": obj{"type": "integer", "minimum": 0}},
 				"RetryAfter": obj{"description": "Whole seconds to wait, at least 1.", "required": true, "schema": obj{"type": "integer", "minimum": 1}},
 			},
 		},

@@ -149,7 +149,7 @@ func (s *Server) serverError(c *fiber.Ctx, err error) error {
 	}
 	rid := s.newRequestID()
 	c.Set(headerRequestID, rid)
-	e := writeError(c, err, rid)
+	e := writeError(c, s.limitUncounted(c, err), rid)
 	s.log.Info("request rejected", "rid", rid, "status", e.Status(), "code", e.Code, "err", err.Error())
 	return nil
 }
@@ -283,9 +283,11 @@ func (s *Server) outer(c *fiber.Ctx) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			s.log.Error("panic in handler", "rid", ri.rid, "panic", fmt.Sprint(p), "stack", stack())
+			limits := saveLimitHeaders(c)
 			c.Response().Reset()
+			limits.restore(c)
 			c.Set(headerRequestID, ri.rid)
-			writeError(c, errors.New("panic"), ri.rid)
+			writeError(c, s.limitUncounted(c, errors.New("panic")), ri.rid)
 		}
 		status := c.Response().StatusCode()
 		elapsed := time.Since(start)
@@ -306,7 +308,7 @@ func (s *Server) outer(c *fiber.Ctx) (err error) {
 		err = c.Next()
 	}
 	if err != nil {
-		if e := writeError(c, err, ri.rid); e.Code == orderengine.CodeInternal {
+		if e := writeError(c, s.limitUncounted(c, err), ri.rid); e.Code == orderengine.CodeInternal {
 			s.log.Error("internal error", "rid", ri.rid, "err", err.Error())
 		}
 	}
