@@ -137,6 +137,56 @@ func TestEveryKeyedOperationNeedsAKey(t *testing.T) {
 	}
 }
 
+// specBuckets is specification section 8's table, plus the operations it
+// does not name: /api/spot in the read bucket (contract.md section 9), the
+// webhook management and the keeper list in the read bucket (this
+// server's choice, declared per operation as x-rate-limit-bucket).
+var specBuckets = map[string]string{
+	"GET /v1/quote": "quote", "GET /v1/route": "quote", "GET /v1/order-preflight": "quote",
+	"POST /v1/orders": "order", "DELETE /v1/orders/{hash}": "order",
+	"GET /v1/orders": "read", "GET /v1/orders/{hash}": "read", "GET /v1/orders/{hash}/fills": "read",
+	"GET /v1/orderbook/{pair}": "read", "GET /v1/swaps": "read", "GET /v1/volume": "read", "GET /v1/stats": "read",
+	"GET /v1/tokens": "read", "GET /api/spot": "read",
+	"POST /v1/webhooks": "read", "GET /v1/webhooks": "read", "GET /v1/webhooks/{id}": "read", "DELETE /v1/webhooks/{id}": "read",
+	"POST /v1/webhooks/{id}/test": "read", "GET /v1/webhooks/{id}/deliveries": "read", "GET /v1/keeper/executable": "read",
+	"GET /v1/errors": "address", "GET /v1/config": "address", "GET /v1/openapi.json": "address", "GET /healthz": "address", "GET /metrics": "address",
+}
+
+// TestEveryOperationCountsInItsBucket: with distinct limits per bucket and
+// tier, each operation's X-RateLimit-Limit shows the bucket it counts in,
+// which is the one the specification names and the one the document
+// declares; builder is five times free; keyless operations count per
+// client address at the free read rate.
+func TestEveryOperationCountsInItsBucket(t *testing.T) {
+	free := orderengine.BucketLimits{Quote: 70, Read: 110, Order: 30}
+	for _, tier := range []orderengine.Tier{orderengine.TierFree, orderengine.TierBuilder} {
+		t.Run(string(tier), func(t *testing.T) {
+			ts := testserver.NewTestServer(t, testserver.WithTier(tier, orderengine.BucketLimits{}), testserver.WithConfig(func(c *orderengine.Config) {
+				c.Limits.Free = free
+				c.Limits.Builder = orderengine.BucketLimits{Quote: 5 * free.Quote, Read: 5 * free.Read, Order: 5 * free.Order}
+			}))
+			limits := ts.Config.Limits.ForTier(tier, orderengine.BucketLimits{})
+			_, ops := operations(t, ts)
+			if len(ops) != len(specBuckets) {
+				t.Errorf("%d operations described, %d in the table", len(ops), len(specBuckets))
+			}
+			for _, o := range ops {
+				bucket, ok := specBuckets[o.String()]
+				if !ok {
+					t.Errorf("%s: not in the bucket table", o)
+					continue
+				}
+				if o.bucket != bucket {
+					t.Errorf("%s: the document declares bucket %q, want %q", o, o.bucket, bucket)
+				}
+				want := map[string]int{"quote": limits.Quote, "read": limits.Read, "order": limits.Order, "address": free.Read}[bucket]
+				r := o.do(ts, keyHeader(ts.APIKey))
+				limitHeaders(t, o.String(), r, want)
+			}
+		})
+	}
+}
+
 // TestServesExactlyTheDescribedOperations: every described operation is
 // routed, and no other method on a described path, nor another spelling of
 // a path (trailing slash, other case), is served.

@@ -44,7 +44,8 @@ func OpenAPIDocument(routes []Route) ([]byte, error) {
 		}
 		paths[op.path] = obj{"get": obj{
 			"operationId": op.id, "summary": op.summary, "tags": []string{"operations"}, "security": []obj{},
-			"responses": obj{"200": resp, "429": errorResponse(http429Codes), "default": errorResponse(nil)},
+			"x-rate-limit-bucket": Keyless.BucketName(),
+			"responses":           obj{"200": resp, "429": errorResponse(http429Codes), "default": errorResponse(nil)},
 		}}
 	}
 	doc := obj{
@@ -52,7 +53,7 @@ func OpenAPIDocument(routes []Route) ([]byte, error) {
 		"info": obj{
 			"title":       "Order Engine API",
 			"version":     OpenAPIVersion,
-			"description": "Non-custodial trading service for an EVM chain (chain id 4663): quotes, routes, EIP-712 signed orders executed by keepers, market data and webhooks. Error codes and retry guidance: GET /v1/errors.",
+			"description": "Non-custodial trading service for an EVM chain (chain id 4663): quotes, routes, EIP-712 signed orders executed by keepers, market data and webhooks. Error codes and retry guidance: GET /v1/errors. Rate limits: each operation's x-rate-limit-bucket names the sliding-window bucket it counts in: quote, read or order of the API key (limits per tier in GET /v1/config), or address (keyless operations, per client address at the free read rate; requests refused before a route runs, such as an unknown route or an oversized body, count there too). Every answer carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset of the bucket it counted in; a 429 also Retry-After.",
 		},
 		"servers": []obj{{"url": "http://127.0.0.1:8080", "description": "make run"}},
 		"tags": []obj{
@@ -81,7 +82,7 @@ func OpenAPIDocument(routes []Route) ([]byte, error) {
 			"schemas": schemas(),
 			"headers": obj{
 				"RequestID":  obj{"description": "The request id, echoed or generated.", "schema": obj{"type": "string"}},
-				"Limit":      obj{"description": "Requests per window in the bucket the request counted in (the client address's for a request refused before authentication).", "required": true, "schema": obj{"type": "integer", "minimum": 1}},
+				"Limit":      obj{"description": "Requests per window in the bucket the request counted in (x-rate-limit-bucket; the client address's for a request refused before authentication).", "required": true, "schema": obj{"type": "integer", "minimum": 1}},
 				"Remaining":  obj{"description": "Requests left in the window.", "required": true, "schema": obj{"type": "integer", "minimum": 0}},
 				"Reset":      obj{"description": "Whole seconds until the window frees capacity.", "required": true, "schema": obj{"type": "integer", "minimum": 0}},
 				"RetryAfter": obj{"description": "Whole seconds to wait, at least 1.", "required": true, "schema": obj{"type": "integer", "minimum": 1}},
@@ -114,7 +115,7 @@ func limitHeaders() obj {
 
 func operation(r Route) obj {
 	d := r.Doc
-	op := obj{"operationId": d.ID, "summary": d.Summary, "tags": []string{d.Tag}}
+	op := obj{"operationId": d.ID, "summary": d.Summary, "tags": []string{d.Tag}, "x-rate-limit-bucket": r.Access.BucketName()}
 	codes := append([]orderengine.Code{}, d.Errors...)
 	codes = append(codes, orderengine.CodeRateLimited, orderengine.CodePayloadTooLarge, orderengine.CodeInternal)
 	if r.call != nil {

@@ -34,6 +34,16 @@ func (a Access) bucket() limiter.Bucket {
 	return limiter.Read
 }
 
+// BucketName is what the OpenAPI document declares as an operation's
+// x-rate-limit-bucket: quote, read or order (the key's buckets), or address
+// (keyless: per client address at the free read rate).
+func (a Access) BucketName() string {
+	if a == Keyless {
+		return "address"
+	}
+	return a.bucket().String()
+}
+
 // callFunc parses the request from in, calls one service method and returns
 // the body to encode.
 type callFunc func(ctx context.Context, s *Services, in *input) (any, error)
