@@ -319,3 +319,18 @@ func TestErrorCatalogServesTheContract(t *testing.T) {
 		}
 	}
 }
+
+// TestWebhookOperationsDocumentWhatTheyAnswer: another account's endpoint
+// id answers 404 NOT_FOUND, exactly like an unknown one (docs/webhooks.md),
+// so the {id} operations document 404 and never 403.
+func TestWebhookOperationsDocumentWhatTheyAnswer(t *testing.T) {
+	ts := testserver.NewTestServer(t)
+	doc, _ := operations(t, ts)
+	for _, p := range []string{"/v1/webhooks/{id}", "/v1/webhooks/{id}/test", "/v1/webhooks/{id}/deliveries"} {
+		for method, o := range doc.Paths.Find(p).Operations() {
+			if o.Responses.Status(404) == nil || o.Responses.Status(403) != nil {
+				t.Errorf("%s %s documents 404 %v, 403 %v; want 404 only", method, p, o.Responses.Status(404) != nil, o.Responses.Status(403) != nil)
+			}
+		}
+	}
+}

@@ -105,6 +105,10 @@ var (
 
 var errsBadInput = []orderengine.Code{orderengine.CodeInvalidRequest}
 
+// errsHookID: an unknown id and another account's id both answer 404
+// NOT_FOUND (never 403), so ids cannot be probed.
+var errsHookID = []orderengine.Code{orderengine.CodeNotFound}
+
 // publicRoutes returns the public route table.
 func publicRoutes() []Route {
 	return []Route{
@@ -183,17 +187,17 @@ func publicRoutes() []Route {
 		{Method: "GET", Path: "/v1/webhooks", Access: ReadBucket, Status: 200, call: callListWebhooks,
 			Doc: OpDoc{ID: "listWebhooks", Tag: "webhooks", Summary: "The account's webhook endpoints.", Response: "WebhookList"}},
 		{Method: "GET", Path: "/v1/webhooks/:id", Access: ReadBucket, Status: 200, call: callGetWebhook,
-			Doc: OpDoc{ID: "getWebhook", Tag: "webhooks", Summary: "One webhook endpoint.", Response: "Webhook",
-				Params: []ParamDoc{pHookID}, Errors: []orderengine.Code{orderengine.CodeNotFound, orderengine.CodeForbidden}}},
+			Doc: OpDoc{ID: "getWebhook", Tag: "webhooks", Summary: "One webhook endpoint of the caller's account (another account's id is 404, like an unknown one).", Response: "Webhook",
+				Params: []ParamDoc{pHookID}, Errors: errsHookID}},
 		{Method: "DELETE", Path: "/v1/webhooks/:id", Access: ReadBucket, Status: 200, call: callDeleteWebhook,
 			Doc: OpDoc{ID: "deleteWebhook", Tag: "webhooks", Summary: "Delete a webhook endpoint.", Response: "SuccessResponse",
-				Params: []ParamDoc{pHookID}, Errors: []orderengine.Code{orderengine.CodeNotFound, orderengine.CodeForbidden}}},
+				Params: []ParamDoc{pHookID}, Errors: errsHookID}},
 		{Method: "POST", Path: "/v1/webhooks/:id/test", Access: ReadBucket, Status: 200, call: callTestWebhook,
 			Doc: OpDoc{ID: "testWebhook", Tag: "webhooks", Summary: "Send a test.ping delivery.", Response: "WebhookTestResult",
-				Params: []ParamDoc{pHookID}, Errors: []orderengine.Code{orderengine.CodeNotFound, orderengine.CodeForbidden}}},
+				Params: []ParamDoc{pHookID}, Errors: errsHookID}},
 		{Method: "GET", Path: "/v1/webhooks/:id/deliveries", Access: ReadBucket, Status: 200, call: callWebhookDeliveries,
 			Doc: OpDoc{ID: "listWebhookDeliveries", Tag: "webhooks", Summary: "Recent delivery attempts with status, response code, latency and next retry.", Response: "DeliveryList",
-				Params: []ParamDoc{pHookID}, Errors: []orderengine.Code{orderengine.CodeNotFound, orderengine.CodeForbidden}}},
+				Params: []ParamDoc{pHookID}, Errors: errsHookID}},
 
 		{Method: "GET", Path: "/v1/keeper/executable", Access: ReadBucket, Status: 200, call: callKeeperExecutable,
 			Doc: OpDoc{ID: "keeperExecutable", Tag: "keeper", Summary: "Orders whose trigger condition holds now, with what a keeper needs to execute them.", Response: "ExecutableList",
