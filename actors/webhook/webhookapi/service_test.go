@@ -7,10 +7,12 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/actors/clock"
 	"github.com/orderengine/orderengine/actors/webhook"
 	"github.com/orderengine/orderengine/http/testserver"
 )
@@ -191,5 +193,156 @@ func TestWebhookAPIRefusesInternalTargets(t *testing.T) {
 	// A public https target is accepted.
 	if r := s.Do("POST", "/v1/webhooks", []byte(`{"url":"https://93.184.216.34/hook"}`), key); r.Status != 201 {
 		t.Fatalf("public https target: %d %s", r.Status, r.Body)
+	}
+}
+
+// TestWebhookAPIRetriesDisableAndRecreate: over HTTP with the engine's
+// clock moved by hand, a failing endpoint gets the same delivery (same id,
+// signed each time) on the retry schedule of contract.md section 7 until
+// it is failed after about a day; the endpoint, failing for 24 h, is then
+// disabled (GET shows it, with reason and time). Re-creating it (same URL)
+// re-enables it with the same id and a new secret, even when the account
+// is at its 3 endpoints, and the next test.ping arrives signed with the
+// new secret.
+func TestWebhookAPIRetriesDisableAndRecreate(t *testing.T) {
+	t0 := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	clk := clock.NewManual(t0)
+	s := testserver.NewTestServer(t, testserver.WithClock(clk),
+		testserver.WithTier(orderengine.TierEnterprise, orderengine.BucketLimits{Quote: 1000, Read: 1000, Order: 1000}),
+		testserver.WithConfig(func(c *orderengine.Config) { c.Webhooks.JitterPpm = 0 }))
+	var healthy atomic.Bool
+	var mu sync.Mutex
+	var got []*http.Request
+	var bodies [][]byte
+	rc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		got, bodies = append(got, r), append(bodies, b)
+		mu.Unlock()
+		if healthy.Load() {
+			w.WriteHeader(204)
+			return
+		}
+		w.WriteHeader(500)
+	}))
+	defer rc.Close()
+	key := map[string]string{"X-API-Key": s.APIKey}
+	type created struct {
+		ID, Secret, DisabledReason string
+		Enabled                    bool
+		DisabledAt                 *time.Time
+	}
+	r := s.Do("POST", "/v1/webhooks", []byte(`{"url":"`+rc.URL+`/hook"}`), key)
+	ep := decode[created](t, r.Body)
+	if r.Status != 201 {
+		t.Fatalf("create: %d %s", r.Status, r.Body)
+	}
+	for _, p := range []string{"/b", "/c"} {
+		if r := s.Do("POST", "/v1/webhooks", []byte(`{"url":"`+rc.URL+p+`"}`), key); r.Status != 201 {
+			t.Fatalf("create %s: %d %s", p, r.Status, r.Body)
+		}
+	}
+	ping := decode[struct{ DeliveryID string }](t, s.Do("POST", "/v1/webhooks/"+ep.ID+"/test", nil, key).Body)
+	type deliveryView struct {
+		ID, Status  string
+		Attempts    int
+		NextRetryAt *time.Time
+		AttemptLog  []struct{ At time.Time }
+	}
+	delivery := func() deliveryView {
+		t.Helper()
+		l := decode[struct{ Deliveries []deliveryView }](t, s.Get("/v1/webhooks/"+ep.ID+"/deliveries").Body)
+		if len(l.Deliveries) != 1 {
+			t.Fatalf("%d deliveries", len(l.Deliveries))
+		}
+		return l.Deliveries[0]
+	}
+	waitAttempts := func(n int) deliveryView {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			if d := delivery(); d.Attempts == n {
+				return d
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("attempt %d never recorded: %+v", n, delivery())
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+	}
+	schedule := []time.Duration{5 * time.Second, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour, 5 * time.Hour, 10 * time.Hour, 10 * time.Hour}
+	d := waitAttempts(1)
+	for i, delay := range schedule {
+		if d.Status != "pending" || d.NextRetryAt == nil || !d.NextRetryAt.Equal(clk.Now().Add(delay)) {
+			t.Fatalf("after attempt %d: %+v, want the next one %v later", i+1, d, delay)
+		}
+		clk.Advance(delay)
+		s.Webhooks.Wake()
+		d = waitAttempts(i + 2)
+	}
+	if d.Status != "failed" || d.NextRetryAt != nil || d.ID != ping.DeliveryID {
+		t.Fatalf("after the schedule: %+v", d)
+	}
+	if span := d.AttemptLog[len(d.AttemptLog)-1].At.Sub(d.AttemptLog[0].At); span < 24*time.Hour || span > 30*time.Hour {
+		t.Fatalf("the attempts span %v, want about a day", span)
+	}
+	mu.Lock()
+	for i, req := range got {
+		if req.Header.Get(webhook.HeaderDelivery) != ping.DeliveryID || req.Header.Get(webhook.HeaderEvent) != "test.ping" ||
+			webhook.Verify(req.Header.Get(webhook.HeaderSignature), bodies[i], ep.Secret, d.AttemptLog[i].At, webhook.DefaultTolerance) != nil {
+			t.Errorf("attempt %d: headers %v", i+1, req.Header)
+		}
+	}
+	n := len(got)
+	mu.Unlock()
+	if n != 8 {
+		t.Fatalf("%d requests, want 8 attempts", n)
+	}
+	var view created
+	deadline := time.Now().Add(10 * time.Second)
+	for view = decode[created](t, s.Get("/v1/webhooks/"+ep.ID).Body); view.Enabled; view = decode[created](t, s.Get("/v1/webhooks/"+ep.ID).Body) {
+		if time.Now().After(deadline) {
+			t.Fatal("endpoint not disabled after 24 h of failures")
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	if view.DisabledReason == "" || view.DisabledAt == nil || view.DisabledAt.Sub(t0) < 24*time.Hour {
+		t.Fatalf("disabled endpoint %+v", view)
+	}
+	// Three endpoints, one disabled: a fourth is still refused, the
+	// disabled one is re-created.
+	if r := s.Do("POST", "/v1/webhooks", []byte(`{"url":"`+rc.URL+`/d"}`), key); r.Status != 409 || r.Code() != "LIMIT_REACHED" {
+		t.Fatalf("4th endpoint: %d %s", r.Status, r.Body)
+	}
+	healthy.Store(true)
+	r = s.Do("POST", "/v1/webhooks", []byte(`{"url":"`+rc.URL+`/hook","events":["order.filled"]}`), key)
+	again := decode[created](t, r.Body)
+	if r.Status != 201 || again.ID != ep.ID || !again.Enabled || again.Secret == ep.Secret || again.DisabledReason != "" || again.DisabledAt != nil {
+		t.Fatalf("re-create: %d %s", r.Status, r.Body)
+	}
+	if l := decode[struct{ Webhooks []created }](t, s.Get("/v1/webhooks").Body); len(l.Webhooks) != 3 {
+		t.Fatalf("re-creating added an endpoint: %d", len(l.Webhooks))
+	}
+	ping2 := decode[struct{ DeliveryID string }](t, s.Do("POST", "/v1/webhooks/"+ep.ID+"/test", nil, key).Body)
+	deadline = time.Now().Add(10 * time.Second)
+	for {
+		mu.Lock()
+		var last *http.Request
+		var body []byte
+		if len(got) > n {
+			last, body = got[len(got)-1], bodies[len(bodies)-1]
+		}
+		mu.Unlock()
+		if last != nil {
+			if last.Header.Get(webhook.HeaderDelivery) != ping2.DeliveryID ||
+				webhook.Verify(last.Header.Get(webhook.HeaderSignature), body, again.Secret, clk.Now(), webhook.DefaultTolerance) != nil {
+				t.Fatalf("ping after re-create: %v", last.Header)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no delivery after re-create")
+		}
+		time.Sleep(2 * time.Millisecond)
 	}
 }
