@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
@@ -348,6 +349,20 @@ func TestE2EStopLossWithHTTPKeeper(t *testing.T) {
 		return r.Status == 200 && json.Unmarshal(r.Body, &list) == nil && len(list.Orders) == 0
 	})
 	e.expect(rc, h, "stop.triggered", "order.filled")
+	// The deliveries' data (docs/webhooks.md, event catalog): this fill's
+	// amounts and transaction; the trigger's price, at or under the stop.
+	base := map[string]any{"orderType": "stop_loss", "pair": got["pair"], "tokenIn": e.tok("USDC").Hex(), "tokenOut": e.tok("WETH").Hex(),
+		"orderHash": h.Hex()}
+	want := maps.Clone(base)
+	want["amountIn"], want["amountOut"], want["txHash"] = "100000000", gain.String(), fills.Fills[0]["txHash"]
+	checkData(t, "order.filled", e.only(rc, "order.filled", h), want)
+	trig := e.only(rc, "stop.triggered", h)
+	if p, ok := new(big.Int).SetString(fmt.Sprint(trig["triggerPrice"]), 10); !ok || p.Cmp(new(big.Int).SetUint64(usdcInWeth(3150))) > 0 {
+		t.Errorf("stop.triggered triggerPrice %v, want a price at or under the stop's %d", trig["triggerPrice"], usdcInWeth(3150))
+	}
+	want = maps.Clone(base)
+	want["amountIn"], want["amountOut"], want["triggerPrice"] = "100000000", "0", trig["triggerPrice"]
+	checkData(t, "stop.triggered", trig, want)
 	// Market data saw the fill.
 	r = e.srv.Do("GET", "/v1/swaps?wallet="+e.maker.Address.Hex(), nil, map[string]string{"X-API-Key": e.srv.APIKey})
 	if r.Status != 200 || !bytes.Contains(r.Body, []byte(h.Hex())) {
@@ -496,7 +511,8 @@ func TestE2EExpiryAndNonceInvalidation(t *testing.T) {
 	exp := e.submit("limit", 1_000_000, usdcInWeth(4000), chain.Traits{Nonce: 8, Deadline: deadline, SlippagePpm: 50_000}, nil)
 	inv := e.submit("limit", 2_000_000, usdcInWeth(4000), chain.Traits{Nonce: 9, SlippagePpm: 50_000}, nil)
 	other := e.submit("limit", 3_000_000, usdcInWeth(4000), chain.Traits{Nonce: 10, SlippagePpm: 50_000}, nil)
-	e.mine(e.send(e.maker.Key, common.HexToAddress(e.cfg.Chain.Router), servicerouter.NewServiceRouter().PackInvalidateNonce(big.NewInt(9))))
+	invTx := e.send(e.maker.Key, common.HexToAddress(e.cfg.Chain.Router), servicerouter.NewServiceRouter().PackInvalidateNonce(big.NewInt(9)))
+	e.mine(invTx)
 	e.waitFor("the nonce invalidation", func() bool { return e.order(inv)["status"] == "cancelled" })
 	if got := e.order(other)["status"]; got != "pending" {
 		t.Fatalf("order with another nonce: %v", got)
@@ -510,6 +526,14 @@ func TestE2EExpiryAndNonceInvalidation(t *testing.T) {
 	}
 	e.expect(rc, inv, "order.cancelled")
 	e.expect(rc, exp, "order.expired")
+	// On-chain cancels carry the transaction, expiries none.
+	data := map[string]any{"orderType": "limit", "tokenIn": e.tok("USDC").Hex(), "tokenOut": e.tok("WETH").Hex(), "amountOut": "0"}
+	want := maps.Clone(data)
+	want["pair"], want["orderHash"], want["amountIn"], want["txHash"] = e.order(inv)["pair"], inv.Hex(), "2000000", invTx.Hex()
+	checkData(t, "order.cancelled", e.only(rc, "order.cancelled", inv), want)
+	want = maps.Clone(data)
+	want["pair"], want["orderHash"], want["amountIn"] = e.order(exp)["pair"], exp.Hex(), "1000000"
+	checkData(t, "order.expired", e.only(rc, "order.expired", exp), want)
 }
 
 // receiver is a webhook endpoint of the test account on a loopback server:
