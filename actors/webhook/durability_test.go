@@ -7,17 +7,19 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/orderengine/orderengine/internal/testport"
 )
 
 // TestKill9DuringBurstLosesNoDelivery is the durability proof with the real
@@ -43,7 +45,7 @@ func TestKill9DuringBurstLosesNoDelivery(t *testing.T) {
 	}
 	t.Logf("built in %v", time.Since(began).Round(time.Millisecond))
 	data := filepath.Join(dir, "data")
-	recvPort := freePort(t)
+	recvPort := strconv.Itoa(testport.Port(t))
 
 	srv := startServer(t, bin, data)
 	key := srv.waitKey(t)
@@ -157,7 +159,7 @@ type server struct {
 
 func startServer(t *testing.T, bin, data string) *server {
 	t.Helper()
-	port := freePort(t)
+	port := strconv.Itoa(testport.Port(t))
 	s := &server{base: "http://127.0.0.1:" + port, exited: make(chan struct{})}
 	s.cmd = exec.Command(bin, "serve", "--data-dir", data, "--http-listen", "127.0.0.1:"+port, "--http-admin-listen", "127.0.0.1:0")
 	// Short retries so the test does not wait the production schedule:
@@ -263,17 +265,6 @@ func (s *server) call(t *testing.T, key, method, path, body string, want int, ou
 	if err := s.try(http.DefaultClient, key, method, path, body, want, out); err != nil {
 		t.Fatal(err)
 	}
-}
-
-func freePort(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	return port
 }
 
 // readIDs returns the delivery ids the receiver example recorded.

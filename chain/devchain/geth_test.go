@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"math/big"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,6 +22,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	orderengine "github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/internal/testport"
 )
 
 // gethEnv names the geth binary when it is not at <module>/.cache/bin/geth.
@@ -72,17 +72,6 @@ type gethNode struct {
 	Coinbase common.Address
 }
 
-// freePort asks the kernel for a free loopback port.
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
 // lockedBuffer collects a process's output for failure messages.
 type lockedBuffer struct {
 	mu  sync.Mutex
@@ -107,7 +96,7 @@ func (b *lockedBuffer) String() string {
 func startGeth(t *testing.T) *gethNode {
 	t.Helper()
 	bin := findGeth(t)
-	port := freePort(t)
+	port := testport.Port(t)
 	out := &lockedBuffer{}
 	cmd := exec.Command(bin,
 		"--dev", "--dev.period", "1", "--dev.gaslimit", "60000000",

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math/big"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/orderengine/orderengine/internal/testport"
 	"github.com/orderengine/orderengine/persistence"
 )
 
@@ -37,19 +38,6 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	if err := ln.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return addr
-}
-
 type running struct {
 	pub, adm string
 	stdout   *syncBuffer
@@ -57,9 +45,26 @@ type running struct {
 	done     chan error
 }
 
+// startServe runs serve on dir with free loopback ports and waits until it
+// is healthy. A port found free can be taken by another test process before
+// serve binds it, so a start that fails with "address already in use" is
+// tried again on new ports.
 func startServe(t *testing.T, dir string) *running {
 	t.Helper()
-	r := &running{pub: freeAddr(t), adm: freeAddr(t), stdout: &syncBuffer{}, done: make(chan error, 1)}
+	for attempt := 1; ; attempt++ {
+		r, err := tryServe(t, dir)
+		if err == nil {
+			return r
+		}
+		if !strings.Contains(err.Error(), "address already in use") || attempt == 5 {
+			t.Fatal(err)
+		}
+	}
+}
+
+func tryServe(t *testing.T, dir string) (*running, error) {
+	t.Helper()
+	r := &running{pub: testport.Addr(t), adm: testport.Addr(t), stdout: &syncBuffer{}, done: make(chan error, 1)}
 	ctx, cancel := context.WithCancel(context.Background())
 	r.cancel = cancel
 	env := &cliEnv{stdout: r.stdout, stderr: io.Discard, lookupEnv: func(string) (string, bool) { return "", false }, reg: registry()}
@@ -74,14 +79,17 @@ func startServe(t *testing.T, dir string) *running {
 		if err == nil {
 			_ = resp.Body.Close()
 			if resp.StatusCode == 200 {
-				return r
+				return r, nil
 			}
 		}
 		select {
 		case err := <-r.done:
-			t.Fatalf("serve exited: %v", err)
+			cancel()
+			return nil, fmt.Errorf("serve exited: %v", err)
 		case <-wctx.Done():
-			t.Fatalf("serve not ready: %v", err)
+			cancel()
+			<-r.done
+			return nil, fmt.Errorf("serve not ready: %v", err)
 		case <-time.After(10 * time.Millisecond):
 		}
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/chain/devchain"
+	"github.com/orderengine/orderengine/internal/testport"
 	"github.com/orderengine/orderengine/persistence"
 )
 
@@ -56,9 +57,9 @@ func TestOrdersSurviveKill9(t *testing.T) {
 	usdc, _ := dep.Token("USDC")
 	tokens, _ := json.Marshal(dep.RegistryTokens(orderengine.Default().Routing.Tokens))
 	dir := t.TempDir()
-	pub := freeAddr(t)
+	pub := testport.Addr(t)
 	envv := append(os.Environ(),
-		"ORDERENGINE_DATA_DIR="+dir, "ORDERENGINE_HTTP_LISTEN="+pub, "ORDERENGINE_HTTP_ADMIN_LISTEN="+freeAddr(t),
+		"ORDERENGINE_DATA_DIR="+dir, "ORDERENGINE_HTTP_LISTEN="+pub, "ORDERENGINE_HTTP_ADMIN_LISTEN="+testport.Addr(t),
 		"ORDERENGINE_CHAIN_RPC_URL="+dc.RPCURL(), "ORDERENGINE_CHAIN_ROUTER="+dep.Router.Hex(),
 		"ORDERENGINE_CHAIN_ORACLE="+dep.Oracle.Hex(), "ORDERENGINE_CHAIN_FEE_VAULT="+dep.FeeVault.Hex(),
 		"ORDERENGINE_ROUTING_TOKENS="+string(tokens), "ORDERENGINE_LIMITS_FREE_ORDER=1000000",
