@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/big"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/orderengine/orderengine/contracts/bindings/servicerouter"
 	"github.com/orderengine/orderengine/contracts/bindings/testtoken"
+	"github.com/orderengine/orderengine/internal/testport"
 )
 
 // gethBinary is where `make deps` builds geth v1.16.7.
@@ -30,12 +30,7 @@ func TestDeployOnGethDev(t *testing.T) {
 	if _, err := os.Stat(gethBinary); err != nil {
 		t.Fatalf("geth v1.16.7 missing (run `make deps`): %v", err)
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	_ = l.Close()
+	port := testport.Port(t)
 	dir := t.TempDir()
 	cmd := exec.Command(gethBinary, "--dev", "--dev.period", "1", "--http", "--http.addr", "127.0.0.1",
 		"--http.port", fmt.Sprint(port), "--datadir", dir, "--verbosity", "1", "--ipcdisable")
