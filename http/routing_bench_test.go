@@ -23,10 +23,11 @@ import (
 	"github.com/orderengine/orderengine/routing"
 )
 
-// chainRoutingStack starts the embedded dev chain (manual mining, market
-// maker off, JSON-RPC on a loopback port) and builds the routing stack from
-// the configuration it fills, as serve does.
-func chainRoutingStack(t *testing.T) (*routing.Stack, *devchain.Deployment) {
+// devRouting starts the embedded dev chain (manual mining, market maker
+// off, JSON-RPC on a loopback port), fills cfg from its deployment and
+// builds the routing stack from it, as serve does; deps gives the stack's
+// chain reader and extras (raw is the JSON-RPC client of the chain).
+func devRouting(t *testing.T, deps func(dc *devchain.DevChain, raw *rpc.Client) routing.SetupDeps) (*devchain.DevChain, *routing.Stack, orderengine.Config) {
 	t.Helper()
 	ctx := context.Background()
 	cfg := orderengine.Default()
@@ -42,11 +43,11 @@ func chainRoutingStack(t *testing.T) (*routing.Stack, *devchain.Deployment) {
 		t.Fatal(err)
 	}
 	t.Cleanup(raw.Close)
-	st, err := routing.Setup(ctx, cfg, routing.SetupDeps{Chain: dc.Client(), RPC: raw})
+	st, err := routing.Setup(ctx, cfg, deps(dc, raw))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return st, dc.Deployment()
+	return dc, st, cfg
 }
 
 // percentile returns the p-th percentile of sorted durations.
@@ -62,7 +63,10 @@ func TestRoutingLoopbackBench(t *testing.T) {
 	if os.Getenv("ROUTING_BENCH") != "1" {
 		t.Skip("set ROUTING_BENCH=1 to run the loopback routing benchmark")
 	}
-	st, d := chainRoutingStack(t)
+	dc, st, _ := devRouting(t, func(dc *devchain.DevChain, raw *rpc.Client) routing.SetupDeps {
+		return routing.SetupDeps{Chain: dc.Client(), RPC: raw}
+	})
+	d := dc.Deployment()
 	srv := testserver.NewTestServer(t,
 		testserver.WithServices(apihttp.Services{Routing: apihttp.NewRoutingService(st.Service)}),
 		testserver.WithConfig(func(c *orderengine.Config) { c.Limits.Free.Read, c.Limits.Free.Quote = 1<<30, 1<<30 }),

@@ -42,24 +42,10 @@ type routingEnv struct {
 // zero volumes), opts adjust the test server.
 func newRoutingEnv(t *testing.T, volumes routing.VolumeSource, opts ...testserver.Option) *routingEnv {
 	t.Helper()
+	dc, st, cfg := devRouting(t, func(_ *devchain.DevChain, raw *rpc.Client) routing.SetupDeps {
+		return routing.SetupDeps{Chain: ethclient.NewClient(raw), RPC: raw, Volumes: volumes}
+	})
 	ctx := context.Background()
-	cfg := orderengine.Default()
-	cfg.Chain.ManualMining, cfg.Chain.DevRPCListen, cfg.Chain.MarketMaker.Enabled = true, "127.0.0.1:0", false
-	dc, err := devchain.Start(ctx, cfg.Chain, nil, devchain.WithFeePolicy(cfg.Routing.FeePolicy))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = dc.Close() })
-	dc.Deployment().ApplyTo(&cfg)
-	raw, err := rpc.Dial(dc.RPCURL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(raw.Close)
-	st, err := routing.Setup(ctx, cfg, routing.SetupDeps{Chain: ethclient.NewClient(raw), RPC: raw, Volumes: volumes})
-	if err != nil {
-		t.Fatal(err)
-	}
 	opts = append([]testserver.Option{testserver.WithServices(apihttp.Services{Routing: apihttp.NewRoutingService(st.Service)})}, opts...)
 	e := &routingEnv{t: t, ctx: ctx, dc: dc, st: st, srv: testserver.NewTestServer(t, opts...), cfg: cfg, tokens: map[string]common.Address{}}
 	for _, tk := range dc.Deployment().Tokens {
