@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -30,17 +31,7 @@ func decode[T any](t *testing.T, b []byte) T {
 // server; every answer is validated against the OpenAPI document.
 func TestWebhookAPI(t *testing.T) {
 	s := testserver.NewTestServer(t)
-	var mu sync.Mutex
-	var got []*http.Request
-	var bodies [][]byte
-	rc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		mu.Lock()
-		got, bodies = append(got, r), append(bodies, b)
-		mu.Unlock()
-		w.WriteHeader(200)
-	}))
-	defer rc.Close()
+	rc := newRecorder(t, func() int { return 200 })
 	key := map[string]string{"X-API-Key": s.APIKey}
 	post := func(path, body string) *testserver.Response {
 		return s.Do("POST", path, []byte(body), key)
@@ -140,9 +131,8 @@ func TestWebhookAPI(t *testing.T) {
 	if d := dl.Deliveries[0]; d.ID != ping.DeliveryID || d.Event != "test.ping" || d.Attempts != 1 || *d.ResponseCode != 200 || d.NextRetryAt != nil {
 		t.Fatalf("delivery %+v", d)
 	}
-	mu.Lock()
+	got, bodies := rc.all()
 	req, body := got[0], bodies[0]
-	mu.Unlock()
 	if req.URL.Path != "/a" || req.Header.Get(webhook.HeaderDelivery) != ping.DeliveryID {
 		t.Fatalf("ping request %s %v", req.URL.Path, req.Header)
 	}
@@ -211,21 +201,12 @@ func TestWebhookAPIRetriesDisableAndRecreate(t *testing.T) {
 		testserver.WithTier(orderengine.TierEnterprise, orderengine.BucketLimits{Quote: 1000, Read: 1000, Order: 1000}),
 		testserver.WithConfig(func(c *orderengine.Config) { c.Webhooks.JitterPpm = 0 }))
 	var healthy atomic.Bool
-	var mu sync.Mutex
-	var got []*http.Request
-	var bodies [][]byte
-	rc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		mu.Lock()
-		got, bodies = append(got, r), append(bodies, b)
-		mu.Unlock()
+	rc := newRecorder(t, func() int {
 		if healthy.Load() {
-			w.WriteHeader(204)
-			return
+			return 204
 		}
-		w.WriteHeader(500)
-	}))
-	defer rc.Close()
+		return 500
+	})
 	key := map[string]string{"X-API-Key": s.APIKey}
 	type created struct {
 		ID, Secret, DisabledReason string
@@ -286,7 +267,7 @@ func TestWebhookAPIRetriesDisableAndRecreate(t *testing.T) {
 	if span := d.AttemptLog[len(d.AttemptLog)-1].At.Sub(d.AttemptLog[0].At); span < 24*time.Hour || span > 30*time.Hour {
 		t.Fatalf("the attempts span %v, want about a day", span)
 	}
-	mu.Lock()
+	got, bodies := rc.all()
 	for i, req := range got {
 		if req.Header.Get(webhook.HeaderDelivery) != ping.DeliveryID || req.Header.Get(webhook.HeaderEvent) != "test.ping" ||
 			webhook.Verify(req.Header.Get(webhook.HeaderSignature), bodies[i], ep.Secret, d.AttemptLog[i].At, webhook.DefaultTolerance) != nil {
@@ -294,7 +275,6 @@ func TestWebhookAPIRetriesDisableAndRecreate(t *testing.T) {
 		}
 	}
 	n := len(got)
-	mu.Unlock()
 	if n != 8 {
 		t.Fatalf("%d requests, want 8 attempts", n)
 	}
@@ -326,13 +306,11 @@ func TestWebhookAPIRetriesDisableAndRecreate(t *testing.T) {
 	ping2 := decode[struct{ DeliveryID string }](t, s.Do("POST", "/v1/webhooks/"+ep.ID+"/test", nil, key).Body)
 	deadline = time.Now().Add(10 * time.Second)
 	for {
-		mu.Lock()
 		var last *http.Request
 		var body []byte
-		if len(got) > n {
+		if got, bodies := rc.all(); len(got) > n {
 			last, body = got[len(got)-1], bodies[len(bodies)-1]
 		}
-		mu.Unlock()
 		if last != nil {
 			if last.Header.Get(webhook.HeaderDelivery) != ping2.DeliveryID ||
 				webhook.Verify(last.Header.Get(webhook.HeaderSignature), body, again.Secret, clk.Now(), webhook.DefaultTolerance) != nil {
@@ -345,4 +323,33 @@ func TestWebhookAPIRetriesDisableAndRecreate(t *testing.T) {
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
+}
+
+// recorder is a webhook receiver that answers status() and keeps every
+// request with its body.
+type recorder struct {
+	*httptest.Server
+	mu     sync.Mutex
+	reqs   []*http.Request
+	bodies [][]byte
+}
+
+func newRecorder(t *testing.T, status func() int) *recorder {
+	rc := &recorder{}
+	rc.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		rc.mu.Lock()
+		rc.reqs, rc.bodies = append(rc.reqs, r), append(rc.bodies, b)
+		rc.mu.Unlock()
+		w.WriteHeader(status())
+	}))
+	t.Cleanup(rc.Close)
+	return rc
+}
+
+// all returns the requests received so far and their bodies.
+func (rc *recorder) all() ([]*http.Request, [][]byte) {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	return slices.Clone(rc.reqs), slices.Clone(rc.bodies)
 }
