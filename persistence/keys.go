@@ -16,6 +16,8 @@ import "bytes"
 //	prefix  key                                   value
 //	------  ------------------------------------  --------------------------------------------
 //	m/      m/schema                              schema version, uint32 big-endian
+//	        m/chain                               ChainIdentity, JSON: the chain the chain-derived
+//	                                              records come from (chain_identity.go)
 //	a/      a/<accountID>                         Account, JSON
 //	k/      k/<keyID>                             KeyRecord, JSON (never the key itself)
 //	h/      h/<sha256(key), 32 raw bytes>         keyID (ASCII): lookup of a presented key
@@ -62,25 +64,32 @@ const (
 // SchemaVersion is the version of the key layout written to m/schema.
 const SchemaVersion uint32 = 2
 
-// Prefixes lists every registered key prefix with what it holds. Tests use
-// it to check the key space stays disjoint.
-var Prefixes = [...]struct{ Prefix, Holds string }{
-	{prefixMeta, "store metadata (schema version)"},
-	{prefixAccount, "accounts"},
-	{prefixKey, "API key records"},
-	{prefixKeyHash, "API key hash to key id"},
-	{prefixAccountKey, "account to key id index"},
-	{prefixOutbox, "event outbox per account"},
-	{prefixWebhook, "webhook endpoints, deliveries, outstanding index"},
-	{prefixChain, "chain indexer cursor, blocks, undo, applied logs, per-order chain state"},
-	{prefixFill, "fills by order hash"},
-	{prefixSwap, "router swaps and fills by position"},
-	{prefixVolume, "hourly USD volume per pair"},
-	{prefixTrigger, "trigger state per order (trailing peak, DCA schedule)"},
-	{ordPrefixOrder, "order records by hash"},
-	{ordPrefixIndex, "order list indexes (maker, status, type)"},
-	{ordPrefixReferee, "referral bindings by maker"},
-	{ordPrefixLedger, "order ledger: emitted chain logs, cancel origin"},
+// Prefixes lists every registered key prefix with what it holds, and
+// whether its records are bound to one chain: derived from it (the
+// indexer's state, fills, swaps, trigger state) or made for it and moved by
+// it (orders, their indexes and ledgers). ResetChainBound clears those when
+// the store's chain changes. Tests use the table to check the key space
+// stays disjoint and that the reset clears exactly the chain-bound kinds.
+var Prefixes = [...]struct {
+	Prefix, Holds string
+	ChainBound    bool
+}{
+	{prefixMeta, "store metadata (schema version, chain identity)", false},
+	{prefixAccount, "accounts", false},
+	{prefixKey, "API key records", false},
+	{prefixKeyHash, "API key hash to key id", false},
+	{prefixAccountKey, "account to key id index", false},
+	{prefixOutbox, "event outbox per account", false},
+	{prefixWebhook, "webhook endpoints, deliveries, outstanding index", false},
+	{prefixChain, "chain indexer cursor, blocks, undo, applied logs, per-order chain state", true},
+	{prefixFill, "fills by order hash", true},
+	{prefixSwap, "router swaps and fills by position", true},
+	{prefixVolume, "hourly USD volume per pair", true},
+	{prefixTrigger, "trigger state per order (trailing peak, DCA schedule)", true},
+	{ordPrefixOrder, "order records by hash", true},
+	{ordPrefixIndex, "order list indexes (maker, status, type)", true},
+	{ordPrefixReferee, "referral bindings by maker", false},
+	{ordPrefixLedger, "order ledger: emitted chain logs, cancel origin", true},
 }
 
 func schemaKey() []byte { return []byte(prefixMeta + "schema") }

@@ -16,6 +16,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/chain"
+	"github.com/orderengine/orderengine/chain/devchain"
 	"github.com/orderengine/orderengine/internal/testport"
 	"github.com/orderengine/orderengine/persistence"
 )
@@ -49,10 +55,10 @@ type running struct {
 // is healthy. A port found free can be taken by another test process before
 // serve binds it, so a start that fails with "address already in use" is
 // tried again on new ports.
-func startServe(t *testing.T, dir string) *running {
+func startServe(t *testing.T, dir string, extra ...string) *running {
 	t.Helper()
 	for attempt := 1; ; attempt++ {
-		r, err := tryServe(t, dir)
+		r, err := tryServe(t, dir, extra)
 		if err == nil {
 			return r
 		}
@@ -62,7 +68,7 @@ func startServe(t *testing.T, dir string) *running {
 	}
 }
 
-func tryServe(t *testing.T, dir string) (*running, error) {
+func tryServe(t *testing.T, dir string, extra []string) (*running, error) {
 	t.Helper()
 	r := &running{pub: testport.Addr(t), adm: testport.Addr(t), stdout: &syncBuffer{}, done: make(chan error, 1)}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -70,6 +76,7 @@ func tryServe(t *testing.T, dir string) (*running, error) {
 	env := &cliEnv{stdout: r.stdout, stderr: io.Discard, lookupEnv: func(string) (string, bool) { return "", false }, reg: registry()}
 	args := []string{"serve", "--data-dir", dir, "--http-listen", r.pub, "--http-admin-listen", r.adm, "--log-level", "warn",
 		"--chain-dev-rpc-listen", "127.0.0.1:0"}
+	args = append(args, extra...)
 	go func() { r.done <- run(ctx, env, args) }()
 	wctx, wcancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer wcancel()
@@ -193,6 +200,126 @@ func TestServeDevKeyAdminAndGracefulRestart(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "admin.token")); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// The embedded dev chain is in memory and starts from genesis at every
+// start, while the data folder keeps what the previous run stored: a
+// restart must clear the previous run's orders and indexer state (the
+// indexer would otherwise wait for blocks the new chain reaches only later,
+// then rewind past its window), and keep the dev key.
+func TestDevRestartStartsFromAFreshChain(t *testing.T) {
+	dir := t.TempDir()
+	fast := []string{"--chain-block-interval", "20ms"}
+	r := startServe(t, dir, fast...)
+	m := keyRe.FindStringSubmatch(r.stdout.String())
+	if m == nil {
+		t.Fatalf("no dev key printed:\n%s", r.stdout.String())
+	}
+	key, base := m[1], "http://"+r.pub
+	var cfg struct {
+		ChainID  uint64         `json:"chainId"`
+		Router   common.Address `json:"router"`
+		FeeVault common.Address `json:"feeVault"`
+	}
+	getJSON(t, base+"/v1/config", "", &cfg)
+	tokens := map[string]devchain.Token{}
+	for _, sym := range []string{"WETH", "USDC"} {
+		var list struct{ Tokens []devchain.Token }
+		getJSON(t, base+"/v1/tokens?search="+sym, key, &list)
+		tokens[sym] = list.Tokens[0]
+	}
+	maker, _ := crypto.GenerateKey()
+	ppm := orderengine.Default().Routing.FeePolicy["limit"][orderengine.ClassMajor].ReferralPpm
+	body, h := signedLimit(chain.NewRouterDomain(cfg.ChainID, cfg.Router), maker, tokens["WETH"], tokens["USDC"], cfg.FeeVault, ppm, 7)
+	submit := func() int {
+		req, _ := http.NewRequest("POST", base+"/v1/orders", bytes.NewReader(body))
+		req.Header.Set("X-API-Key", key)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := submit(); code != 201 {
+		t.Fatalf("submit: %d", code)
+	}
+	type stats struct {
+		Indexer struct{ Head, Cursor uint64 }
+	}
+	var st stats
+	for deadline := time.Now().Add(30 * time.Second); st.Indexer.Cursor < 60; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the indexer did not reach block 60: %+v", st)
+		}
+		getJSON(t, base+"/v1/stats", key, &st)
+	}
+	r.stop(t)
+
+	r = startServe(t, dir, fast...)
+	defer r.stop(t)
+	base = "http://" + r.pub
+	if strings.Contains(r.stdout.String(), "export KEY=") {
+		t.Fatal("dev key printed again on restart")
+	}
+	getJSON(t, base+"/v1/stats", key, &st)
+	if st.Indexer.Cursor > st.Indexer.Head {
+		t.Fatalf("after the restart the indexer is ahead of the new chain: %+v", st)
+	}
+	if code := get(t, base+"/v1/orders/"+h.Hex(), key); code != 404 {
+		t.Fatalf("the previous run's order after the restart: %d, want 404", code)
+	}
+	if code := submit(); code != 201 {
+		t.Fatalf("the same order on the new chain: %d, want 201", code)
+	}
+}
+
+// With an external node, a data folder whose orders and chain data come
+// from another chain (here another dev chain with the same id, genesis and
+// contract addresses: they differ from chain.deployBlock on) is refused at
+// start, naming both block hashes.
+func TestServeRefusesAnotherChainsDataFolder(t *testing.T) {
+	ctx := context.Background()
+	started := time.Now()
+	external := func() []string {
+		ccfg := orderengine.Default().Chain
+		ccfg.DevRPCListen, ccfg.MarketMaker.Enabled, ccfg.BlockInterval = "127.0.0.1:0", false, 20*time.Millisecond
+		dc, err := devchain.Start(ctx, ccfg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = dc.Close() })
+		dep := dc.Deployment()
+		tokens, _ := json.Marshal(dep.RegistryTokens(orderengine.Default().Routing.Tokens))
+		return []string{"--chain-rpc-url", dc.RPCURL(), "--chain-router", dep.Router.Hex(), "--chain-oracle", dep.Oracle.Hex(),
+			"--chain-fee-vault", dep.FeeVault.Hex(), "--chain-deploy-block", fmt.Sprint(dep.Block), "--routing-tokens", string(tokens)}
+	}
+	dir := t.TempDir()
+	first := external()
+	r := startServe(t, dir, first...)
+	m := keyRe.FindStringSubmatch(r.stdout.String())
+	if m == nil {
+		t.Fatalf("no dev key printed:\n%s", r.stdout.String())
+	}
+	var st struct {
+		Indexer struct{ Cursor uint64 }
+	}
+	for deadline := time.Now().Add(30 * time.Second); st.Indexer.Cursor < 5; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the indexer did not advance: %+v", st)
+		}
+		getJSON(t, "http://"+r.pub+"/v1/stats", m[1], &st)
+	}
+	r.stop(t)
+
+	// Block times are whole seconds: a chain started in the same second
+	// from the same keys would hash the same.
+	time.Sleep(time.Until(started.Add(1100 * time.Millisecond)))
+	if _, err := tryServe(t, dir, external()); err == nil || !strings.Contains(err.Error(), "another chain") {
+		t.Fatalf("serve on another chain's data folder: %v", err)
+	}
+	r = startServe(t, dir, first...) // the node it was made with is still accepted
+	r.stop(t)
 }
 
 func TestUnknownCommand(t *testing.T) {
