@@ -334,3 +334,12 @@ func TestWebhookOperationsDocumentWhatTheyAnswer(t *testing.T) {
 		}
 	}
 }
+
+// GET /v1/config answers only fields its schema declares (the rate limits
+// it serves were once undeclared).
+func TestConfigDeclaresEveryField(t *testing.T) {
+	s := testserver.NewTestServer(t)
+	if r := s.GetStrict("/v1/config"); r.Status != 200 {
+		t.Fatalf("GET /v1/config: %d %s", r.Status, r.Body)
+	}
+}
