@@ -58,12 +58,15 @@ func (e *env) restart() {
 	}
 	ch := persistence.NewChain(e.store)
 	e.proj = indexer.NewProjector(ch, e.orders, e.registry, nil)
+	e.trig = New(Options{Store: e.store, Chain: ch, Orders: e.orders, Registry: e.registry, Prices: e.prices})
+	// Both observe the indexer, as in keeper.StartLifecycle: the engine
+	// takes the chain records of applied blocks before the projection.
 	var err error
-	e.ix, err = indexer.New(e.Client, e.store, nil, indexer.Options{Router: e.D.Router, StartBlock: e.D.Block, Observers: []indexer.Observer{e.proj}})
+	e.ix, err = indexer.New(e.Client, e.store, nil, indexer.Options{Router: e.D.Router, StartBlock: e.D.Block,
+		Observers: []indexer.Observer{e.proj, e.trig}})
 	if err != nil {
 		e.T.Fatal(err)
 	}
-	e.trig = New(Options{Store: e.store, Chain: ch, Orders: e.orders, Registry: e.registry, Prices: e.prices})
 }
 
 // tick indexes up to the head, projects, and evaluates at the head.
