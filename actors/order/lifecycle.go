@@ -10,6 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/persistence"
 )
 
@@ -80,6 +81,12 @@ func transition(rec *persistence.OrderRecord, msg any, orders *persistence.Order
 	case *ResyncRequest:
 		return resync(rec, m, orders)
 	case *ExpireRequest:
+		if !open {
+			return nil, nil
+		}
+		if ended, err := endedOnChain(rec, orders); err != nil || ended {
+			return nil, err
+		}
 		return closeWith(rec, open, persistence.StatusExpired, persistence.TriggerOrderExpired, "", m.At), nil
 	case *FailRequest:
 		if !open {
@@ -121,6 +128,33 @@ func closeWith(rec *persistence.OrderRecord, open bool, status, trigger, txHash 
 	ev := event(rec, trigger, rec.UpdatedAt)
 	ev.Data.TxHash = txHash
 	return &persistence.Change{Events: []persistence.OutboxEvent{ev}}
+}
+
+// endedOnChain reports whether the chain records (c/o, c/n) already hold
+// the order's end: amountIn fully executed, an on-chain cancel, or its
+// nonce invalidated. The trigger engine decides expiry from the indexer's
+// applied blocks, independently of the projector, which may not have
+// recorded that outcome yet; the chain's outcome came first (a fill cannot
+// execute after the deadline), so the expiry is refused and the projector
+// records the fill or cancel with its own event (docs/lifecycle.md).
+func endedOnChain(rec *persistence.OrderRecord, orders *persistence.Orders) (bool, error) {
+	if orders == nil {
+		return false, nil
+	}
+	_, traits, err := chain.ParseTraits(rec.Order.MakerTraits)
+	if err != nil {
+		return false, orderengine.Errorf(orderengine.CodeInternal, "order %s: traits: %v", rec.OrderHash, err)
+	}
+	v, err := orders.ChainView(common.HexToHash(rec.OrderHash), common.HexToAddress(rec.Order.Maker), traits.Nonce)
+	if err != nil {
+		return false, orderengine.Errorf(orderengine.CodeInternal, "order %s: chain records: %v", rec.OrderHash, err)
+	}
+	if v.Order.CancelledBlock != 0 || v.NonceInvalidated {
+		return true, nil
+	}
+	amountIn, ok1 := new(big.Int).SetString(rec.Order.AmountIn, 10)
+	filled, ok2 := new(big.Int).SetString(v.Order.FilledAmountIn, 10)
+	return ok1 && ok2 && filled.Cmp(amountIn) >= 0, nil
 }
 
 // cancelOnChain closes an open order as cancelled by the transaction

@@ -60,7 +60,10 @@ type CancelOnChainRequest struct {
 // records after a rewind (resync.go). It emits no event.
 type ResyncRequest struct{ At time.Time }
 
-// ExpireRequest records that the deadline passed before completion.
+// ExpireRequest records that the deadline passed before completion. It
+// changes nothing when the chain records already show the order fully
+// executed, cancelled on-chain or its nonce invalidated (the projector
+// records that outcome instead).
 type ExpireRequest struct{ At time.Time }
 
 // FailRequest records that the order can no longer execute.

@@ -1,7 +1,9 @@
 package trigger
 
 import (
+	"context"
 	"errors"
+	"math/big"
 	"testing"
 	"time"
 
@@ -98,5 +100,70 @@ func TestExpiryAtTheDeadline(t *testing.T) {
 	}
 	if got := e.eventsOf(h); len(got) != 1 || got[0] != persistence.TriggerOrderExpired {
 		t.Fatalf("events %v", got)
+	}
+}
+
+// The trigger engine runs on its own goroutine, after the indexer's commit
+// and independently of the projection into the order records (which may
+// lag, for instance during a backfill). An order that the chain filled,
+// cancelled or whose nonce it invalidated before the deadline, in a block
+// the indexer applied, must end filled or cancelled, not expired, even
+// when the engine evaluates a block past the deadline before the
+// projector has recorded that outcome. An order with no chain outcome
+// expires in the same tick.
+func TestChainOutcomeBeforeTheDeadlineWinsOverExpiry(t *testing.T) {
+	e := newEnv(t)
+	deadline := e.Now() + 100
+	sign := func(amount int64, nonce uint64) (servicerouter.Order, []byte, common.Hash) {
+		o, sig, h := e.SignOrder(amount, 1, chain.Traits{Nonce: nonce, Deadline: deadline, SlippagePpm: 10_000})
+		e.submit(o, sig, h, time.Now())
+		return o, sig, h
+	}
+	of, sigf, filled := sign(1_000_000, 61)
+	oc, _, cancelled := sign(2_000_000, 62)
+	_, _, invalidated := sign(3_000_000, 63)
+	_, _, idle := sign(4_000_000, 64)
+	e.tick() // the engine holds the four open orders
+
+	e.MustSend(e.Keeper, e.D.Router, e.FillData(of, sigf, 1_000_000))
+	e.MustSend(e.Maker, e.D.Router, e.Router.PackCancel(oc))
+	e.MustSend(e.Maker, e.D.Router, e.Router.PackInvalidateNonce(big.NewInt(63)))
+	if e.Now() > deadline {
+		t.Fatal("the chain outcomes were mined after the deadline")
+	}
+	if err := contracts.AdjustTime(e.Sim, 200*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	// The indexer applies the blocks; the engine evaluates the head (past
+	// the deadline) before the projector has run.
+	ctx := context.Background()
+	if err := e.ix.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	head := e.Head()
+	if err := e.trig.Evaluate(ctx, BlockRef{Number: head.Number.Uint64(), Hash: head.Hash(), Time: head.Time}); err != nil {
+		t.Fatal(err)
+	}
+	e.tick() // the projection catches up
+
+	for _, c := range []struct {
+		name   string
+		h      common.Hash
+		status string
+		events []string
+	}{
+		{"filled", filled, persistence.StatusFilled, []string{persistence.TriggerOrderFilled}},
+		{"cancelled", cancelled, persistence.StatusCancelled, []string{persistence.TriggerOrderCancelled}},
+		{"nonce invalidated", invalidated, persistence.StatusCancelled, []string{persistence.TriggerOrderCancelled}},
+		{"no chain outcome", idle, persistence.StatusExpired, []string{persistence.TriggerOrderExpired}},
+	} {
+		rec := e.record(c.h)
+		got := e.eventsOf(c.h)
+		if rec.Status != c.status || len(got) != len(c.events) || (len(got) > 0 && got[0] != c.events[0]) {
+			t.Errorf("%s order: status %s, events %v; want %s, %v", c.name, rec.Status, got, c.status, c.events)
+		}
+	}
+	if rec := e.record(filled); rec.FilledAmountIn != "1000000" || rec.Executions != 1 {
+		t.Errorf("filled order's totals: %s / %d", rec.FilledAmountIn, rec.Executions)
 	}
 }
