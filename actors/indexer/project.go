@@ -131,9 +131,20 @@ func (p *Projector) CatchUp(ctx context.Context) error {
 	if proj >= cur.Number {
 		return nil
 	}
+	gapChecked := false
 	err = p.chain.Blocks(proj+1, func(blk persistence.ChainBlock) error {
 		if blk.Number > cur.Number {
 			return nil
+		}
+		if !gapChecked {
+			gapChecked = true
+			if blk.Number > proj+1 {
+				// Blocks proj+1 … blk.Number−1 were pruned before they
+				// were projected: what they touched is no longer listed.
+				if err := p.reconcileOpen(ctx, blk.Time); err != nil {
+					return fmt.Errorf("indexer: reconcile the open orders after pruned blocks %d-%d: %w", proj+1, blk.Number-1, err)
+				}
+			}
 		}
 		if err := p.project(ctx, blk); err != nil {
 			return fmt.Errorf("indexer: project block %d: %w", blk.Number, err)
@@ -213,6 +224,37 @@ func (p *Projector) reconcile(ctx context.Context, h common.Hash, blockTime uint
 		}
 	}
 	return nil
+}
+
+// reconcileOpen reconciles every open order with the chain records and
+// cancels those whose nonce the chain invalidated. CatchUp falls back to it
+// when the indexer pruned blocks (older than lifecycle.recentBlocks) that
+// the projector had not projected yet: the block records that listed the
+// orders they touched are gone, but their effects are in the chain records
+// (c/o, f/, c/n), and reconciling is idempotent. blockTime is the time of
+// the first block still remembered (the pruned events happened at or
+// before it); it dates activations and cancels, fills keep their own.
+func (p *Projector) reconcileOpen(ctx context.Context, blockTime uint64) error {
+	at := time.Unix(int64(blockTime), 0).UTC()
+	return p.orders.OpenOrders(func(rec *persistence.OrderRecord) error {
+		h := common.HexToHash(rec.OrderHash)
+		if _, seen, err := p.chain.ChainOrder(h); err != nil {
+			return err
+		} else if seen {
+			if err := p.reconcile(ctx, h, blockTime); err != nil {
+				return err
+			}
+		}
+		_, tr, err := chain.ParseTraits(rec.Order.MakerTraits)
+		if err != nil {
+			return err
+		}
+		n, invalidated, err := p.chain.Nonce(common.HexToAddress(rec.Order.Maker), tr.Nonce)
+		if err != nil || !invalidated {
+			return err
+		}
+		return answer(p.registry.CancelOnChain(ctx, h, n.TxHash.Hex(), at))
+	})
 }
 
 // invalidate cancels every open order of the maker that carries the nonce.
