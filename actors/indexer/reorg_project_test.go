@@ -10,6 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 
+	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/persistence"
 )
 
@@ -226,6 +227,55 @@ func TestReorgRollsBackProjectedCancels(t *testing.T) {
 	got := e.events()
 	if count(got, "order.cancelled", h1) != 1 || count(got, "order.cancelled", h2) != 1 || count(got, "order.filled", h1) != 1 || len(got) != 4 {
 		t.Fatalf("outbox %v, want one order.filled and one order.cancelled each (and the off-chain one)", got)
+	}
+	e.consistent()
+}
+
+// An on-chain arm (the router's activate) moves a pending order to active
+// without an event, after which the off-chain cancel answers
+// NOT_CANCELLABLE. A reorg that removes the arm's block moves the order
+// back to pending (Resync, no event), and the re-mined activation makes it
+// active again, still without an event.
+func TestReorgRollsBackProjectedActivation(t *testing.T) {
+	e := newProjEnv(t)
+	ix := stepIndexer(t, e)
+	o, sig, h := e.LimitOrder(1_000_000_000, 81)
+	e.submit(o, sig, h)
+	e.syncAll(ix)
+	parent := e.Head()
+	arm := e.MustSend(e.Keeper, e.D.Router, e.Router.PackActivate(o, sig))
+	armBlock := e.Head()
+	e.syncAll(ix)
+	rec, _, _ := e.orders.Load(h)
+	if rec.Status != persistence.StatusActive || rec.FilledAmountIn != "0" || rec.Executions != 0 {
+		t.Fatalf("after the arm: %+v", rec)
+	}
+	if _, err := e.registry.Cancel(context.Background(), h); orderengine.AsError(err).Code != orderengine.CodeNotCancellable {
+		t.Fatalf("off-chain cancel of an active order: %v", err)
+	}
+	maker := common.HexToAddress(rec.Order.Maker)
+
+	e.forkDrop(parent, armBlock.Number.Uint64())
+	if n := e.step(ix); n != 1 {
+		t.Fatalf("first step after the fork did %d blocks, want the one rewind", n)
+	}
+	if rec, _, _ = e.orders.Load(h); rec.Status != persistence.StatusPending {
+		t.Fatalf("after the rewind: %s, want pending", rec.Status)
+	}
+	if !e.listed(h, maker, persistence.StatusPending) || e.listed(h, maker, persistence.StatusActive) {
+		t.Fatal("status index entries did not move back to pending")
+	}
+	e.consistent()
+
+	e.syncAll(ix)
+	if r, err := e.Client.TransactionReceipt(e.Ctx, arm.TxHash); err != nil || r.BlockHash == armBlock.Hash() {
+		t.Fatalf("the node did not re-include the arm on the new branch: %+v %v", r, err)
+	}
+	if rec, _, _ = e.orders.Load(h); rec.Status != persistence.StatusActive {
+		t.Fatalf("after the re-mined arm: %s", rec.Status)
+	}
+	if got := e.events(); len(got) != 0 {
+		t.Fatalf("outbox %v, want no event for activations", got)
 	}
 	e.consistent()
 }
