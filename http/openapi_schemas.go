@@ -144,7 +144,7 @@ func schemas() obj {
 			}),
 			"trailing":    object([]string{"trailPpm", "designatedKeeper"}, obj{"trailPpm": ref("Ppm"), "designatedKeeper": nullable("Address")}),
 			"triggeredAt": obj{"type": []string{"string", "null"}, "format": "date-time", "description": "When a stop or trailing trigger condition was first seen met."},
-			"stalled":     obj{"type": "boolean", "description": "A dca leg is overdue beyond its flexibility."},
+			"stalled":     obj{"type": "boolean", "description": "A dca leg is overdue beyond its flexibility (false once the order is filled)."},
 			"reason":      obj{"type": "string", "description": "Why a failed order can no longer execute."},
 			"revertName":  obj{"type": "string", "description": "The router's custom error name from a simulated execution, when there is one."},
 			"accountId":   str("The account whose API key submitted the order."),

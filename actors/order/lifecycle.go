@@ -208,6 +208,7 @@ func recordFill(rec *persistence.OrderRecord, m *RecordFillRequest, orders *pers
 	}
 	if m.Complete && persistence.OrderStatusOpen(rec.Status) {
 		rec.Status = persistence.StatusFilled
+		rec.Stalled = false // no leg is left to be overdue; the engine no longer sees the order
 	}
 	entry := persistence.LedgerEntry{TxHash: common.HexToHash(m.Fill.TxHash), LogIndex: m.Fill.LogIndex, Kind: persistence.LedgerFill}
 	emitted, err := ledgerHas(orders, rec, entry)
