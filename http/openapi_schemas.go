@@ -232,7 +232,7 @@ func schemas() obj {
 				"orderType": ref("OrderType"), "pair": obj{"type": "string"}, "tokenIn": ref("Address"), "tokenOut": ref("Address"),
 				"amountIn": ref("UintString"), "amountOut": ref("UintString"), "txHash": ref("Hash"), "orderHash": ref("Hash"),
 				"reason": str("order.failed: why the order can no longer execute."), "revertName": str("order.failed: the router's custom error name."),
-				"executions": ref("UintString"), "totalExecutions": ref("UintString"), "triggerPrice": ref("UintString"),
+				"executions": refDesc("UintString", "dca.*: the router's execution count so far (a SHORT_CIRCUIT catch-up execution carries several legs)."), "totalExecutions": refDesc("UintString", "dca.*: legs planned."), "triggerPrice": ref("UintString"),
 				"message": str("test.ping: a fixed text."),
 			}),
 		}),
