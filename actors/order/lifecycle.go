@@ -100,6 +100,9 @@ func transition(rec *persistence.OrderRecord, msg any, orders *persistence.Order
 		if !open || rec.TriggeredAt != nil || (rec.OrderType != "stop_loss" && rec.OrderType != "take_profit" && rec.OrderType != "trailing") {
 			return nil, nil
 		}
+		if ended, err := endedOnChain(rec, orders); err != nil || ended {
+			return nil, err
+		}
 		at := m.At.UTC()
 		rec.TriggeredAt, rec.UpdatedAt = &at, at
 		ev := event(rec, persistence.TriggerStopTriggered, at)
@@ -108,6 +111,11 @@ func transition(rec *persistence.OrderRecord, msg any, orders *persistence.Order
 	case *StallRequest:
 		if !open || rec.OrderType != "dca" || rec.Stalled == m.Stalled {
 			return nil, nil
+		}
+		if m.Stalled {
+			if ended, err := endedOnChain(rec, orders); err != nil || ended {
+				return nil, err
+			}
 		}
 		rec.Stalled, rec.UpdatedAt = m.Stalled, m.At.UTC()
 		c := &persistence.Change{}
@@ -132,11 +140,12 @@ func closeWith(rec *persistence.OrderRecord, open bool, status, trigger, txHash 
 
 // endedOnChain reports whether the chain records (c/o, c/n) already hold
 // the order's end: amountIn fully executed, an on-chain cancel, or its
-// nonce invalidated. The trigger engine decides expiry from the indexer's
-// applied blocks, independently of the projector, which may not have
-// recorded that outcome yet; the chain's outcome came first (a fill cannot
-// execute after the deadline), so the expiry is refused and the projector
-// records the fill or cancel with its own event (docs/lifecycle.md).
+// nonce invalidated. The trigger engine decides expiry, stop triggers and
+// stalls from the indexer's applied blocks, independently of the
+// projector, which may not have recorded that outcome yet; the chain's
+// outcome came first (a fill cannot execute after the deadline), so the
+// engine's transition is refused and the projector records the fill or
+// cancel with its own event (docs/lifecycle.md).
 func endedOnChain(rec *persistence.OrderRecord, orders *persistence.Orders) (bool, error) {
 	if orders == nil {
 		return false, nil

@@ -73,14 +73,17 @@ type FailRequest struct {
 }
 
 // TriggerRequest records that the engine saw a stop or trailing trigger
-// condition met at price (stop.triggered). Only the first one counts.
+// condition met at price (stop.triggered). Only the first one counts, and
+// none once the chain records show the order fully executed, cancelled
+// on-chain or its nonce invalidated.
 type TriggerRequest struct {
 	Price string
 	At    time.Time
 }
 
 // StallRequest sets or clears the stalled flag of a dca order; setting it
-// emits dca.stalled.
+// emits dca.stalled (not once the chain records show the order fully
+// executed, cancelled on-chain or its nonce invalidated).
 type StallRequest struct {
 	Stalled bool
 	At      time.Time

@@ -167,3 +167,71 @@ func TestChainOutcomeBeforeTheDeadlineWinsOverExpiry(t *testing.T) {
 		t.Errorf("filled order's totals: %s / %d", rec.FilledAmountIn, rec.Executions)
 	}
 }
+
+// The same race for the engine's other transitions: stop-losses
+// cancelled on-chain (or whose nonce the maker invalidated) and a dca
+// cancelled on-chain, in blocks the indexer applied, whose trigger
+// condition is met (or whose leg is overdue) at a later block that the
+// engine evaluates before the projector has recorded the cancel, are
+// cancelled with order.cancelled alone: no stop.triggered (nor
+// triggeredAt), no dca.stalled. A live stop and a live dca in the same
+// tick trigger and stall.
+func TestChainCancelWinsOverTriggerAndStall(t *testing.T) {
+	e := newEnv(t)
+	e.SetPrice("WETH", 3000_00000000)
+	e.SetPrice("USDC", 1_00000000)
+	trigger := usdcInWeth(3500) // fires once WETH is above $3500
+	stop := func(amount int64, nonce uint64) (servicerouter.Order, common.Hash) {
+		o, sig, h := e.SignOrder(amount, trigger.Uint64(), chain.Traits{Nonce: nonce, SlippagePpm: 300_000, Flags: chain.FlagStopLoss})
+		e.submit(o, sig, h, time.Now())
+		return o, h
+	}
+	dca := func(amount int64, nonce uint64) (servicerouter.Order, common.Hash) {
+		o, sig, h := e.SignOrder(amount, 0, chain.Traits{Nonce: nonce, SlippagePpm: 300_000, KindParamPpm: 100_000,
+			IntervalSeconds: 3600, TotalExecutions: 3, Flags: chain.FlagDCA})
+		e.submit(o, sig, h, time.Unix(int64(e.Now()), 0))
+		return o, h
+	}
+	oc, cancelled := stop(100_000_000, 65)
+	_, invalidated := stop(200_000_000, 66)
+	_, live := stop(300_000_000, 67)
+	od, dcaCancelled := dca(3_000_000, 68)
+	_, dcaLive := dca(6_000_000, 69)
+	e.tick()
+	e.MustSend(e.Maker, e.D.Router, e.Router.PackCancel(oc))
+	e.MustSend(e.Maker, e.D.Router, e.Router.PackInvalidateNonce(big.NewInt(66)))
+	e.MustSend(e.Maker, e.D.Router, e.Router.PackCancel(od))
+	if err := contracts.AdjustTime(e.Sim, 400*time.Second); err != nil { // past the dca's 360 s of flexibility
+		t.Fatal(err)
+	}
+	e.SetPrice("WETH", 4000_00000000)
+	ctx := context.Background()
+	if err := e.ix.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	head := e.Head()
+	if err := e.trig.Evaluate(ctx, BlockRef{Number: head.Number.Uint64(), Hash: head.Hash(), Time: head.Time}); err != nil {
+		t.Fatal(err)
+	}
+	e.tick()
+	for _, c := range []struct {
+		name   string
+		h      common.Hash
+		status string
+		events []string
+	}{
+		{"cancelled stop", cancelled, persistence.StatusCancelled, []string{persistence.TriggerOrderCancelled}},
+		{"nonce invalidated stop", invalidated, persistence.StatusCancelled, []string{persistence.TriggerOrderCancelled}},
+		{"live stop", live, persistence.StatusPending, []string{persistence.TriggerStopTriggered}},
+		{"cancelled dca", dcaCancelled, persistence.StatusCancelled, []string{persistence.TriggerOrderCancelled}},
+		{"live dca", dcaLive, persistence.StatusPending, []string{persistence.TriggerDCAStalled}},
+	} {
+		rec := e.record(c.h)
+		got := e.eventsOf(c.h)
+		if rec.Status != c.status || len(got) != len(c.events) || (len(got) > 0 && got[0] != c.events[0]) ||
+			(c.status == persistence.StatusCancelled && (rec.TriggeredAt != nil || rec.Stalled)) {
+			t.Errorf("%s: status %s, triggeredAt %v, stalled %v, events %v; want %s, %v",
+				c.name, rec.Status, rec.TriggeredAt, rec.Stalled, got, c.status, c.events)
+		}
+	}
+}
