@@ -121,3 +121,32 @@ func TestFillAndCancelInOneBlockAndReplay(t *testing.T) {
 	}
 	e.consistent()
 }
+
+// An off-chain cancel (DELETE /v1/orders/{hash}) only takes the order out
+// of this service: the router does not know of it, so a keeper that kept
+// the signed order can still execute it. The fill is the chain's truth and
+// is recorded (totals, fill row, order.filled); the status stays
+// cancelled, which is final (docs/orders.md, "Cancelling").
+func TestFillAfterOffChainCancel(t *testing.T) {
+	e := newProjEnv(t)
+	o, sig, h := e.LimitOrder(1_000_000_000, 93)
+	e.submit(o, sig, h)
+	if _, err := e.registry.Cancel(context.Background(), h); err != nil {
+		t.Fatal(err)
+	}
+	r := e.MustSend(e.Keeper, e.D.Router, e.FillData(o, sig, 1_000_000_000))
+	e.sync()
+	rec, _, _ := e.orders.Load(h)
+	if rec.Status != persistence.StatusCancelled || rec.FilledAmountIn != "1000000000" || rec.Executions != 1 {
+		t.Fatalf("after the fill: %+v", rec)
+	}
+	if fills, _ := e.orders.Fills(h); len(fills) != 1 || fills[0].TxHash != r.TxHash.Hex() || fills[0].AmountOut != rec.FilledAmountOut {
+		t.Fatalf("fills %+v", fills)
+	}
+	evs := e.outboxOf(h)
+	if len(evs) != 2 || evs[0].Trigger != persistence.TriggerOrderCancelled || evs[0].Data.TxHash != "" ||
+		evs[1].Trigger != persistence.TriggerOrderFilled || evs[1].Data.TxHash != r.TxHash.Hex() {
+		t.Fatalf("events %+v", evs)
+	}
+	e.consistent()
+}
