@@ -343,3 +343,38 @@ func TestConfigDeclaresEveryField(t *testing.T) {
 		t.Fatalf("GET /v1/config: %d %s", r.Status, r.Body)
 	}
 }
+
+// The 401 and 429 messages say what to fix: an Authorization header
+// without the Bearer scheme is named as such, and a 429 names what was
+// counted (the key's bucket, or the client address) with its limit.
+func TestAuthAndLimitMessagesSayWhatToFix(t *testing.T) {
+	s := testserver.NewTestServer(t, testserver.WithTier(orderengine.TierEnterprise, orderengine.BucketLimits{Quote: 1, Read: 1, Order: 1}))
+	r := s.Do("GET", "/v1/stats", nil, map[string]string{"Authorization": s.APIKey})
+	if r.Status != 401 || !strings.Contains(errorMessage(r), `"Bearer <API key>"`) {
+		t.Fatalf("Authorization without Bearer: %d %s", r.Status, r.Body)
+	}
+	key := map[string]string{"X-API-Key": s.APIKey}
+	s.Do("GET", "/v1/stats", nil, key)
+	if r := s.Do("GET", "/v1/stats", nil, key); r.Status != 429 || !strings.Contains(errorMessage(r), "the API key's read bucket reached (1 requests per window)") {
+		t.Fatalf("second read: %d %s", r.Status, r.Body)
+	}
+	for range s.Config.Limits.Free.Read + 1 { // keyless: the client address's limit
+		r := s.Do("GET", "/v1/config", nil, nil)
+		if r.Status == 429 {
+			if !strings.Contains(errorMessage(r), "this client address") {
+				t.Fatalf("keyless over the address limit: %s", r.Body)
+			}
+			return
+		}
+	}
+	t.Fatal("the client address was never limited")
+}
+
+// errorMessage is the message of an error body.
+func errorMessage(r *testserver.Response) string {
+	var e struct {
+		Error string `json:"error"`
+	}
+	_ = json.Unmarshal(r.Body, &e)
+	return e.Error
+}

@@ -3,6 +3,7 @@ package http
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -43,7 +44,7 @@ func (s *Server) routeHandler(r *Route) fiber.Handler {
 			limits := s.cfg.Limits.ForTier(p.Account.Tier, p.Account.Limits)
 			// Key ids (key_…) and address subjects (ip:…) never collide.
 			d := s.eng.Limiter.Take(p.Key.ID, bucket, bucketLimit(limits, bucket))
-			if err := setLimitHeaders(c, d); err != nil {
+			if err := setLimitHeaders(c, d, "the API key's "+bucket.String()+" bucket"); err != nil {
 				return err
 			}
 			caller = Caller{AccountID: p.Account.ID, KeyID: p.Key.ID, Tier: p.Account.Tier, RequestID: ri.rid}
@@ -103,7 +104,7 @@ func (s *Server) keylessOps(route string, h fiber.Handler) fiber.Handler {
 // free read rate.
 func (s *Server) limitAddress(c *fiber.Ctx) error {
 	d := s.eng.Limiter.Take("ip:"+c.IP(), limiter.Read, s.cfg.Limits.Free.Read)
-	return setLimitHeaders(c, d)
+	return setLimitHeaders(c, d, "this client address (keyless and unauthenticated requests)")
 }
 
 // limitUncounted gives an answer that no route counted the rate-limit
@@ -147,7 +148,11 @@ func (l savedLimitHeaders) restore(c *fiber.Ctx) {
 // authenticate resolves the request's API key. A failed attempt also counts
 // against the client address, so guessing keys is rate limited too.
 func (s *Server) authenticate(c *fiber.Ctx) (persistence.Principal, error) {
-	p, err := s.eng.Accounts.Authenticate(apiKey(c))
+	key := apiKey(c)
+	p, err := s.eng.Accounts.Authenticate(key)
+	if err != nil && key == "" && c.Get(fiber.HeaderAuthorization) != "" {
+		err = orderengine.Errorf(orderengine.CodeUnauthorized, "the Authorization header must be \"Bearer <API key>\" (or send the key in X-API-Key)")
+	}
 	if err != nil {
 		if limErr := s.limitAddress(c); limErr != nil {
 			return p, limErr
@@ -180,9 +185,9 @@ func bucketLimit(l orderengine.BucketLimits, b limiter.Bucket) int {
 	return l.Read
 }
 
-// setLimitHeaders writes the rate-limit headers and returns RATE_LIMITED
-// when the decision refused the request.
-func setLimitHeaders(c *fiber.Ctx, d limiter.Decision) error {
+// setLimitHeaders writes the rate-limit headers and returns RATE_LIMITED,
+// naming what was counted (who), when the decision refused the request.
+func setLimitHeaders(c *fiber.Ctx, d limiter.Decision, who string) error {
 	h := &c.Response().Header
 	h.Set(headerLimit, strconv.Itoa(d.Limit))
 	h.Set(headerRemaining, strconv.Itoa(d.Remaining))
@@ -192,7 +197,7 @@ func setLimitHeaders(c *fiber.Ctx, d limiter.Decision) error {
 	}
 	return &orderengine.Error{
 		Code:              orderengine.CodeRateLimited,
-		Message:           "rate limit reached for this bucket; retry after the Retry-After seconds",
+		Message:           fmt.Sprintf("rate limit of %s reached (%d requests per window); retry after %d s (Retry-After)", who, d.Limit, d.RetryAfterSeconds()),
 		RetryAfterSeconds: d.RetryAfterSeconds(),
 	}
 }
