@@ -1,6 +1,7 @@
 package http_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -53,6 +54,9 @@ func TestAdminKeyLifecycleAndRestart(t *testing.T) {
 	var acct persistence.Account
 	if r.Status != 201 || json.Unmarshal(r.Body, &acct) != nil || acct.Tier != orderengine.TierBuilder {
 		t.Fatalf("create account: %d %s", r.Status, r.Body)
+	}
+	if bytes.Contains(r.Body, []byte(`"limits"`)) { // a builder's limits are the configuration's, not zero
+		t.Fatalf("a builder account shows per-account limits: %s", r.Body)
 	}
 	r = ts.Admin("POST", "/admin/v1/accounts/"+acct.ID+"/keys", nil)
 	var issued apihttp.IssuedKey

@@ -20,8 +20,9 @@ type Account struct {
 	Name string           `json:"name"`
 	Tier orderengine.Tier `json:"tier"`
 	// Limits are the per-account bucket limits of an enterprise account;
-	// zero for the other tiers.
-	Limits    orderengine.BucketLimits `json:"limits"`
+	// zero, and left out of the JSON, for the other tiers (whose limits are
+	// the configuration's: a zero here would read as "nothing allowed").
+	Limits    orderengine.BucketLimits `json:"limits,omitzero"`
 	CreatedAt time.Time                `json:"createdAt"`
 	UpdatedAt time.Time                `json:"updatedAt"`
 }
