@@ -101,7 +101,9 @@ type Runner struct {
 	source Source
 	log    *slog.Logger
 	// sent remembers the block an order's transaction was sent at, so an
-	// order is not sent twice while its fill is not yet indexed.
+	// order is not sent twice while its fill is not yet indexed; an entry
+	// is dropped once resendAfter blocks passed, so a long-running keeper
+	// remembers only its last few blocks' transactions.
 	sent map[string]uint64
 	// cursor is where the next step's page starts: each step takes the
 	// next page of the list, and starts over after the last.
@@ -152,6 +154,11 @@ func (r *Runner) Step(ctx context.Context) ([]*types.Transaction, error) {
 	head, err := r.client.BlockNumber(ctx)
 	if err != nil {
 		return nil, err
+	}
+	for h, at := range r.sent { // entries that no longer hold anything back
+		if head >= at+resendAfter {
+			delete(r.sent, h)
+		}
 	}
 	var out []*types.Transaction
 	for _, it := range items {

@@ -202,6 +202,14 @@ func TestRunnerSimulatesBeforeSending(t *testing.T) {
 	if filled, _ := e.RouterFilled(h); filled.Int64() != 1_000_000 {
 		t.Fatalf("router filled %s", filled)
 	}
+	// The memory of sent orders keeps only the last resendAfter blocks.
+	items = nil
+	for range resendAfter {
+		e.Sim.Commit()
+	}
+	if _, err := r.Step(context.Background()); err != nil || len(r.sent) != 0 {
+		t.Fatalf("after %d blocks the runner still remembers %d sent orders (%v)", resendAfter, len(r.sent), err)
+	}
 }
 
 // countingRoutes counts the routes built.
