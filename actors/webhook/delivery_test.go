@@ -399,3 +399,37 @@ func TestManagementRules(t *testing.T) {
 		t.Fatalf("after restart: %+v", l)
 	}
 }
+
+// Close waits for the fan-outs in progress, so the store can close right
+// after it: a fan-out that committed after the store closed used to panic
+// the process at shutdown ("pebble: closed").
+func TestCloseWaitsForTheFanOut(t *testing.T) {
+	for range 20 {
+		h := newHarness(t, nil)
+		rc := newReceiver(t, func(*http.Request, int) (int, http.Header) { return 204, nil })
+		for i := range 3 {
+			h.create("acc_a", rc.srv.URL+"/"+strconv.Itoa(i), "order.filled")
+		}
+		// One commit of many events: its fan-out takes several synced
+		// batches (a delivery per endpoint per event), so Close finds it
+		// running.
+		b := h.store.DB().NewBatch()
+		refs := make([]persistence.OutboxRef, 0, 5000)
+		for range 5000 {
+			ref, err := h.outbox.Append(b, "acc_a", persistence.OutboxEvent{Trigger: persistence.TriggerOrderFilled})
+			if err != nil {
+				t.Fatal(err)
+			}
+			refs = append(refs, ref)
+		}
+		if err := h.outbox.Commit(b, refs...); err != nil {
+			t.Fatal(err)
+		}
+		h.m.Close()
+		if err := h.store.Close(); err != nil { // panicked in a fan-out still committing
+			t.Fatal(err)
+		}
+		h.system.Shutdown()
+		h.m = nil
+	}
+}

@@ -60,7 +60,12 @@ type Manager struct {
 	// attempts counts outcomes queued and not yet written; Close waits
 	// for them so no outcome is written after the store may close.
 	attempts sync.WaitGroup
-	outcomes *outcomeWriter
+	// background counts the outbox sweep and the running fan-out
+	// goroutines (a fan-out starts under a closeMu read lock after the
+	// closed check); Close waits for them, so none reads or commits after
+	// the store may close.
+	background sync.WaitGroup
+	outcomes   *outcomeWriter
 
 	mu       sync.Mutex
 	accounts map[string]*account
@@ -162,6 +167,7 @@ func New(o Options) (*Manager, error) {
 	for _, a := range accts {
 		m.notify(a)
 	}
+	m.background.Add(1)
 	go m.sweep()
 	return m, nil
 }
@@ -175,6 +181,7 @@ const sweepInterval = 10 * time.Second
 // event is picked up by the next sweep whatever happened to its
 // notification.
 func (m *Manager) sweep() {
+	defer m.background.Done()
 	t := time.NewTicker(sweepInterval)
 	defer t.Stop()
 	for {
@@ -207,6 +214,7 @@ func (m *Manager) Close() {
 	m.cancel()
 	m.closeMu.Lock() // attempts past their check have queued their outcome
 	m.closeMu.Unlock()
+	m.background.Wait() // the sweep stops on the cancel, a fan-out at its next batch
 	m.mu.Lock()
 	pids := make([]*actor.PID, 0, len(m.byID))
 	for _, ep := range m.byID {
@@ -299,6 +307,8 @@ var errEndpointGone = errors.New("webhook: endpoint deleted")
 // notify is the outbox subscriber: it starts (or re-arms) the fan-out of an
 // account without blocking the producer.
 func (m *Manager) notify(accountID string) {
+	m.closeMu.RLock()
+	defer m.closeMu.RUnlock()
 	if m.closed.Load() {
 		return
 	}
@@ -309,7 +319,9 @@ func (m *Manager) notify(accountID string) {
 	if !a.running.CompareAndSwap(false, true) {
 		return
 	}
+	m.background.Add(1)
 	go func() {
+		defer m.background.Done()
 		for {
 			for a.again.Swap(false) {
 				if err := m.fanout(a); err != nil {
