@@ -44,6 +44,9 @@ type LifecycleDeps struct {
 	// Covers tells the keeper interface whether a maker can pay a fill
 	// (Options.Covers; nil: every order is routed and simulated).
 	Covers func(ctx context.Context, token, maker common.Address, amount *big.Int) (covers, known bool)
+	// Prefetch reads the funding of the orders a request examines at once
+	// (Options.Prefetch; nil: Covers reads each).
+	Prefetch func(ctx context.Context, pairs [][2]common.Address)
 	// KeeperKey, when set, runs the reference keeper in-process with it
 	// (the dev chain's keeper account); Client must then be a keeper Client.
 	KeeperKey *ecdsa.PrivateKey
@@ -110,7 +113,7 @@ func StartLifecycle(ctx context.Context, d LifecycleDeps) (*Lifecycle, error) {
 	})
 	if d.Routes != nil {
 		l.Keeper = NewService(Options{Trigger: l.Trigger, Routes: d.Routes, RouterAddr: router, Chain: d.Client,
-			Registry: d.Registry, Log: d.Log, Now: d.Now, Covers: d.Covers})
+			Registry: d.Registry, Log: d.Log, Now: d.Now, Covers: d.Covers, Prefetch: d.Prefetch})
 	}
 	if d.KeeperKey != nil && l.Keeper != nil {
 		kc, ok := d.Client.(Client)

@@ -50,6 +50,10 @@ type Options struct {
 	// amount of a token (known false: could not tell). An order whose fill
 	// is not covered is left out before its route and simulation are built.
 	Covers func(ctx context.Context, token, maker common.Address, amount *big.Int) (covers, known bool)
+	// Prefetch, when set, is told the (tokenIn, maker) pairs of the orders
+	// a request is about to examine, before their Covers calls, so that it
+	// can read them all at once (the order service's multicall).
+	Prefetch func(ctx context.Context, pairs [][2]common.Address)
 }
 
 // Service implements http.KeeperService.
@@ -111,10 +115,13 @@ type TxData struct {
 //
 // Building an entry costs a route and an EVM simulation, and an order the
 // engine lists may not be executable now (unfunded, designated to another
-// keeper, reverting), so one request examines at most scanBudget(limit)
-// orders: when they run out before the page is full, the page ends early
+// keeper, reverting), so one request examines at most walkBudget(limit)
+// orders (reading each record, and the makers' balances and allowances in
+// one prefetch) and routes and simulates at most routeBudget(limit) of
+// them: when either runs out before the page is full, the page ends early
 // and nextCursor continues from the last order examined. A keeper follows
-// nextCursor and starts over when it is null.
+// nextCursor and starts over when it is null. Unfunded orders thus cost a
+// cached lookup each, and a page walks past many of them.
 func (s *Service) Executable(ctx context.Context, req apihttp.KeeperExecutableRequest) (any, error) {
 	limit := req.Limit
 	if limit <= 0 {
@@ -134,39 +141,80 @@ func (s *Service) Executable(ctx context.Context, req apihttp.KeeperExecutableRe
 		}
 		after = common.HexToHash(req.Cursor)
 	}
+	examined, more, err := s.walk(req.Pair, after, walkBudget(limit))
+	if err != nil {
+		s.opts.Log.Error("keeper: executable order record", "err", err)
+		return nil, orderengine.Errorf(orderengine.CodeInternal, "the executable orders could not be read")
+	}
+	if s.opts.Prefetch != nil {
+		pairs := make([][2]common.Address, 0, len(examined))
+		for _, c := range examined {
+			if c.rec != nil {
+				pairs = append(pairs, [2]common.Address{common.HexToAddress(c.rec.Order.TokenIn), common.HexToAddress(c.rec.Order.Maker)})
+			}
+		}
+		s.opts.Prefetch(ctx, pairs)
+	}
 	out := ExecutableList{Orders: []Item{}}
-	budget, last := scanBudget(limit), ""
-	var failed error
-	s.opts.Trigger.EachExecutable(req.Pair, after, func(x trigger.Executable) bool {
-		if len(out.Orders) == limit || budget == 0 {
+	routes := routeBudget(limit)
+	for i, c := range examined {
+		if len(out.Orders) == limit || routes == 0 {
+			last := examined[i-1].x.Hash.Hex()
 			out.NextCursor = &last
-			return false
+			return out, nil
 		}
-		budget--
-		last = x.Hash.Hex()
-		rec, found, err := s.opts.Trigger.Record(x.Hash)
-		if err != nil {
-			failed = err
-			return false
+		if c.rec == nil {
+			continue // closed since the last tick
 		}
-		if !found || !persistence.OrderStatusOpen(rec.Status) {
-			return true // closed since the last tick
+		it, ok, routed := s.item(ctx, c.x, c.rec, keeper)
+		if routed {
+			routes--
 		}
-		if it, ok := s.item(ctx, x, rec, keeper); ok {
+		if ok {
 			out.Orders = append(out.Orders, it)
 		}
-		return true
-	})
-	if failed != nil {
-		s.opts.Log.Error("keeper: executable order record", "err", failed)
-		return nil, orderengine.Errorf(orderengine.CodeInternal, "the executable orders could not be read")
+	}
+	if more {
+		last := examined[len(examined)-1].x.Hash.Hex()
+		out.NextCursor = &last
 	}
 	return out, nil
 }
 
-// scanBudget is how many listed orders one request examines for a page of
-// limit entries.
-func scanBudget(limit int) int { return 4 * limit }
+// examinedOrder is a listed order a request examines, with its record (nil
+// when it closed since the last tick).
+type examinedOrder struct {
+	x   trigger.Executable
+	rec *persistence.OrderRecord
+}
+
+// walk returns up to budget listed orders after the cursor with their
+// records, and whether more are listed after them.
+func (s *Service) walk(pair string, after common.Hash, budget int) (examined []examinedOrder, more bool, err error) {
+	s.opts.Trigger.EachExecutable(pair, after, func(x trigger.Executable) bool {
+		if len(examined) == budget {
+			more = true
+			return false
+		}
+		var rec *persistence.OrderRecord
+		r, found, rerr := s.opts.Trigger.Record(x.Hash)
+		if rerr != nil {
+			err = rerr
+			return false
+		}
+		if found && persistence.OrderStatusOpen(r.Status) {
+			rec = r
+		}
+		examined = append(examined, examinedOrder{x: x, rec: rec})
+		return true
+	})
+	return examined, more, err
+}
+
+// walkBudget is how many listed orders one request examines for a page of
+// limit entries, and routeBudget how many of them it routes and simulates.
+func walkBudget(limit int) int  { return 16 * limit }
+func routeBudget(limit int) int { return 4 * limit }
 
 // isHash reports whether s is a 0x-prefixed 32-byte hex hash.
 func isHash(s string) bool {
@@ -178,19 +226,19 @@ func isHash(s string) bool {
 }
 
 // item builds one entry; ok is false when the order is not executable by
-// this keeper now (designated to another keeper, no route, or simulation
-// reverts).
-func (s *Service) item(ctx context.Context, x trigger.Executable, rec *persistence.OrderRecord, keeper common.Address) (Item, bool) {
+// this keeper now (designated to another keeper, unfunded, no route, or
+// simulation reverts), routed whether a route was built for it.
+func (s *Service) item(ctx context.Context, x trigger.Executable, rec *persistence.OrderRecord, keeper common.Address) (it Item, ok, routed bool) {
 	so, tr, sig, err := signed(rec)
 	if err != nil {
-		return Item{}, false
+		return Item{}, false, false
 	}
 	if tr.AllowedSender != ([10]byte{}) && tr.AllowedSender != chain.SenderLow80(keeper) {
-		return Item{}, false
+		return Item{}, false, false
 	}
 	if s.opts.Covers != nil {
 		if covers, known := s.opts.Covers(ctx, so.TokenIn, so.Maker, x.FillIn); known && !covers {
-			return Item{}, false // the maker lacks the balance or the allowance
+			return Item{}, false, false // the maker lacks the balance or the allowance
 		}
 	}
 	slip := int64(tr.SlippagePpm)
@@ -199,25 +247,25 @@ func (s *Service) item(ctx context.Context, x trigger.Executable, rec *persisten
 		DirectSwap: "0", Wallet: rec.Order.Maker, Referrer: rec.Order.Referrer, OrderType: rec.OrderType,
 	})
 	if err != nil {
-		return Item{}, false
+		return Item{}, false, true
 	}
 	calls := make([]servicerouter.Call, len(rt.Route.Targets))
 	for i := range calls {
 		data, err := hexutil.Decode(rt.Route.Calldatas[i])
 		if err != nil {
-			return Item{}, false
+			return Item{}, false, true
 		}
 		calls[i] = servicerouter.Call{Target: common.HexToAddress(rt.Route.Targets[i]), Data: data}
 	}
 	minOut, ok := new(big.Int).SetString(rt.Route.MinAmountOut, 10)
 	if !ok {
-		return Item{}, false
+		return Item{}, false, true
 	}
 	data := s.router.PackFillOrder(so, sig, x.FillIn, calls, minOut)
 	if !s.simulate(ctx, x, keeper, data) {
-		return Item{}, false
+		return Item{}, false, true
 	}
-	it := Item{
+	it = Item{
 		OrderHash: rec.OrderHash, OrderType: rec.OrderType, Pair: rec.Pair, Order: rec.Order, Signature: rec.Signature,
 		FillIn: x.FillIn.String(), Block: x.Block,
 		Route:        RouteCalls{Family: rt.Route.Family, Targets: rt.Route.Targets, Calldatas: rt.Route.Calldatas},
@@ -228,7 +276,7 @@ func (s *Service) item(ctx context.Context, x trigger.Executable, rec *persisten
 		p := x.Price.String()
 		it.OraclePrice = &p
 	}
-	return it, true
+	return it, true, true
 }
 
 // simulate runs fillOrder as the keeper at the latest block. A terminal

@@ -212,22 +212,28 @@ func TestRunnerSimulatesBeforeSending(t *testing.T) {
 	}
 }
 
-// countingRoutes counts the routes built.
+// countingRoutes counts the routes asked for; with fail set it answers
+// each with NO_ROUTE.
 type countingRoutes struct {
 	Router
-	n int
+	n    int
+	fail bool
 }
 
 func (c *countingRoutes) Route(ctx context.Context, rp routing.RouteParams) (*routing.RouteResponse, error) {
 	c.n++
+	if c.fail {
+		return nil, orderengine.Errorf(orderengine.CodeNoRoute, "no route (test)")
+	}
 	return c.Router.Route(ctx, rp)
 }
 
-// One request examines at most four orders per entry asked for: a page
-// ends early at that budget with nextCursor on the last order examined,
-// and an order its maker cannot pay (Covers) is left out before any route
-// is built.
-func TestExecutablePagesWithinAScanBudget(t *testing.T) {
+// One request examines at most 16 listed orders per entry asked for and
+// routes at most 4 of them: a page ends early at either budget with
+// nextCursor on the last order examined. The examined orders' funding is
+// prefetched at once, and an order its maker cannot pay (Covers) is left
+// out before any route is built, so it costs no route budget.
+func TestExecutablePagesWithinItsBudgets(t *testing.T) {
 	e := indexertest.NewEnv(t)
 	store := indexertest.OpenStore(t, t.TempDir())
 	defer store.Close()
@@ -237,45 +243,64 @@ func TestExecutablePagesWithinAScanBudget(t *testing.T) {
 	reg := order.NewRegistry(system, order.Options{Orders: orders})
 	trig := trigger.New(trigger.Options{Store: store, Chain: persistence.NewChain(store), Orders: orders, Registry: reg})
 	defer trig.Stop()
-	for i := range 7 {
+	const n = 20
+	for i := range n {
 		o, sig, h := e.LimitOrder(int64(i+1)*1_000_000, uint64(10+i))
 		if err := reg.Create(context.Background(), indexertest.Record(o, sig, h, "acc", time.Now()), nil); err != nil {
 			t.Fatal(err)
 		}
 	}
-	h := e.Head()
-	if err := trig.Evaluate(context.Background(), trigger.BlockRef{Number: h.Number.Uint64(), Hash: h.Hash(), Time: h.Time}); err != nil {
+	hd := e.Head()
+	if err := trig.Evaluate(context.Background(), trigger.BlockRef{Number: hd.Number.Uint64(), Hash: hd.Hash(), Time: hd.Time}); err != nil {
 		t.Fatal(err)
 	}
 	all := trig.Executable("")
-	if len(all) != 7 {
+	if len(all) != n {
 		t.Fatalf("%d executable", len(all))
 	}
-	covered := all[5].FillIn // only this order's maker "can pay"
+	covered := map[string]bool{all[18].FillIn.String(): true} // only this order's maker "can pay"
+	var prefetched, coversAsked int
 	routes := &countingRoutes{Router: poolRoute{e}}
 	svc := NewService(Options{Trigger: trig, Routes: routes, RouterAddr: e.D.Router, Chain: e.Client, Registry: reg,
 		Covers: func(_ context.Context, _, _ common.Address, amount *big.Int) (bool, bool) {
-			return amount.Cmp(covered) == 0, true
+			coversAsked++
+			return covered[amount.String()], true
+		},
+		Prefetch: func(_ context.Context, pairs [][2]common.Address) {
+			if coversAsked != 0 {
+				t.Error("Prefetch after a Covers call")
+			}
+			prefetched += len(pairs)
 		}})
 	page := func(cursor string) ExecutableList {
 		t.Helper()
+		prefetched, coversAsked = 0, 0
 		v, err := svc.Executable(context.Background(), apihttp.KeeperExecutableRequest{Keeper: e.Keeper.Addr.Hex(), Limit: 1, Cursor: cursor})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return v.(ExecutableList)
 	}
+	// The walk budget: 16 unfunded orders examined, none routed.
 	first := page("")
-	if len(first.Orders) != 0 || first.NextCursor == nil || *first.NextCursor != all[3].Hash.Hex() || routes.n != 0 {
-		t.Fatalf("first page: %d orders, cursor %v (want %s), %d routes", len(first.Orders), first.NextCursor, all[3].Hash.Hex(), routes.n)
+	if len(first.Orders) != 0 || first.NextCursor == nil || *first.NextCursor != all[15].Hash.Hex() || routes.n != 0 || prefetched != 16 {
+		t.Fatalf("first page: %d orders, cursor %v (want %s), %d routes, %d prefetched", len(first.Orders), first.NextCursor, all[15].Hash.Hex(), routes.n, prefetched)
 	}
 	second := page(*first.NextCursor)
-	if len(second.Orders) != 1 || second.Orders[0].OrderHash != all[5].Hash.Hex() || second.NextCursor == nil ||
-		*second.NextCursor != all[5].Hash.Hex() || routes.n != 1 {
-		t.Fatalf("second page: %+v, %d routes", second, routes.n)
+	if len(second.Orders) != 1 || second.Orders[0].OrderHash != all[18].Hash.Hex() || second.NextCursor == nil ||
+		*second.NextCursor != all[18].Hash.Hex() || routes.n != 1 || prefetched != 4 {
+		t.Fatalf("second page: %+v, %d routes, %d prefetched", second, routes.n, prefetched)
 	}
 	if third := page(*second.NextCursor); len(third.Orders) != 0 || third.NextCursor != nil {
 		t.Fatalf("third page: %+v", third)
+	}
+	// The route budget: every maker can pay, but no route can be built.
+	for _, x := range all {
+		covered[x.FillIn.String()] = true
+	}
+	routes.n, routes.fail = 0, true
+	if p := page(""); len(p.Orders) != 0 || p.NextCursor == nil || *p.NextCursor != all[3].Hash.Hex() || routes.n != 4 {
+		t.Fatalf("page without routes: %+v, %d routes (want 4, cursor %s)", p, routes.n, all[3].Hash.Hex())
 	}
 }
 

@@ -48,6 +48,7 @@ func startLifecycle(ctx context.Context, env *serveEnv) (stop func(), err error)
 		},
 		ActorsAlive: func() map[string]int { return map[string]int{"order": orders.Registry().Live()} },
 		Covers:      orders.Covers,
+		Prefetch:    orders.Prefetch,
 	}
 	if env.Webhooks != nil {
 		deps.Webhooks = func() any { return env.Webhooks.Stats() }

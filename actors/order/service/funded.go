@@ -11,6 +11,7 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/orderengine/orderengine/actors/clock"
+	"github.com/orderengine/orderengine/contracts/bindings/multicall"
 	"github.com/orderengine/orderengine/persistence"
 )
 
@@ -33,8 +34,10 @@ var (
 type fundedCache struct {
 	chain  Balances
 	router common.Address
-	ttl    time.Duration
-	clock  clock.Clock
+	// multicall, when set, lets prefetch read many makers in one call.
+	multicall common.Address
+	ttl       time.Duration
+	clock     clock.Clock
 
 	mu      sync.Mutex
 	entries map[[40]byte]fundedEntry
@@ -45,8 +48,80 @@ type fundedEntry struct {
 	at                 time.Time
 }
 
-func newFundedCache(b Balances, router common.Address, ttl time.Duration, clk clock.Clock) *fundedCache {
-	return &fundedCache{chain: b, router: router, ttl: ttl, clock: clk, entries: make(map[[40]byte]fundedEntry)}
+func newFundedCache(b Balances, router, multicall common.Address, ttl time.Duration, clk clock.Clock) *fundedCache {
+	return &fundedCache{chain: b, router: router, multicall: multicall, ttl: ttl, clock: clk, entries: make(map[[40]byte]fundedEntry)}
+}
+
+func fundedKey(token, maker common.Address) [40]byte {
+	var key [40]byte
+	copy(key[:20], token[:])
+	copy(key[20:], maker[:])
+	return key
+}
+
+// maxPrefetch bounds the (token, maker) pairs one prefetch reads: two
+// calls each in one multicall.
+const maxPrefetch = 2048
+
+// prefetch reads, in one multicall, the balance and allowance of every
+// pair (token, maker) the cache holds no fresh reading of, so that the
+// covers calls that follow are answered from memory. Without a multicall
+// contract, or when the call fails, it does nothing: covers reads each
+// pair itself.
+func (f *fundedCache) prefetch(ctx context.Context, pairs [][2]common.Address) {
+	if f.multicall == (common.Address{}) {
+		return
+	}
+	now := f.clock.Now()
+	var todo [][2]common.Address
+	seen := make(map[[40]byte]bool, len(pairs))
+	f.mu.Lock()
+	for _, p := range pairs {
+		key := fundedKey(p[0], p[1])
+		if seen[key] || len(todo) == maxPrefetch {
+			continue
+		}
+		seen[key] = true
+		if e, hit := f.entries[key]; !hit || now.Sub(e.at) > f.ttl {
+			todo = append(todo, p)
+		}
+	}
+	f.mu.Unlock()
+	if len(todo) == 0 {
+		return
+	}
+	mc := multicall.NewMulticall()
+	calls := make([]multicall.MulticallStaticCall, 0, 2*len(todo))
+	for _, p := range todo {
+		calls = append(calls,
+			multicall.MulticallStaticCall{Target: p[0], CallData: balanceOfCall(p[1])},
+			multicall.MulticallStaticCall{Target: p[0], CallData: allowanceCall(p[1], f.router)})
+	}
+	to := f.multicall
+	raw, err := f.chain.CallContract(ctx, ethereum.CallMsg{To: &to, Data: mc.PackAggregate(calls)}, nil)
+	if err != nil {
+		return
+	}
+	out, err := mc.UnpackAggregate(raw)
+	if err != nil || len(out.Results) != len(calls) {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.entries)+len(todo) > 100_000 {
+		clear(f.entries)
+	}
+	for i, p := range todo {
+		b, a := out.Results[2*i], out.Results[2*i+1]
+		if !b.Success || !a.Success {
+			continue // covers reads it itself, and reports the failure
+		}
+		var e fundedEntry
+		e.balance.SetBytes(word(b.ReturnData))
+		e.allowance.SetBytes(word(a.ReturnData))
+		e.at = now
+		f.entries[fundedKey(p[0], p[1])] = e
+	}
 }
 
 // funded reports balance ≥ remaining and allowance ≥ remaining at the
@@ -61,9 +136,7 @@ func (f *fundedCache) funded(ctx context.Context, rec *persistence.OrderRecord) 
 
 // covers reports whether maker holds and has approved amount of token.
 func (f *fundedCache) covers(ctx context.Context, token, maker common.Address, amount *uint256.Int) (funded, ok bool) {
-	var key [40]byte
-	copy(key[:20], token[:])
-	copy(key[20:], maker[:])
+	key := fundedKey(token, maker)
 	now := f.clock.Now()
 	f.mu.Lock()
 	e, hit := f.entries[key]
@@ -86,23 +159,33 @@ func (f *fundedCache) covers(ctx context.Context, token, maker common.Address, a
 
 func (f *fundedCache) read(ctx context.Context, token, maker common.Address) (fundedEntry, error) {
 	var e fundedEntry
-	data := make([]byte, 4+32)
-	copy(data, selBalanceOf)
-	copy(data[4+12:], maker[:])
-	out, err := f.chain.CallContract(ctx, ethereum.CallMsg{To: &token, Data: data}, nil)
+	out, err := f.chain.CallContract(ctx, ethereum.CallMsg{To: &token, Data: balanceOfCall(maker)}, nil)
 	if err != nil {
 		return e, err
 	}
 	e.balance.SetBytes(word(out))
-	data = make([]byte, 4+64)
-	copy(data, selAllowance)
-	copy(data[4+12:], maker[:])
-	copy(data[4+32+12:], f.router[:])
-	if out, err = f.chain.CallContract(ctx, ethereum.CallMsg{To: &token, Data: data}, nil); err != nil {
+	if out, err = f.chain.CallContract(ctx, ethereum.CallMsg{To: &token, Data: allowanceCall(maker, f.router)}, nil); err != nil {
 		return e, err
 	}
 	e.allowance.SetBytes(word(out))
 	return e, nil
+}
+
+// balanceOfCall is the calldata of balanceOf(owner).
+func balanceOfCall(owner common.Address) []byte {
+	data := make([]byte, 4+32)
+	copy(data, selBalanceOf)
+	copy(data[4+12:], owner[:])
+	return data
+}
+
+// allowanceCall is the calldata of allowance(owner, spender).
+func allowanceCall(owner, spender common.Address) []byte {
+	data := make([]byte, 4+64)
+	copy(data, selAllowance)
+	copy(data[4+12:], owner[:])
+	copy(data[4+32+12:], spender[:])
+	return data
 }
 
 // word returns the first 32-byte word of an ABI answer (zero when short).

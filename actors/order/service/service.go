@@ -72,6 +72,9 @@ type Deps struct {
 	// FundedTTL is how long a balance/allowance reading is reused (default
 	// 1 s).
 	FundedTTL time.Duration
+	// Multicall is the chain's multicall contract (zero: none); with it,
+	// Prefetch reads many makers' balances and allowances in one call.
+	Multicall common.Address
 }
 
 // Service implements http.OrderService.
@@ -118,7 +121,7 @@ func New(d Deps) (*Service, error) {
 		if ttl <= 0 {
 			ttl = time.Second
 		}
-		s.funded = newFundedCache(d.Balances, d.Verifier.Domain().VerifyingContract(), ttl, d.Clock)
+		s.funded = newFundedCache(d.Balances, d.Verifier.Domain().VerifyingContract(), d.Multicall, ttl, d.Clock)
 	}
 	if err := s.orders.LoadHashFilter(); err != nil {
 		return nil, err
@@ -149,6 +152,17 @@ func (s *Service) Covers(ctx context.Context, token, maker common.Address, amoun
 		return false, true
 	}
 	return s.funded.covers(ctx, token, maker, a)
+}
+
+// Prefetch reads the balance and allowance of every (token, maker) pair
+// the funded cache holds no fresh reading of, in one multicall, so the
+// Covers calls that follow are answered from memory (the keeper interface
+// calls it for the orders a request is about to examine). Without a
+// multicall contract it does nothing.
+func (s *Service) Prefetch(ctx context.Context, pairs [][2]common.Address) {
+	if s.funded != nil {
+		s.funded.prefetch(ctx, pairs)
+	}
 }
 
 // Registry is the order actors' registry: the lifecycle API (Activate,

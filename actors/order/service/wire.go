@@ -101,6 +101,9 @@ func Build(ctx context.Context, eng *actors.Engine, o BuildOptions) (*Service, e
 	}
 	if o.Chain != nil {
 		d.Balances = o.Chain
+		if cfg.Chain.Multicall != "" {
+			d.Multicall = common.HexToAddress(cfg.Chain.Multicall)
+		}
 	}
 	return New(d)
 }
