@@ -116,9 +116,9 @@ type TxData struct {
 // Building an entry costs a route and an EVM simulation, and an order the
 // engine lists may not be executable now (unfunded, designated to another
 // keeper, reverting), so one request examines at most walkBudget(limit)
-// orders (reading each record, and the makers' balances and allowances in
-// one prefetch) and routes and simulates at most routeBudget(limit) of
-// them: when either runs out before the page is full, the page ends early
+// orders (the makers' balances and allowances read in one prefetch; a
+// record is read only for an order its maker can pay) and routes and
+// simulates at most routeBudget(limit) of them: when either runs out before the page is full, the page ends early
 // and nextCursor continues from the last order examined. A keeper follows
 // nextCursor and starts over when it is null. Unfunded orders thus cost a
 // cached lookup each, and a page walks past many of them.
@@ -141,32 +141,45 @@ func (s *Service) Executable(ctx context.Context, req apihttp.KeeperExecutableRe
 		}
 		after = common.HexToHash(req.Cursor)
 	}
-	examined, more, err := s.walk(req.Pair, after, walkBudget(limit))
-	if err != nil {
-		s.opts.Log.Error("keeper: executable order record", "err", err)
-		return nil, orderengine.Errorf(orderengine.CodeInternal, "the executable orders could not be read")
-	}
+	var examined []trigger.Executable
+	more := false
+	s.opts.Trigger.EachExecutable(req.Pair, after, func(x trigger.Executable) bool {
+		if len(examined) == walkBudget(limit) {
+			more = true
+			return false
+		}
+		examined = append(examined, x)
+		return true
+	})
 	if s.opts.Prefetch != nil {
-		pairs := make([][2]common.Address, 0, len(examined))
-		for _, c := range examined {
-			if c.rec != nil {
-				pairs = append(pairs, [2]common.Address{common.HexToAddress(c.rec.Order.TokenIn), common.HexToAddress(c.rec.Order.Maker)})
-			}
+		pairs := make([][2]common.Address, len(examined))
+		for i, x := range examined {
+			pairs[i] = [2]common.Address{x.TokenIn, x.Maker}
 		}
 		s.opts.Prefetch(ctx, pairs)
 	}
 	out := ExecutableList{Orders: []Item{}}
 	routes := routeBudget(limit)
-	for i, c := range examined {
+	for i, x := range examined {
 		if len(out.Orders) == limit || routes == 0 {
-			last := examined[i-1].x.Hash.Hex()
+			last := examined[i-1].Hash.Hex()
 			out.NextCursor = &last
 			return out, nil
 		}
-		if c.rec == nil {
+		if s.opts.Covers != nil {
+			if covers, known := s.opts.Covers(ctx, x.TokenIn, x.Maker, x.FillIn); known && !covers {
+				continue // the maker lacks the balance or the allowance: no record read, no route
+			}
+		}
+		rec, found, err := s.opts.Trigger.Record(x.Hash)
+		if err != nil {
+			s.opts.Log.Error("keeper: executable order record", "err", err)
+			return nil, orderengine.Errorf(orderengine.CodeInternal, "the executable orders could not be read")
+		}
+		if !found || !persistence.OrderStatusOpen(rec.Status) {
 			continue // closed since the last tick
 		}
-		it, ok, routed := s.item(ctx, c.x, c.rec, keeper)
+		it, ok, routed := s.item(ctx, x, rec, keeper)
 		if routed {
 			routes--
 		}
@@ -175,40 +188,10 @@ func (s *Service) Executable(ctx context.Context, req apihttp.KeeperExecutableRe
 		}
 	}
 	if more {
-		last := examined[len(examined)-1].x.Hash.Hex()
+		last := examined[len(examined)-1].Hash.Hex()
 		out.NextCursor = &last
 	}
 	return out, nil
-}
-
-// examinedOrder is a listed order a request examines, with its record (nil
-// when it closed since the last tick).
-type examinedOrder struct {
-	x   trigger.Executable
-	rec *persistence.OrderRecord
-}
-
-// walk returns up to budget listed orders after the cursor with their
-// records, and whether more are listed after them.
-func (s *Service) walk(pair string, after common.Hash, budget int) (examined []examinedOrder, more bool, err error) {
-	s.opts.Trigger.EachExecutable(pair, after, func(x trigger.Executable) bool {
-		if len(examined) == budget {
-			more = true
-			return false
-		}
-		var rec *persistence.OrderRecord
-		r, found, rerr := s.opts.Trigger.Record(x.Hash)
-		if rerr != nil {
-			err = rerr
-			return false
-		}
-		if found && persistence.OrderStatusOpen(r.Status) {
-			rec = r
-		}
-		examined = append(examined, examinedOrder{x: x, rec: rec})
-		return true
-	})
-	return examined, more, err
 }
 
 // walkBudget is how many listed orders one request examines for a page of
@@ -225,9 +208,10 @@ func isHash(s string) bool {
 	return err == nil
 }
 
-// item builds one entry; ok is false when the order is not executable by
-// this keeper now (designated to another keeper, unfunded, no route, or
-// simulation reverts), routed whether a route was built for it.
+// item builds one entry for an order whose maker can pay; ok is false when
+// the order is not executable by this keeper now (designated to another
+// keeper, no route, or simulation reverts), routed whether a route was
+// built for it.
 func (s *Service) item(ctx context.Context, x trigger.Executable, rec *persistence.OrderRecord, keeper common.Address) (it Item, ok, routed bool) {
 	so, tr, sig, err := signed(rec)
 	if err != nil {
@@ -235,11 +219,6 @@ func (s *Service) item(ctx context.Context, x trigger.Executable, rec *persisten
 	}
 	if tr.AllowedSender != ([10]byte{}) && tr.AllowedSender != chain.SenderLow80(keeper) {
 		return Item{}, false, false
-	}
-	if s.opts.Covers != nil {
-		if covers, known := s.opts.Covers(ctx, so.TokenIn, so.Maker, x.FillIn); known && !covers {
-			return Item{}, false, false // the maker lacks the balance or the allowance
-		}
 	}
 	slip := int64(tr.SlippagePpm)
 	rt, err := s.opts.Routes.Route(ctx, routing.RouteParams{

@@ -44,6 +44,9 @@ type Executable struct {
 	Hash      common.Hash
 	Pair      string
 	OrderType string
+	// Maker and TokenIn are the order's: what the keeper interface checks
+	// the maker can pay before it reads the record.
+	Maker, TokenIn common.Address
 	// FillIn is the amount of this execution (the remaining amount, or the
 	// DCA leg). It may be shared with the engine: never modify it.
 	FillIn *big.Int

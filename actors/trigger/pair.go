@@ -99,7 +99,7 @@ func (a *pairActor) decide(m *EvaluatePair, o *orderView, d *PairDecision, chang
 		return nil, nil
 	}
 	x := func() *Executable {
-		return &Executable{Hash: o.hash, Pair: o.pair, OrderType: o.orderType,
+		return &Executable{Hash: o.hash, Pair: o.pair, OrderType: o.orderType, Maker: o.maker, TokenIn: o.tokenIn,
 			FillIn: o.remaining, Price: price, Block: ref.Number}
 	}
 	fire := func() {

@@ -23,6 +23,7 @@ type orderView struct {
 	hash      common.Hash
 	pair      string // lower case: one pair however its records spell it
 	orderType string
+	maker     common.Address
 	tokenIn   common.Address
 	tokenOut  common.Address
 	traits    chain.Traits
@@ -45,7 +46,7 @@ type orderView struct {
 // newView decodes rec; ok is false for a record that cannot be evaluated.
 func newView(rec *persistence.OrderRecord) (*orderView, bool) {
 	v := &orderView{hash: common.HexToHash(rec.OrderHash), pair: strings.ToLower(rec.Pair), orderType: rec.OrderType,
-		tokenIn: common.HexToAddress(rec.Order.TokenIn), tokenOut: common.HexToAddress(rec.Order.TokenOut),
+		maker: common.HexToAddress(rec.Order.Maker), tokenIn: common.HexToAddress(rec.Order.TokenIn), tokenOut: common.HexToAddress(rec.Order.TokenOut),
 		triggered: rec.TriggeredAt != nil, stalled: rec.Stalled, dca: rec.DCA, createdAt: rec.CreatedAt}
 	var err error
 	if _, v.traits, err = chain.ParseTraits(rec.Order.MakerTraits); err != nil {
