@@ -5,17 +5,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/asynkron/protoactor-go/actor"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 
 	"github.com/orderengine/orderengine/actors/indexer/indexertest"
-	"github.com/orderengine/orderengine/actors/market"
-	"github.com/orderengine/orderengine/actors/order"
 	"github.com/orderengine/orderengine/actors/trigger"
 	"github.com/orderengine/orderengine/chain"
 	apihttp "github.com/orderengine/orderengine/http"
-	"github.com/orderengine/orderengine/persistence"
 )
 
 // A trailing order with a designated keeper (allowedSender, the submit
@@ -25,15 +21,8 @@ import (
 // designated keeper.
 func TestFiredTrailingOrderListedOnlyToItsDesignatedKeeper(t *testing.T) {
 	e := indexertest.NewEnv(t)
-	store := indexertest.OpenStore(t, t.TempDir())
-	defer store.Close()
-	orders := persistence.NewOrders(store, persistence.NewOutbox(store, nil, nil))
-	system := actor.NewActorSystem()
-	defer system.Shutdown()
-	reg := order.NewRegistry(system, order.Options{Orders: orders})
-	prices := market.NewOraclePricer(e.Client.(market.HashCaller), e.D.Oracle, nil)
-	trig := trigger.New(trigger.Options{Store: store, Chain: persistence.NewChain(store), Orders: orders, Registry: reg, Prices: prices})
-	defer trig.Stop()
+	st := newStack(t, e, true)
+	orders, reg, trig := st.orders, st.reg, st.trig
 	svc := NewService(Options{Trigger: trig, Routes: poolRoute{e}, RouterAddr: e.D.Router, Chain: e.Client, Registry: reg})
 	evaluate := func() {
 		t.Helper()

@@ -54,16 +54,8 @@ func (p poolRoute) Route(_ context.Context, rp routing.RouteParams) (*routing.Ro
 // fillOrder that executes.
 func TestExecutableFailsTerminalRevertsAndListsValidOrders(t *testing.T) {
 	e := indexertest.NewEnv(t)
-	store := indexertest.OpenStore(t, t.TempDir())
-	defer store.Close()
-	outbox := persistence.NewOutbox(store, nil, nil)
-	orders := persistence.NewOrders(store, outbox)
-	system := actor.NewActorSystem()
-	defer system.Shutdown()
-	reg := order.NewRegistry(system, order.Options{Orders: orders})
-	prices := market.NewOraclePricer(e.Client.(market.HashCaller), e.D.Oracle, nil)
-	trig := trigger.New(trigger.Options{Store: store, Chain: persistence.NewChain(store), Orders: orders, Registry: reg, Prices: prices})
-	defer trig.Stop()
+	st := newStack(t, e, true)
+	outbox, orders, reg, trig := st.outbox, st.orders, st.reg, st.trig
 	svc := NewService(Options{Trigger: trig, Routes: poolRoute{e}, RouterAddr: e.D.Router, Chain: e.Client, Registry: reg})
 
 	good, goodSig, goodHash := e.LimitOrder(1_000_000, 1)
@@ -235,14 +227,8 @@ func (c *countingRoutes) Route(ctx context.Context, rp routing.RouteParams) (*ro
 // out before any route is built, so it costs no route budget.
 func TestExecutablePagesWithinItsBudgets(t *testing.T) {
 	e := indexertest.NewEnv(t)
-	store := indexertest.OpenStore(t, t.TempDir())
-	defer store.Close()
-	orders := persistence.NewOrders(store, persistence.NewOutbox(store, nil, nil))
-	system := actor.NewActorSystem()
-	defer system.Shutdown()
-	reg := order.NewRegistry(system, order.Options{Orders: orders})
-	trig := trigger.New(trigger.Options{Store: store, Chain: persistence.NewChain(store), Orders: orders, Registry: reg})
-	defer trig.Stop()
+	st := newStack(t, e, false)
+	reg, trig := st.reg, st.trig
 	const n = 20
 	for i := range n {
 		o, sig, h := e.LimitOrder(int64(i+1)*1_000_000, uint64(10+i))
@@ -323,4 +309,32 @@ func TestRunnerFollowsTheCursor(t *testing.T) {
 	if got := strings.Join(asked, ","); got != ",0xa,0xb," {
 		t.Fatalf("cursors asked: %q", got)
 	}
+}
+
+// stack is the order side a keeper service reads: orders on a Pebble store
+// in a temp dir, their registry, and a trigger engine (with oracle prices
+// from the simulated chain when priced).
+type stack struct {
+	outbox *persistence.Outbox
+	orders *persistence.Orders
+	reg    *order.Registry
+	trig   *trigger.Engine
+}
+
+func newStack(t *testing.T, e *indexertest.Env, priced bool) stack {
+	t.Helper()
+	store := indexertest.OpenStore(t, t.TempDir())
+	t.Cleanup(func() { _ = store.Close() })
+	outbox := persistence.NewOutbox(store, nil, nil)
+	orders := persistence.NewOrders(store, outbox)
+	system := actor.NewActorSystem()
+	t.Cleanup(system.Shutdown)
+	reg := order.NewRegistry(system, order.Options{Orders: orders})
+	opts := trigger.Options{Store: store, Chain: persistence.NewChain(store), Orders: orders, Registry: reg}
+	if priced {
+		opts.Prices = market.NewOraclePricer(e.Client.(market.HashCaller), e.D.Oracle, nil)
+	}
+	trig := trigger.New(opts)
+	t.Cleanup(trig.Stop)
+	return stack{outbox: outbox, orders: orders, reg: reg, trig: trig}
 }
