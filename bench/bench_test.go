@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"io"
+	"os"
+	"strings"
 	"testing"
 )
 
@@ -24,6 +27,29 @@ func TestOrderReadRuns(t *testing.T) {
 	err := modes()["order-read"].run(context.Background(), io.Discard, []string{"-n", "40", "-reads", "200", "-rounds", "1", "-conns", "4"})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestProgressBarEnds: drive's bar ends on the final count, also for a
+// run shorter than one redraw (it used to stop at the last 250 ms tick,
+// and show nothing at all for a short run).
+func TestProgressBarEnds(t *testing.T) {
+	bare, err := startBare("/x", 200, []byte(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = bare.app.Shutdown() }()
+	var bar bytes.Buffer
+	progressOut = &bar
+	defer func() { progressOut = os.Stderr }()
+	_, codes, _ := drive(context.Background(), bare.addr, 20, 2, 0, func(_ int, dst []byte) []byte {
+		return httpRequest(dst, bare.addr, "GET", "/x", nil)
+	})
+	if codes["200"] != 20 {
+		t.Fatalf("answers %v", codes)
+	}
+	if !strings.Contains(bar.String(), "] 20/20 ") {
+		t.Fatalf("the bar does not end on 20/20: %q", bar.String())
 	}
 }
 

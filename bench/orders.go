@@ -206,8 +206,8 @@ func drive(ctx context.Context, addr string, n, conns, rate int, req request) (l
 	codes = map[string]int{}
 	lat = make([]time.Duration, 0, n)
 	start := time.Now()
-	stop := make(chan struct{})
-	go progress(n, &done, start, stop)
+	stop, drawn := make(chan struct{}), make(chan struct{})
+	go progress(n, &done, start, stop, drawn)
 	var wg sync.WaitGroup
 	for range conns {
 		wg.Go(func() {
@@ -243,8 +243,10 @@ func drive(ctx context.Context, addr string, n, conns, rate int, req request) (l
 		})
 	}
 	wg.Wait()
+	elapsed = time.Since(start)
 	close(stop)
-	return lat, codes, time.Since(start)
+	<-drawn // the bar's last line is out before the caller prints its report
+	return lat, codes, elapsed
 }
 
 func answerKey(status int, body []byte) string {
@@ -258,20 +260,31 @@ func answerKey(status int, body []byte) string {
 	return strconv.Itoa(status) + " " + e.Code
 }
 
-// progress draws a bar on stderr every 250 ms until stop closes.
-func progress(n int, done *atomic.Int64, start time.Time, stop chan struct{}) {
+// progressOut is where drive draws its progress bar (a variable for the
+// tests).
+var progressOut io.Writer = os.Stderr
+
+// progress draws a bar on progressOut every 250 ms and, when stop closes,
+// once more with the final count (so a run shorter than one tick shows its
+// bar too) before it closes drawn.
+func progress(n int, done *atomic.Int64, start time.Time, stop <-chan struct{}, drawn chan<- struct{}) {
+	defer close(drawn)
 	t := time.NewTicker(250 * time.Millisecond)
 	defer t.Stop()
+	draw := func() {
+		d := int(done.Load())
+		w := 40 * d / max(n, 1)
+		fmt.Fprintf(progressOut, "\r[%s%s] %d/%d  %.0f/s ", strings.Repeat("=", w), strings.Repeat(" ", 40-w), d, n,
+			float64(d)/time.Since(start).Seconds())
+	}
 	for {
 		select {
 		case <-stop:
-			fmt.Fprintln(os.Stderr)
+			draw()
+			fmt.Fprintln(progressOut)
 			return
 		case <-t.C:
-			d := int(done.Load())
-			w := 40 * d / max(n, 1)
-			fmt.Fprintf(os.Stderr, "\r[%s%s] %d/%d  %.0f/s ", strings.Repeat("=", w), strings.Repeat(" ", 40-w), d, n,
-				float64(d)/time.Since(start).Seconds())
+			draw()
 		}
 	}
 }
