@@ -5,6 +5,8 @@ import (
 	"context"
 	"io"
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -17,6 +19,32 @@ func TestModesRun(t *testing.T) {
 		m := modes()[name]
 		if err := m.run(context.Background(), io.Discard, []string{"-requests", "300", "-rounds", "1", "-conns", "4"}); err != nil {
 			t.Fatalf("%s: %v", name, err)
+		}
+	}
+}
+
+// TestReadAgainstServer: the read mode with -url drives a running server
+// and prints what the route mode prints: rate and percentiles, answers by
+// code, the server's RSS.
+func TestReadAgainstServer(t *testing.T) {
+	eng, err := startEngine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = eng.close() }()
+	var out bytes.Buffer
+	err = modes()["read"].run(context.Background(), &out, []string{"-url", "http://" + eng.addr, "-key", eng.apiKey,
+		"-n", "50", "-conns", "2", "-rate", "1000", "-pid", strconv.Itoa(os.Getpid())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`read: 50 requests in .* p50 .* p90 .* p99 .* max `),
+		regexp.MustCompile(`(?m)^  [0-9]{3}\b.* 50$`),
+		regexp.MustCompile(`server RSS \(pid [0-9]+\): [0-9]+ KiB`),
+	} {
+		if !want.MatchString(out.String()) {
+			t.Errorf("output lacks %s:\n%s", want, out.String())
 		}
 	}
 }

@@ -6,7 +6,8 @@
 //
 //	config        GET /v1/config through the whole engine vs a bare Fiber
 //	              handler serving the same bytes, in the same run
-//	read          a keyed read endpoint (GET /v1/stats) vs a bare handler
+//	read          a keyed read endpoint (GET /v1/stats) vs a bare handler;
+//	              with -url, keyed GETs against a running server (as route)
 //	submit        durable POST /v1/orders with pre-signed v7.1 orders vs bare
 //	              Ecrecover × cores, and the floor (HTTP plus one Ecrecover)
 //	order-read    GET /v1/orders/{hash} vs GET /v1/config
@@ -42,7 +43,7 @@ type mode struct {
 func modes() map[string]mode {
 	return map[string]mode{
 		"config":       {"GET /v1/config vs a bare Fiber handler", runConfig},
-		"read":         {"keyed GET /v1/stats vs a bare Fiber handler", runRead},
+		"read":         {"keyed GET /v1/stats vs a bare Fiber handler; -url: against a running server, as route", runRead},
 		"submit":       {"durable POST /v1/orders (pre-signed v7.1 orders) vs bare Ecrecover × cores", runSubmit},
 		"order-read":   {"GET /v1/orders/{hash} vs GET /v1/config", runOrderRead},
 		"order-memory": {"heap and RSS per order at scale: open with actors live, passivated, closed", runOrderMemory},
@@ -82,11 +83,17 @@ type loadFlags struct {
 }
 
 func parseLoadFlags(name string, args []string) (loadFlags, error) {
-	var f loadFlags
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	f := loadFlagSet(fs)
+	err := fs.Parse(args)
+	return *f, err
+}
+
+// loadFlagSet defines the load flags on fs.
+func loadFlagSet(fs *flag.FlagSet) *loadFlags {
+	var f loadFlags
 	fs.IntVar(&f.conns, "conns", 32, "concurrent keep-alive connections")
 	fs.IntVar(&f.requests, "requests", 200000, "requests per target per round")
 	fs.IntVar(&f.rounds, "rounds", 3, "alternating rounds (the best of each target is reported)")
-	err := fs.Parse(args)
-	return f, err
+	return &f
 }

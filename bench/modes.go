@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 )
@@ -31,13 +32,27 @@ func runConfig(ctx context.Context, out io.Writer, args []string) error {
 	return err
 }
 
-// runRead compares a keyed read (GET /v1/stats, 501 until the market issue
-// lands) with a bare handler serving the same body and status.
+// runRead compares a keyed read (GET /v1/stats, 501 in the in-process
+// engine, which has no market service) with a bare handler serving the same
+// body and status. With -url it drives a running server instead: -n keyed
+// GETs of -path, flat out or at -rate, reported as the route mode does.
 func runRead(ctx context.Context, out io.Writer, args []string) error {
-	f, err := parseLoadFlags("read", args)
-	if err != nil {
+	fs := flag.NewFlagSet("read", flag.ContinueOnError)
+	lf := loadFlagSet(fs)
+	base := fs.String("url", "", "base URL of a running server to drive (empty: the in-process comparison)")
+	key := fs.String("key", "", "-url: API key (its read bucket must allow the rate)")
+	path := fs.String("path", "/v1/stats", "-url: the keyed GET to send")
+	n := fs.Int("n", 2000, "-url: requests")
+	rate := fs.Int("rate", 0, "-url: target requests per second (0: flat out)")
+	pid := fs.Int("pid", 0, "-url: server pid whose RSS is reported")
+	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if *base != "" {
+		driveGet(ctx, out, "read", *base, *path, *key, *n, lf.conns, *rate, *pid)
+		return nil
+	}
+	f := *lf
 	eng, err := startEngine()
 	if err != nil {
 		return err

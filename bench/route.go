@@ -30,20 +30,25 @@ func runRouteLoad(ctx context.Context, out io.Writer, args []string) error {
 	if *in == "" || *outTok == "" {
 		return fmt.Errorf("route needs -token-in and -token-out")
 	}
-	addr := strings.TrimPrefix(strings.TrimPrefix(*base, "http://"), "https://")
 	q := url.Values{"tokenIn": {*in}, "tokenOut": {*outTok}, "amountIn": {*amount}}
 	if *orderType != "" {
 		q.Set("orderType", *orderType)
 	}
-	path := "/v1/route?" + q.Encode()
-	uri := "http://" + addr + path
-	fmt.Fprintf(out, "mode route: %d × GET %s\n", *n, uri)
-	lat, codes, elapsed := drive(ctx, addr, *n, *conns, *rate, func(_ int, dst []byte) []byte {
-		return httpRequest(dst, addr, "GET", path, nil, "X-API-Key", *key)
-	})
-	report(out, "route", lat, codes, elapsed)
-	if *pid > 0 {
-		fmt.Fprintf(out, "server RSS (pid %d): %d KiB\n", *pid, rssKiB(*pid))
-	}
+	driveGet(ctx, out, "route", *base, "/v1/route?"+q.Encode(), *key, *n, *conns, *rate, *pid)
 	return nil
+}
+
+// driveGet is the route mode, and the read mode with -url: n keyed GETs of
+// path against a running server, flat out or at rate per second, reported
+// with latency percentiles, answers by code and (pid > 0) the server's RSS.
+func driveGet(ctx context.Context, out io.Writer, what, base, path, key string, n, conns, rate, pid int) {
+	addr := strings.TrimPrefix(strings.TrimPrefix(base, "http://"), "https://")
+	fmt.Fprintf(out, "mode %s: %d × GET %s\n", what, n, "http://"+addr+path)
+	lat, codes, elapsed := drive(ctx, addr, n, conns, rate, func(_ int, dst []byte) []byte {
+		return httpRequest(dst, addr, "GET", path, nil, "X-API-Key", key)
+	})
+	report(out, what, lat, codes, elapsed)
+	if pid > 0 {
+		fmt.Fprintf(out, "server RSS (pid %d): %d KiB\n", pid, rssKiB(pid))
+	}
 }
