@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestModesRun runs the comparison modes briefly: the harness works and
@@ -78,6 +79,16 @@ func TestProgressBarEnds(t *testing.T) {
 	}
 	if !strings.Contains(bar.String(), "] 20/20 ") {
 		t.Fatalf("the bar does not end on 20/20: %q", bar.String())
+	}
+}
+
+// TestDurableRateCountsOnly201: the submit ratios count the submits
+// answered 201 (they counted every answer, so a run refused with 429s
+// read as a high share of bare Ecrecover).
+func TestDurableRateCountsOnly201(t *testing.T) {
+	codes := map[string]int{"201": 30, "429 RATE_LIMITED": 270}
+	if got := durableRate(codes, time.Second); got != 30 {
+		t.Fatalf("durableRate = %v, want 30", got)
 	}
 }
 
