@@ -226,7 +226,11 @@ func setFromString(v reflect.Value, s string) error {
 		}
 		v.SetFloat(f)
 	default:
-		return json.Unmarshal([]byte(s), v.Addr().Interface())
+		fresh := reflect.New(v.Type())
+		if err := json.Unmarshal([]byte(s), fresh.Interface()); err != nil {
+			return err
+		}
+		v.Set(fresh.Elem())
 	}
 	return nil
 }
@@ -243,9 +247,17 @@ func applyJSON(v reflect.Value, data []byte, path string) error {
 		return json.Unmarshal(data, v.Addr().Interface())
 	}
 	if v.Kind() != reflect.Struct || v.Type() == reflect.TypeFor[time.Time]() {
+		// A leaf is replaced whole: decoded into the default, a list's
+		// entries would keep the default entry's fields at the same index
+		// and a map the default's other keys.
+		fresh := reflect.New(v.Type())
 		dec := json.NewDecoder(bytes.NewReader(data))
 		dec.DisallowUnknownFields()
-		return dec.Decode(v.Addr().Interface())
+		if err := dec.Decode(fresh.Interface()); err != nil {
+			return err
+		}
+		v.Set(fresh.Elem())
+		return nil
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(data, &obj); err != nil {

@@ -110,6 +110,38 @@ func TestLoadConfigRejects(t *testing.T) {
 	}
 }
 
+// A list or map value (file, environment or flag) replaces the default
+// whole: a token does not inherit the fields of the default token at its
+// index (routing.tokens[0] is WETH, "Wrapped Ether", major), and a map does
+// not keep the default's other keys.
+func TestLoadConfigCompositeReplacesDefault(t *testing.T) {
+	const tokens, gas = `[{"symbol":"DAI","decimals":18}]`, `{"cpmm":1}`
+	file := filepath.Join(t.TempDir(), "c.json")
+	if err := os.WriteFile(file, []byte(`{"routing":{"tokens":`+tokens+`,"gasPerHop":`+gas+`}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for name, load := range map[string]func() (Config, error){
+		"file": func() (Config, error) { return LoadConfig([]string{"--config", file}, nil, nil) },
+		"env": func() (Config, error) {
+			return LoadConfig(nil, envOf(map[string]string{"ORDERENGINE_ROUTING_TOKENS": tokens, "ORDERENGINE_ROUTING_GAS_PER_HOP": gas}), nil)
+		},
+		"flag": func() (Config, error) {
+			return LoadConfig([]string{"--routing-tokens", tokens, "--routing-gas-per-hop", gas}, nil, nil)
+		},
+	} {
+		cfg, err := load()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if want := (TokenConfig{Symbol: "DAI", Decimals: 18}); len(cfg.Routing.Tokens) != 1 || cfg.Routing.Tokens[0] != want {
+			t.Errorf("%s: tokens %+v, want [%+v]", name, cfg.Routing.Tokens, want)
+		}
+		if g := cfg.Routing.GasPerHop; len(g) != 1 || g["cpmm"] != 1 {
+			t.Errorf("%s: gasPerHop %v, want map[cpmm:1]", name, g)
+		}
+	}
+}
+
 func TestDefaultValidates(t *testing.T) {
 	if err := Default().Validate(); err != nil {
 		t.Fatal(err)
