@@ -226,12 +226,27 @@ func setFromString(v reflect.Value, s string) error {
 		}
 		v.SetFloat(f)
 	default:
-		fresh := reflect.New(v.Type())
-		if err := json.Unmarshal([]byte(s), fresh.Interface()); err != nil {
-			return err
-		}
-		v.Set(fresh.Elem())
+		return decodeLeaf(v, []byte(s))
 	}
+	return nil
+}
+
+// decodeLeaf sets v, a list, map or other composite leaf, from JSON text,
+// for the file, the environment and flags alike. The value replaces the
+// default whole: decoded into the default, a list's entries would keep the
+// default entry's fields at the same index and a map the default's other
+// keys. Unknown fields and anything after the value are errors.
+func decodeLeaf(v reflect.Value, data []byte) error {
+	fresh := reflect.New(v.Type())
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(fresh.Interface()); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("unexpected data after the JSON value")
+	}
+	v.Set(fresh.Elem())
 	return nil
 }
 
@@ -247,17 +262,7 @@ func applyJSON(v reflect.Value, data []byte, path string) error {
 		return json.Unmarshal(data, v.Addr().Interface())
 	}
 	if v.Kind() != reflect.Struct || v.Type() == reflect.TypeFor[time.Time]() {
-		// A leaf is replaced whole: decoded into the default, a list's
-		// entries would keep the default entry's fields at the same index
-		// and a map the default's other keys.
-		fresh := reflect.New(v.Type())
-		dec := json.NewDecoder(bytes.NewReader(data))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(fresh.Interface()); err != nil {
-			return err
-		}
-		v.Set(fresh.Elem())
-		return nil
+		return decodeLeaf(v, data)
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(data, &obj); err != nil {

@@ -95,6 +95,10 @@ func TestLoadConfigRejects(t *testing.T) {
 		"bad level":          {"--log-level", "loud"},
 		"zero limit":         {"--limits-free-read", "0"},
 		"unknown flag":       {"--nope", "1"},
+		// the file already refused unknown fields; the environment and
+		// flags ignored them
+		"unknown field in a flag's JSON": {"--routing-tokens", `[{"symbl":"WETH","symbol":"WETH","decimals":18,"class":"major"}]`},
+		"data after a flag's JSON":       {"--routing-connectors", `["WETH"] ["USDC"]`},
 	}
 	for name, args := range cases {
 		if _, err := LoadConfig(args, nil, nil); err == nil {
