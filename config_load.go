@@ -186,7 +186,10 @@ func flagAliases() map[string]string {
 	}
 }
 
-var durationType = reflect.TypeFor[time.Duration]()
+var (
+	durationType  = reflect.TypeFor[time.Duration]()
+	durationsType = reflect.TypeFor[[]time.Duration]()
+)
 
 // setFromString parses a flag or environment value into v.
 func setFromString(v reflect.Value, s string) error {
@@ -237,6 +240,20 @@ func setFromString(v reflect.Value, s string) error {
 // default entry's fields at the same index and a map the default's other
 // keys. Unknown fields and anything after the value are errors.
 func decodeLeaf(v reflect.Value, data []byte) error {
+	if v.Type() == durationsType { // each entry as a single duration: "10s" or nanoseconds
+		var raw []json.RawMessage
+		if err := decodeLeaf(reflect.ValueOf(&raw).Elem(), data); err != nil {
+			return err
+		}
+		ds := make([]time.Duration, len(raw))
+		for i, r := range raw {
+			if err := applyJSON(reflect.ValueOf(&ds[i]).Elem(), r, ""); err != nil {
+				return fmt.Errorf("[%d]: %w", i, err)
+			}
+		}
+		v.Set(reflect.ValueOf(ds))
+		return nil
+	}
 	fresh := reflect.New(v.Type())
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -252,7 +269,8 @@ func decodeLeaf(v reflect.Value, data []byte) error {
 
 // applyJSON merges a JSON document into v field by field, so a file may set
 // a few fields and keep every other default. Durations accept "10s" strings
-// or integer nanoseconds. Unknown keys are an error.
+// or integer nanoseconds, lists of durations a list of either. Unknown keys
+// are an error.
 func applyJSON(v reflect.Value, data []byte, path string) error {
 	if v.Type() == durationType {
 		var s string
@@ -294,6 +312,14 @@ func applyJSON(v reflect.Value, data []byte, path string) error {
 func formatValue(v reflect.Value) string {
 	if v.Type() == durationType {
 		return time.Duration(v.Int()).String()
+	}
+	if v.Type() == durationsType {
+		ss := make([]string, v.Len())
+		for i := range ss {
+			ss[i] = time.Duration(v.Index(i).Int()).String()
+		}
+		data, _ := json.Marshal(ss)
+		return string(data)
 	}
 	switch v.Kind() {
 	case reflect.String, reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32,

@@ -146,6 +146,40 @@ func TestLoadConfigCompositeReplacesDefault(t *testing.T) {
 	}
 }
 
+// A list of durations (webhooks.retry) takes "10s" strings, as every
+// duration does, or integer nanoseconds, from the file, the environment and
+// flags; -h and docs/configuration.md show its default as strings.
+func TestLoadConfigDurationList(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "c.json")
+	if err := os.WriteFile(file, []byte(`{"webhooks":{"retry":["5s","1m"]}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for name, load := range map[string]func() (Config, error){
+		"file": func() (Config, error) { return LoadConfig([]string{"--config", file}, nil, nil) },
+		"env": func() (Config, error) {
+			return LoadConfig(nil, envOf(map[string]string{"ORDERENGINE_WEBHOOKS_RETRY": `["5s",60000000000]`}), nil)
+		},
+		"flag": func() (Config, error) { return LoadConfig([]string{"--webhooks-retry", `["5s","1m0s"]`}, nil, nil) },
+	} {
+		cfg, err := load()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if r := cfg.Webhooks.Retry; len(r) != 2 || r[0] != 5*time.Second || r[1] != time.Minute {
+			t.Errorf("%s: retry %v, want [5s 1m0s]", name, r)
+		}
+	}
+	if _, err := LoadConfig([]string{"--webhooks-retry", `["5s","soon"]`}, nil, nil); err == nil ||
+		!strings.Contains(err.Error(), "--webhooks-retry") || !strings.Contains(err.Error(), "soon") {
+		t.Errorf("bad entry: %v", err)
+	}
+	for _, f := range Fields() {
+		if f.Path == "webhooks.retry" && f.Default != `["5s","5m0s","30m0s","2h0m0s","5h0m0s","10h0m0s","10h0m0s"]` {
+			t.Errorf("webhooks.retry default shown as %s", f.Default)
+		}
+	}
+}
+
 func TestDefaultValidates(t *testing.T) {
 	if err := Default().Validate(); err != nil {
 		t.Fatal(err)
