@@ -342,7 +342,8 @@ func (c Config) Validate() error {
 	if c.DataDir == "" {
 		errs = append(errs, errors.New("dataDir must not be empty"))
 	}
-	errs = append(errs, c.Log.validate(), c.HTTP.validate(), c.Limits.validate(), c.Chain.Validate(c.Dev))
+	errs = append(errs, c.Log.validate(), c.HTTP.validate(), c.Limits.validate(), c.Chain.Validate(c.Dev),
+		c.Lifecycle.Validate(c.Chain))
 	v := reflect.ValueOf(c)
 	for i := range v.NumField() {
 		if val, ok := v.Field(i).Interface().(interface{ Validate() error }); ok {

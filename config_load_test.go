@@ -99,6 +99,8 @@ func TestLoadConfigRejects(t *testing.T) {
 		// flags ignored them
 		"unknown field in a flag's JSON": {"--routing-tokens", `[{"symbl":"WETH","symbol":"WETH","decimals":18,"class":"major"}]`},
 		"data after a flag's JSON":       {"--routing-connectors", `["WETH"] ["USDC"]`},
+		// checked only when the lifecycle started, after the chain
+		"confirmations beyond recentBlocks": {"--chain-confirmations", "256"},
 	}
 	for name, args := range cases {
 		if _, err := LoadConfig(args, nil, nil); err == nil {
