@@ -122,7 +122,8 @@ func (c ChainConfig) Validate(dev bool) error {
 	if mm.MaxStepPpm >= 1_000_000 || mm.MaxDeviationPpm >= 1_000_000 {
 		return errors.New("config: chain.marketMaker maxStepPpm and maxDeviationPpm must be below 1000000")
 	}
-	return nil
+	return notNegative(namedDuration{"chain.blockInterval", c.BlockInterval}, namedDuration{"chain.marketMaker.period", mm.Period},
+		namedDuration{"chain.oracleMaxAge", c.OracleMaxAge})
 }
 
 func defaultChain() ChainConfig {

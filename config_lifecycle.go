@@ -60,8 +60,10 @@ func (c LifecycleConfig) Resolved() LifecycleConfig {
 
 // Validate checks the lifecycle section against the chain section.
 func (c LifecycleConfig) Validate(chain ChainConfig) error {
+	var errs []error
 	if r := c.Resolved(); r.RecentBlocks <= chain.Confirmations {
-		return errors.New("lifecycle.recentBlocks must exceed chain.confirmations")
+		errs = append(errs, errors.New("lifecycle.recentBlocks must exceed chain.confirmations"))
 	}
-	return nil
+	errs = append(errs, notNegative(namedDuration{"lifecycle.indexerPoll", c.IndexerPoll}, namedDuration{"lifecycle.keeperPoll", c.KeeperPoll}))
+	return errors.Join(errs...)
 }

@@ -334,6 +334,25 @@ func formatValue(v reflect.Value) string {
 	return string(data)
 }
 
+// namedDuration is a duration setting and its dotted path.
+type namedDuration struct {
+	path string
+	d    time.Duration
+}
+
+// notNegative reports every duration below zero by its setting (for the
+// settings where zero means the default, a negative value was silently read
+// as zero).
+func notNegative(ds ...namedDuration) error {
+	var errs []error
+	for _, d := range ds {
+		if d.d < 0 {
+			errs = append(errs, fmt.Errorf("%s must not be negative, got %s", d.path, d.d))
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // Validate checks the whole configuration and returns every problem found.
 // Sections with a Validate() error method are checked automatically, so a
 // new section only has to define one.

@@ -182,6 +182,28 @@ func TestLoadConfigDurationList(t *testing.T) {
 	}
 }
 
+// Invalid values fail the load with a message naming the setting. Negative
+// durations where zero means the default, and a negative verifyTop, used to
+// be read as zero.
+func TestLoadConfigRejectsNamingTheSetting(t *testing.T) {
+	cases := map[string][]string{
+		"lifecycle.indexerPoll":    {"--lifecycle-indexer-poll", "-1s"},
+		"lifecycle.keeperPoll":     {"--lifecycle-keeper-poll", "-1s"},
+		"orders.actorIdle":         {"--orders-actor-idle", "-5s"},
+		"orders.fundedCacheTTL":    {"--orders-funded-cache-ttl", "-1ms"},
+		"chain.blockInterval":      {"--chain-block-interval", "-1s"},
+		"chain.marketMaker.period": {"--chain-market-maker-period", "-1s"},
+		"chain.oracleMaxAge":       {"--chain-oracle-max-age", "-1h"},
+		"verifyTop":                {"--routing-verify-top", "-2"},
+	}
+	for want, args := range cases {
+		_, err := LoadConfig(args, nil, nil)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%v: got %v, want an error naming %s", args, err, want)
+		}
+	}
+}
+
 func TestDefaultValidates(t *testing.T) {
 	if err := Default().Validate(); err != nil {
 		t.Fatal(err)

@@ -19,6 +19,11 @@ func defaultOrders() OrdersConfig {
 	return OrdersConfig{ActorIdle: time.Minute, FundedCacheTTL: time.Second}
 }
 
+// Validate rejects negative durations (zero means the default).
+func (c OrdersConfig) Validate() error {
+	return notNegative(namedDuration{"orders.actorIdle", c.ActorIdle}, namedDuration{"orders.fundedCacheTTL", c.FundedCacheTTL})
+}
+
 // Resolved returns the configuration with zero values replaced by their
 // defaults (negative durations too).
 func (c OrdersConfig) Resolved() OrdersConfig {

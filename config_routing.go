@@ -170,6 +170,9 @@ func (c RoutingConfig) Validate() error {
 	if c.MaxSplitPaths < 1 {
 		return fmt.Errorf("routing: maxSplitPaths %d below 1", c.MaxSplitPaths)
 	}
+	if c.VerifyTop < 0 {
+		return fmt.Errorf("routing: verifyTop %d below 0", c.VerifyTop)
+	}
 	if c.DefaultSlippagePpm > 1_000_000 || c.ImpactSuggestPpm > 1_000_000 {
 		return fmt.Errorf("routing: ppm values must be at most 1,000,000")
 	}
