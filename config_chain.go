@@ -102,8 +102,9 @@ type MarketMakerConfig struct {
 // Validate reports a chain section that cannot work: the contract addresses
 // an external node needs, and walk bounds that do not fit.
 func (c ChainConfig) Validate(dev bool) error {
+	var errs []error
 	if c.RPCURL == "" && !dev {
-		return errors.New("config: chain.rpcURL is required outside dev mode")
+		errs = append(errs, errors.New("config: chain.rpcURL is required outside dev mode"))
 	}
 	if c.RPCURL != "" {
 		required := [...]struct{ name, value string }{
@@ -111,19 +112,23 @@ func (c ChainConfig) Validate(dev bool) error {
 		}
 		for _, r := range required {
 			if r.value == "" {
-				return fmt.Errorf("config: chain.%s is required with chain.rpcURL (run `orderengine devnet deploy`)", r.name)
+				errs = append(errs, fmt.Errorf("config: chain.%s is required with chain.rpcURL (run `orderengine devnet deploy`)", r.name))
 			}
 		}
 	}
 	if c.DevAccounts < 0 || c.DevAccounts > 100 {
-		return fmt.Errorf("config: chain.devAccounts %d out of range 0..100", c.DevAccounts)
+		errs = append(errs, fmt.Errorf("config: chain.devAccounts %d out of range 0..100", c.DevAccounts))
 	}
 	mm := c.MarketMaker
-	if mm.MaxStepPpm >= 1_000_000 || mm.MaxDeviationPpm >= 1_000_000 {
-		return errors.New("config: chain.marketMaker maxStepPpm and maxDeviationPpm must be below 1000000")
+	if mm.MaxStepPpm >= 1_000_000 {
+		errs = append(errs, fmt.Errorf("config: chain.marketMaker.maxStepPpm must be below 1000000, got %d", mm.MaxStepPpm))
 	}
-	return notNegative(namedDuration{"chain.blockInterval", c.BlockInterval}, namedDuration{"chain.marketMaker.period", mm.Period},
-		namedDuration{"chain.oracleMaxAge", c.OracleMaxAge})
+	if mm.MaxDeviationPpm >= 1_000_000 {
+		errs = append(errs, fmt.Errorf("config: chain.marketMaker.maxDeviationPpm must be below 1000000, got %d", mm.MaxDeviationPpm))
+	}
+	errs = append(errs, notNegative(namedDuration{"chain.blockInterval", c.BlockInterval}, namedDuration{"chain.marketMaker.period", mm.Period},
+		namedDuration{"chain.oracleMaxAge", c.OracleMaxAge}))
+	return errors.Join(errs...)
 }
 
 func defaultChain() ChainConfig {

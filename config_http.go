@@ -48,10 +48,13 @@ func (h HTTPConfig) validate() error {
 		errs = append(errs, fmt.Errorf("http.adminListen: %w", err))
 	}
 	if h.BodyLimit <= 0 {
-		errs = append(errs, errors.New("http.bodyLimit must be positive"))
+		errs = append(errs, fmt.Errorf("http.bodyLimit must be positive, got %d", h.BodyLimit))
 	}
-	if h.ReadTimeout <= 0 || h.WriteTimeout <= 0 || h.IdleTimeout <= 0 || h.ShutdownTimeout <= 0 {
-		errs = append(errs, errors.New("http timeouts must be positive"))
+	for _, t := range []namedDuration{{"http.readTimeout", h.ReadTimeout}, {"http.writeTimeout", h.WriteTimeout},
+		{"http.idleTimeout", h.IdleTimeout}, {"http.shutdownTimeout", h.ShutdownTimeout}} {
+		if t.d <= 0 {
+			errs = append(errs, fmt.Errorf("%s must be positive, got %s", t.path, t.d))
+		}
 	}
 	return errors.Join(errs...)
 }

@@ -1,6 +1,7 @@
 package orderengine
 
 import (
+	"errors"
 	"fmt"
 	"time"
 )
@@ -85,19 +86,33 @@ func (l LimitsConfig) ForTier(tier Tier, enterprise BucketLimits) BucketLimits {
 }
 
 func (l LimitsConfig) validate() error {
+	var errs []error
 	if l.Window < time.Second {
-		return fmt.Errorf("limits.window must be at least 1s, got %s", l.Window)
+		errs = append(errs, fmt.Errorf("limits.window must be at least 1s, got %s", l.Window))
 	}
-	for name, b := range map[string]BucketLimits{"free": l.Free, "builder": l.Builder} {
-		if b.Quote <= 0 || b.Read <= 0 || b.Order <= 0 {
-			return fmt.Errorf("limits.%s: every bucket must be positive, got %+v", name, b)
+	for _, tier := range []struct {
+		name string
+		b    BucketLimits
+	}{{"free", l.Free}, {"builder", l.Builder}} {
+		for _, bucket := range []struct {
+			name string
+			n    int
+		}{{"quote", tier.b.Quote}, {"read", tier.b.Read}, {"order", tier.b.Order}} {
+			if bucket.n <= 0 {
+				errs = append(errs, fmt.Errorf("limits.%s.%s must be positive, got %d", tier.name, bucket.name, bucket.n))
+			}
 		}
 	}
-	if l.LimiterIdle <= 0 {
-		return fmt.Errorf("limits.limiterIdle must be positive")
+	for _, d := range []namedDuration{{"limits.limiterIdle", l.LimiterIdle}, {"limits.makerWindow", l.MakerWindow}} {
+		if d.d <= 0 {
+			errs = append(errs, fmt.Errorf("%s must be positive, got %s", d.path, d.d))
+		}
 	}
-	if l.MakerSubmits <= 0 || l.MakerWindow <= 0 || l.MakerOpenOrders <= 0 {
-		return fmt.Errorf("limits: makerSubmits, makerWindow and makerOpenOrders must be positive")
+	if l.MakerSubmits <= 0 {
+		errs = append(errs, fmt.Errorf("limits.makerSubmits must be positive, got %d", l.MakerSubmits))
 	}
-	return nil
+	if l.MakerOpenOrders <= 0 {
+		errs = append(errs, fmt.Errorf("limits.makerOpenOrders must be positive, got %d", l.MakerOpenOrders))
+	}
+	return errors.Join(errs...)
 }

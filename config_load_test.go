@@ -204,6 +204,24 @@ func TestLoadConfigRejectsNamingTheSetting(t *testing.T) {
 	}
 }
 
+// Every problem is reported at once, each naming its setting (the limits,
+// chain and routing sections stopped at their first problem; the HTTP
+// timeouts and the maker limits were named together).
+func TestLoadConfigReportsEveryProblem(t *testing.T) {
+	_, err := LoadConfig([]string{"--limits-window", "0s", "--limits-free-read", "0", "--limits-maker-submits", "0",
+		"--http-write-timeout", "-1s", "--chain-dev-accounts", "500", "--chain-market-maker-max-deviation-ppm", "2000000",
+		"--routing-max-hops", "9", "--routing-max-split-paths", "0", "--routing-impact-suggest-ppm", "2000000"}, nil, nil)
+	if err == nil {
+		t.Fatal("accepted")
+	}
+	for _, want := range []string{"limits.window", "limits.free.read", "limits.makerSubmits", "http.writeTimeout",
+		"chain.devAccounts", "chain.marketMaker.maxDeviationPpm", "maxHops", "maxSplitPaths", "impactSuggestPpm"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error does not name %s:\n%v", want, err)
+		}
+	}
+}
+
 func TestDefaultValidates(t *testing.T) {
 	if err := Default().Validate(); err != nil {
 		t.Fatal(err)

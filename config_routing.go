@@ -1,6 +1,9 @@
 package orderengine
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // Order kinds of the fee policy (contract.md section 8). KindDirect is the
 // router's direct swap path; the others are the signed order classes.
@@ -161,27 +164,32 @@ func defaultFeePolicy() map[string]map[string]FeeCell {
 // Validate checks the routing configuration at start-up: search bounds, the
 // token registry's classes, and the fee policy (see ValidateFeePolicy).
 func (c RoutingConfig) Validate() error {
+	var errs []error
 	if c.MaxHops < 1 || c.MaxHops > 3 {
-		return fmt.Errorf("routing: maxHops %d outside 1..3", c.MaxHops)
+		errs = append(errs, fmt.Errorf("routing: maxHops %d outside 1..3", c.MaxHops))
 	}
 	if c.SplitStepPpm == 0 || c.SplitStepPpm > 1_000_000 || 1_000_000%c.SplitStepPpm != 0 {
-		return fmt.Errorf("routing: splitStepPpm %d must divide 1,000,000", c.SplitStepPpm)
+		errs = append(errs, fmt.Errorf("routing: splitStepPpm %d must divide 1,000,000", c.SplitStepPpm))
 	}
 	if c.MaxSplitPaths < 1 {
-		return fmt.Errorf("routing: maxSplitPaths %d below 1", c.MaxSplitPaths)
+		errs = append(errs, fmt.Errorf("routing: maxSplitPaths %d below 1", c.MaxSplitPaths))
 	}
 	if c.VerifyTop < 0 {
-		return fmt.Errorf("routing: verifyTop %d below 0", c.VerifyTop)
+		errs = append(errs, fmt.Errorf("routing: verifyTop %d below 0", c.VerifyTop))
 	}
-	if c.DefaultSlippagePpm > 1_000_000 || c.ImpactSuggestPpm > 1_000_000 {
-		return fmt.Errorf("routing: ppm values must be at most 1,000,000")
+	if c.DefaultSlippagePpm > 1_000_000 {
+		errs = append(errs, fmt.Errorf("routing: defaultSlippagePpm %d above 1,000,000", c.DefaultSlippagePpm))
+	}
+	if c.ImpactSuggestPpm > 1_000_000 {
+		errs = append(errs, fmt.Errorf("routing: impactSuggestPpm %d above 1,000,000", c.ImpactSuggestPpm))
 	}
 	for _, t := range c.Tokens {
 		if !validClass(t.Class) && t.Class != "" {
-			return fmt.Errorf("routing: token %s has unknown class %q", t.Symbol, t.Class)
+			errs = append(errs, fmt.Errorf("routing: token %s has unknown class %q", t.Symbol, t.Class))
 		}
 	}
-	return ValidateFeePolicy(c.FeePolicy)
+	errs = append(errs, ValidateFeePolicy(c.FeePolicy))
+	return errors.Join(errs...)
 }
 
 // ValidateFeePolicy checks a fee table: every order kind × token class has a
