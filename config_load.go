@@ -284,6 +284,9 @@ func applyJSON(v reflect.Value, data []byte, path string) error {
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(data, &obj); err != nil {
+		if path == "" {
+			return err
+		}
 		return fmt.Errorf("%s: %w", strings.TrimPrefix(path, "."), err)
 	}
 	byName := map[string]int{}
@@ -302,7 +305,11 @@ func applyJSON(v reflect.Value, data []byte, path string) error {
 		if !ok {
 			return fmt.Errorf("unknown key %q", strings.TrimPrefix(path+"."+k, "."))
 		}
-		if err := applyJSON(v.Field(i), obj[k], path+"."+k); err != nil {
+		f := v.Field(i)
+		if err := applyJSON(f, obj[k], path+"."+k); err != nil {
+			if f.Kind() == reflect.Struct && f.Type() != reflect.TypeFor[time.Time]() {
+				return err // a section names the key's full path itself
+			}
 			return fmt.Errorf("%s: %w", strings.TrimPrefix(path+"."+k, "."), err)
 		}
 	}

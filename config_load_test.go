@@ -222,6 +222,27 @@ func TestLoadConfigReportsEveryProblem(t *testing.T) {
 	}
 }
 
+// A file's errors name the key's path once ("http: unknown key
+// \"http.lisen\"", "webhooks: webhooks.timeout: ..." and, for a syntax
+// error, ": invalid character" before).
+func TestLoadConfigFileErrorPaths(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "c.json")
+	for content, want := range map[string]string{
+		`{"http":{"lisen":"x"}}`:          `unknown key "http.lisen"`,
+		`{"webhooks":{"timeout":"soon"}}`: `webhooks.timeout: time: invalid duration "soon"`,
+		`{"http":5}`:                      `http: json: cannot unmarshal number into Go value of type map[string]json.RawMessage`,
+		`{"http":`:                        `unexpected end of JSON input`,
+	} {
+		if err := os.WriteFile(file, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, err := LoadConfig([]string{"--config", file}, nil, nil)
+		if want = "config: file " + file + ": " + want; err == nil || err.Error() != want {
+			t.Errorf("%s: got %v, want %s", content, err, want)
+		}
+	}
+}
+
 func TestDefaultValidates(t *testing.T) {
 	if err := Default().Validate(); err != nil {
 		t.Fatal(err)
