@@ -40,8 +40,17 @@ type OraclePricer struct {
 
 	mu     sync.Mutex
 	block  common.Hash
-	prices map[common.Address]*big.Int // of block; nil entry: no price
+	prices map[common.Address]round // of block
+	maxAge *big.Int                 // the oracle's staleness bound at block (nil: not read yet or none)
+	aged   bool                     // maxAge was read for block
 	decs   map[common.Address]uint8
+}
+
+// round is a token's oracle answer at a block: the price (nil: none) and
+// the block time of its update.
+type round struct {
+	price     *big.Int
+	updatedAt uint64
 }
 
 // NewOraclePricer returns a pricer; decimals may be nil (then decimals()
@@ -50,7 +59,7 @@ func NewOraclePricer(caller HashCaller, oracleAddr common.Address, decimals func
 	return &OraclePricer{
 		caller: caller, oracle: oracleAddr, decimals: decimals,
 		binding: oracle.NewOracle(), erc20: testtoken.NewTestToken(),
-		prices: map[common.Address]*big.Int{}, decs: map[common.Address]uint8{},
+		prices: map[common.Address]round{}, decs: map[common.Address]uint8{},
 	}
 }
 
@@ -69,32 +78,65 @@ func (p *OraclePricer) USD8(ctx context.Context, block common.Hash, token common
 }
 
 func (p *OraclePricer) price(ctx context.Context, block common.Hash, token common.Address) (*big.Int, error) {
+	r, err := p.round(ctx, block, token)
+	return r.price, err
+}
+
+// round reads token's answer at block, cached per block.
+func (p *OraclePricer) round(ctx context.Context, block common.Hash, token common.Address) (round, error) {
 	p.mu.Lock()
 	if p.block != block {
-		p.block, p.prices = block, map[common.Address]*big.Int{}
+		p.block, p.prices, p.maxAge, p.aged = block, map[common.Address]round{}, nil, false
 	}
-	v, ok := p.prices[token]
+	r, ok := p.prices[token]
 	p.mu.Unlock()
 	if ok {
-		return v, nil
+		return r, nil
 	}
 	out, err := p.caller.CallContractAtHash(ctx, ethereum.CallMsg{To: &p.oracle, Data: p.binding.PackLatestRoundData(token)}, block)
 	if err != nil {
-		return nil, fmt.Errorf("market: oracle at %s: %w", block, err)
+		return r, fmt.Errorf("market: oracle at %s: %w", block, err)
 	}
 	rd, err := p.binding.UnpackLatestRoundData(out)
 	if err != nil {
-		return nil, fmt.Errorf("market: oracle answer: %w", err)
+		return r, fmt.Errorf("market: oracle answer: %w", err)
 	}
 	if rd.Answer != nil && rd.Answer.Sign() > 0 {
-		v = rd.Answer
+		r.price = rd.Answer
+		if rd.UpdatedAt != nil && rd.UpdatedAt.IsUint64() {
+			r.updatedAt = rd.UpdatedAt.Uint64()
+		}
 	}
 	p.mu.Lock()
 	if p.block == block {
-		p.prices[token] = v
+		p.prices[token] = r
 	}
 	p.mu.Unlock()
-	return v, nil
+	return r, nil
+}
+
+// staleAfter is the oracle's maxAge at block, read once per block (nil
+// when the oracle has none: no bound).
+func (p *OraclePricer) staleAfter(ctx context.Context, block common.Hash) *big.Int {
+	p.mu.Lock()
+	if p.block == block && p.aged {
+		m := p.maxAge
+		p.mu.Unlock()
+		return m
+	}
+	p.mu.Unlock()
+	var m *big.Int
+	if out, err := p.caller.CallContractAtHash(ctx, ethereum.CallMsg{To: &p.oracle, Data: p.binding.PackMaxAge()}, block); err == nil {
+		if v, err := p.binding.UnpackMaxAge(out); err == nil {
+			m = v
+		}
+	}
+	p.mu.Lock()
+	if p.block == block {
+		p.maxAge, p.aged = m, true
+	}
+	p.mu.Unlock()
+	return m
 }
 
 func (p *OraclePricer) tokenDecimals(ctx context.Context, block common.Hash, token common.Address) (uint8, error) {
@@ -124,9 +166,21 @@ func (p *OraclePricer) tokenDecimals(ctx context.Context, block common.Hash, tok
 }
 
 // Answer returns the oracle's USD answer (8 decimals) for token at the
-// block; nil when the oracle has no positive answer.
-func (p *OraclePricer) Answer(ctx context.Context, block common.Hash, token common.Address) (*big.Int, error) {
-	return p.price(ctx, block, token)
+// block whose time is blockTime; nil when the oracle has no positive
+// answer, or when the answer is stale at blockTime: older than the oracle's
+// maxAge, the bound past which the router reverts with OracleStale.
+func (p *OraclePricer) Answer(ctx context.Context, block common.Hash, blockTime uint64, token common.Address) (*big.Int, error) {
+	r, err := p.round(ctx, block, token)
+	if err != nil || r.price == nil {
+		return nil, err
+	}
+	if m := p.staleAfter(ctx, block); m != nil {
+		limit := new(big.Int).Add(new(big.Int).SetUint64(r.updatedAt), m)
+		if new(big.Int).SetUint64(blockTime).Cmp(limit) > 0 {
+			return nil, nil
+		}
+	}
+	return r.price, nil
 }
 
 // Decimals returns the token's decimals (configuration first, then the

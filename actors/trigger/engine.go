@@ -21,8 +21,11 @@ import (
 
 // Prices reads the oracle at a block hash.
 type Prices interface {
-	// Answer is the token's USD answer (8 decimals), nil when missing.
-	Answer(ctx context.Context, block common.Hash, token common.Address) (*big.Int, error)
+	// Answer is the token's USD answer (8 decimals) at the block whose
+	// time is blockTime; nil when missing or stale at blockTime (older than
+	// the oracle's maxAge: the router would revert with OracleStale, so no
+	// decision is made on it).
+	Answer(ctx context.Context, block common.Hash, blockTime uint64, token common.Address) (*big.Int, error)
 	Decimals(ctx context.Context, block common.Hash, token common.Address) (uint8, error)
 }
 
@@ -308,8 +311,8 @@ func (e *Engine) price(ctx context.Context, ref BlockRef, v *orderView) *big.Int
 		return nil
 	}
 	in, out := v.tokenIn, v.tokenOut
-	usdIn, err1 := e.opts.Prices.Answer(ctx, ref.Hash, in)
-	usdOut, err2 := e.opts.Prices.Answer(ctx, ref.Hash, out)
+	usdIn, err1 := e.opts.Prices.Answer(ctx, ref.Hash, ref.Time, in)
+	usdOut, err2 := e.opts.Prices.Answer(ctx, ref.Hash, ref.Time, out)
 	dec, err3 := e.opts.Prices.Decimals(ctx, ref.Hash, out)
 	if err1 != nil || err2 != nil || err3 != nil {
 		return nil

@@ -15,6 +15,7 @@ import (
 	"github.com/orderengine/orderengine/actors/order"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/contracts"
+	"github.com/orderengine/orderengine/contracts/bindings/oracle"
 	"github.com/orderengine/orderengine/contracts/bindings/servicerouter"
 	"github.com/orderengine/orderengine/persistence"
 )
@@ -280,5 +281,35 @@ func TestExpiryByBlockTime(t *testing.T) {
 	}
 	if got := e.triggers(); len(got) != 1 || got[0] != persistence.TriggerOrderExpired {
 		t.Fatalf("outbox %v", got)
+	}
+}
+
+// A stale oracle answer (older than the oracle's maxAge at the evaluated
+// block, where the router reverts with OracleStale) decides nothing: the
+// stop-loss neither fires nor is listed until a fresh answer arrives.
+func TestStaleOraclePriceDecidesNothing(t *testing.T) {
+	e := newEnv(t)
+	e.MustSend(e.Deployer, e.D.Oracle, oracle.NewOracle().PackSetMaxAge(big.NewInt(60)))
+	e.SetPrice("USDC", 1_00000000)
+	e.SetPrice("WETH", 4000_00000000) // past the trigger below
+	o, sig, h := e.SignOrder(100_000_000, usdcInWeth(3500).Uint64(), chain.Traits{Nonce: 1, SlippagePpm: 300_000, Flags: chain.FlagStopLoss})
+	e.submit(o, sig, h, time.Now())
+	if err := e.Sim.AdjustTime(2 * time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	e.Sim.Commit()
+	if x := find(e.tick(), h); x != nil {
+		t.Fatalf("executable on a stale price: %+v", x)
+	}
+	if rec := e.record(h); rec.TriggeredAt != nil {
+		t.Fatal("stop.triggered on a stale price")
+	}
+	e.SetPrice("USDC", 1_00000000)
+	e.SetPrice("WETH", 4000_00000000)
+	if x := find(e.tick(), h); x == nil {
+		t.Fatal("not executable once the price is fresh")
+	}
+	if rec := e.record(h); rec.TriggeredAt == nil {
+		t.Fatal("not triggered once the price is fresh")
 	}
 }

@@ -34,7 +34,7 @@ type synthEnv struct {
 // oracle price is 10^6 raw out per whole in.
 type fixedPrices struct{}
 
-func (fixedPrices) Answer(context.Context, common.Hash, common.Address) (*big.Int, error) {
+func (fixedPrices) Answer(context.Context, common.Hash, uint64, common.Address) (*big.Int, error) {
 	return big.NewInt(1_00000000), nil
 }
 
