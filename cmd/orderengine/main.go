@@ -11,6 +11,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -80,7 +82,11 @@ func run(ctx context.Context, env *cliEnv, args []string) error {
 		usage(env)
 		return fmt.Errorf("unknown command %q", name)
 	}
-	return cmd.run(ctx, env, args)
+	err := cmd.run(ctx, env, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil // -h: the flag set printed its usage
+	}
+	return err
 }
 
 func usage(env *cliEnv) {

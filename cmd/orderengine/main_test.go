@@ -322,6 +322,17 @@ func TestServeRefusesAnotherChainsDataFolder(t *testing.T) {
 	r.stop(t)
 }
 
+// -h prints a command's flags and is not an error (exit status 0).
+func TestHelpIsNotAnError(t *testing.T) {
+	for _, args := range [][]string{{"serve", "-h"}, {"-h"}, {"keeper", "-h"}, {"help"}} {
+		var out bytes.Buffer
+		env := &cliEnv{stdout: &out, stderr: &out, lookupEnv: func(string) (string, bool) { return "", false }, reg: registry()}
+		if err := run(context.Background(), env, args); err != nil || out.Len() == 0 {
+			t.Fatalf("%v: %v, printed %q", args, err, out.String())
+		}
+	}
+}
+
 func TestUnknownCommand(t *testing.T) {
 	env := &cliEnv{stdout: io.Discard, stderr: io.Discard, lookupEnv: func(string) (string, bool) { return "", false }, reg: registry()}
 	if err := run(context.Background(), env, []string{"frobnicate"}); err == nil {
