@@ -55,6 +55,9 @@ func (s *Server) routeHandler(r *Route) fiber.Handler {
 					"Content-Type %q is not JSON: send the body as application/json", truncateHeader(ct))
 			}
 			if err := fastjson.ValidateBytes(c.Body()); err != nil {
+				if r.Doc.Request != "" {
+					return orderengine.Errorf(orderengine.CodeInvalidRequest, "request body is not valid JSON: send a %s object (GET /v1/openapi.json describes it)", r.Doc.Request)
+				}
 				return orderengine.Errorf(orderengine.CodeInvalidRequest, "request body is not valid JSON")
 			}
 		}

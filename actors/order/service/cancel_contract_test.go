@@ -95,6 +95,14 @@ func TestCancelContract(t *testing.T) {
 		}
 		limitHeaders(t, c.name, r)
 	}
+	// The messages say what to send: the body's shape, and the hash the
+	// OrderCancel must sign.
+	if r := del(h.Hex(), nil); !strings.Contains(string(r.Body), "CancelOrderRequest") {
+		t.Errorf("no body: %s", r.Body)
+	}
+	if r := del(h.Hex(), cancelBody(signCancel(t, e.domain, other, key))); !strings.Contains(string(r.Body), "orderHash "+h.Hex()) {
+		t.Errorf("the maker's cancel of another order: %s", r.Body)
+	}
 	if r := del("0x12", cancelBody(good)); r.Status != 400 || r.Code() != "INVALID_REQUEST" {
 		t.Fatalf("malformed hash: %d %s", r.Status, r.Body)
 	}

@@ -79,7 +79,7 @@ func (s *Service) Cancel(ctx context.Context, _ apihttp.Caller, hash, signature 
 	if err := s.d.Verifier.VerifyCancel(ctx, maker, h, sig, nil); err != nil {
 		e := orderengine.AsError(err)
 		if e.Code == orderengine.CodeBadSignature {
-			return nil, orderengine.Errorf(e.Code, "OrderCancel signature: %s", e.Message)
+			return nil, orderengine.Errorf(e.Code, "OrderCancel signature: %s (the maker signs OrderCancel(bytes32 orderHash) with orderHash %s, the hash in the path, under the domain of GET /v1/config)", e.Message, h.Hex())
 		}
 		return nil, err
 	}
