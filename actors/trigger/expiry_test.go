@@ -146,23 +146,12 @@ func TestChainOutcomeBeforeTheDeadlineWinsOverExpiry(t *testing.T) {
 	}
 	e.tick() // the projection catches up
 
-	for _, c := range []struct {
-		name   string
-		h      common.Hash
-		status string
-		events []string
-	}{
+	e.expectOutcomes([]outcome{
 		{"filled", filled, persistence.StatusFilled, []string{persistence.TriggerOrderFilled}},
 		{"cancelled", cancelled, persistence.StatusCancelled, []string{persistence.TriggerOrderCancelled}},
 		{"nonce invalidated", invalidated, persistence.StatusCancelled, []string{persistence.TriggerOrderCancelled}},
 		{"no chain outcome", idle, persistence.StatusExpired, []string{persistence.TriggerOrderExpired}},
-	} {
-		rec := e.record(c.h)
-		got := e.eventsOf(c.h)
-		if rec.Status != c.status || len(got) != len(c.events) || (len(got) > 0 && got[0] != c.events[0]) {
-			t.Errorf("%s order: status %s, events %v; want %s, %v", c.name, rec.Status, got, c.status, c.events)
-		}
-	}
+	})
 	if rec := e.record(filled); rec.FilledAmountIn != "1000000" || rec.Executions != 1 {
 		t.Errorf("filled order's totals: %s / %d", rec.FilledAmountIn, rec.Executions)
 	}
@@ -214,23 +203,34 @@ func TestChainCancelWinsOverTriggerAndStall(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.tick()
-	for _, c := range []struct {
-		name   string
-		h      common.Hash
-		status string
-		events []string
-	}{
+	e.expectOutcomes([]outcome{
 		{"cancelled stop", cancelled, persistence.StatusCancelled, []string{persistence.TriggerOrderCancelled}},
 		{"nonce invalidated stop", invalidated, persistence.StatusCancelled, []string{persistence.TriggerOrderCancelled}},
 		{"live stop", live, persistence.StatusPending, []string{persistence.TriggerStopTriggered}},
 		{"cancelled dca", dcaCancelled, persistence.StatusCancelled, []string{persistence.TriggerOrderCancelled}},
 		{"live dca", dcaLive, persistence.StatusPending, []string{persistence.TriggerDCAStalled}},
-	} {
+	})
+}
+
+// outcome is the status and the events an order must end with.
+type outcome struct {
+	name   string
+	h      common.Hash
+	status string
+	events []string
+}
+
+// expectOutcomes checks each order's status and events (the first one and
+// their number); a cancelled order must carry no triggeredAt and no stalled
+// flag.
+func (e *env) expectOutcomes(want []outcome) {
+	e.T.Helper()
+	for _, c := range want {
 		rec := e.record(c.h)
 		got := e.eventsOf(c.h)
 		if rec.Status != c.status || len(got) != len(c.events) || (len(got) > 0 && got[0] != c.events[0]) ||
 			(c.status == persistence.StatusCancelled && (rec.TriggeredAt != nil || rec.Stalled)) {
-			t.Errorf("%s: status %s, triggeredAt %v, stalled %v, events %v; want %s, %v",
+			e.T.Errorf("%s: status %s, triggeredAt %v, stalled %v, events %v; want %s, %v",
 				c.name, rec.Status, rec.TriggeredAt, rec.Stalled, got, c.status, c.events)
 		}
 	}
