@@ -111,9 +111,12 @@ func (r *running) stop(t *testing.T) {
 	}
 }
 
-func get(t *testing.T, url, key string) int {
+func get(t *testing.T, url, key string) int { return send(t, "GET", url, key, nil) }
+
+// send makes one request with key (none when empty) and returns its status.
+func send(t *testing.T, method, url, key string, body []byte) int {
 	t.Helper()
-	req, _ := http.NewRequest("GET", url, nil)
+	req, _ := http.NewRequest(method, url, bytes.NewReader(body))
 	if key != "" {
 		req.Header.Set("X-API-Key", key)
 	}
@@ -123,6 +126,23 @@ func get(t *testing.T, url, key string) int {
 	}
 	_ = resp.Body.Close()
 	return resp.StatusCode
+}
+
+// indexerStatus is the indexer part of GET /v1/stats.
+type indexerStatus struct {
+	Indexer struct{ Head, Cursor uint64 }
+}
+
+// waitIndexed polls GET /v1/stats until the indexer's cursor reaches block.
+func waitIndexed(t *testing.T, base, key string, block uint64) {
+	t.Helper()
+	var st indexerStatus
+	for deadline := time.Now().Add(30 * time.Second); st.Indexer.Cursor < block; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the indexer did not reach block %d: %+v", block, st)
+		}
+		getJSON(t, base+"/v1/stats", key, &st)
+	}
 }
 
 var keyRe = regexp.MustCompile(`export KEY=(svc_[0-9A-Za-z]+)`)
@@ -231,29 +251,11 @@ func TestDevRestartStartsFromAFreshChain(t *testing.T) {
 	maker, _ := crypto.GenerateKey()
 	ppm := orderengine.Default().Routing.FeePolicy["limit"][orderengine.ClassMajor].ReferralPpm
 	body, h := signedLimit(chain.NewRouterDomain(cfg.ChainID, cfg.Router), maker, tokens["WETH"], tokens["USDC"], cfg.FeeVault, ppm, 7)
-	submit := func() int {
-		req, _ := http.NewRequest("POST", base+"/v1/orders", bytes.NewReader(body))
-		req.Header.Set("X-API-Key", key)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_ = resp.Body.Close()
-		return resp.StatusCode
-	}
+	submit := func() int { return send(t, "POST", base+"/v1/orders", key, body) }
 	if code := submit(); code != 201 {
 		t.Fatalf("submit: %d", code)
 	}
-	type stats struct {
-		Indexer struct{ Head, Cursor uint64 }
-	}
-	var st stats
-	for deadline := time.Now().Add(30 * time.Second); st.Indexer.Cursor < 60; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the indexer did not reach block 60: %+v", st)
-		}
-		getJSON(t, base+"/v1/stats", key, &st)
-	}
+	waitIndexed(t, base, key, 60)
 	r.stop(t)
 
 	r = startServe(t, dir, fast...)
@@ -262,6 +264,7 @@ func TestDevRestartStartsFromAFreshChain(t *testing.T) {
 	if strings.Contains(r.stdout.String(), "export KEY=") {
 		t.Fatal("dev key printed again on restart")
 	}
+	var st indexerStatus
 	getJSON(t, base+"/v1/stats", key, &st)
 	if st.Indexer.Cursor > st.Indexer.Head {
 		t.Fatalf("after the restart the indexer is ahead of the new chain: %+v", st)
@@ -301,15 +304,7 @@ func TestServeRefusesAnotherChainsDataFolder(t *testing.T) {
 	if m == nil {
 		t.Fatalf("no dev key printed:\n%s", r.stdout.String())
 	}
-	var st struct {
-		Indexer struct{ Cursor uint64 }
-	}
-	for deadline := time.Now().Add(30 * time.Second); st.Indexer.Cursor < 5; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the indexer did not advance: %+v", st)
-		}
-		getJSON(t, "http://"+r.pub+"/v1/stats", m[1], &st)
-	}
+	waitIndexed(t, "http://"+r.pub, m[1], 5)
 	r.stop(t)
 
 	// Block times are whole seconds: a chain started in the same second
