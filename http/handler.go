@@ -78,9 +78,10 @@ func (s *Server) routeHandler(r *Route) fiber.Handler {
 // parameters, in any case.
 func jsonMediaType(ct []byte) bool {
 	mt, _, _ := bytes.Cut(ct, []byte(";"))
-	mt = bytes.ToLower(bytes.TrimSpace(mt))
-	return len(mt) == 0 || string(mt) == fiber.MIMEApplicationJSON ||
-		(bytes.HasPrefix(mt, []byte("application/")) && bytes.HasSuffix(mt, []byte("+json")))
+	mt = bytes.TrimSpace(mt) // compared without a lowered copy: this runs on every submit
+	const app, suffix = "application/", "+json"
+	return len(mt) == 0 || bytes.EqualFold(mt, []byte(fiber.MIMEApplicationJSON)) ||
+		(len(mt) > len(app)+len(suffix) && bytes.EqualFold(mt[:len(app)], []byte(app)) && bytes.EqualFold(mt[len(mt)-len(suffix):], []byte(suffix)))
 }
 
 // truncateHeader copies a header value for a message, at most 64 bytes.
