@@ -25,6 +25,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -69,7 +70,11 @@ func main() {
 		}
 		os.Exit(2)
 	}
-	if err := all[os.Args[1]].run(ctx, os.Stdout, os.Args[2:]); err != nil {
+	err := all[os.Args[1]].run(ctx, os.Stdout, os.Args[2:])
+	if errors.Is(err, flag.ErrHelp) {
+		return // -h: the flag set printed its usage
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}

@@ -176,6 +176,20 @@ func (r *Runner) Step(ctx context.Context) ([]*types.Transaction, error) {
 	return out, nil
 }
 
+// Sweep steps through the whole list once, from its first page to its
+// last, and returns every transaction sent (keeper --once).
+func (r *Runner) Sweep(ctx context.Context) ([]*types.Transaction, error) {
+	r.cursor = ""
+	var out []*types.Transaction
+	for {
+		sent, err := r.Step(ctx)
+		out = append(out, sent...)
+		if err != nil || r.cursor == "" {
+			return out, err
+		}
+	}
+}
+
 // execute simulates the item's fillOrder and sends it when it succeeds.
 func (r *Runner) execute(ctx context.Context, it Item) (*types.Transaction, error) {
 	to := common.HexToAddress(it.Tx.To)

@@ -309,6 +309,15 @@ func TestRunnerFollowsTheCursor(t *testing.T) {
 	if got := strings.Join(asked, ","); got != ",0xa,0xb," {
 		t.Fatalf("cursors asked: %q", got)
 	}
+	// Sweep (keeper --once) starts from the first page, wherever the
+	// steps left off, and stops after the last.
+	asked = nil
+	if _, err := r.Sweep(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(asked, ","); got != ",0xa,0xb" {
+		t.Fatalf("cursors asked by Sweep: %q", got)
+	}
 }
 
 // stack is the order side a keeper service reads: orders on a Pebble store

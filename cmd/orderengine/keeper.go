@@ -29,7 +29,7 @@ func runKeeper(ctx context.Context, env *cliEnv, args []string) error {
 	apiURL := fs.String("api-url", "http://127.0.0.1:8080", "base URL of the engine's public API")
 	apiKey := fs.String("api-key", "", "API key (env ORDERENGINE_API_KEY)")
 	poll := fs.Duration("poll", 500*time.Millisecond, "polling period of the executable list")
-	once := fs.Bool("once", false, "execute what is listed now, then exit")
+	once := fs.Bool("once", false, "execute every page of what is listed now, then exit")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -52,7 +52,7 @@ func runKeeper(ctx context.Context, env *cliEnv, args []string) error {
 	r := keeper.NewRunner(client, key, keeper.HTTPSource(*apiURL, *apiKey, nil), log)
 	log.Info("keeper started", "address", r.Address(), "api", *apiURL, "rpc", *rpcURL)
 	if *once {
-		sent, err := r.Step(ctx)
+		sent, err := r.Sweep(ctx)
 		fmt.Fprintf(env.stdout, "sent %d transactions\n", len(sent))
 		return err
 	}
