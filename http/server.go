@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/utils"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/orderengine/orderengine"
@@ -150,8 +151,21 @@ func (s *Server) serverError(c *fiber.Ctx, err error) error {
 	rid := s.newRequestID()
 	c.Set(headerRequestID, rid)
 	e := writeError(c, s.limitUncounted(c, err), rid)
-	s.log.Info("request rejected", "rid", rid, "status", e.Status(), "code", e.Code, "err", err.Error())
+	s.log.Info("request rejected", "rid", rid, "status", e.Status(), "code", e.Code, "reason", rejectReason(err))
 	return nil
+}
+
+// rejectReason names why fasthttp refused a request, for the log. It never
+// returns the error's own text: for a request it cannot parse, fasthttp's
+// error quotes the raw request line and headers (X-API-Key, Authorization
+// with an API key or the admin token), and Fiber passes that text on as
+// the message of a 400.
+func rejectReason(err error) string {
+	var fe *fiber.Error
+	if errors.As(err, &fe) {
+		return strconv.Itoa(fe.Code) + " " + utils.StatusMessage(fe.Code)
+	}
+	return "unclassified"
 }
 
 func (s *Server) newPublicApp() *fiber.App {

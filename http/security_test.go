@@ -1,0 +1,107 @@
+package http_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net"
+	nethttp "net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/http/testserver"
+)
+
+// logBuffer collects a server's log lines (slog writes from many
+// goroutines).
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *logBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *logBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func debugLogger(b *logBuffer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(b, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+// rawExchange writes req as is on a new connection to addr (host:port) and
+// reads one response. The deadline only keeps a broken server from hanging
+// the test; nothing is asserted about time.
+func rawExchange(t *testing.T, addr, req string) (*nethttp.Response, []byte) {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(time.Minute))
+	if _, err := io.WriteString(conn, req); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := nethttp.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("no response to %q: %v", req[:min(len(req), 60)], err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	return resp, body
+}
+
+func hostOf(url string) string { return strings.TrimPrefix(url, "http://") }
+
+// checkRawError fails unless the raw answer is the JSON error object with
+// status and code, and carries the request id.
+func checkRawError(t *testing.T, resp *nethttp.Response, body []byte, status int, code orderengine.Code) {
+	t.Helper()
+	var e struct{ Error, Code, RequestID string }
+	if err := json.Unmarshal(body, &e); err != nil || resp.StatusCode != status || e.Code != string(code) {
+		t.Fatalf("got %d %s, want %d %s", resp.StatusCode, body, status, code)
+	}
+	if rid := resp.Header.Get("X-Request-ID"); rid == "" || rid != e.RequestID {
+		t.Fatalf("request id header %q, body %q", rid, e.RequestID)
+	}
+}
+
+// TestMalformedRequestDoesNotLogCredentials: fasthttp's error for a request
+// it cannot parse quotes the raw header block. The rejection is logged, but
+// never with the API key or the admin token the request carried.
+func TestMalformedRequestDoesNotLogCredentials(t *testing.T) {
+	var logs logBuffer
+	ts := testserver.NewTestServer(t, testserver.WithLogger(debugLogger(&logs)))
+	for _, c := range []struct{ base, header string }{
+		{ts.URL, "X-API-Key: " + ts.APIKey},
+		{ts.URL, "Authorization: Bearer " + ts.APIKey},
+		{ts.AdminURL, "Authorization: Bearer " + ts.AdminToken},
+	} {
+		resp, body := rawExchange(t, hostOf(c.base), "GET /v1/stats HTTP/1.1\r\nHost: x\r\n"+c.header+"\r\nBad Header: x\r\n\r\n")
+		checkRawError(t, resp, body, 400, orderengine.CodeInvalidRequest)
+	}
+	out := logs.String()
+	if !strings.Contains(out, "request rejected") {
+		t.Fatalf("the rejections were not logged:\n%s", out)
+	}
+	for name, secret := range map[string]string{"API key": ts.APIKey, "admin token": ts.AdminToken} {
+		if strings.Contains(out, secret) {
+			t.Errorf("the %s is in the log:\n%s", name, out)
+		}
+	}
+}
