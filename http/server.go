@@ -121,21 +121,30 @@ func (s *Server) fiberConfig() fiber.Config {
 	return fiber.Config{
 		AppName:               "orderengine",
 		DisableStartupMessage: true,
-		// The app checks the configured limit itself to answer 413 as JSON
-		// after reading the body; fasthttp's own hard limit sits above it
-		// and also ends in the error handler.
-		BodyLimit:    max(4*s.cfg.HTTP.BodyLimit, 1<<20),
-		ReadTimeout:  s.cfg.HTTP.ReadTimeout,
-		WriteTimeout: s.cfg.HTTP.WriteTimeout,
-		IdleTimeout:  s.cfg.HTTP.IdleTimeout,
-		Network:      fiber.NetworkTCP,
-		ErrorHandler: s.serverError,
+		// fasthttp allocates a buffer of the announced Content-Length
+		// before the body arrives, so its limit is the configured one: a
+		// larger one let a client that sends only headers make the server
+		// hold up to that much per connection until the read timeout. A
+		// body over it is answered 413 PAYLOAD_TOO_LARGE by serverError,
+		// before it is read.
+		BodyLimit: s.cfg.HTTP.BodyLimit,
+		// The request line and headers together must fit in this buffer;
+		// a larger request is answered 400 by serverError.
+		ReadBufferSize: maxHeaderBytes,
+		ReadTimeout:    s.cfg.HTTP.ReadTimeout,
+		WriteTimeout:   s.cfg.HTTP.WriteTimeout,
+		IdleTimeout:    s.cfg.HTTP.IdleTimeout,
+		Network:        fiber.NetworkTCP,
+		ErrorHandler:   s.serverError,
 		// Only the described paths are served: not /v1/stats/ nor
 		// /V1/STATS (Fiber's defaults route both to /v1/stats).
 		StrictRouting: true,
 		CaseSensitive: true,
 	}
 }
+
+// maxHeaderBytes bounds the request line and headers of one request.
+const maxHeaderBytes = 4096
 
 // serverError handles errors raised outside the middleware chain (fasthttp
 // refusing a request, a handler error escaping): same body, own request id.
@@ -150,9 +159,51 @@ func (s *Server) serverError(c *fiber.Ctx, err error) error {
 	}
 	rid := s.newRequestID()
 	c.Set(headerRequestID, rid)
-	e := writeError(c, s.limitUncounted(c, err), rid)
+	answer := err
+	if fe != nil {
+		switch fe.Code {
+		case fiber.StatusRequestEntityTooLarge:
+			s.drainBody(c)
+			answer = orderengine.Errorf(orderengine.CodePayloadTooLarge, "request body exceeds %d bytes", s.cfg.HTTP.BodyLimit)
+		case fiber.StatusRequestHeaderFieldsTooLarge:
+			answer = orderengine.Errorf(orderengine.CodeInvalidRequest, "request line and headers exceed %d bytes (a long URL counts)", maxHeaderBytes)
+		}
+	}
+	e := writeError(c, s.limitUncounted(c, answer), rid)
 	s.log.Info("request rejected", "rid", rid, "status", e.Status(), "code", e.Code, "reason", rejectReason(err))
 	return nil
+}
+
+// Draining a refused body: at most drainMax bytes, each read waiting at most
+// drainIdle for data.
+const (
+	drainMax  = 1 << 20
+	drainIdle = 500 * time.Millisecond
+)
+
+// drainBody reads and drops what the client is still sending of a body
+// refused as too large, so that it reads the 413: fasthttp closes the
+// connection after the answer, and closing a socket with unread input
+// resets it, which can destroy the answer before the client reads it
+// (a client that does not send Expect: 100-continue is still writing the
+// body). Nothing is kept (one small buffer); it stops at drainMax bytes,
+// when no data came for drainIdle, or at the read timeout.
+func (s *Server) drainBody(c *fiber.Ctx) {
+	conn := c.Context().Conn()
+	end := time.Now().Add(s.cfg.HTTP.ReadTimeout)
+	var buf [16 << 10]byte
+	for left := drainMax; left > 0; {
+		deadline := time.Now().Add(drainIdle)
+		if deadline.After(end) {
+			deadline = end
+		}
+		_ = conn.SetReadDeadline(deadline)
+		n, err := conn.Read(buf[:min(left, len(buf))])
+		left -= n
+		if err != nil {
+			return
+		}
+	}
 }
 
 // rejectReason names why fasthttp refused a request, for the log. It never
