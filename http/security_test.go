@@ -149,3 +149,20 @@ func TestOversizedHeadersNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownMethodIsTheErrorObject: a method Fiber does not know is
+// answered like any other refused method, on both listeners: the JSON
+// error object with its request id (and the rate-limit headers on the
+// public one), not Fiber's text/plain "Invalid http method".
+func TestUnknownMethodIsTheErrorObject(t *testing.T) {
+	ts := testserver.NewTestServer(t)
+	for _, base := range []string{ts.URL, ts.AdminURL} {
+		for _, m := range []string{"FOO", "get", "PROPFIND"} {
+			resp, body := rawExchange(t, hostOf(base), m+" /v1/config HTTP/1.1\r\nHost: x\r\n\r\n")
+			checkRawError(t, resp, body, 405, orderengine.CodeMethodNotAllowed)
+			if base == ts.URL && resp.Header.Get("X-RateLimit-Limit") == "" {
+				t.Errorf("%s: no rate-limit headers: %v", m, resp.Header)
+			}
+		}
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/utils"
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/valyala/fasthttp"
 
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors"
@@ -97,7 +98,39 @@ func New(eng *actors.Engine, opts Options) (*Server, error) {
 	}
 	s.app = s.newPublicApp()
 	s.admin = s.newAdminApp()
+	s.guardMethods(s.app)
+	s.guardMethods(s.admin)
 	return s, nil
+}
+
+// guardMethods answers a request whose method Fiber does not know like any
+// other method a route does not serve: 405 METHOD_NOT_ALLOWED as the error
+// object, with a request id and the rate-limit headers (serverError).
+// Fiber itself answers it before any middleware runs, with a text/plain
+// 400 "Invalid http method" and none of those headers.
+func (s *Server) guardMethods(app *fiber.App) {
+	srv := app.Server()
+	next := srv.Handler
+	srv.Handler = func(rctx *fasthttp.RequestCtx) {
+		if knownMethod(rctx.Method()) {
+			next(rctx)
+			return
+		}
+		c := app.AcquireCtx(rctx)
+		defer app.ReleaseCtx(c)
+		_ = s.serverError(c, fiber.ErrMethodNotAllowed)
+	}
+}
+
+// knownMethod reports whether Fiber routes m (its default methods; the
+// comparison is case-sensitive, as Fiber's).
+func knownMethod(m []byte) bool {
+	switch string(m) {
+	case fiber.MethodGet, fiber.MethodHead, fiber.MethodPost, fiber.MethodPut, fiber.MethodDelete,
+		fiber.MethodConnect, fiber.MethodOptions, fiber.MethodTrace, fiber.MethodPatch:
+		return true
+	}
+	return false
 }
 
 // SetServices replaces the services behind the public routes. The wiring
