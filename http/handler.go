@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net"
+	"net/netip"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -107,8 +109,28 @@ func (s *Server) keylessOps(route string, h fiber.Handler) fiber.Handler {
 // limitAddress counts a keyless request against its client address at the
 // free read rate.
 func (s *Server) limitAddress(c *fiber.Ctx) error {
-	d := s.eng.Limiter.Take("ip:"+c.IP(), limiter.Read, s.cfg.Limits.Free.Read)
+	d := s.eng.Limiter.Take(addressSubject(c.Context().RemoteIP()), limiter.Read, s.cfg.Limits.Free.Read)
 	return setLimitHeaders(c, d, "this client address (keyless and unauthenticated requests)")
+}
+
+// addressSubject is the limiter subject of a client address: "ip:" and the
+// IPv4 address (an IPv4-mapped IPv6 peer included), or the /64 prefix of an
+// IPv6 address. A single IPv6 host is routinely given a whole /64, so
+// counting each address apart would let one client rotate through 2^64
+// fresh budgets (and limiter states).
+func addressSubject(ip net.IP) string {
+	if v4 := ip.To4(); v4 != nil {
+		return "ip:" + v4.String()
+	}
+	a, ok := netip.AddrFromSlice(ip)
+	if !ok {
+		return "ip:" + ip.String()
+	}
+	p, err := a.WithZone("").Prefix(64)
+	if err != nil {
+		return "ip:" + a.String()
+	}
+	return "ip:" + p.String()
 }
 
 // limitUncounted gives an answer that no route counted the rate-limit

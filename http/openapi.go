@@ -53,7 +53,7 @@ func OpenAPIDocument(routes []Route) ([]byte, error) {
 		"info": obj{
 			"title":       "Order Engine API",
 			"version":     OpenAPIVersion,
-			"description": "Non-custodial trading service for an EVM chain (chain id 4663): quotes, routes, EIP-712 signed orders executed by keepers, market data and webhooks. Error codes and retry guidance: GET /v1/errors. Rate limits: each operation's x-rate-limit-bucket names the sliding-window bucket it counts in: quote, read or order of the API key (limits per tier in GET /v1/config), or address (keyless operations, per client address at the free read rate; requests refused before a route runs, such as an unknown route or an oversized body, count there too). Every answer carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset of the bucket it counted in; a 429 also Retry-After.",
+			"description": "Non-custodial trading service for an EVM chain (chain id 4663): quotes, routes, EIP-712 signed orders executed by keepers, market data and webhooks. Error codes and retry guidance: GET /v1/errors. Rate limits: each operation's x-rate-limit-bucket names the sliding-window bucket it counts in: quote, read or order of the API key (limits per tier in GET /v1/config), or address (keyless operations, per client address at the free read rate, an IPv6 client per /64 prefix; requests refused before a route runs, such as an unknown route or an oversized body, count there too). Every answer carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset of the bucket it counted in; a 429 also Retry-After.",
 		},
 		"servers": []obj{{"url": "http://127.0.0.1:8080", "description": "make run"}},
 		"tags": []obj{

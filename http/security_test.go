@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/actors/limiter"
 	"github.com/orderengine/orderengine/http/testserver"
 )
 
@@ -164,5 +165,26 @@ func TestUnknownMethodIsTheErrorObject(t *testing.T) {
 				t.Errorf("%s: no rate-limit headers: %v", m, resp.Header)
 			}
 		}
+	}
+}
+
+// TestIPv6ClientCountedPerPrefix drives the real server on [::1]: the
+// keyless request counts in the /64 subject, not in the single address's.
+func TestIPv6ClientCountedPerPrefix(t *testing.T) {
+	ln, err := net.Listen("tcp", "[::1]:0")
+	if err != nil {
+		t.Fatalf("IPv6 loopback unavailable: %v", err)
+	}
+	_ = ln.Close()
+	ts := testserver.NewTestServer(t, testserver.WithConfig(func(c *orderengine.Config) { c.HTTP.Listen = "[::1]:0" }))
+	if r := ts.Do("GET", "/v1/errors", nil, nil); r.Status != 200 {
+		t.Fatalf("keyless request over IPv6: %d %s", r.Status, r.Body)
+	}
+	u, ok, err := ts.Engine.Limiter.Usage(t.Context(), "ip:::/64")
+	if err != nil || !ok || u.Counts[limiter.Read] < 1 {
+		t.Fatalf("usage of ip:::/64: %+v %v %v", u, ok, err)
+	}
+	if _, ok, _ := ts.Engine.Limiter.Usage(t.Context(), "ip:::1"); ok {
+		t.Fatal("the single address ::1 has a limiter of its own")
 	}
 }
