@@ -45,6 +45,8 @@ var blockedPrefixes = func() []struct {
 		{"240.0.0.0/4", "reserved"},
 		{"::/128", "unspecified"},
 		{"::1/128", "loopback"},
+		{"::/96", "IPv4-compatible (deprecated, embeds an IPv4 address)"},
+		{"::ffff:0:0:0/96", "IPv4-translated (embeds an IPv4 address)"},
 		{"64:ff9b::/96", "NAT64"},
 		{"64:ff9b:1::/48", "NAT64"},
 		{"100::/64", "discard"},
@@ -80,10 +82,32 @@ func CheckAddr(a netip.Addr) error {
 	}
 	for _, b := range blockedPrefixes {
 		if b.p.Contains(a) {
-			return fmt.Errorf("%w: %s resolves to a %s address", ErrTargetRefused, a, b.reason)
+			return fmt.Errorf("%w: %s is a %s address", ErrTargetRefused, a, b.reason)
 		}
 	}
 	return nil
+}
+
+// checkResolved checks every address host resolved to. A refusal names the
+// address only when host is that address (an IP literal the caller wrote):
+// for a name it says only that an address is not public, so that the
+// creation error and the delivery log cannot be used to read what the
+// server's resolver answers for internal names.
+func checkResolved(host string, addrs []netip.Addr) error {
+	for _, a := range addrs {
+		if err := CheckAddr(a); err != nil {
+			if isIPLiteral(host) {
+				return err
+			}
+			return fmt.Errorf("%w: %s resolves to an address that is not public", ErrTargetRefused, host)
+		}
+	}
+	return nil
+}
+
+func isIPLiteral(host string) bool {
+	_, err := netip.ParseAddr(strings.Trim(host, "[]"))
+	return err == nil
 }
 
 // Policy decides which webhook targets are allowed. Outside dev mode a URL
@@ -137,10 +161,8 @@ func (p Policy) CheckURL(ctx context.Context, raw string) (*url.URL, error) {
 		return nil, fmt.Errorf("%w: url must be https", ErrTargetRefused)
 	}
 	if !p.Dev {
-		for _, a := range addrs {
-			if err := CheckAddr(a); err != nil {
-				return nil, err
-			}
+		if err := checkResolved(u.Hostname(), addrs); err != nil {
+			return nil, err
 		}
 	}
 	return u, nil
@@ -153,7 +175,16 @@ func (p Policy) lookup(ctx context.Context, host string) ([]netip.Addr, error) {
 	}
 	addrs, err := p.resolver().LookupNetIP(ctx, "ip", host)
 	if err != nil {
-		return nil, fmt.Errorf("%w: cannot resolve %s: %v", ErrTargetRefused, host, err)
+		// The resolver's own text names the server's DNS server
+		// ("lookup x on 10.0.0.2:53: ..."): only its kind is given.
+		why := "lookup failed"
+		var de *net.DNSError
+		if errors.As(err, &de) && de.IsNotFound {
+			why = "no such host"
+		} else if errors.As(err, &de) && de.IsTimeout {
+			why = "DNS timeout"
+		}
+		return nil, fmt.Errorf("%w: cannot resolve %s (%s)", ErrTargetRefused, host, why)
 	}
 	if len(addrs) == 0 {
 		return nil, fmt.Errorf("%w: %s has no addresses", ErrTargetRefused, host)
@@ -175,10 +206,8 @@ func (p Policy) DialContext(d *net.Dialer) func(ctx context.Context, network, ad
 			return nil, err
 		}
 		if !p.Dev {
-			for _, a := range addrs {
-				if err := CheckAddr(a); err != nil {
-					return nil, err
-				}
+			if err := checkResolved(host, addrs); err != nil {
+				return nil, err
 			}
 		}
 		var last error

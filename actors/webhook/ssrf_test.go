@@ -69,6 +69,9 @@ func TestCheckURLOutsideDevMode(t *testing.T) {
 		"https://100.64.0.1/hook",             // CGNAT
 		"https://[::ffff:127.0.0.1]/hook",     // IPv4-mapped loopback
 		"https://[64:ff9b::a9fe:a9fe]/hook",   // NAT64 of 169.254.169.254
+		"https://[::7f00:1]/hook",             // IPv4-compatible 127.0.0.1
+		"https://[::a9fe:a9fe]/hook",          // IPv4-compatible 169.254.169.254
+		"https://[::ffff:0:7f00:1]/hook",      // IPv4-translated 127.0.0.1
 		"https://[::1%25lo]/hook",             // loopback v6 with a zone
 		"https://[fe80::1%25eth0]/hook",       // link-local v6 with a zone
 		"https://[fd00:ec2::254%25eth0]/x",    // metadata v6 with a zone
@@ -131,6 +134,9 @@ func TestDNSRebindingRefusedAtDelivery(t *testing.T) {
 	if !strings.Contains(d.Error, "target refused") || d.ResponseCode != nil || d.Status != "pending" {
 		t.Fatalf("rebinding not refused: %+v", d)
 	}
+	if strings.Contains(d.Error, "127.0.0.1") {
+		t.Fatalf("the delivery log shows what the name resolved to: %q", d.Error)
+	}
 	if rc.count() != 0 {
 		t.Fatalf("the loopback receiver was reached %d times", rc.count())
 	}
@@ -173,5 +179,44 @@ func TestDialRefusesZonedAddress(t *testing.T) {
 	case <-accepted:
 		t.Fatal("the loopback listener was reached")
 	default:
+	}
+}
+
+// dnsErrResolver answers every lookup with err.
+type dnsErrResolver struct{ err error }
+
+func (r dnsErrResolver) LookupNetIP(context.Context, string, string) ([]netip.Addr, error) {
+	return nil, r.err
+}
+
+// TestRefusalsDoNotEchoResolution: a refused name is refused without the
+// address it resolved to, and a failed lookup without the resolver's own
+// text (which names the server's DNS server), so the creation error cannot
+// be used to read the server's DNS answers for internal names. An IP
+// literal, which the caller wrote, is named.
+func TestRefusalsDoNotEchoResolution(t *testing.T) {
+	res := &fakeResolver{answers: map[string][]netip.Addr{}}
+	res.set("db.internal.example", "10.20.30.40")
+	p := webhook.Policy{Resolver: res}
+	_, err := p.CheckURL(t.Context(), "https://db.internal.example/hook")
+	if !errors.Is(err, webhook.ErrTargetRefused) || strings.Contains(err.Error(), "10.20.30.40") ||
+		!strings.Contains(err.Error(), "db.internal.example resolves to an address that is not public") {
+		t.Fatalf("name refusal: %v", err)
+	}
+	if _, err := p.CheckURL(t.Context(), "https://10.20.30.40/hook"); err == nil || !strings.Contains(err.Error(), "10.20.30.40 is a private address") {
+		t.Fatalf("literal refusal: %v", err)
+	}
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{&net.DNSError{Err: "no such host", Name: "gone.example", Server: "10.9.9.9:53", IsNotFound: true}, "cannot resolve gone.example (no such host)"},
+		{&net.DNSError{Err: "i/o timeout", Name: "gone.example", Server: "10.9.9.9:53", IsTimeout: true}, "cannot resolve gone.example (DNS timeout)"},
+		{errors.New("dial udp 10.9.9.9:53: connect: network is unreachable"), "cannot resolve gone.example (lookup failed)"},
+	} {
+		_, err := webhook.Policy{Resolver: dnsErrResolver{c.err}}.CheckURL(t.Context(), "https://gone.example/hook")
+		if !errors.Is(err, webhook.ErrTargetRefused) || strings.Contains(err.Error(), "10.9.9.9") || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("lookup error %v answered %v, want %q", c.err, err, c.want)
+		}
 	}
 }
