@@ -131,10 +131,10 @@ func DeployRemote(ctx context.Context, rpcURL string, key *ecdsa.PrivateKey, opt
 	params.LiquidityDivisor = opts.LiquidityDivisor
 	params.PollInterval = opts.PollInterval
 	deployer := crypto.PubkeyToAddress(key.PublicKey)
-	logger.Info("deploying contracts", "component", "devchain", "rpc", rpcURL, "chainId", opts.ChainID, "deployer", deployer)
+	logger.Info("deploying contracts", "component", "devchain", "rpc", RedactURL(rpcURL), "chainId", opts.ChainID, "deployer", deployer)
 	c, err := contracts.Deploy(ctx, client, bind.NewKeyedTransactor(key, new(big.Int).SetUint64(opts.ChainID)), params)
 	if err != nil {
-		return nil, fmt.Errorf("devchain: deploy to %s: %w", rpcURL, err)
+		return nil, fmt.Errorf("devchain: deploy to %s: %w", RedactURL(rpcURL), scrubURL(err, rpcURL))
 	}
 	d := fromContracts(opts.ChainID, c)
 	logger.Info("contracts deployed", "component", "devchain", "router", d.Router, "block", d.Block)

@@ -95,7 +95,7 @@ func openExternal(ctx context.Context, cfg *orderengine.Config, logger *slog.Log
 	code, err := client.CodeAt(ctx, router, nil)
 	if err != nil {
 		client.Close()
-		return nil, fmt.Errorf("devchain: read code of router %s: %w", router.Hex(), err)
+		return nil, fmt.Errorf("devchain: read code of router %s: %w", router.Hex(), scrubURL(err, cfg.Chain.RPCURL))
 	}
 	if len(code) == 0 {
 		client.Close()
@@ -105,26 +105,27 @@ func openExternal(ctx context.Context, cfg *orderengine.Config, logger *slog.Log
 	if public == "" {
 		public = cfg.Chain.RPCURL
 	}
-	logger.Info("connected to external node", "component", "devchain", "rpc", cfg.Chain.RPCURL, "chainId", want, "router", router)
+	logger.Info("connected to external node", "component", "devchain", "rpc", RedactURL(cfg.Chain.RPCURL), "chainId", want, "router", router)
 	return &Conn{Client: client, RPC: client.Client(), ChainID: want, RPCURL: public,
 		close: func() error { client.Close(); return nil }}, nil
 }
 
 // Dial connects to the node at rpcURL and checks that its chain id is
-// chainID; a mismatch is an error naming both.
+// chainID; a mismatch is an error naming both. Its errors name the node by
+// RedactURL only.
 func Dial(ctx context.Context, rpcURL string, chainID uint64) (*ethclient.Client, error) {
 	client, err := ethclient.DialContext(ctx, rpcURL)
 	if err != nil {
-		return nil, fmt.Errorf("devchain: dial %s: %w", rpcURL, err)
+		return nil, fmt.Errorf("devchain: dial %s: %w", RedactURL(rpcURL), scrubURL(err, rpcURL))
 	}
 	got, err := client.ChainID(ctx)
 	if err != nil {
 		client.Close()
-		return nil, fmt.Errorf("devchain: chain id of %s: %w", rpcURL, err)
+		return nil, fmt.Errorf("devchain: chain id of %s: %w", RedactURL(rpcURL), scrubURL(err, rpcURL))
 	}
 	if got.Cmp(new(big.Int).SetUint64(chainID)) != 0 {
 		client.Close()
-		return nil, fmt.Errorf("devchain: node at %s has chain id %s, configuration expects %d (set chain.chainId or --chain-id)", rpcURL, got, chainID)
+		return nil, fmt.Errorf("devchain: node at %s has chain id %s, configuration expects %d (set chain.chainId or --chain-id)", RedactURL(rpcURL), got, chainID)
 	}
 	return client, nil
 }

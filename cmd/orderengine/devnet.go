@@ -208,6 +208,6 @@ func bindChain(ctx context.Context, env *serveEnv, conn *devchain.Conn) error {
 	default:
 		return fmt.Errorf("data folder %s holds orders and chain data of another chain (chain %d, block %d has hash %s there; the node at %s has %s): "+
 			"serve it with the node it was made with, or start with another data folder",
-			env.Config.DataDir, stored.ChainID, stored.Block, stored.Hash.Hex(), env.Config.Chain.RPCURL, id.Hash.Hex())
+			env.Config.DataDir, stored.ChainID, stored.Block, stored.Hash.Hex(), devchain.RedactURL(env.Config.Chain.RPCURL), id.Hash.Hex())
 	}
 }

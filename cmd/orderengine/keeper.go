@@ -12,6 +12,7 @@ import (
 
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors/keeper"
+	"github.com/orderengine/orderengine/chain/devchain"
 )
 
 // keeperCommand is the reference keeper: it polls GET /v1/keeper/executable
@@ -45,12 +46,12 @@ func runKeeper(ctx context.Context, env *cliEnv, args []string) error {
 	}
 	client, err := ethclient.DialContext(ctx, *rpcURL)
 	if err != nil {
-		return fmt.Errorf("keeper: dial %s: %w", *rpcURL, err)
+		return fmt.Errorf("keeper: dial %s: %w", devchain.RedactURL(*rpcURL), err)
 	}
 	defer client.Close()
 	log := slog.New(slog.NewTextHandler(env.stderr, nil))
 	r := keeper.NewRunner(client, key, keeper.HTTPSource(*apiURL, *apiKey, nil), log)
-	log.Info("keeper started", "address", r.Address(), "api", *apiURL, "rpc", *rpcURL)
+	log.Info("keeper started", "address", r.Address(), "api", *apiURL, "rpc", devchain.RedactURL(*rpcURL))
 	if *once {
 		sent, err := r.Sweep(ctx)
 		fmt.Fprintf(env.stdout, "sent %d transactions\n", len(sent))
