@@ -7,8 +7,8 @@ type Config struct {
 	// DataDir is the Pebble data folder. Default "./data".
 	DataDir string `json:"dataDir"`
 	// Dev enables development behaviour: plain-http loopback webhook targets,
-	// a printed development API key, and the embedded dev chain when no RPC
-	// URL is set. Default true.
+	// and, when no RPC URL is set, the embedded dev chain with a development
+	// API key printed on the first start of a data folder. Default true.
 	Dev bool `json:"dev"`
 
 	Log       LogConfig       `json:"log"`

@@ -57,9 +57,9 @@ func TestOrdersSurviveKill9(t *testing.T) {
 	usdc, _ := dep.Token("USDC")
 	tokens, _ := json.Marshal(dep.RegistryTokens(orderengine.Default().Routing.Tokens))
 	dir := t.TempDir()
-	pub := testport.Addr(t)
+	pub, adm := testport.Addr(t), testport.Addr(t)
 	envv := append(os.Environ(),
-		"ORDERENGINE_DATA_DIR="+dir, "ORDERENGINE_HTTP_LISTEN="+pub, "ORDERENGINE_HTTP_ADMIN_LISTEN="+testport.Addr(t),
+		"ORDERENGINE_DATA_DIR="+dir, "ORDERENGINE_HTTP_LISTEN="+pub, "ORDERENGINE_HTTP_ADMIN_LISTEN="+adm,
 		"ORDERENGINE_CHAIN_RPC_URL="+dc.RPCURL(), "ORDERENGINE_CHAIN_ROUTER="+dep.Router.Hex(),
 		"ORDERENGINE_CHAIN_ORACLE="+dep.Oracle.Hex(), "ORDERENGINE_CHAIN_FEE_VAULT="+dep.FeeVault.Hex(),
 		"ORDERENGINE_ROUTING_TOKENS="+string(tokens), "ORDERENGINE_LIMITS_FREE_ORDER=1000000",
@@ -76,10 +76,10 @@ func TestOrdersSurviveKill9(t *testing.T) {
 		return cmd, out
 	}
 	cmd, out := start()
-	key := regexp.MustCompile(`svc_[A-Za-z0-9]+`).FindString(out.String())
-	if key == "" {
-		t.Fatalf("no dev key printed:\n%s", out.String())
+	if regexp.MustCompile(`svc_[A-Za-z0-9]+`).MatchString(out.String()) {
+		t.Fatalf("a dev key was printed with an external node:\n%s", out.String())
 	}
+	key := adminIssueKey(t, adm, dir)
 	domain := chain.NewRouterDomain(dep.ChainID, dep.Router)
 	ppm := orderengine.Default().Routing.FeePolicy["limit"][orderengine.ClassMajor].ReferralPpm
 	var (

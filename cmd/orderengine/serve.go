@@ -81,7 +81,10 @@ func runServe(ctx context.Context, env *cliEnv, args []string) (err error) {
 	if err != nil {
 		return err
 	}
-	if cfg.Dev {
+	if cfg.Dev && cfg.Chain.RPCURL == "" {
+		// Only with the embedded dev chain, like the dev keeper: with an
+		// external node the folder may serve a real network, whose keys
+		// are issued through the admin API and never printed.
 		if err := ensureDevKey(eng, env.stdout); err != nil {
 			return err
 		}
@@ -132,7 +135,7 @@ func runServe(ctx context.Context, env *cliEnv, args []string) (err error) {
 }
 
 // ensureDevKey creates a development account and key on the first start of
-// a dev-mode data directory and prints the key, once.
+// a data directory on the embedded dev chain and prints the key, once.
 func ensureDevKey(eng *actors.Engine, out io.Writer) error {
 	accts, err := eng.Accounts.ListAccounts()
 	if err != nil || len(accts) > 0 {
