@@ -29,6 +29,7 @@ const (
 // limiting, body check, the call, the JSON answer.
 func (s *Server) routeHandler(r *Route) fiber.Handler {
 	bucket := r.Access.bucket()
+	single := singleValued(r.Doc.Params)
 	return func(c *fiber.Ctx) error {
 		ri := info(c)
 		ri.route = r.Path
@@ -50,6 +51,10 @@ func (s *Server) routeHandler(r *Route) fiber.Handler {
 				return err
 			}
 			caller = Caller{AccountID: p.Account.ID, KeyID: p.Key.ID, Tier: p.Account.Tier, RequestID: ri.rid}
+		}
+		if name := repeatedParam(c, single); name != "" {
+			return orderengine.Errorf(orderengine.CodeInvalidRequest,
+				"query parameter %s is repeated: send it once", name)
 		}
 		if r.JSONBody {
 			if ct := c.Request().Header.ContentType(); !jsonMediaType(ct) {
@@ -73,6 +78,41 @@ func (s *Server) routeHandler(r *Route) fiber.Handler {
 		}
 		return writeJSON(c, r.Status, out)
 	}
+}
+
+// singleValued returns the names of the query parameters that take one
+// value (all but the lists, such as exclude, which may be repeated).
+func singleValued(params []ParamDoc) []string {
+	var out []string
+	for _, p := range params {
+		if p.In == "query" && !p.Repeatable() {
+			out = append(out, p.Name)
+		}
+	}
+	return out
+}
+
+// repeatedParam returns the first of names that the query carries more than
+// once, or "". A repeated single-valued parameter is refused rather than
+// read as its first value: a proxy or client library that reads the last
+// one would then act on another request than the one served.
+func repeatedParam(c *fiber.Ctx, names []string) string {
+	args := c.Context().QueryArgs()
+	if args.Len() < 2 {
+		return ""
+	}
+	for _, name := range names {
+		n := 0
+		args.VisitAll(func(k, _ []byte) {
+			if string(k) == name {
+				n++
+			}
+		})
+		if n > 1 {
+			return name
+		}
+	}
+	return ""
 }
 
 // jsonMediaType reports whether a request's Content-Type allows a JSON

@@ -85,6 +85,11 @@ type ParamDoc struct {
 	Required                      bool
 }
 
+// Repeatable reports whether a query parameter may be sent more than once
+// (a list, such as exclude); any other repeated query parameter is
+// INVALID_REQUEST.
+func (p ParamDoc) Repeatable() bool { return p.Schema == "ExcludeList" }
+
 func q(name, schema, desc string, required bool) ParamDoc {
 	return ParamDoc{Name: name, In: "query", Schema: schema, Description: desc, Required: required}
 }

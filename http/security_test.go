@@ -188,3 +188,25 @@ func TestIPv6ClientCountedPerPrefix(t *testing.T) {
 		t.Fatal("the single address ::1 has a limiter of its own")
 	}
 }
+
+// TestRepeatedQueryParameterRefused: a single-valued query parameter sent
+// twice is INVALID_REQUEST naming it, not silently read as its first value;
+// exclude, a list, may be repeated.
+func TestRepeatedQueryParameterRefused(t *testing.T) {
+	ts := testserver.NewTestServer(t)
+	for _, p := range []struct{ path, name string }{
+		{"/v1/orders?limit=1&limit=500", "limit"},
+		{"/v1/orders?wallet=0x1111111111111111111111111111111111111111&status=pending&wallet=0x2222222222222222222222222222222222222222", "wallet"},
+		{"/v1/swaps?cursor=a&cursor=b", "cursor"},
+		{"/v1/quote?tokenIn=0x1111111111111111111111111111111111111111&tokenOut=0x2222222222222222222222222222222222222222&amountIn=1&amountIn=2", "amountIn"},
+	} {
+		r := ts.Get(p.path)
+		checkCode(t, r, 400, orderengine.CodeInvalidRequest)
+		if want := "query parameter " + p.name + " is repeated"; !strings.Contains(string(r.Body), want) {
+			t.Errorf("%s: %s, want %q", p.path, r.Body, want)
+		}
+	}
+	// A repeated exclude reaches the (unimplemented) routing service.
+	r := ts.Get("/v1/route?tokenIn=0x1111111111111111111111111111111111111111&tokenOut=0x2222222222222222222222222222222222222222&amountIn=1&exclude=cpmm&exclude=stableswap")
+	checkCode(t, r, 501, orderengine.CodeNotImplemented)
+}
