@@ -47,6 +47,7 @@ func (b *syncBuffer) String() string {
 type running struct {
 	pub, adm string
 	stdout   *syncBuffer
+	stderr   *syncBuffer // the log (level warn)
 	cancel   context.CancelFunc
 	done     chan error
 }
@@ -70,10 +71,10 @@ func startServe(t *testing.T, dir string, extra ...string) *running {
 
 func tryServe(t *testing.T, dir string, extra []string) (*running, error) {
 	t.Helper()
-	r := &running{pub: testport.Addr(t), adm: testport.Addr(t), stdout: &syncBuffer{}, done: make(chan error, 1)}
+	r := &running{pub: testport.Addr(t), adm: testport.Addr(t), stdout: &syncBuffer{}, stderr: &syncBuffer{}, done: make(chan error, 1)}
 	ctx, cancel := context.WithCancel(context.Background())
 	r.cancel = cancel
-	env := &cliEnv{stdout: r.stdout, stderr: io.Discard, lookupEnv: func(string) (string, bool) { return "", false }, reg: registry()}
+	env := &cliEnv{stdout: r.stdout, stderr: r.stderr, lookupEnv: func(string) (string, bool) { return "", false }, reg: registry()}
 	args := []string{"serve", "--data-dir", dir, "--http-listen", r.pub, "--http-admin-listen", r.adm, "--log-level", "warn",
 		"--chain-dev-rpc-listen", "127.0.0.1:0"}
 	args = append(args, extra...)
@@ -303,6 +304,11 @@ func TestServeRefusesAnotherChainsDataFolder(t *testing.T) {
 	// With an external node no development key is created or printed.
 	if strings.Contains(r.stdout.String(), "export KEY=") || strings.Contains(r.stdout.String(), "DEVELOPMENT API KEY") {
 		t.Fatalf("dev key printed with an external node:\n%s", r.stdout.String())
+	}
+	// Dev mode (the default) relaxes the webhook target checks: with an
+	// external node, which may be a real network, serve says so.
+	if !strings.Contains(r.stderr.String(), "dev mode with an external node") {
+		t.Fatalf("no warning about dev mode on an external node:\n%s", r.stderr.String())
 	}
 	waitIndexed(t, "http://"+r.pub, adminIssueKey(t, r.adm, dir), 5)
 	r.stop(t)

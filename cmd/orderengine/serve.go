@@ -14,6 +14,7 @@ import (
 	"github.com/orderengine/orderengine/actors"
 	"github.com/orderengine/orderengine/actors/order/service"
 	"github.com/orderengine/orderengine/actors/webhook"
+	"github.com/orderengine/orderengine/chain/devchain"
 	apihttp "github.com/orderengine/orderengine/http"
 	"github.com/orderengine/orderengine/routing"
 )
@@ -80,6 +81,10 @@ func runServe(ctx context.Context, env *cliEnv, args []string) (err error) {
 	srv, err := apihttp.New(eng, srvOpts)
 	if err != nil {
 		return err
+	}
+	if cfg.Dev && cfg.Chain.RPCURL != "" {
+		log.Warn("dev mode with an external node: webhook targets may be plain-http and private addresses (webhooks.allowLoopbackHTTP); set dev=false (ORDERENGINE_DEV=false) for a network that is not yours",
+			"rpc", devchain.RedactURL(cfg.Chain.RPCURL))
 	}
 	if cfg.Dev && cfg.Chain.RPCURL == "" {
 		// Only with the embedded dev chain, like the dev keeper: with an
