@@ -7,6 +7,7 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -127,8 +128,8 @@ func (s *Server) newAdminApp() *fiber.App {
 	return app
 }
 
-// adminOuter is the admin API's middleware: request id, token check, error
-// mapping and one log line per request.
+// adminOuter is the admin API's middleware: request id, token check, panic
+// recovery, error mapping and one log line per request.
 func (s *Server) adminOuter(c *fiber.Ctx) error {
 	start := time.Now()
 	rid := s.requestID(c)
@@ -137,7 +138,7 @@ func (s *Server) adminOuter(c *fiber.Ctx) error {
 	if !s.adminAuthorized(c.Get(fiber.HeaderAuthorization)) {
 		err = orderengine.Errorf(orderengine.CodeUnauthorized, "admin token required: Authorization: Bearer <token from %s>", AdminTokenFile)
 	} else {
-		err = c.Next()
+		err = s.adminNext(c, rid)
 	}
 	if err != nil {
 		writeError(c, err, rid)
@@ -146,6 +147,21 @@ func (s *Server) adminOuter(c *fiber.Ctx) error {
 		slog.String("rid", rid), slog.String("method", c.Method()), slog.String("path", c.Path()),
 		slog.Int("status", c.Response().StatusCode()), slog.Duration("dur", time.Since(start)))
 	return nil
+}
+
+// adminNext runs the admin handler; a panic is logged with its stack and
+// answered 500 INTERNAL, as on the public listener, instead of ending the
+// process.
+func (s *Server) adminNext(c *fiber.Ctx, rid string) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("panic in admin handler", "rid", rid, "panic", fmt.Sprint(p), "stack", stack())
+			c.Response().Reset()
+			c.Set(headerRequestID, rid)
+			err = errors.New("panic")
+		}
+	}()
+	return c.Next()
 }
 
 // adminAuthorized compares the bearer token with the admin token in

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gofiber/fiber/v2"
+
 	"github.com/orderengine/orderengine"
 	apihttp "github.com/orderengine/orderengine/http"
 	"github.com/orderengine/orderengine/http/testserver"
@@ -37,6 +39,23 @@ func TestAdminRequiresToken(t *testing.T) {
 	data, _ := os.ReadFile(filepath.Join(ts.Config.DataDir, apihttp.AdminTokenFile))
 	if strings.TrimSpace(string(data)) != ts.AdminToken {
 		t.Fatal("admin.token does not hold the token in force")
+	}
+}
+
+// A panicking admin handler is answered 500 INTERNAL with the request id,
+// and the process (and the listener) keep running.
+func TestAdminHandlerPanicIsAnswered(t *testing.T) {
+	ts := testserver.NewTestServer(t, testserver.WithBeforeStart(func(s *testserver.Server) error {
+		s.HTTP.AdminAppForTest().Get("/admin/v1/panic", func(*fiber.Ctx) error { panic("boom") })
+		return nil
+	}))
+	r := ts.Admin("GET", "/admin/v1/panic", nil)
+	checkCode(t, r, 500, orderengine.CodeInternal)
+	if r.Header.Get("X-Request-Id") == "" || strings.Contains(string(r.Body), "boom") {
+		t.Fatalf("panic answer: %v %s", r.Header, r.Body)
+	}
+	if r := ts.Admin("GET", "/admin/v1/accounts", nil); r.Status != 200 {
+		t.Fatalf("after the panic: %d %s", r.Status, r.Body)
 	}
 }
 

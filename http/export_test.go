@@ -18,3 +18,7 @@ func BlockingRouteForTest(r Route, entered chan<- struct{}, release <-chan struc
 	}
 	return r
 }
+
+// AdminAppForTest is the admin listener's Fiber app (add routes to it
+// before the listeners start).
+func (s *Server) AdminAppForTest() *fiber.App { return s.admin }
