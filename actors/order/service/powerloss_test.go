@@ -38,7 +38,7 @@ func TestPowerLossKeepsEveryAnsweredOrder(t *testing.T) {
 					reqs = append(reqs, burstRequest{"POST", "/v1/orders", body, hash, 201})
 				}
 			}
-			kept, image := burst(t, e, reqs, unsynced)
+			kept, image := burst(t, e, reqs, unsynced, nil)
 			e.srv.Close()
 
 			after := newEnv(t, testserver.WithFS(image), testserver.WithDataDir(dir))
@@ -75,7 +75,7 @@ func TestPowerLossKeepsEveryAnsweredCancel(t *testing.T) {
 					}
 				}
 			}
-			kept, image := burst(t, e, reqs, unsynced)
+			kept, image := burst(t, e, reqs, unsynced, nil)
 			e.srv.Close()
 
 			after := newEnv(t, testserver.WithFS(image), testserver.WithDataDir(dir))
@@ -107,8 +107,9 @@ type burstRequest struct {
 // burst sends reqs from 32 concurrent clients and takes a power-loss image
 // of fs (keeping unsyncedPercent of the unsynced blocks) once half of them
 // are answered. It returns the hashes answered before the image, and the
-// image.
-func burst(t *testing.T, e *env, reqs []burstRequest, unsyncedPercent int) ([]common.Hash, *vfs.MemFS) {
+// image. around, when not nil, is called with the function that takes the
+// image (to run it while holding what must not move meanwhile).
+func burst(t *testing.T, e *env, reqs []burstRequest, unsyncedPercent int, around func(take func())) ([]common.Hash, *vfs.MemFS) {
 	t.Helper()
 	fs, ok := e.srv.FS().(*vfs.MemFS)
 	if !ok {
@@ -149,7 +150,12 @@ func burst(t *testing.T, e *env, reqs []burstRequest, unsyncedPercent int) ([]co
 							rng = rand.New(rand.NewPCG(uint64(len(reqs)), 7))
 						}
 						kept = append([]common.Hash(nil), answered...)
-						image = fs.CrashClone(vfs.CrashCloneCfg{UnsyncedDataPercent: unsyncedPercent, RNG: rng})
+						take := func() { image = fs.CrashClone(vfs.CrashCloneCfg{UnsyncedDataPercent: unsyncedPercent, RNG: rng}) }
+						if around != nil {
+							around(take)
+						} else {
+							take()
+						}
 					}
 				}
 				mu.Unlock()
