@@ -353,14 +353,22 @@ func (w *WebhookStore) RecentDeliveries(endpointID string, n int) ([]*WebhookDel
 // TrimDeliveries deletes the finished deliveries of an endpoint beyond the
 // newest keep; outstanding ones are never deleted. The outstanding ones are
 // few, so they are read once up front rather than with one point read per
-// older delivery.
+// older delivery. Both reads come from one snapshot: a fan-out committing
+// new deliveries between them (more than keep of them) would otherwise
+// have them deleted as finished, their outstanding row left pointing at
+// nothing, and the delivery lost at the next start.
 func (w *WebhookStore) TrimDeliveries(endpointID string, keep int) error {
-	pending, err := w.pendingSuffixes(endpointID)
+	snap := w.s.db.NewSnapshot()
+	defer snap.Close()
+	pending, err := pendingSuffixes(snap, endpointID)
 	if err != nil {
 		return err
 	}
+	if testHookTrimBetweenReads != nil {
+		testHookTrimBetweenReads()
+	}
 	p := deliveryPrefix(endpointID)
-	it, err := w.s.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
+	it, err := snap.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
 	if err != nil {
 		return fmt.Errorf("persistence: trim deliveries: %w", err)
 	}
@@ -389,11 +397,15 @@ func (w *WebhookStore) TrimDeliveries(endpointID string, keep int) error {
 	return nil
 }
 
+// testHookTrimBetweenReads, set by tests only, runs in TrimDeliveries
+// between its read of the outstanding rows and its read of the deliveries.
+var testHookTrimBetweenReads func()
+
 // pendingSuffixes returns the key suffixes (<at>/<eventID>) of the
-// outstanding deliveries of an endpoint.
-func (w *WebhookStore) pendingSuffixes(endpointID string) (map[string]bool, error) {
+// outstanding deliveries of an endpoint in r.
+func pendingSuffixes(r pebble.Reader, endpointID string) (map[string]bool, error) {
 	p := pendingPrefix(endpointID)
-	it, err := w.s.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
+	it, err := r.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
 	if err != nil {
 		return nil, fmt.Errorf("persistence: pending deliveries: %w", err)
 	}
