@@ -400,7 +400,12 @@ func (s *Server) outer(c *fiber.Ctx) (err error) {
 		infoPool.Put(ri)
 		err = nil
 	}()
-	if len(c.Request().Body()) > s.cfg.HTTP.BodyLimit {
+	if s.eng.Store.Err() != nil {
+		// Fail-stop (persistence/walwatch.go): the store may hold writes
+		// that were answered as failed, so nothing is read or written until
+		// the restart.
+		err = orderengine.Errorf(orderengine.CodeInternal, "storage failure: the service is restarting, retry later")
+	} else if len(c.Request().Body()) > s.cfg.HTTP.BodyLimit {
 		err = orderengine.Errorf(orderengine.CodePayloadTooLarge, "request body exceeds %d bytes", s.cfg.HTTP.BodyLimit)
 	} else {
 		err = c.Next()

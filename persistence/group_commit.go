@@ -35,7 +35,8 @@ import (
 // write of it gets the error and none is durable (one batch, one WAL
 // record). Writes of the same key in one round keep their order.
 type groupCommitter struct {
-	db *pebble.DB
+	db    *pebble.DB
+	watch *walWatch
 
 	mu     sync.Mutex
 	queue  []*groupWrite
@@ -67,8 +68,8 @@ type appliedRound struct {
 // errStoreClosed answers writes after Close.
 var errStoreClosed = errors.New("persistence: store is closed")
 
-func newGroupCommitter(db *pebble.DB) *groupCommitter {
-	g := &groupCommitter{db: db, wake: make(chan struct{}, 1), applied: make(chan appliedRound, 64), done: make(chan struct{})}
+func newGroupCommitter(db *pebble.DB, watch *walWatch) *groupCommitter {
+	g := &groupCommitter{db: db, watch: watch, wake: make(chan struct{}, 1), applied: make(chan appliedRound, 64), done: make(chan struct{})}
 	go g.run()
 	return g
 }
@@ -140,8 +141,12 @@ type sortedOp struct {
 }
 
 // apply writes the round's ops, sorted by key, to one batch and applies it
-// with Sync without waiting for the fsync.
+// with Sync without waiting for the fsync. Nothing is applied once the
+// store has failed (walwatch.go).
 func (g *groupCommitter) apply(writes []*groupWrite, ops []sortedOp) (*pebble.Batch, []sortedOp, error) {
+	if err := g.watch.Err(); err != nil {
+		return g.db.NewBatch(), ops, err
+	}
 	for _, w := range writes {
 		for i := range w.ops {
 			ops = append(ops, sortedOp{op: &w.ops[i], seq: len(ops)})

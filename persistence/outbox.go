@@ -234,9 +234,12 @@ func (o *Outbox) Append(b *pebble.Batch, accountID string, ev OutboxEvent) (Outb
 }
 
 // Commit commits b with Sync and then calls Done for refs, whatever the
-// outcome of the commit.
+// outcome of the commit. It writes nothing once the store has failed.
 func (o *Outbox) Commit(b *pebble.Batch, refs ...OutboxRef) error {
 	defer o.Done(refs...)
+	if err := o.store.Err(); err != nil {
+		return err
+	}
 	if err := b.Commit(pebble.Sync); err != nil {
 		return fmt.Errorf("persistence: commit: %w", err)
 	}
@@ -326,8 +329,13 @@ func (o *Outbox) visibleLimit(accountID string) uint64 {
 }
 
 // Scan returns up to max visible events of accountID with seq >= from, in
-// seq order. A consumer's cursor is the last seq it handled plus one.
+// seq order. A consumer's cursor is the last seq it handled plus one. Once
+// the store has failed it returns the failure: the store may then hold
+// events whose commit failed (walwatch.go).
 func (o *Outbox) Scan(accountID string, from uint64, max int) ([]OutboxEntry, error) {
+	if err := o.store.Err(); err != nil {
+		return nil, err
+	}
 	limit := o.visibleLimit(accountID)
 	if out, ok := o.scanCache(accountID, from, limit, max); ok {
 		return out, nil

@@ -40,6 +40,8 @@ type Store struct {
 	seen chainSeen
 	// group makes new orders durable in sorted rounds (group_commit.go).
 	group *groupCommitter
+	// watch fails the store at the first WAL failure (walwatch.go).
+	watch *walWatch
 }
 
 // Open opens (or creates) the store in dir. Only one process may open a
@@ -59,8 +61,12 @@ func open(dir string, fs vfs.FS, log *slog.Logger) (*Store, error) {
 		Cache:              cache,
 		MemTableSize:       memTableSize,
 		WALMinSyncInterval: func() time.Duration { return walMinSyncInterval },
-		FS:                 fs,
 	}
+	watch := newWALWatch()
+	if fs == nil {
+		fs = vfs.Default
+	}
+	opts.FS = watchFS{FS: fs, w: watch}
 	// A Bloom filter on every level lets a point read of an absent key
 	// (a new order's hash, a chain record not seen yet) skip the table.
 	for i := range opts.Levels {
@@ -70,7 +76,7 @@ func open(dir string, fs vfs.FS, log *slog.Logger) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("persistence: open %s: %w", dir, err)
 	}
-	s := &Store{db: db, log: log}
+	s := &Store{db: db, log: log, watch: watch}
 	if err := s.checkSchema(); err != nil {
 		_ = db.Close()
 		return nil, err
@@ -79,7 +85,7 @@ func open(dir string, fs vfs.FS, log *slog.Logger) (*Store, error) {
 		_ = db.Close()
 		return nil, err
 	}
-	s.group = newGroupCommitter(db)
+	s.group = newGroupCommitter(db, watch)
 	return s, nil
 }
 

@@ -126,6 +126,12 @@ func runServe(ctx context.Context, env *cliEnv, args []string) (err error) {
 		log.Info("shutting down: draining in-flight requests", "timeout", cfg.HTTP.ShutdownTimeout)
 	case serveErr = <-srv.Errors():
 		log.Error("listener stopped", "err", serveErr)
+	case <-eng.Store.Failed():
+		// Fail-stop (persistence/walwatch.go): requests are refused with
+		// 500 from now on; exit non-zero so the supervisor restarts the
+		// service, which recovers what was answered as durable.
+		serveErr = eng.Store.Err()
+		log.Error("storage failed: shutting down", "err", serveErr)
 	}
 	dctx, cancel := context.WithTimeout(context.Background(), cfg.HTTP.ShutdownTimeout)
 	defer cancel()
