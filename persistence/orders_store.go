@@ -69,6 +69,10 @@ type Change struct {
 // goes through the store's group committer (group_commit.go): the same
 // single atomic batch, shared with the other changes of its round.
 func (o *Orders) Commit(c Change) ([]byte, error) {
+	if err := o.store.enter(); err != nil {
+		return nil, err
+	}
+	defer o.store.exit()
 	rec := c.Record
 	hash, maker, err := orderRecordIDs(rec)
 	if err != nil {

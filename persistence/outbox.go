@@ -234,12 +234,17 @@ func (o *Outbox) Append(b *pebble.Batch, accountID string, ev OutboxEvent) (Outb
 }
 
 // Commit commits b with Sync and then calls Done for refs, whatever the
-// outcome of the commit. It writes nothing once the store has failed.
+// outcome of the commit. It writes nothing once the store has failed or
+// has begun to close.
 func (o *Outbox) Commit(b *pebble.Batch, refs ...OutboxRef) error {
 	defer o.Done(refs...)
 	if err := o.store.Err(); err != nil {
 		return err
 	}
+	if err := o.store.enter(); err != nil {
+		return err
+	}
+	defer o.store.exit()
 	if err := b.Commit(pebble.Sync); err != nil {
 		return fmt.Errorf("persistence: commit: %w", err)
 	}

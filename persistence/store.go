@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -42,7 +43,28 @@ type Store struct {
 	group *groupCommitter
 	// watch fails the store at the first WAL failure (walwatch.go).
 	watch *walWatch
+	// users counts the gated writes in flight (Orders.Commit,
+	// Outbox.Commit: the order actors', which may still run when the
+	// store closes at shutdown); Close refuses new ones and waits for
+	// them, so none reaches a closed Pebble (which panics).
+	usersMu sync.Mutex
+	closing bool
+	users   sync.WaitGroup
 }
+
+// enter admits a gated write, or returns errStoreClosed once Close has
+// begun. Every enter that succeeds is followed by one exit.
+func (s *Store) enter() error {
+	s.usersMu.Lock()
+	defer s.usersMu.Unlock()
+	if s.closing {
+		return errStoreClosed
+	}
+	s.users.Add(1)
+	return nil
+}
+
+func (s *Store) exit() { s.users.Done() }
 
 // Open opens (or creates) the store in dir. Only one process may open a
 // directory at a time; Pebble's lock file enforces it.
@@ -93,8 +115,13 @@ func open(dir string, fs vfs.FS, log *slog.Logger) (*Store, error) {
 // other files of this package.
 func (s *Store) DB() *pebble.DB { return s.db }
 
-// Close flushes and closes the store.
+// Close flushes and closes the store, after the gated writes in flight;
+// later ones get an error.
 func (s *Store) Close() error {
+	s.usersMu.Lock()
+	s.closing = true
+	s.usersMu.Unlock()
+	s.users.Wait()
 	s.group.close()
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("persistence: close: %w", err)
