@@ -10,35 +10,16 @@ import (
 	nethttp "net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors/limiter"
 	"github.com/orderengine/orderengine/http/testserver"
+	"github.com/orderengine/orderengine/internal/syncbuf"
 )
 
-// logBuffer collects a server's log lines (slog writes from many
-// goroutines).
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *logBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *logBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-func debugLogger(b *logBuffer) *slog.Logger {
+func debugLogger(b *syncbuf.Buffer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(b, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
@@ -87,7 +68,7 @@ func checkRawError(t *testing.T, resp *nethttp.Response, body []byte, status int
 // it cannot parse quotes the raw header block. The rejection is logged, but
 // never with the API key or the admin token the request carried.
 func TestMalformedRequestDoesNotLogCredentials(t *testing.T) {
-	var logs logBuffer
+	var logs syncbuf.Buffer
 	ts := testserver.NewTestServer(t, testserver.WithLogger(debugLogger(&logs)))
 	for _, c := range []struct{ base, header string }{
 		{ts.URL, "X-API-Key: " + ts.APIKey},

@@ -1,7 +1,6 @@
 package devchain
 
 import (
-	"bytes"
 	"context"
 	"math/big"
 	"os"
@@ -9,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -22,6 +20,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	orderengine "github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/internal/syncbuf"
 	"github.com/orderengine/orderengine/internal/testport"
 )
 
@@ -72,24 +71,6 @@ type gethNode struct {
 	Coinbase common.Address
 }
 
-// lockedBuffer collects a process's output for failure messages.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // startGeth starts `geth --dev` (chain id 1337, a block every second) on a
 // free loopback port in a temporary data directory, waits until its RPC
 // answers, and stops it when the test ends.
@@ -97,7 +78,7 @@ func startGeth(t *testing.T) *gethNode {
 	t.Helper()
 	bin := findGeth(t)
 	port := testport.Port(t)
-	out := &lockedBuffer{}
+	out := &syncbuf.Buffer{}
 	cmd := exec.Command(bin,
 		"--dev", "--dev.period", "1", "--dev.gaslimit", "60000000",
 		"--http", "--http.addr", "127.0.0.1", "--http.port", strconv.Itoa(port), "--http.api", "eth,net,web3",

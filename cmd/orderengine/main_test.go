@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -22,32 +21,15 @@ import (
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/chain/devchain"
+	"github.com/orderengine/orderengine/internal/syncbuf"
 	"github.com/orderengine/orderengine/internal/testport"
 	"github.com/orderengine/orderengine/persistence"
 )
 
-// syncBuffer is a bytes.Buffer safe for the server goroutine and the test.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 type running struct {
 	pub, adm string
-	stdout   *syncBuffer
-	stderr   *syncBuffer // the log (level warn)
+	stdout   *syncbuf.Buffer
+	stderr   *syncbuf.Buffer // the log (level warn)
 	cancel   context.CancelFunc
 	done     chan error
 }
@@ -71,7 +53,7 @@ func startServe(t *testing.T, dir string, extra ...string) *running {
 
 func tryServe(t *testing.T, dir string, extra []string) (*running, error) {
 	t.Helper()
-	r := &running{pub: testport.Addr(t), adm: testport.Addr(t), stdout: &syncBuffer{}, stderr: &syncBuffer{}, done: make(chan error, 1)}
+	r := &running{pub: testport.Addr(t), adm: testport.Addr(t), stdout: &syncbuf.Buffer{}, stderr: &syncbuf.Buffer{}, done: make(chan error, 1)}
 	ctx, cancel := context.WithCancel(context.Background())
 	r.cancel = cancel
 	env := &cliEnv{stdout: r.stdout, stderr: r.stderr, lookupEnv: func(string) (string, bool) { return "", false }, reg: registry()}

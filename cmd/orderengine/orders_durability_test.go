@@ -24,6 +24,7 @@ import (
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/chain/devchain"
+	"github.com/orderengine/orderengine/internal/syncbuf"
 	"github.com/orderengine/orderengine/internal/testport"
 	"github.com/orderengine/orderengine/persistence"
 )
@@ -65,8 +66,8 @@ func TestOrdersSurviveKill9(t *testing.T) {
 		"ORDERENGINE_ROUTING_TOKENS="+string(tokens), "ORDERENGINE_LIMITS_FREE_ORDER=1000000",
 		"ORDERENGINE_LIMITS_MAKER_SUBMITS=1000000", "ORDERENGINE_LIMITS_MAKER_OPEN_ORDERS=1000000", "ORDERENGINE_LIMITS_FREE_READ=1000000",
 		"ORDERENGINE_LOG_LEVEL=warn")
-	start := func() (*exec.Cmd, *syncBuffer) {
-		out := &syncBuffer{}
+	start := func() (*exec.Cmd, *syncbuf.Buffer) {
+		out := &syncbuf.Buffer{}
 		cmd := exec.Command(bin, "serve")
 		cmd.Env, cmd.Stdout, cmd.Stderr = envv, out, out
 		if err := cmd.Start(); err != nil {
@@ -156,7 +157,7 @@ func TestOrdersSurviveKill9(t *testing.T) {
 	t.Logf("store: %d orders (%d acknowledged), %d index entries, consistent", res.Orders, len(acked), res.IndexEntries)
 }
 
-func waitHealthy(t *testing.T, ctx context.Context, base string, out *syncBuffer) {
+func waitHealthy(t *testing.T, ctx context.Context, base string, out *syncbuf.Buffer) {
 	t.Helper()
 	for {
 		resp, err := http.Get(base + "/healthz")
