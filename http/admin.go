@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/pprof"
 	"github.com/gofiber/fiber/v2/utils"
 
 	"github.com/orderengine/orderengine"
@@ -81,6 +82,10 @@ type (
 func (s *Server) newAdminApp() *fiber.App {
 	app := fiber.New(s.fiberConfig())
 	app.Use(s.adminOuter)
+	// Go's runtime profiles (CPU, heap, goroutines, mutex, execution
+	// trace) under /admin/v1/debug/pprof/, behind the admin token like
+	// every admin route (README, "Admin").
+	app.Use(pprof.New(pprof.Config{Prefix: "/admin/v1"}))
 	accts := s.eng.Accounts
 	app.Post("/admin/v1/accounts", func(c *fiber.Ctx) error {
 		var req CreateAccountRequest

@@ -59,6 +59,20 @@ func TestAdminHandlerPanicIsAnswered(t *testing.T) {
 	}
 }
 
+// Go's runtime profiles are on the admin listener, behind its token, and
+// not on the public one.
+func TestAdminServesProfilesBehindTheToken(t *testing.T) {
+	ts := testserver.NewTestServer(t)
+	r := ts.Admin("GET", "/admin/v1/debug/pprof/goroutine?debug=1", nil)
+	if r.Status != 200 || !strings.Contains(string(r.Body), "goroutine profile:") {
+		t.Fatalf("goroutine profile: %d %.200s", r.Status, r.Body)
+	}
+	r = ts.Raw(ts.AdminURL, "GET", "/admin/v1/debug/pprof/goroutine?debug=1", nil, nil)
+	checkCode(t, r, 401, orderengine.CodeUnauthorized)
+	r = ts.Do("GET", "/admin/v1/debug/pprof/goroutine?debug=1", nil, nil)
+	checkCode(t, r, 404, orderengine.CodeNotFound)
+}
+
 func TestAdminRefusesNonLoopback(t *testing.T) {
 	cfg := orderengine.Default()
 	cfg.HTTP.AdminListen = "0.0.0.0:0"
