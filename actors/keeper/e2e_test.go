@@ -52,6 +52,9 @@ type e2e struct {
 	// venues is the routing stack's pool cache, which the keeper's routes
 	// are quoted from (serve keeps it current with Venues.Follow).
 	venues *routing.VenueCache
+	// routes is the routing service the keeper interface builds its routes
+	// with (the server here has no /v1/route).
+	routes *routing.Service
 }
 
 func newE2E(t *testing.T, devKeeper bool) *e2e {
@@ -77,7 +80,7 @@ func newE2E(t *testing.T, devKeeper bool) *e2e {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.venues = stack.Venues
+	e.venues, e.routes = stack.Venues, stack.Service
 	e.srv = testserver.NewTestServer(t,
 		testserver.WithTier(orderengine.TierEnterprise, orderengine.BucketLimits{Quote: 100000, Read: 100000, Order: 100000}),
 		testserver.WithConfig(configure),
