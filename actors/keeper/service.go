@@ -129,10 +129,30 @@ func (s *Service) Executable(ctx context.Context, req apihttp.KeeperExecutableRe
 	}
 	var keeper common.Address
 	if req.Keeper != "" {
-		if !common.IsHexAddress(req.Keeper) {
-			return nil, orderengine.Errorf(orderengine.CodeInvalidRequest, "keeper %q is not an address", req.Keeper)
+		k, err := chain.ParseAddress("keeper", req.Keeper)
+		if err != nil {
+			return nil, err
 		}
-		keeper = common.HexToAddress(req.Keeper)
+		keeper = k
+	}
+	pair := ""
+	if req.Pair != "" {
+		a, b, ok := strings.Cut(req.Pair, "-")
+		if !ok {
+			return nil, orderengine.Errorf(orderengine.CodeInvalidRequest, "pair must be <tokenIn address>-<tokenOut address>")
+		}
+		in, err := chain.ParseAddress("pair tokenIn", a)
+		if err != nil {
+			return nil, err
+		}
+		out, err := chain.ParseAddress("pair tokenOut", b)
+		if err != nil {
+			return nil, err
+		}
+		if in == out {
+			return nil, orderengine.Errorf(orderengine.CodeInvalidRequest, "pair tokenOut must differ from tokenIn")
+		}
+		pair = in.Hex() + "-" + out.Hex()
 	}
 	var after common.Hash
 	if req.Cursor != "" {
@@ -143,7 +163,7 @@ func (s *Service) Executable(ctx context.Context, req apihttp.KeeperExecutableRe
 	}
 	var examined []trigger.Executable
 	more := false
-	s.opts.Trigger.EachExecutable(req.Pair, after, func(x trigger.Executable) bool {
+	s.opts.Trigger.EachExecutable(pair, after, func(x trigger.Executable) bool {
 		if len(examined) == walkBudget(limit) {
 			more = true
 			return false
