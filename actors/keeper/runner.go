@@ -95,6 +95,11 @@ func deref(s *string) string {
 // Runner is the reference keeper: it executes listed orders with its own
 // key, simulating each transaction first.
 type Runner struct {
+	// CallTimeout bounds each call to the node (DefaultCallTimeout unless
+	// set before Run): a node that accepts a request and never answers
+	// fails the call, and the step, instead of freezing the keeper.
+	CallTimeout time.Duration
+
 	client Client
 	key    *ecdsa.PrivateKey
 	addr   common.Address
@@ -115,7 +120,7 @@ func NewRunner(client Client, key *ecdsa.PrivateKey, source Source, log *slog.Lo
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Runner{client: client, key: key, addr: crypto.PubkeyToAddress(key.PublicKey), source: source,
+	return &Runner{CallTimeout: DefaultCallTimeout, client: client, key: key, addr: crypto.PubkeyToAddress(key.PublicKey), source: source,
 		log: log.With("component", "keeper"), sent: map[string]uint64{}}
 }
 
@@ -138,6 +143,19 @@ func (r *Runner) Run(ctx context.Context, poll time.Duration) {
 	}
 }
 
+// DefaultCallTimeout is the default Runner.CallTimeout.
+const DefaultCallTimeout = 10 * time.Second
+
+// nodeCall makes one call to r's node, bounded by r.CallTimeout.
+func nodeCall[T any](r *Runner, ctx context.Context, f func(context.Context) (T, error)) (T, error) {
+	if r.CallTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, r.CallTimeout)
+		defer cancel()
+	}
+	return f(ctx)
+}
+
 // resendAfter is how many blocks a sent order waits before it may be sent
 // again (its fill was not indexed, or the transaction was dropped).
 const resendAfter = 3
@@ -151,7 +169,7 @@ func (r *Runner) Step(ctx context.Context) ([]*types.Transaction, error) {
 		return nil, err
 	}
 	r.cursor = next
-	head, err := r.client.BlockNumber(ctx)
+	head, err := nodeCall(r, ctx, r.client.BlockNumber)
 	if err != nil {
 		return nil, err
 	}
@@ -198,26 +216,26 @@ func (r *Runner) execute(ctx context.Context, it Item) (*types.Transaction, erro
 		return nil, err
 	}
 	msg := ethereum.CallMsg{From: r.addr, To: &to, Data: data}
-	if _, err := r.client.CallContract(ctx, msg, nil); err != nil {
+	if _, err := nodeCall(r, ctx, func(c context.Context) ([]byte, error) { return r.client.CallContract(c, msg, nil) }); err != nil {
 		return nil, fmt.Errorf("simulation reverts: %w", err)
 	}
-	gas, err := r.client.EstimateGas(ctx, msg)
+	gas, err := nodeCall(r, ctx, func(c context.Context) (uint64, error) { return r.client.EstimateGas(c, msg) })
 	if err != nil {
 		return nil, fmt.Errorf("gas estimation reverts: %w", err)
 	}
-	nonce, err := r.client.PendingNonceAt(ctx, r.addr)
+	nonce, err := nodeCall(r, ctx, func(c context.Context) (uint64, error) { return r.client.PendingNonceAt(c, r.addr) })
 	if err != nil {
 		return nil, err
 	}
-	chainID, err := r.client.ChainID(ctx)
+	chainID, err := nodeCall(r, ctx, r.client.ChainID)
 	if err != nil {
 		return nil, err
 	}
-	tip, err := r.client.SuggestGasTipCap(ctx)
+	tip, err := nodeCall(r, ctx, r.client.SuggestGasTipCap)
 	if err != nil {
 		return nil, err
 	}
-	h, err := r.client.HeaderByNumber(ctx, nil)
+	h, err := nodeCall(r, ctx, func(c context.Context) (*types.Header, error) { return r.client.HeaderByNumber(c, nil) })
 	if err != nil {
 		return nil, err
 	}
@@ -228,7 +246,7 @@ func (r *Runner) execute(ctx context.Context, it Item) (*types.Transaction, erro
 	if err != nil {
 		return nil, err
 	}
-	if err := r.client.SendTransaction(ctx, tx); err != nil {
+	if _, err := nodeCall(r, ctx, func(c context.Context) (struct{}, error) { return struct{}{}, r.client.SendTransaction(c, tx) }); err != nil {
 		return nil, fmt.Errorf("send: %w", err)
 	}
 	r.log.Info("fillOrder sent", "order", it.OrderHash, "tx", tx.Hash(), "fillIn", it.FillIn)

@@ -31,6 +31,7 @@ func runKeeper(ctx context.Context, env *cliEnv, args []string) error {
 	apiKey := fs.String("api-key", "", "API key (env ORDERENGINE_API_KEY)")
 	poll := fs.Duration("poll", 500*time.Millisecond, "polling period of the executable list")
 	once := fs.Bool("once", false, "execute every page of what is listed now, then exit")
+	rpcTimeout := fs.Duration("rpc-timeout", keeper.DefaultCallTimeout, "deadline of each call to the node")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -51,6 +52,7 @@ func runKeeper(ctx context.Context, env *cliEnv, args []string) error {
 	defer client.Close()
 	log := slog.New(slog.NewTextHandler(env.stderr, nil))
 	r := keeper.NewRunner(client, key, keeper.HTTPSource(*apiURL, *apiKey, nil), log)
+	r.CallTimeout = *rpcTimeout
 	log.Info("keeper started", "address", r.Address(), "api", *apiURL, "rpc", devchain.RedactURL(*rpcURL))
 	if *once {
 		sent, err := r.Sweep(ctx)
