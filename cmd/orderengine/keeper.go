@@ -41,6 +41,9 @@ func runKeeper(ctx context.Context, env *cliEnv, args []string) error {
 	if *rpcURL == "" || *keyFile == "" || *apiKey == "" {
 		return errors.New("keeper: --rpc-url, --key-file and --api-key are required")
 	}
+	if *poll <= 0 || *rpcTimeout <= 0 {
+		return errors.New("keeper: --poll and --rpc-timeout must be positive durations")
+	}
 	key, err := readKeyFile(*keyFile)
 	if err != nil {
 		return err
