@@ -164,15 +164,17 @@ const resendAfter = 3
 // for each one whose simulation succeeds. It returns the transactions
 // sent.
 func (r *Runner) Step(ctx context.Context) ([]*types.Transaction, error) {
+	// The node first: while it is down the step fails without taking a
+	// page it could not act on.
+	head, err := nodeCall(r, ctx, r.client.BlockNumber)
+	if err != nil {
+		return nil, err
+	}
 	items, next, err := r.source(ctx, r.addr, r.cursor)
 	if err != nil {
 		return nil, err
 	}
 	r.cursor = next
-	head, err := nodeCall(r, ctx, r.client.BlockNumber)
-	if err != nil {
-		return nil, err
-	}
 	for h, at := range r.sent { // entries that no longer hold anything back
 		if head >= at+resendAfter {
 			delete(r.sent, h)

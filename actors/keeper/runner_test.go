@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -12,6 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/orderengine/orderengine/actors/indexer/indexertest"
+	"github.com/orderengine/orderengine/internal/testport"
 )
 
 // hungNode is a FAKE node, for what cannot exist here: a JSON-RPC endpoint
@@ -55,5 +58,41 @@ func TestRunnerKeepsPollingWhenTheNodeHangs(t *testing.T) {
 			t.Fatalf("the keeper asked the hung node %d times in 15 s: it is stuck on an unanswered call", requests.Load())
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// While the node is down (nothing listens on its port) a step fails and is
+// logged without taking a page from the list: the pages the keeper could
+// not act on are still ahead of it when the node is back, and the API is
+// not asked for pages the keeper would drop.
+func TestRunnerKeepsItsPlaceWhileTheNodeIsDown(t *testing.T) {
+	e := indexertest.NewEnv(t)
+	down, err := ethclient.Dial("http://127.0.0.1:" + strconv.Itoa(testport.Port(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer down.Close()
+	var asked []string
+	pages := map[string]string{"": "0xa", "0xa": "0xb", "0xb": ""}
+	src := func(_ context.Context, _ common.Address, cursor string) ([]Item, string, error) {
+		asked = append(asked, cursor)
+		return nil, pages[cursor], nil
+	}
+	r := NewRunner(e.Client.(Client), e.Keeper.Key, src, nil)
+	if _, err := r.Step(context.Background()); err != nil { // takes the first page
+		t.Fatal(err)
+	}
+	r.client = down
+	for range 2 {
+		if _, err := r.Step(context.Background()); err == nil {
+			t.Fatal("a step succeeded with the node down")
+		}
+	}
+	r.client = e.Client.(Client)
+	if _, err := r.Step(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(asked, ","); got != ",0xa" {
+		t.Fatalf("cursors asked: %q, want the second page once, after the outage", got)
 	}
 }
