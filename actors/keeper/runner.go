@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"math/big"
@@ -113,6 +114,26 @@ type Runner struct {
 	// cursor is where the next step's page starts: each step takes the
 	// next page of the list, and starts over after the last.
 	cursor string
+	// chainID is the node's, read once.
+	chainID *big.Int
+	// next is the nonce after the keeper's last sent transaction, sent at
+	// block nextAt: see sender.
+	next, nextAt uint64
+}
+
+// sender is what the transactions of one step share, read from the node
+// at the first one to send: the fee caps and the nonce, which the keeper
+// then counts itself. The node's pending nonce is not asked again for
+// each transaction, since a node behind a load balancer (or slow to
+// admit a transaction to its pool) may not count the one just sent yet,
+// and the next would reuse its nonce. For the same reason a step within
+// resendAfter blocks of the last send starts from the larger of the
+// node's pending nonce and the keeper's own count; later ones trust the
+// node again, so a transaction the pool dropped leaves no lasting gap.
+type sender struct {
+	ready       bool
+	nonce       uint64
+	tip, feeCap *big.Int
 }
 
 // NewRunner returns a keeper executing with key.
@@ -181,11 +202,12 @@ func (r *Runner) Step(ctx context.Context) ([]*types.Transaction, error) {
 		}
 	}
 	var out []*types.Transaction
+	var snd sender
 	for _, it := range items {
 		if at, ok := r.sent[it.OrderHash]; ok && head < at+resendAfter {
 			continue
 		}
-		tx, err := r.execute(ctx, it)
+		tx, err := r.execute(ctx, it, head, &snd)
 		if err != nil {
 			r.log.Info("not executing", "order", it.OrderHash, "err", err, "revert", RevertName(err))
 			continue
@@ -210,8 +232,9 @@ func (r *Runner) Sweep(ctx context.Context) ([]*types.Transaction, error) {
 	}
 }
 
-// execute simulates the item's fillOrder and sends it when it succeeds.
-func (r *Runner) execute(ctx context.Context, it Item) (*types.Transaction, error) {
+// execute simulates the item's fillOrder and sends it when it succeeds,
+// with the step's sender (read from the node at its first use).
+func (r *Runner) execute(ctx context.Context, it Item, head uint64, snd *sender) (*types.Transaction, error) {
 	to := common.HexToAddress(it.Tx.To)
 	data, err := hexutil.Decode(it.Tx.Data)
 	if err != nil {
@@ -225,32 +248,55 @@ func (r *Runner) execute(ctx context.Context, it Item) (*types.Transaction, erro
 	if err != nil {
 		return nil, fmt.Errorf("gas estimation reverts: %w", err)
 	}
-	nonce, err := nodeCall(r, ctx, func(c context.Context) (uint64, error) { return r.client.PendingNonceAt(c, r.addr) })
-	if err != nil {
+	if err := r.prepare(ctx, head, snd); err != nil {
 		return nil, err
 	}
-	chainID, err := nodeCall(r, ctx, r.client.ChainID)
-	if err != nil {
-		return nil, err
-	}
-	tip, err := nodeCall(r, ctx, r.client.SuggestGasTipCap)
-	if err != nil {
-		return nil, err
-	}
-	h, err := nodeCall(r, ctx, func(c context.Context) (*types.Header, error) { return r.client.HeaderByNumber(c, nil) })
-	if err != nil {
-		return nil, err
-	}
-	feeCap := new(big.Int).Add(tip, new(big.Int).Mul(h.BaseFee, big.NewInt(2)))
-	tx, err := types.SignNewTx(r.key, types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{
-		ChainID: chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: gas + gas/5, To: &to, Data: data,
+	tx, err := types.SignNewTx(r.key, types.LatestSignerForChainID(r.chainID), &types.DynamicFeeTx{
+		ChainID: r.chainID, Nonce: snd.nonce, GasTipCap: snd.tip, GasFeeCap: snd.feeCap, Gas: gas + gas/5, To: &to, Data: data,
 	})
 	if err != nil {
 		return nil, err
 	}
 	if _, err := nodeCall(r, ctx, func(c context.Context) (struct{}, error) { return struct{}{}, r.client.SendTransaction(c, tx) }); err != nil {
+		snd.ready = false // the node may know better (another sender of this key): ask it again
 		return nil, fmt.Errorf("send: %w", err)
 	}
-	r.log.Info("fillOrder sent", "order", it.OrderHash, "tx", tx.Hash(), "fillIn", it.FillIn)
+	snd.nonce++
+	r.next, r.nextAt = snd.nonce, head
+	r.log.Info("fillOrder sent", "order", it.OrderHash, "tx", tx.Hash(), "nonce", tx.Nonce(), "fillIn", it.FillIn)
 	return tx, nil
+}
+
+// prepare reads the step's sender from the node unless it is ready.
+func (r *Runner) prepare(ctx context.Context, head uint64, snd *sender) error {
+	if snd.ready {
+		return nil
+	}
+	if r.chainID == nil {
+		id, err := nodeCall(r, ctx, r.client.ChainID)
+		if err != nil {
+			return err
+		}
+		r.chainID = id
+	}
+	nonce, err := nodeCall(r, ctx, func(c context.Context) (uint64, error) { return r.client.PendingNonceAt(c, r.addr) })
+	if err != nil {
+		return err
+	}
+	if r.next > nonce && head < r.nextAt+resendAfter {
+		nonce = r.next
+	}
+	tip, err := nodeCall(r, ctx, r.client.SuggestGasTipCap)
+	if err != nil {
+		return err
+	}
+	h, err := nodeCall(r, ctx, func(c context.Context) (*types.Header, error) { return r.client.HeaderByNumber(c, nil) })
+	if err != nil {
+		return err
+	}
+	if h.BaseFee == nil {
+		return errors.New("keeper: the node's head has no base fee (a chain before London): dynamic-fee transactions cannot be priced")
+	}
+	*snd = sender{ready: true, nonce: nonce, tip: tip, feeCap: new(big.Int).Add(tip, new(big.Int).Mul(h.BaseFee, big.NewInt(2)))}
+	return nil
 }

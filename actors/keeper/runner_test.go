@@ -2,6 +2,7 @@ package keeper
 
 import (
 	"context"
+	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/orderengine/orderengine/actors/indexer/indexertest"
@@ -94,5 +96,67 @@ func TestRunnerKeepsItsPlaceWhileTheNodeIsDown(t *testing.T) {
 	}
 	if got := strings.Join(asked, ","); got != ",0xa" {
 		t.Fatalf("cursors asked: %q, want the second page once, after the outage", got)
+	}
+}
+
+// laggingNode is a FAKE for what cannot exist here: a node (typically
+// several behind a load balancer) whose pending state does not show the
+// transaction it just accepted, so its pending nonce is the latest block's.
+// Everything else is the real simulated chain.
+type laggingNode struct{ Client }
+
+func (n laggingNode) PendingNonceAt(ctx context.Context, a common.Address) (uint64, error) {
+	return n.Client.(interface {
+		NonceAt(context.Context, common.Address, *big.Int) (uint64, error)
+	}).NonceAt(ctx, a, nil)
+}
+
+// Several transactions in one step take consecutive nonces from the
+// keeper's own count, not each from the node's pending nonce: behind a
+// node whose pending view lags, the second fill would reuse the first's
+// nonce and be refused.
+func TestRunnerNumbersTheTransactionsOfAStep(t *testing.T) {
+	e := indexertest.NewEnv(t)
+	var items []Item
+	var hashes []common.Hash
+	for i := range 3 {
+		o, sig, h := e.LimitOrder(int64(i+1)*1_000_000, uint64(30+i))
+		items = append(items, Item{OrderHash: h.Hex(), Tx: TxData{To: e.D.Router.Hex(), Data: hexutil.Encode(e.FillData(o, sig, int64(i+1)*1_000_000))}})
+		hashes = append(hashes, h)
+	}
+	src := func(context.Context, common.Address, string) ([]Item, string, error) { return items, "", nil }
+	r := NewRunner(laggingNode{e.Client.(Client)}, e.Keeper.Key, src, nil)
+	sent, err := r.Step(context.Background())
+	if err != nil || len(sent) != 3 {
+		t.Fatalf("sent %d of 3 (%v)", len(sent), err)
+	}
+	for i := 1; i < len(sent); i++ {
+		if sent[i].Nonce() != sent[0].Nonce()+uint64(i) {
+			t.Fatalf("nonces %d, %d, %d", sent[0].Nonce(), sent[1].Nonce(), sent[2].Nonce())
+		}
+	}
+	// A step before the block is mined continues the count (the node
+	// still answers the latest block's nonce).
+	o, sig, h := e.LimitOrder(4_000_000, 40)
+	items = []Item{{OrderHash: h.Hex(), Tx: TxData{To: e.D.Router.Hex(), Data: hexutil.Encode(e.FillData(o, sig, 4_000_000))}}}
+	hashes = append(hashes, h)
+	more, err := r.Step(context.Background())
+	if err != nil || len(more) != 1 || more[0].Nonce() != sent[2].Nonce()+1 {
+		t.Fatalf("second step sent %d (%v)", len(more), err)
+	}
+	sent = append(sent, more...)
+	e.Sim.Commit()
+	for i, h := range hashes {
+		if filled, _ := e.RouterFilled(h); filled.Int64() != int64(i+1)*1_000_000 {
+			t.Fatalf("order %d: router filled %s", i, filled)
+		}
+	}
+	// Once the block is mined the node's count has caught up: the next
+	// step's nonce follows, no gap, no reuse.
+	o, sig, h = e.LimitOrder(5_000_000, 41)
+	items = []Item{{OrderHash: h.Hex(), Tx: TxData{To: e.D.Router.Hex(), Data: hexutil.Encode(e.FillData(o, sig, 5_000_000))}}}
+	next, err := r.Step(context.Background())
+	if err != nil || len(next) != 1 || next[0].Nonce() != sent[3].Nonce()+1 {
+		t.Fatalf("next step sent %d (%v)", len(next), err)
 	}
 }
