@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"math/big"
 	"net/http"
@@ -76,7 +77,7 @@ func HTTPSource(base, apiKey string, hc *http.Client) Source {
 		}
 		defer resp.Body.Close()
 		if resp.StatusCode != http.StatusOK {
-			return nil, "", fmt.Errorf("keeper: list executable: HTTP %d", resp.StatusCode)
+			return nil, "", apiError(resp)
 		}
 		var body ExecutableList
 		if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
@@ -84,6 +85,46 @@ func HTTPSource(base, apiKey string, hc *http.Client) Source {
 		}
 		return body.Orders, deref(body.NextCursor), nil
 	}
+}
+
+// APIError is the API's refusal of a keeper list request.
+type APIError struct {
+	Status  int
+	Code    string // the error object's code ("" when the body is not one)
+	Message string
+	// RetryAfter is the Retry-After header (a 429's wait; 0 when absent).
+	RetryAfter time.Duration
+}
+
+func (e *APIError) Error() string {
+	return fmt.Sprintf("keeper: list executable: HTTP %d %s: %s", e.Status, e.Code, e.Message)
+}
+
+// apiError reads a non-200 answer of the API.
+func apiError(resp *http.Response) *APIError {
+	e := &APIError{Status: resp.StatusCode}
+	var body struct {
+		Error string `json:"error"`
+		Code  string `json:"code"`
+	}
+	if json.NewDecoder(io.LimitReader(resp.Body, 64<<10)).Decode(&body) == nil {
+		e.Code, e.Message = body.Code, body.Error
+	}
+	if secs, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && secs > 0 {
+		e.RetryAfter = time.Duration(secs) * time.Second
+	}
+	return e
+}
+
+// retryWait is how long Run waits after a step that failed with err: the
+// poll period, or the API's Retry-After when that is longer (a rate-limited
+// keeper does not come back before the window has room).
+func retryWait(err error, poll time.Duration) time.Duration {
+	var ae *APIError
+	if errors.As(err, &ae) && ae.RetryAfter > poll {
+		return ae.RetryAfter
+	}
+	return poll
 }
 
 func deref(s *string) string {
@@ -148,19 +189,24 @@ func NewRunner(client Client, key *ecdsa.PrivateKey, source Source, log *slog.Lo
 // Address is the keeper's address.
 func (r *Runner) Address() common.Address { return r.addr }
 
-// Run executes every poll until ctx is done.
+// Run executes every poll until ctx is done. A failed step (node or API
+// down) is logged and retried at the next poll, or after the API's
+// Retry-After when it asks for longer.
 func (r *Runner) Run(ctx context.Context, poll time.Duration) {
-	t := time.NewTicker(poll)
+	t := time.NewTimer(0)
 	defer t.Stop()
 	for {
-		if _, err := r.Step(ctx); err != nil && ctx.Err() == nil {
-			r.log.Warn("keeper step failed", "err", err)
-		}
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
 		}
+		start, wait := time.Now(), poll
+		if _, err := r.Step(ctx); err != nil && ctx.Err() == nil {
+			wait = retryWait(err, poll)
+			r.log.Warn("keeper step failed", "err", err, "retryIn", wait)
+		}
+		t.Reset(time.Until(start.Add(wait)))
 	}
 }
 
