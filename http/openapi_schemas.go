@@ -26,6 +26,12 @@ func closed(o obj) obj {
 	return o
 }
 
+// described sets o's description.
+func described(o obj, desc string) obj {
+	o["description"] = desc
+	return o
+}
+
 func arrayOf(item obj) obj { return obj{"type": "array", "items": item} }
 
 func dateTime() obj { return obj{"type": "string", "format": "date-time"} }
@@ -239,14 +245,19 @@ func schemas() obj {
 		"ExecutableOrder": object([]string{"orderHash", "orderType", "pair", "order", "signature", "fillIn", "oraclePrice", "block", "route",
 			"minAmountOut", "expectedAmountOut", "expectedKeeperFee", "tx"}, obj{
 			"orderHash": ref("Hash"), "orderType": ref("OrderType"), "pair": ref("Pair"), "order": ref("StoredOrder"),
-			"signature": ref("HexBytes"), "fillIn": ref("UintString"),
+			"signature":   ref("HexBytes"),
+			"fillIn":      refDesc("UintString", "tokenIn amount of this execution: the remaining amount (limit, stop_loss, take_profit, trailing) or the DCA leg due (several with SHORT_CIRCUIT catch-up; the remainder on the last)."),
 			"oraclePrice": obj{"oneOf": []obj{ref("UintString"), {"type": "null"}}, "description": "Oracle price of one whole tokenIn in raw tokenOut at block."},
-			"block":       obj{"type": "integer"},
-			"route": object([]string{"targets", "calldatas"}, obj{
+			"block":       obj{"type": "integer", "description": "Block the trigger engine decided the order at."},
+			"route": described(object([]string{"targets", "calldatas"}, obj{
 				"family": obj{"type": "string"}, "targets": arrayOf(ref("Address")), "calldatas": arrayOf(ref("HexBytes")),
-			}),
-			"minAmountOut": ref("UintString"), "expectedAmountOut": ref("UintString"), "expectedKeeperFee": ref("UintString"),
-			"tx": object([]string{"to", "data"}, obj{"to": ref("Address"), "data": ref("HexBytes")}),
+			}), "The executor calls of a fresh route for fillIn, as encoded in tx.data."),
+			"minAmountOut":      refDesc("UintString", "The keeper's bound on the net output carried by tx.data: the route's minimum at the order's slippagePpm."),
+			"expectedAmountOut": refDesc("UintString", "Net output the receiver gets on the quoted pools, after every fee leg."),
+			"expectedKeeperFee": refDesc("UintString", "Keeper fee leg (raw tokenOut) on the quoted pools, paid to the transaction's sender."),
+			"tx": described(object([]string{"to", "data", "value"}, obj{"to": ref("Address"), "data": ref("HexBytes"),
+				"value": refDesc("UintString", "Wei to send: always 0 (fillOrder is not payable).")}),
+				"The router's fillOrder call to send as is from the keeper address it was simulated from, ready for a wallet library's sendTransaction; gas limit, nonce and fees are the keeper's (the reference keeper estimates the gas and adds 20 %)."),
 		}),
 		"ExecutableList": object([]string{"orders", "nextCursor"}, obj{"orders": arrayOf(ref("ExecutableOrder")),
 			"nextCursor": obj{"type": []string{"string", "null"}, "description": "Cursor of the next page; null at the end. One request examines at most 16 × limit listed orders and routes and simulates at most 4 × limit of them, so a page may hold fewer than limit orders (even none) and still have a nextCursor: follow it, and start over when it is null."}}),

@@ -227,6 +227,9 @@ func TestE2EEveryClassExecutesWithTheListedTxAndItsFees(t *testing.T) {
 				v := new(big.Int).Mul(gross, big.NewInt(int64(ppm)))
 				return v.Quo(v, big.NewInt(1_000_000))
 			}
+			if it.Tx.Value != "0" || it.Tx.To != e.cfg.Chain.Router {
+				t.Errorf("%s: tx to %s value %q, want the router and 0", it.OrderType, it.Tx.To, it.Tx.Value)
+			}
 			if f.AmountIn != it.FillIn || pf.Cmp(leg(cell.ProtocolPpm)) != 0 || rf.Cmp(leg(cell.ReferralPpm)) != 0 || kf.Cmp(leg(cell.KeeperPpm)) != 0 {
 				t.Errorf("%s: fill %+v, gross %s, cell %+v", it.OrderType, f, gross, cell)
 			}

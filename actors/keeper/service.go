@@ -103,10 +103,13 @@ type RouteCalls struct {
 	Calldatas []string `json:"calldatas"`
 }
 
-// TxData is the fillOrder transaction to send as is.
+// TxData is the fillOrder transaction to send as is: to, data and value
+// (always "0": fillOrder is not payable), ready for a wallet library's
+// sendTransaction; gas, nonce and fees are the keeper's.
 type TxData struct {
-	To   string `json:"to"`
-	Data string `json:"data"`
+	To    string `json:"to"`
+	Data  string `json:"data"`
+	Value string `json:"value"`
 }
 
 // Executable implements http.KeeperService: the trigger engine's
@@ -269,7 +272,7 @@ func (s *Service) item(ctx context.Context, x trigger.Executable, rec *persisten
 		FillIn: x.FillIn.String(), Block: x.Block,
 		Route:        RouteCalls{Family: rt.Route.Family, Targets: rt.Route.Targets, Calldatas: rt.Route.Calldatas},
 		MinAmountOut: minOut.String(), ExpectedAmountOut: rt.AmountOut, ExpectedKeeperFee: rt.Fees.Keeper,
-		Tx: TxData{To: s.opts.RouterAddr.Hex(), Data: hexutil.Encode(data)},
+		Tx: TxData{To: s.opts.RouterAddr.Hex(), Data: hexutil.Encode(data), Value: "0"},
 	}
 	if x.Price != nil {
 		p := x.Price.String()
