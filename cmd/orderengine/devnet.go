@@ -138,11 +138,11 @@ func runDevnetFaucet(ctx context.Context, env *cliEnv, args []string) error {
 func readKeyFile(path string) (*ecdsa.PrivateKey, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("devnet: key file: %w", err)
+		return nil, fmt.Errorf("key file: %w", err)
 	}
 	key, err := crypto.HexToECDSA(strings.TrimPrefix(strings.TrimSpace(string(data)), "0x"))
 	if err != nil {
-		return nil, fmt.Errorf("devnet: key file %s: %w", path, err)
+		return nil, fmt.Errorf("key file %s: %w", path, err)
 	}
 	return key, nil
 }
