@@ -266,12 +266,24 @@ func (r *Runner) Step(ctx context.Context) ([]*types.Transaction, error) {
 
 // Sweep steps through the whole list once, from its first page to its
 // last, and returns every transaction sent (keeper --once).
+// A page the API refused with a Retry-After (429) is asked again once the
+// wait is over; any other failure ends the sweep.
 func (r *Runner) Sweep(ctx context.Context) ([]*types.Transaction, error) {
 	r.cursor = ""
 	var out []*types.Transaction
 	for {
 		sent, err := r.Step(ctx)
 		out = append(out, sent...)
+		var ae *APIError
+		if errors.As(err, &ae) && ae.RetryAfter > 0 {
+			r.log.Info("keeper list rate limited: waiting", "retryIn", ae.RetryAfter)
+			select {
+			case <-ctx.Done():
+				return out, ctx.Err()
+			case <-time.After(ae.RetryAfter):
+				continue
+			}
+		}
 		if err != nil || r.cursor == "" {
 			return out, err
 		}

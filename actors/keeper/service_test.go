@@ -318,6 +318,24 @@ func TestRunnerFollowsTheCursor(t *testing.T) {
 	if got := strings.Join(asked, ","); got != ",0xa,0xb" {
 		t.Fatalf("cursors asked by Sweep: %q", got)
 	}
+	// A page refused with a Retry-After is asked again after the wait (a
+	// named fake of the API's 429; HTTPSource's own reading of a real 429
+	// is TestHTTPSourceReportsTheAPIRefusalAndItsRetryAfter).
+	asked, limited := nil, true
+	r.source = func(ctx context.Context, k common.Address, cursor string) ([]Item, string, error) {
+		if cursor == "0xa" && limited {
+			limited = false
+			asked = append(asked, "429")
+			return nil, "", &APIError{Status: 429, Code: "RATE_LIMITED", RetryAfter: time.Millisecond}
+		}
+		return src(ctx, k, cursor)
+	}
+	if _, err := r.Sweep(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(asked, ","); got != ",429,0xa,0xb" {
+		t.Fatalf("cursors asked by Sweep through a 429: %q", got)
+	}
 }
 
 // stack is the order side a keeper service reads: orders on a Pebble store
