@@ -206,7 +206,7 @@ func publicRoutes() []Route {
 
 		{Method: "GET", Path: "/v1/keeper/executable", Access: ReadBucket, Status: 200, call: callKeeperExecutable,
 			Doc: OpDoc{ID: "keeperExecutable", Tag: "keeper", Summary: "Orders whose trigger condition holds now, with what a keeper needs to execute them.", Response: "ExecutableList",
-				Params: []ParamDoc{q("keeper", "Address", "Keeper address (0x-prefixed, lowercase or EIP-55): the sender each transaction is simulated from (absent: the zero address), and the only caller shown orders designated to it (makerTraits.allowedSender). It is a filter, not an authentication: the router enforces allowedSender on-chain, so another sender's transaction reverts with SenderNotAllowed. Absent: orders designated to a keeper are left out.", false),
+				Params: []ParamDoc{q("keeper", "Address", "Keeper address (0x-prefixed, lowercase or EIP-55): the sender each transaction is simulated from (absent: 0x000000000000000000000000000000000000dEaD, not the zero address, to which a standard ERC-20 refuses the keeper fee), and the only caller shown orders designated to it (makerTraits.allowedSender). It is a filter, not an authentication: the router enforces allowedSender on-chain, so another sender's transaction reverts with SenderNotAllowed. Absent: orders designated to a keeper are left out.", false),
 					q("pair", "Pair", "Only this pair: <tokenIn address>-<tokenOut address>, lowercase or checksummed; a malformed pair or the same token twice is INVALID_REQUEST.", false), pLimit, pCursor},
 				Errors: errsBadInput}},
 	}

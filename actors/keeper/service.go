@@ -281,15 +281,25 @@ func (s *Service) item(ctx context.Context, x trigger.Executable, rec *persisten
 	return it, true, true
 }
 
-// simulate runs fillOrder as the keeper at the latest block. A terminal
-// router error fails the order (order.failed with revertName); any revert
-// keeps the order off the list.
+// SimulationSender is the sender a list without keeper simulates fillOrder
+// from. Not the zero address: the router pays the keeper fee to the
+// sender, and a standard ERC-20 refuses a transfer to the zero address, so
+// every entry would revert and the anonymous list would be empty.
+var SimulationSender = common.HexToAddress("0x000000000000000000000000000000000000dEaD")
+
+// simulate runs fillOrder as the keeper (SimulationSender without one) at
+// the latest block. A terminal router error fails the order (order.failed
+// with revertName); any revert keeps the order off the list.
 func (s *Service) simulate(ctx context.Context, x trigger.Executable, keeper common.Address, data []byte) bool {
 	if s.opts.Chain == nil {
 		return true
 	}
+	from := keeper
+	if from == (common.Address{}) {
+		from = SimulationSender
+	}
 	to := s.opts.RouterAddr
-	_, err := s.opts.Chain.CallContract(ctx, ethereum.CallMsg{From: keeper, To: &to, Data: data}, nil)
+	_, err := s.opts.Chain.CallContract(ctx, ethereum.CallMsg{From: from, To: &to, Data: data}, nil)
 	if err == nil {
 		return true
 	}

@@ -4,10 +4,12 @@ import (
 	"context"
 	"math/big"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 
@@ -287,6 +289,65 @@ func TestExecutablePagesWithinItsBudgets(t *testing.T) {
 	routes.n, routes.fail = 0, true
 	if p := page(""); len(p.Orders) != 0 || p.NextCursor == nil || *p.NextCursor != all[3].Hash.Hex() || routes.n != 4 {
 		t.Fatalf("page without routes: %+v, %d routes (want 4, cursor %s)", p, routes.n, all[3].Hash.Hex())
+	}
+}
+
+// senders records the sender of every simulation and passes it on to the
+// real chain.
+type senders struct {
+	Caller
+	mu   sync.Mutex
+	from []common.Address
+}
+
+func (c *senders) CallContract(ctx context.Context, msg ethereum.CallMsg, block *big.Int) ([]byte, error) {
+	c.mu.Lock()
+	c.from = append(c.from, msg.From)
+	c.mu.Unlock()
+	return c.Caller.CallContract(ctx, msg, block)
+}
+
+// A list for a keeper simulates from that keeper; a list without one from
+// SimulationSender, never from the zero address (the keeper fee is paid to
+// the sender, and a standard ERC-20 refuses a transfer to it).
+func TestExecutableSimulatesFromTheKeeperOrANonZeroSender(t *testing.T) {
+	e := indexertest.NewEnv(t)
+	st := newStack(t, e, true)
+	calls := &senders{Caller: e.Client}
+	svc := NewService(Options{Trigger: st.trig, Routes: poolRoute{e}, RouterAddr: e.D.Router, Chain: calls, Registry: st.reg})
+	o, sig, h := e.LimitOrder(1_000_000, 1)
+	if err := st.reg.Create(context.Background(), indexertest.Record(o, sig, h, "acc", time.Now()), nil); err != nil {
+		t.Fatal(err)
+	}
+	head := e.Head()
+	if err := st.trig.Evaluate(context.Background(), trigger.BlockRef{Number: head.Number.Uint64(), Hash: head.Hash(), Time: head.Time}); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []struct {
+		keeper string
+		want   common.Address
+	}{{"", SimulationSender}, {e.Keeper.Addr.Hex(), e.Keeper.Addr}} {
+		calls.mu.Lock()
+		calls.from = nil
+		calls.mu.Unlock()
+		v, err := svc.Executable(context.Background(), apihttp.KeeperExecutableRequest{Keeper: k.keeper})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(v.(ExecutableList).Orders); n != 1 {
+			t.Fatalf("keeper %q: %d orders listed", k.keeper, n)
+		}
+		calls.mu.Lock()
+		from := calls.from
+		calls.mu.Unlock()
+		if len(from) == 0 {
+			t.Fatalf("keeper %q: nothing simulated", k.keeper)
+		}
+		for _, f := range from {
+			if f != k.want {
+				t.Fatalf("keeper %q: simulated from %s, want %s", k.keeper, f.Hex(), k.want.Hex())
+			}
+		}
 	}
 }
 
