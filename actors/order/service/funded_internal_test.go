@@ -38,7 +38,9 @@ func (c *countingBalances) CallContract(ctx context.Context, call ethereum.CallM
 func TestPrefetchReadsManyMakersInOneCall(t *testing.T) {
 	ctx := context.Background()
 	cfg := orderengine.Default().Chain
-	cfg.ManualMining, cfg.MarketMaker.Enabled = true, false
+	// No JSON-RPC listener: the default 127.0.0.1:8545 may be taken (a
+	// `make run` on this machine, another test process).
+	cfg.ManualMining, cfg.MarketMaker.Enabled, cfg.DevRPCListen = true, false, ""
 	dc, err := devchain.Start(ctx, cfg, nil)
 	if err != nil {
 		t.Fatal(err)
