@@ -112,7 +112,11 @@ func New(opts Options) *Engine {
 	e := &Engine{opts: opts, log: opts.Log.With("component", "trigger"), wake: make(chan struct{}, 1),
 		system: opts.System, pids: map[string]*actor.PID{}, pending: newChanges(), maxPending: maxPending}
 	if e.system == nil {
-		e.system, e.own = actor.NewActorSystem(), true
+		// Its own system logs through opts.Log: Proto.Actor's default
+		// logger writes coloured text to the process's stderr, which broke
+		// log.format=json (and ignored log.level).
+		actorLog := opts.Log.With("component", "protoactor")
+		e.system, e.own = actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return actorLog })), true
 	}
 	e.unsubscribe = opts.Registry.Subscribe(e.onChange)
 	return e
