@@ -58,6 +58,13 @@ func registry() registryT {
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		// The first SIGTERM or SIGINT starts the drain (serve waits up to
+		// http.shutdownTimeout); releasing the signals then gives a second
+		// one its default action, so it ends the process at once.
+		<-ctx.Done()
+		stop()
+	}()
 	env := &cliEnv{stdout: os.Stdout, stderr: os.Stderr, lookupEnv: os.LookupEnv, reg: registry()}
 	err := run(ctx, env, os.Args[1:])
 	stop()

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -121,4 +122,55 @@ func TestServeJSONLogsAndCleanExit(t *testing.T) {
 			t.Fatalf("no %q record in the log: %v", want, msgs)
 		}
 	}
+}
+
+// TestServeSecondSignalExitsAtOnce holds a request in flight (headers read,
+// body pending, under a one-minute read and shutdown timeout), sends
+// SIGTERM, which starts the drain, then a second SIGTERM, which must end
+// the process at once (killed by the signal) rather than wait for the
+// drain.
+func TestServeSecondSignalExitsAtOnce(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	p := startProcess(t, ctx, "--http-shutdown-timeout", "1m", "--http-read-timeout", "1m")
+	conn := holdRequest(t, p.pub)
+	defer conn.Close()
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	for !strings.Contains(p.err.String(), "shutting down") { // the drain has begun
+		select {
+		case <-ctx.Done():
+			t.Fatalf("no drain after SIGTERM:\n%s", p.err.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	err := p.cmd.Wait()
+	ws, ok := p.cmd.ProcessState.Sys().(syscall.WaitStatus)
+	if !ok || !ws.Signaled() || ws.Signal() != syscall.SIGTERM {
+		t.Fatalf("after a second SIGTERM during the drain: %v (want killed by SIGTERM)\n%s", err, p.err.String())
+	}
+}
+
+// holdRequest starts a request on addr and leaves it in flight: its headers
+// are read, its body never comes. Expect: 100-continue makes the server
+// say when it has read the headers; from then on the connection is active
+// and a drain waits for it.
+func holdRequest(t *testing.T, addr string) net.Conn {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Write([]byte("POST /v1/orders HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10\r\nExpect: 100-continue\r\n\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	status, err := bufio.NewReader(conn).ReadString('\n')
+	if err != nil || !strings.Contains(status, "100 Continue") {
+		t.Fatalf("no 100 Continue: %q %v", status, err)
+	}
+	return conn
 }
