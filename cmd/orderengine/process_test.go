@@ -155,6 +155,24 @@ func TestServeSecondSignalExitsAtOnce(t *testing.T) {
 	}
 }
 
+// TestServeDrainTimeoutIsNamed holds a request in flight past
+// http.shutdownTimeout: serve must exit non-zero with an error that names
+// the setting, not a bare "context deadline exceeded".
+func TestServeDrainTimeoutIsNamed(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	p := startProcess(t, ctx, "--http-shutdown-timeout", "200ms", "--http-read-timeout", "1m")
+	conn := holdRequest(t, p.pub)
+	defer conn.Close()
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	err := p.cmd.Wait()
+	if p.cmd.ProcessState.ExitCode() != 1 || !strings.Contains(p.err.String(), "not drained within http.shutdownTimeout (200ms)") {
+		t.Fatalf("drain past http.shutdownTimeout: %v\n%s", err, p.err.String())
+	}
+}
+
 // holdRequest starts a request on addr and leaves it in flight: its headers
 // are read, its body never comes. Expect: 100-continue makes the server
 // say when it has read the headers; from then on the connection is active

@@ -135,7 +135,10 @@ func runServe(ctx context.Context, env *cliEnv, args []string) (err error) {
 	}
 	dctx, cancel := context.WithTimeout(context.Background(), cfg.HTTP.ShutdownTimeout)
 	defer cancel()
-	errs := []error{serveErr, srv.Shutdown(dctx)}
+	errs := []error{serveErr}
+	if err := srv.Shutdown(dctx); err != nil {
+		errs = append(errs, fmt.Errorf("http: in-flight requests not drained within http.shutdownTimeout (%s): %w", cfg.HTTP.ShutdownTimeout, err))
+	}
 	stopLifecycle() // before the chain stops
 	stopRouting()
 	if stopChain != nil {
