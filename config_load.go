@@ -177,6 +177,73 @@ func LoadConfig(args []string, lookupEnv func(string) (string, bool), usage io.W
 	return cfg, cfg.Validate()
 }
 
+// OtherEnv lists the ORDERENGINE_* variables that are not settings of
+// Config but are read by other commands or tools: the configuration file,
+// the keeper command's API key and the geth binary of the external-node
+// tests.
+var OtherEnv = []string{ConfigFileEnv, EnvPrefix + "API_KEY", EnvPrefix + "GETH"}
+
+// CheckEnv reports every ORDERENGINE_* variable of environ (os.Environ()
+// format) that names no setting, with the nearest setting's variable when
+// one is close: a misspelt variable (ORDERENGINE_DEVE=false) is otherwise
+// ignored without a trace and the default (here dev mode) silently runs.
+func CheckEnv(environ []string) error {
+	known := map[string]bool{}
+	var names []string
+	for _, f := range Fields() {
+		known[f.Env] = true
+		names = append(names, f.Env)
+	}
+	for _, n := range OtherEnv {
+		known[n] = true
+	}
+	var errs []error
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		if !strings.HasPrefix(name, EnvPrefix) || known[name] {
+			continue
+		}
+		msg := fmt.Sprintf("config: unknown environment variable %s", name)
+		if near := nearest(name, names); near != "" {
+			msg += fmt.Sprintf(" (did you mean %s?)", near)
+		}
+		errs = append(errs, errors.New(msg+"; docs/configuration.md lists every setting"))
+	}
+	return errors.Join(errs...)
+}
+
+// nearest returns the candidate closest to s by edit distance when it is
+// at most 3 edits away, else "".
+func nearest(s string, candidates []string) string {
+	best, bestD := "", 4
+	for _, c := range candidates {
+		if d := editDistance(s, c); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			sub := prev[j-1]
+			if a[i-1] != b[j-1] {
+				sub++
+			}
+			cur[j] = min(sub, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
 // flagAliases maps the short flags people type most to a field's path:
 // `serve --rpc-url URL` is `serve --chain-rpc-url URL`.
 func flagAliases() map[string]string {

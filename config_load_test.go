@@ -290,3 +290,24 @@ func TestConfigurationDoc(t *testing.T) {
 	}
 	t.Fatalf("%s is out of date with Config; run UPDATE_CONFIG_DOC=1 go test -run TestConfigurationDoc .", path)
 }
+
+// An ORDERENGINE_* variable that names no setting is refused with the
+// nearest setting's variable; the settings' variables and the other known
+// variables pass, and so do variables of other programs.
+func TestCheckEnvReportsUnknownVariables(t *testing.T) {
+	ok := []string{"ORDERENGINE_HTTP_LISTEN=127.0.0.1:1", "ORDERENGINE_CONFIG=c.json", "ORDERENGINE_API_KEY=k",
+		"ORDERENGINE_GETH=/bin/geth", "PATH=/bin", "ORDERENGINEX=1"}
+	if err := CheckEnv(ok); err != nil {
+		t.Fatal(err)
+	}
+	err := CheckEnv(append(ok, "ORDERENGINE_DEVE=false", "ORDERENGINE_NO_SUCH_THING_AT_ALL=1"))
+	if err == nil {
+		t.Fatal("unknown variables accepted")
+	}
+	msg := err.Error()
+	for _, want := range []string{"ORDERENGINE_DEVE (did you mean ORDERENGINE_DEV?)", "unknown environment variable ORDERENGINE_NO_SUCH_THING_AT_ALL;"} {
+		if !strings.Contains(msg, want) {
+			t.Fatalf("%q does not say %q", msg, want)
+		}
+	}
+}

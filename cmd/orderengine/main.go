@@ -31,7 +31,10 @@ type command struct {
 type cliEnv struct {
 	stdout, stderr io.Writer
 	lookupEnv      func(string) (string, bool)
-	reg            registryT
+	// environ lists the environment (os.Environ) for serve's check of
+	// unknown ORDERENGINE_* variables; nil skips the check.
+	environ func() []string
+	reg     registryT
 }
 
 // registryT lists the commands and the hooks of serve.
@@ -65,7 +68,7 @@ func main() {
 		<-ctx.Done()
 		stop()
 	}()
-	env := &cliEnv{stdout: os.Stdout, stderr: os.Stderr, lookupEnv: os.LookupEnv, reg: registry()}
+	env := &cliEnv{stdout: os.Stdout, stderr: os.Stderr, lookupEnv: os.LookupEnv, environ: os.Environ, reg: registry()}
 	err := run(ctx, env, os.Args[1:])
 	stop()
 	if err != nil {

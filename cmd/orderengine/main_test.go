@@ -316,6 +316,22 @@ func TestHelpIsNotAnError(t *testing.T) {
 	}
 }
 
+// serve refuses to start with a misspelt ORDERENGINE_* variable, naming it
+// and the setting it is closest to (the context is cancelled, so a serve
+// that started would return nil at once).
+func TestServeRefusesUnknownEnvironmentVariable(t *testing.T) {
+	var stderr bytes.Buffer
+	env := &cliEnv{stdout: io.Discard, stderr: &stderr, lookupEnv: func(string) (string, bool) { return "", false }, reg: registry(),
+		environ: func() []string { return []string{"HOME=/root", "ORDERENGINE_HTTP_LISTN=0.0.0.0:80"} }}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := run(ctx, env, []string{"serve", "--data-dir", t.TempDir(), "--http-listen", testport.Addr(t),
+		"--http-admin-listen", testport.Addr(t), "--chain-dev-rpc-listen", "127.0.0.1:0"})
+	if err == nil || !strings.Contains(err.Error(), "unknown environment variable ORDERENGINE_HTTP_LISTN (did you mean ORDERENGINE_HTTP_LISTEN?)") {
+		t.Fatalf("serve with a misspelt variable: %v", err)
+	}
+}
+
 func TestUnknownCommand(t *testing.T) {
 	env := &cliEnv{stdout: io.Discard, stderr: io.Discard, lookupEnv: func(string) (string, bool) { return "", false }, reg: registry()}
 	if err := run(context.Background(), env, []string{"frobnicate"}); err == nil {

@@ -59,6 +59,11 @@ func runServe(ctx context.Context, env *cliEnv, args []string) (err error) {
 	if err != nil {
 		return err
 	}
+	if env.environ != nil {
+		if err := orderengine.CheckEnv(env.environ()); err != nil {
+			return err
+		}
+	}
 	log, err := cfg.Log.NewLogger(env.stderr)
 	if err != nil {
 		return err
