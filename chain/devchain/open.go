@@ -6,6 +6,8 @@ import (
 	"io"
 	"log/slog"
 	"math/big"
+	"net/http"
+	"net/url"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/ethclient"
@@ -114,10 +116,11 @@ func openExternal(ctx context.Context, cfg *orderengine.Config, logger *slog.Log
 // chainID; a mismatch is an error naming both. Its errors name the node by
 // RedactURL only.
 func Dial(ctx context.Context, rpcURL string, chainID uint64) (*ethclient.Client, error) {
-	client, err := ethclient.DialContext(ctx, rpcURL)
+	rc, err := dialRPC(ctx, rpcURL)
 	if err != nil {
 		return nil, fmt.Errorf("devchain: dial %s: %w", RedactURL(rpcURL), scrubURL(err, rpcURL))
 	}
+	client := ethclient.NewClient(rc)
 	got, err := client.ChainID(ctx)
 	if err != nil {
 		client.Close()
@@ -128,4 +131,44 @@ func Dial(ctx context.Context, rpcURL string, chainID uint64) (*ethclient.Client
 		return nil, fmt.Errorf("devchain: node at %s has chain id %s, configuration expects %d (set chain.chainId or --chain-id)", RedactURL(rpcURL), got, chainID)
 	}
 	return client, nil
+}
+
+// dialRPC dials rpcURL. Over HTTP(S) the client is given the URL without
+// its user info, path and query, and a transport that sends each request
+// to the full URL: net/http quotes the request URL in every transport error
+// (Post "https://host/v3/<key>": dial tcp ...), and those errors reach the
+// logs of every subsystem that calls the node (the indexer logs one per
+// failed poll while the node is down), so a provider key in the path or
+// query would be written to the logs. Other schemes are dialled as given.
+func dialRPC(ctx context.Context, rpcURL string) (*rpc.Client, error) {
+	u, err := url.Parse(rpcURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return rpc.DialContext(ctx, rpcURL)
+	}
+	shown := u.Scheme + "://" + u.Host
+	hc := &http.Client{Transport: &fullURLTransport{url: u, next: http.DefaultTransport}}
+	return rpc.DialOptions(ctx, shown, rpc.WithHTTPClient(hc))
+}
+
+// fullURLTransport sends every request to url (user info as basic
+// authentication), whatever URL the request was made for.
+type fullURLTransport struct {
+	url  *url.URL
+	next http.RoundTripper
+}
+
+func (t *fullURLTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	r := req.Clone(req.Context())
+	u := *t.url
+	if u.User != nil && r.Header.Get("Authorization") == "" {
+		pw, _ := u.User.Password()
+		r.SetBasicAuth(u.User.Username(), pw)
+	}
+	u.User = nil
+	r.URL, r.Host = &u, u.Host
+	resp, err := t.next.RoundTrip(r)
+	if err != nil {
+		return nil, scrubURL(err, t.url.String())
+	}
+	return resp, nil
 }

@@ -4,7 +4,12 @@ import (
 	"bytes"
 	"log/slog"
 	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/orderengine/orderengine"
@@ -62,5 +67,45 @@ func TestExternalNodeURLNotDisclosed(t *testing.T) {
 		if err == nil || strings.Contains(err.Error(), "SECRET") || !strings.Contains(err.Error(), closed) {
 			t.Errorf("dial %s: %v", RedactURL(u), err)
 		}
+	}
+}
+
+// TestNodeErrorsAtRunTimeDoNotDiscloseTheURL dials the dev node through a
+// recording reverse proxy with a provider key in the user info and the
+// query: the node must receive the full URL (path, query, basic
+// authentication), and once the node is unreachable the errors of later
+// calls, which the indexer and the keeper log, must not carry the key.
+func TestNodeErrorsAtRunTimeDoNotDiscloseTheURL(t *testing.T) {
+	d := startTest(t, testConfig())
+	ctx := testCtx(t)
+	node, err := url.Parse(d.RPCURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var seen []string
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		user, pw, _ := r.BasicAuth()
+		mu.Lock()
+		seen = append(seen, r.URL.RequestURI()+" "+user+":"+pw)
+		mu.Unlock()
+		httputil.NewSingleHostReverseProxy(node).ServeHTTP(w, r)
+	}))
+	host := strings.TrimPrefix(proxy.URL, "http://")
+	client, err := Dial(ctx, "http://user:pw-SECRET@"+host+"/?apikey=KEY-SECRET", 4663)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	mu.Lock()
+	first := seen[0]
+	mu.Unlock()
+	if first != "/?apikey=KEY-SECRET user:pw-SECRET" {
+		t.Fatalf("the node was asked %q", first)
+	}
+	proxy.Close() // the node is now unreachable
+	_, err = client.BlockNumber(ctx)
+	if err == nil || strings.Contains(err.Error(), "SECRET") || !strings.Contains(err.Error(), host) {
+		t.Fatalf("call to an unreachable node: %v", err)
 	}
 }
