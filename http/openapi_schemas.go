@@ -201,6 +201,7 @@ func schemas() obj {
 			"actorsAlive": obj{"type": "object", "additionalProperties": obj{"type": "integer"}},
 			"indexer": obj{"oneOf": []obj{object([]string{"head", "cursor", "lagBlocks"}, obj{
 				"head": obj{"type": "integer"}, "cursor": obj{"type": "integer"}, "lagBlocks": obj{"type": "integer"}, "reorgs": obj{"type": "integer"},
+				"failing": obj{"type": "boolean", "description": "The indexer's latest poll failed (node unreachable or an error): head is the last head read. GET /readyz answers 503 while it is true."},
 			}), {"type": "null"}}},
 			"webhooks": obj{"description": "Webhook delivery counters, null until webhooks run."},
 		}),

@@ -89,6 +89,10 @@ type Status struct {
 	LagBlocks uint64 `json:"lagBlocks"`
 	// Reorgs counts rewound blocks since start.
 	Reorgs uint64 `json:"reorgs"`
+	// Failing is true while Run's latest step failed (the node cannot be
+	// reached, or it or the store answered an error): the cursor does not
+	// move and Head is the last head read.
+	Failing bool `json:"failing"`
 }
 
 // Indexer follows one router on one chain.
@@ -103,6 +107,10 @@ type Indexer struct {
 	head   atomic.Uint64
 	cursor atomic.Uint64
 	reorgs atomic.Uint64
+	// failing is set while Run's steps fail; lastWarn is when one was
+	// last logged at warn level (Run's goroutine only).
+	failing  atomic.Bool
+	lastWarn time.Time
 
 	mu      sync.Mutex
 	advance chan struct{} // closed and replaced when the cursor moves
@@ -143,7 +151,7 @@ func (ix *Indexer) Chain() *persistence.Chain { return ix.chain }
 // Status returns the current progress.
 func (ix *Indexer) Status() Status {
 	h, c := ix.head.Load(), ix.cursor.Load()
-	s := Status{Head: h, Cursor: c, Reorgs: ix.reorgs.Load()}
+	s := Status{Head: h, Cursor: c, Reorgs: ix.reorgs.Load(), Failing: ix.failing.Load()}
 	if h > c {
 		s.LagBlocks = h - c
 	}
@@ -155,8 +163,8 @@ func (ix *Indexer) Run(ctx context.Context) {
 	t := time.NewTicker(ix.opts.Poll)
 	defer t.Stop()
 	for {
-		if err := ix.Sync(ctx); err != nil && ctx.Err() == nil {
-			ix.log.Warn("indexer step failed; retrying", "err", err)
+		if err := ix.Sync(ctx); ctx.Err() == nil {
+			ix.noteStep(err)
 		}
 		select {
 		case <-ctx.Done():
@@ -164,6 +172,31 @@ func (ix *Indexer) Run(ctx context.Context) {
 		case <-t.C:
 		}
 	}
+}
+
+// failureWarnEvery is how often a failure that lasts is logged again at
+// warn level; the other failed polls log at debug level.
+const failureWarnEvery = time.Minute
+
+// noteStep records the outcome of one of Run's polls. A node that is down
+// fails every poll (ten a second by default): the first failure and one a
+// minute after it are warnings, the rest debug, and the recovery is
+// logged once.
+func (ix *Indexer) noteStep(err error) {
+	if err == nil {
+		if ix.failing.Swap(false) {
+			st := ix.Status()
+			ix.log.Info("indexer recovered", "head", st.Head, "cursor", st.Cursor)
+		}
+		return
+	}
+	now := time.Now()
+	if !ix.failing.Swap(true) || now.Sub(ix.lastWarn) >= failureWarnEvery {
+		ix.lastWarn = now
+		ix.log.Warn("indexer step failed; retrying every poll (repeats are logged at debug level, and at warn level once a minute)", "err", err)
+		return
+	}
+	ix.log.Debug("indexer step failed; retrying", "err", err)
 }
 
 // Sync steps until the cursor reaches head − confirmations as of the call.
