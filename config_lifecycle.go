@@ -27,6 +27,11 @@ type LifecycleConfig struct {
 	// KeeperPoll is the reference keeper's polling period of the
 	// executable list. Default 500 ms; zero means 500 ms.
 	KeeperPoll time.Duration `json:"keeperPoll"`
+	// ReadyMaxLag is how many blocks the indexer may trail the node's head,
+	// beyond Chain.Confirmations, before GET /readyz answers 503 (order
+	// statuses and triggers are then that stale, e.g. during the backfill
+	// after a restart). Default 32; zero means 32.
+	ReadyMaxLag uint64 `json:"readyMaxLag"`
 }
 
 func defaultLifecycle() LifecycleConfig {
@@ -36,6 +41,7 @@ func defaultLifecycle() LifecycleConfig {
 		MaxBlocksPerStep: 1000,
 		DevKeeper:        true,
 		KeeperPoll:       500 * time.Millisecond,
+		ReadyMaxLag:      32,
 	}
 }
 
@@ -54,6 +60,9 @@ func (c LifecycleConfig) Resolved() LifecycleConfig {
 	}
 	if c.KeeperPoll <= 0 {
 		c.KeeperPoll = d.KeeperPoll
+	}
+	if c.ReadyMaxLag == 0 {
+		c.ReadyMaxLag = d.ReadyMaxLag
 	}
 	return c
 }

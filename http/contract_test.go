@@ -110,7 +110,7 @@ func TestEveryKeyedOperationNeedsAKey(t *testing.T) {
 			}
 		}
 	}
-	want := map[string]bool{"/v1/errors": true, "/v1/config": true, "/v1/openapi.json": true, "/healthz": true, "/metrics": true}
+	want := map[string]bool{"/v1/errors": true, "/v1/config": true, "/v1/openapi.json": true, "/healthz": true, "/readyz": true, "/metrics": true}
 	if len(keyless) != len(want) {
 		t.Errorf("keyless operations %v, want %v", keyless, want)
 	}
@@ -149,7 +149,7 @@ var specBuckets = map[string]string{
 	"GET /v1/tokens": "read", "GET /api/spot": "read",
 	"POST /v1/webhooks": "read", "GET /v1/webhooks": "read", "GET /v1/webhooks/{id}": "read", "DELETE /v1/webhooks/{id}": "read",
 	"POST /v1/webhooks/{id}/test": "read", "GET /v1/webhooks/{id}/deliveries": "read", "GET /v1/keeper/executable": "read",
-	"GET /v1/errors": "address", "GET /v1/config": "address", "GET /v1/openapi.json": "address", "GET /healthz": "address", "GET /metrics": "address",
+	"GET /v1/errors": "address", "GET /v1/config": "address", "GET /v1/openapi.json": "address", "GET /healthz": "address", "GET /readyz": "address", "GET /metrics": "address",
 }
 
 // TestEveryOperationCountsInItsBucket: with distinct limits per bucket and

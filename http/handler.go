@@ -134,7 +134,7 @@ func truncateHeader(v []byte) string {
 	return string(v)
 }
 
-// keylessOps wraps an operational endpoint (/healthz, /metrics): keyless
+// keylessOps wraps an operational endpoint (/healthz, /readyz, /metrics): keyless
 // and limited per client address like the keyless API routes.
 func (s *Server) keylessOps(route string, h fiber.Handler) fiber.Handler {
 	return func(c *fiber.Ctx) error {

@@ -32,9 +32,14 @@ func OpenAPIDocument(routes []Route) ([]byte, error) {
 		}
 		item[strings.ToLower(r.Method)] = operation(r)
 	}
-	for _, op := range []struct{ path, id, summary, schema string }{
-		{"/healthz", "healthz", "Liveness: 200 while the server accepts requests.", "Health"},
-		{"/metrics", "metrics", "Prometheus text exposition.", ""},
+	for _, op := range []struct {
+		path, id, summary, schema string
+		status503                 []orderengine.Code
+	}{
+		{"/healthz", "healthz", "Liveness: 200 while the process serves requests; it does not look at the chain (a restart would not bring a node back). During a storage failure it answers 500 INTERNAL, like every request, and the process exits.", "Health", nil},
+		{"/readyz", "readyz", "Readiness, for a load balancer: 200 when this instance should receive traffic. 503 SERVICE_UNAVAILABLE while it drains for a shutdown (the listener closes at the same moment, so new connections are refused) or while the indexer trails the node's head by more than lifecycle.readyMaxLag blocks beyond chain.confirmations (e.g. the backfill after a restart: order statuses and triggers are that stale); 503 CHAIN_UNAVAILABLE while the indexer's latest poll of the node failed; 500 INTERNAL after a storage failure. A 503 carries the same fields under details. A single failed poll turns it 503 until the next poll (lifecycle.indexerPoll) succeeds: have the balancer require a few consecutive failures.", "Readiness",
+			[]orderengine.Code{orderengine.CodeServiceUnavailable, orderengine.CodeChainUnavailable}},
+		{"/metrics", "metrics", "Prometheus text exposition (docs/operations.md lists the metrics).", "", nil},
 	} {
 		resp := obj{"description": op.summary, "headers": limitHeaders()}
 		if op.schema != "" {
@@ -42,10 +47,14 @@ func OpenAPIDocument(routes []Route) ([]byte, error) {
 		} else {
 			resp["content"] = obj{"text/plain": obj{"schema": obj{"type": "string"}}}
 		}
+		responses := obj{"200": resp, "429": errorResponse(http429Codes), "default": errorResponse(nil)}
+		if op.status503 != nil {
+			responses["503"] = errorResponse(op.status503)
+		}
 		paths[op.path] = obj{"get": obj{
 			"operationId": op.id, "summary": op.summary, "tags": []string{"operations"}, "security": []obj{},
 			"x-rate-limit-bucket": Keyless.BucketName(),
-			"responses":           obj{"200": resp, "429": errorResponse(http429Codes), "default": errorResponse(nil)},
+			"responses":           responses,
 		}}
 	}
 	doc := obj{

@@ -77,6 +77,14 @@ func schemas() obj {
 		"ErrorCatalog":    object([]string{"errors"}, obj{"errors": arrayOf(ref("CodeInfo"))}),
 		"OpenAPIDocument": object([]string{"openapi", "info", "paths"}, obj{"openapi": str("3.1.0"), "info": obj{"type": "object"}, "paths": obj{"type": "object"}}),
 		"Health":          object([]string{"status"}, obj{"status": obj{"type": "string", "enum": []string{"ok"}}}),
+		"Readiness": object([]string{"status", "draining", "indexer", "maxLagBlocks"}, obj{
+			"status":       obj{"type": "string", "enum": []string{"ready"}},
+			"draining":     obj{"type": "boolean", "description": "The server is draining for a shutdown."},
+			"maxLagBlocks": obj{"type": "integer", "description": "lifecycle.readyMaxLag."},
+			"indexer": obj{"description": "The indexer's progress (as in GET /v1/stats); null without a chain.", "oneOf": []obj{object([]string{"head", "cursor", "lagBlocks", "failing"}, obj{
+				"head": obj{"type": "integer"}, "cursor": obj{"type": "integer"}, "lagBlocks": obj{"type": "integer"}, "reorgs": obj{"type": "integer"}, "failing": obj{"type": "boolean"},
+			}), {"type": "null"}}},
+		}),
 		"EngineConfig": object([]string{"chainId", "router", "feeVault", "domain", "eip712", "makerTraits", "orderTypes", "rateLimits"}, obj{
 			"chainId": obj{"type": "integer"}, "routerVersion": str("Router generation."),
 			"router": nullable("Address"), "feeVault": nullable("Address"), "oracle": nullable("Address"),

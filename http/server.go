@@ -20,6 +20,7 @@ import (
 
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors"
+	"github.com/orderengine/orderengine/actors/indexer"
 )
 
 // Options configure a Server beyond the engine's configuration.
@@ -55,6 +56,10 @@ type Server struct {
 	openapi    []byte
 	ridPrefix  string
 	ridSeq     atomic.Uint64
+	// draining is set when Shutdown starts (GET /readyz answers 503);
+	// chainStatus reports the indexer's progress (nil without a chain).
+	draining    atomic.Bool
+	chainStatus atomic.Pointer[func() indexer.Status]
 
 	mu        sync.Mutex
 	publicLn  net.Listener
@@ -263,6 +268,7 @@ func (s *Server) newPublicApp() *fiber.App {
 	app.Add(fiber.MethodGet, "/healthz", s.keylessOps("/healthz", func(c *fiber.Ctx) error {
 		return c.JSON(fiber.Map{"status": "ok"})
 	}))
+	app.Add(fiber.MethodGet, "/readyz", s.keylessOps("/readyz", s.serveReady))
 	app.Add(fiber.MethodGet, "/metrics", s.keylessOps("/metrics", s.metrics.handler()))
 	return app
 }
@@ -319,6 +325,7 @@ func addrOf(mu *sync.Mutex, ln *net.Listener) string {
 // Shutdown stops accepting connections and waits, until ctx ends, for
 // in-flight requests to finish. It does not close the engine.
 func (s *Server) Shutdown(ctx context.Context) error {
+	s.draining.Store(true)
 	errPub := s.app.ShutdownWithContext(ctx)
 	errAdm := s.admin.ShutdownWithContext(ctx)
 	return errors.Join(errPub, errAdm)

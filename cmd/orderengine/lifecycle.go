@@ -60,6 +60,7 @@ func startLifecycle(ctx context.Context, env *serveEnv) (stop func(), err error)
 	env.volumes.set(lc)
 	env.Services.Market, env.Services.Keeper = lc.Market, lc.Keeper
 	env.HTTP.SetServices(env.Services)
+	env.HTTP.SetChainStatus(lc.Indexer.Status)
 	var once sync.Once
 	return func() { once.Do(lc.Stop) }, nil
 }
