@@ -10,6 +10,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/orderengine/orderengine"
 )
 
 // metrics are the server's Prometheus collectors, in a registry of their
@@ -18,7 +20,16 @@ type metrics struct {
 	reg      *prometheus.Registry
 	requests *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
+	errors   *prometheus.CounterVec
 	cache    sync.Map // metricKey → *observer
+	errCache sync.Map // errorKey → prometheus.Counter
+}
+
+// errorKey names one error series: route template, method and error code
+// (all from fixed sets: templates, methods, the catalog).
+type errorKey struct {
+	route, method string
+	code          orderengine.Code
 }
 
 type metricKey struct {
@@ -44,7 +55,11 @@ func newMetrics() *metrics {
 			Buckets: []float64{0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5},
 		}, []string{"route", "method", "status"}),
 	}
-	m.reg.MustRegister(m.requests, m.latency,
+	m.errors = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "orderengine_http_errors_total",
+		Help: "HTTP error answers by route template, method and error code (GET /v1/errors), e.g. the refusals of POST /v1/orders.",
+	}, []string{"route", "method", "code"})
+	m.reg.MustRegister(m.requests, m.latency, m.errors,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -66,6 +81,59 @@ func (m *metrics) observe(route, method string, status int, d time.Duration) {
 	ob.hist.Observe(d.Seconds())
 }
 
+// refused counts one error answer. route and method must stay valid, as
+// in observe.
+func (m *metrics) refused(route, method string, code orderengine.Code) {
+	k := errorKey{route, method, code}
+	c, ok := m.errCache.Load(k)
+	if !ok {
+		c, _ = m.errCache.LoadOrStore(k, m.errors.WithLabelValues(route, method, string(code)))
+	}
+	c.(prometheus.Counter).Inc()
+}
+
 func (m *metrics) handler() fiber.Handler {
 	return adaptor.HTTPHandler(promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{}))
+}
+
+var (
+	descIndexerHead    = prometheus.NewDesc("orderengine_indexer_head_block", "Latest head block number the chain node reported.", nil, nil)
+	descIndexerCursor  = prometheus.NewDesc("orderengine_indexer_cursor_block", "Last block the indexer applied.", nil, nil)
+	descIndexerLag     = prometheus.NewDesc("orderengine_indexer_lag_blocks", "Head minus cursor (includes chain.confirmations).", nil, nil)
+	descIndexerReorgs  = prometheus.NewDesc("orderengine_indexer_reorged_blocks_total", "Blocks the indexer rewound on reorgs since start.", nil, nil)
+	descIndexerFailing = prometheus.NewDesc("orderengine_indexer_failing", "1 while the indexer's latest poll of the node failed, else 0.", nil, nil)
+	descReady          = prometheus.NewDesc("orderengine_ready", "1 when GET /readyz answers 200, else 0.", nil, nil)
+)
+
+// chainCollector exports the indexer's progress (nothing before the
+// lifecycle runs) and the readiness verdict, read at each scrape.
+type chainCollector struct{ s *Server }
+
+func (c chainCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{descIndexerHead, descIndexerCursor, descIndexerLag, descIndexerReorgs, descIndexerFailing, descReady} {
+		ch <- d
+	}
+}
+
+func (c chainCollector) Collect(ch chan<- prometheus.Metric) {
+	r, err := c.s.readiness()
+	ready := 1.0
+	if err != nil {
+		ready = 0
+	}
+	ch <- prometheus.MustNewConstMetric(descReady, prometheus.GaugeValue, ready)
+	st := r.Indexer
+	if st == nil {
+		return
+	}
+	gauge := func(d *prometheus.Desc, v float64) { ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v) }
+	gauge(descIndexerHead, float64(st.Head))
+	gauge(descIndexerCursor, float64(st.Cursor))
+	gauge(descIndexerLag, float64(st.LagBlocks))
+	ch <- prometheus.MustNewConstMetric(descIndexerReorgs, prometheus.CounterValue, float64(st.Reorgs))
+	failing := 0.0
+	if st.Failing {
+		failing = 1
+	}
+	gauge(descIndexerFailing, failing)
 }

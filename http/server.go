@@ -87,7 +87,7 @@ func New(eng *actors.Engine, opts Options) (*Server, error) {
 		ridPrefix:  hex.EncodeToString(prefix[:]) + "-",
 		serveErrs:  make(chan error, 2),
 	}
-	for _, c := range opts.Collectors {
+	for _, c := range append([]prometheus.Collector{eng.Store.Collector(), chainCollector{s}}, opts.Collectors...) {
 		if err := s.metrics.reg.Register(c); err != nil {
 			return nil, fmt.Errorf("http: register collector: %w", err)
 		}
@@ -136,6 +136,15 @@ func knownMethod(m []byte) bool {
 		return true
 	}
 	return false
+}
+
+// RegisterCollector adds a subsystem's metrics to /metrics once it runs
+// (e.g. the trigger engine, started after the server is built).
+func (s *Server) RegisterCollector(c prometheus.Collector) error {
+	if err := s.metrics.reg.Register(c); err != nil {
+		return fmt.Errorf("http: register collector: %w", err)
+	}
+	return nil
 }
 
 // SetServices replaces the services behind the public routes. The wiring
@@ -208,9 +217,14 @@ func (s *Server) serverError(c *fiber.Ctx, err error) error {
 		}
 	}
 	e := writeError(c, s.limitUncounted(c, answer), rid)
+	s.metrics.refused(routeRejected, methodLabel(c.Method()), e.Code)
 	s.log.Info("request rejected", "rid", rid, "status", e.Status(), "code", e.Code, "reason", rejectReason(err))
 	return nil
 }
+
+// routeRejected is the route label of a request refused before routing
+// (by fasthttp or Fiber: malformed, headers too large, an unknown method).
+const routeRejected = "rejected"
 
 // Draining a refused body: at most drainMax bytes, each read waiting at most
 // drainIdle for data.
@@ -392,7 +406,8 @@ func (s *Server) outer(c *fiber.Ctx) (err error) {
 			c.Response().Reset()
 			limits.restore(c)
 			c.Set(headerRequestID, ri.rid)
-			writeError(c, s.limitUncounted(c, errors.New("panic")), ri.rid)
+			e := writeError(c, s.limitUncounted(c, errors.New("panic")), ri.rid)
+			s.metrics.refused(ri.route, methodLabel(c.Method()), e.Code)
 		}
 		status := c.Response().StatusCode()
 		elapsed := time.Since(start)
@@ -418,7 +433,9 @@ func (s *Server) outer(c *fiber.Ctx) (err error) {
 		err = c.Next()
 	}
 	if err != nil {
-		if e := writeError(c, s.limitUncounted(c, err), ri.rid); e.Code == orderengine.CodeInternal {
+		e := writeError(c, s.limitUncounted(c, err), ri.rid)
+		s.metrics.refused(ri.route, methodLabel(c.Method()), e.Code)
+		if e.Code == orderengine.CodeInternal {
 			s.log.Error("internal error", "rid", ri.rid, "err", err.Error())
 		}
 	}

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/cockroachdb/pebble/v2/vfs"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // Storage failure: fail-stop.
@@ -34,9 +36,13 @@ type walWatch struct {
 	once   sync.Once
 	err    error
 	failed chan struct{}
+	// fsync times every sync of a WAL file (metrics.go).
+	fsync prometheus.Histogram
 }
 
-func newWALWatch() *walWatch { return &walWatch{failed: make(chan struct{})} }
+func newWALWatch() *walWatch {
+	return &walWatch{failed: make(chan struct{}), fsync: newFsyncHistogram()}
+}
 
 func (w *walWatch) fail(name string, err error) {
 	w.once.Do(func() {
@@ -117,12 +123,24 @@ func (f watchFile) WriteAt(p []byte, off int64) (int, error) {
 	return n, f.check(err)
 }
 
-func (f watchFile) Sync() error { return f.check(f.File.Sync()) }
+func (f watchFile) Sync() error {
+	start := time.Now()
+	err := f.File.Sync()
+	f.w.fsync.Observe(time.Since(start).Seconds())
+	return f.check(err)
+}
 
-func (f watchFile) SyncData() error { return f.check(f.File.SyncData()) }
+func (f watchFile) SyncData() error {
+	start := time.Now()
+	err := f.File.SyncData()
+	f.w.fsync.Observe(time.Since(start).Seconds())
+	return f.check(err)
+}
 
 func (f watchFile) SyncTo(length int64) (bool, error) {
+	start := time.Now()
 	full, err := f.File.SyncTo(length)
+	f.w.fsync.Observe(time.Since(start).Seconds())
 	return full, f.check(err)
 }
 

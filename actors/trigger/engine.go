@@ -100,6 +100,8 @@ type Engine struct {
 	// first tick loads it).
 	evalMu sync.Mutex
 	open   *openSet
+
+	metrics metrics // metrics.go
 }
 
 // New returns a trigger engine; add it to the indexer's Observers and start
@@ -110,7 +112,8 @@ func New(opts Options) *Engine {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
 	e := &Engine{opts: opts, log: opts.Log.With("component", "trigger"), wake: make(chan struct{}, 1),
-		system: opts.System, pids: map[string]*actor.PID{}, pending: newChanges(), maxPending: maxPending}
+		system: opts.System, pids: map[string]*actor.PID{}, pending: newChanges(), maxPending: maxPending,
+		metrics: newMetrics()}
 	if e.system == nil {
 		// Its own system logs through opts.Log: Proto.Actor's default
 		// logger writes coloured text to the process's stderr, which broke
@@ -229,6 +232,7 @@ const evalTimeout = 30 * time.Second
 func (e *Engine) Evaluate(ctx context.Context, ref BlockRef) error {
 	e.evalMu.Lock()
 	defer e.evalMu.Unlock()
+	defer e.metrics.evaluated(time.Now(), e.open)
 	if err := e.sync(); err != nil {
 		return err
 	}

@@ -61,6 +61,10 @@ func startLifecycle(ctx context.Context, env *serveEnv) (stop func(), err error)
 	env.Services.Market, env.Services.Keeper = lc.Market, lc.Keeper
 	env.HTTP.SetServices(env.Services)
 	env.HTTP.SetChainStatus(lc.Indexer.Status)
+	if err := env.HTTP.RegisterCollector(lc.Trigger.Collector()); err != nil {
+		lc.Stop()
+		return nil, err
+	}
 	var once sync.Once
 	return func() { once.Do(lc.Stop) }, nil
 }
