@@ -3,6 +3,8 @@ package orderengine
 import (
 	"errors"
 	"fmt"
+	"net/url"
+	"strings"
 	"time"
 )
 
@@ -116,6 +118,25 @@ func (c ChainConfig) Validate(dev bool) error {
 			}
 		}
 	}
+	if c.RPCURL != "" && !rpcURLShape(c.RPCURL) {
+		// The value is not quoted: it may carry a provider key.
+		errs = append(errs, errors.New("config: chain.rpcURL must be an http://, https://, ws:// or wss:// URL with a host, or the absolute path of an IPC socket"))
+	}
+	if c.PublicRPCURL != "" && (!rpcURLShape(c.PublicRPCURL) || strings.HasPrefix(c.PublicRPCURL, "/")) {
+		errs = append(errs, fmt.Errorf("config: chain.publicRPCURL must be an http(s):// or ws(s):// URL with a host, got %q", c.PublicRPCURL))
+	}
+	if c.DevRPCListen != "" {
+		if err := checkHostPort(c.DevRPCListen); err != nil {
+			errs = append(errs, fmt.Errorf("config: chain.devRPCListen: %w", err))
+		}
+	}
+	for _, a := range [...]struct{ name, value string }{
+		{"router", c.Router}, {"executor", c.Executor}, {"oracle", c.Oracle}, {"feeVault", c.FeeVault}, {"multicall", c.Multicall},
+	} {
+		if a.value != "" && !hexAddress(a.value) {
+			errs = append(errs, fmt.Errorf("config: chain.%s must be a 0x-prefixed 20-byte hex address, got %q", a.name, a.value))
+		}
+	}
 	if c.DevAccounts < 0 || c.DevAccounts > 100 {
 		errs = append(errs, fmt.Errorf("config: chain.devAccounts %d out of range 0..100", c.DevAccounts))
 	}
@@ -129,6 +150,40 @@ func (c ChainConfig) Validate(dev bool) error {
 	errs = append(errs, notNegative(namedDuration{"chain.blockInterval", c.BlockInterval}, namedDuration{"chain.marketMaker.period", mm.Period},
 		namedDuration{"chain.oracleMaxAge", c.OracleMaxAge}))
 	return errors.Join(errs...)
+}
+
+// rpcURLShape reports whether s is a node URL go-ethereum can dial: http,
+// https, ws or wss with a host, or an absolute IPC path.
+func rpcURLShape(s string) bool {
+	if strings.HasPrefix(s, "/") {
+		return true
+	}
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	switch u.Scheme {
+	case "http", "https", "ws", "wss":
+		return true
+	}
+	return false
+}
+
+// hexAddress reports whether s is 0x and 40 hex digits.
+func hexAddress(s string) bool {
+	h, ok := strings.CutPrefix(s, "0x")
+	if !ok {
+		h, ok = strings.CutPrefix(s, "0X")
+	}
+	if !ok || len(h) != 40 {
+		return false
+	}
+	for _, c := range h {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 func defaultChain() ChainConfig {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strconv"
 	"time"
 )
 
@@ -41,8 +42,8 @@ func defaultHTTP() HTTPConfig {
 
 func (h HTTPConfig) validate() error {
 	var errs []error
-	if h.Listen == "" {
-		errs = append(errs, errors.New("http.listen must not be empty"))
+	if err := checkHostPort(h.Listen); err != nil {
+		errs = append(errs, fmt.Errorf("http.listen: %w", err))
 	}
 	if err := CheckLoopback(h.AdminListen); err != nil {
 		errs = append(errs, fmt.Errorf("http.adminListen: %w", err))
@@ -57,6 +58,19 @@ func (h HTTPConfig) validate() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// checkHostPort returns an error unless addr is host:port with a numeric
+// port (the host may be empty: every interface).
+func checkHostPort(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("%q is not host:port: %w", addr, err)
+	}
+	if n, err := strconv.ParseUint(port, 10, 16); err != nil || (n == 0 && port != "0") {
+		return fmt.Errorf("%q: port %q is not a number from 0 to 65535", addr, port)
+	}
+	return nil
 }
 
 // CheckLoopback returns an error unless addr is host:port with a loopback

@@ -195,11 +195,31 @@ func TestLoadConfigRejectsNamingTheSetting(t *testing.T) {
 		"chain.marketMaker.period": {"--chain-market-maker-period", "-1s"},
 		"chain.oracleMaxAge":       {"--chain-oracle-max-age", "-1h"},
 		"verifyTop":                {"--routing-verify-top", "-2"},
+		// Addresses and URLs used to pass the load and fail later (after
+		// the dev chain had started), naming the address but not the
+		// setting; a bad contract address was only caught by the lifecycle.
+		"http.listen":                       {"--http-listen", "garbage"},
+		"http.listen: \"127.0.0.1:http99\"": {"--http-listen", "127.0.0.1:http99"},
+		"chain.devRPCListen":                {"--chain-dev-rpc-listen", "nope"},
+		"chain.router":                      {"--chain-router", "0x12"},
+		"chain.feeVault":                    {"--chain-fee-vault", "0xZZ00000000000000000000000000000000000000"},
+		"chain.publicRPCURL":                {"--chain-public-rpcurl", "example.org:8545"},
+		"chain.rpcURL must be": {"--chain-rpc-url", "node.example:8545/v3/KEY-SECRET", "--chain-router", "0x000000000000000000000000000000000000dEaD",
+			"--chain-oracle", "0x000000000000000000000000000000000000dEaD", "--chain-fee-vault", "0x000000000000000000000000000000000000dEaD"},
 	}
 	for want, args := range cases {
 		_, err := LoadConfig(args, nil, nil)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%v: got %v, want an error naming %s", args, err, want)
+		}
+		if err != nil && strings.Contains(err.Error(), "SECRET") {
+			t.Errorf("%v: the error quotes the RPC URL, which may carry a key: %v", args, err)
+		}
+	}
+	for _, ok := range [][]string{{"--http-listen", ":8080"}, {"--chain-rpc-url", "/var/run/geth.ipc", "--chain-router", "0x000000000000000000000000000000000000dEaD",
+		"--chain-oracle", "0x000000000000000000000000000000000000dEaD", "--chain-fee-vault", "0x000000000000000000000000000000000000dEaD"}} {
+		if _, err := LoadConfig(ok, nil, nil); err != nil {
+			t.Errorf("%v: %v", ok, err)
 		}
 	}
 }
