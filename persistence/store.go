@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -95,6 +96,11 @@ func open(dir string, fs vfs.FS, log *slog.Logger) (*Store, error) {
 		opts.Levels[i].FilterPolicy = bloom.FilterPolicy(10)
 	}
 	db, err := pebble.Open(dir, opts)
+	if errors.Is(err, syscall.EWOULDBLOCK) || errors.Is(err, syscall.EAGAIN) {
+		// Pebble's LOCK file is held: the bare errno text ("resource
+		// temporarily unavailable") did not say why.
+		return nil, fmt.Errorf("persistence: open %s: the data folder is in use by another process (another serve on the same dataDir?): %w", dir, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("persistence: open %s: %w", dir, err)
 	}

@@ -192,3 +192,20 @@ func holdRequest(t *testing.T, addr string) net.Conn {
 	}
 	return conn
 }
+
+// TestServeOnAFolderInUse starts a second serve on the data folder of a
+// running one: it must exit 1 saying the folder is in use, not only the
+// lock's errno text ("resource temporarily unavailable").
+func TestServeOnAFolderInUse(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	startProcess(t, ctx, "--data-dir", dir)
+	second := exec.CommandContext(ctx, binary(t), "serve", "--data-dir", dir, "--http-listen", testport.Addr(t),
+		"--http-admin-listen", testport.Addr(t), "--chain-dev-rpc-listen", "127.0.0.1:0")
+	second.Env = withoutEngineEnv(os.Environ())
+	out, err := second.CombinedOutput()
+	if second.ProcessState == nil || second.ProcessState.ExitCode() != 1 || !strings.Contains(string(out), "in use by another process") {
+		t.Fatalf("serve on a folder in use: %v\n%s", err, out)
+	}
+}
