@@ -296,12 +296,12 @@ func (s *Server) Start() error {
 	}
 	pub, err := net.Listen("tcp", s.cfg.HTTP.Listen)
 	if err != nil {
-		return fmt.Errorf("http: listen %s: %w", s.cfg.HTTP.Listen, err)
+		return fmt.Errorf("http: listen (http.listen) %s: %w", s.cfg.HTTP.Listen, err)
 	}
 	adm, err := net.Listen("tcp", s.cfg.HTTP.AdminListen)
 	if err != nil {
 		_ = pub.Close()
-		return fmt.Errorf("http: admin listen %s: %w", s.cfg.HTTP.AdminListen, err)
+		return fmt.Errorf("http: admin listen (http.adminListen) %s: %w", s.cfg.HTTP.AdminListen, err)
 	}
 	if ip := adm.Addr().(*net.TCPAddr).IP; !ip.IsLoopback() {
 		_ = pub.Close()

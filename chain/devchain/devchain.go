@@ -211,18 +211,18 @@ func (d *DevChain) startBackend() (err error) {
 func reserveListen(addr string) (string, int, error) {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return "", 0, fmt.Errorf("devchain: dev RPC address %q: %w", addr, err)
+		return "", 0, fmt.Errorf("devchain: dev RPC address (chain.devRPCListen) %q: %w", addr, err)
 	}
 	if host == "" {
-		return "", 0, fmt.Errorf("devchain: dev RPC address %q needs a host, such as 127.0.0.1:8545", addr)
+		return "", 0, fmt.Errorf("devchain: dev RPC address (chain.devRPCListen) %q needs a host, such as 127.0.0.1:8545", addr)
 	}
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
-		return "", 0, fmt.Errorf("devchain: dev RPC address %s: %w", addr, err)
+		return "", 0, fmt.Errorf("devchain: dev RPC address (chain.devRPCListen) %s: %w", addr, err)
 	}
 	port := l.Addr().(*net.TCPAddr).Port
 	if err := l.Close(); err != nil {
-		return "", 0, fmt.Errorf("devchain: dev RPC address %s: %w", addr, err)
+		return "", 0, fmt.Errorf("devchain: dev RPC address (chain.devRPCListen) %s: %w", addr, err)
 	}
 	return host, port, nil
 }

@@ -404,7 +404,7 @@ func TestOpen(t *testing.T) {
 	defer busy.Close()
 	busyCfg := testConfig()
 	busyCfg.DevRPCListen = busy.Addr().String()
-	if _, err := Start(ctx, busyCfg, nil); err == nil || !strings.Contains(err.Error(), "address already in use") {
+	if _, err := Start(ctx, busyCfg, nil); err == nil || !strings.Contains(err.Error(), "address already in use") || !strings.Contains(err.Error(), "chain.devRPCListen") {
 		t.Fatalf("dev RPC on a busy port: %v", err)
 	}
 	notDev := orderengine.Default()

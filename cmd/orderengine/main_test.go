@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math/big"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -329,6 +330,22 @@ func TestServeRefusesUnknownEnvironmentVariable(t *testing.T) {
 		"--http-admin-listen", testport.Addr(t), "--chain-dev-rpc-listen", "127.0.0.1:0"})
 	if err == nil || !strings.Contains(err.Error(), "unknown environment variable ORDERENGINE_HTTP_LISTN (did you mean ORDERENGINE_HTTP_LISTEN?)") {
 		t.Fatalf("serve with a misspelt variable: %v", err)
+	}
+}
+
+// A public port already in use is one error naming the setting and the
+// address (serve returns it; main exits 1).
+func TestServeOnABusyPortNamesTheSetting(t *testing.T) {
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	env := &cliEnv{stdout: io.Discard, stderr: io.Discard, lookupEnv: func(string) (string, bool) { return "", false }, reg: registry()}
+	err = run(context.Background(), env, []string{"serve", "--data-dir", t.TempDir(), "--http-listen", busy.Addr().String(),
+		"--http-admin-listen", testport.Addr(t), "--chain-dev-rpc-listen", "127.0.0.1:0"})
+	if err == nil || !strings.Contains(err.Error(), "http.listen") || !strings.Contains(err.Error(), "address already in use") {
+		t.Fatalf("serve on a busy port: %v", err)
 	}
 }
 
