@@ -27,6 +27,15 @@ var (
 	binErr  error
 )
 
+// TestMain removes the binary once the package's tests are done.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binPath != "" {
+		_ = os.RemoveAll(filepath.Dir(binPath))
+	}
+	os.Exit(code)
+}
+
 func binary(t *testing.T) string {
 	t.Helper()
 	binOnce.Do(func() {
