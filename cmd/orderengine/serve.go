@@ -59,14 +59,18 @@ func runServe(ctx context.Context, env *cliEnv, args []string) (err error) {
 	if err != nil {
 		return err
 	}
-	if env.environ != nil {
-		if err := orderengine.CheckEnv(env.environ()); err != nil {
-			return err
-		}
-	}
 	log, err := cfg.Log.NewLogger(env.stderr)
 	if err != nil {
 		return err
+	}
+	if env.environ != nil {
+		// A warning, not a refusal: Kubernetes gives every pod
+		// <SERVICE>_PORT, <SERVICE>_SERVICE_HOST, ... for each Service, so
+		// a Service named orderengine sets ORDERENGINE_* variables that
+		// name no setting.
+		if err := orderengine.CheckEnv(env.environ()); err != nil {
+			log.Warn("environment variables that name no setting are ignored", "err", err)
+		}
 	}
 	eng, err := actors.Open(cfg, log)
 	if err != nil {
