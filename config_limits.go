@@ -39,7 +39,7 @@ type LimitsConfig struct {
 	Free    BucketLimits `json:"free"`
 	Builder BucketLimits `json:"builder"`
 	// LimiterIdle stops a key's limiter actor after this long without a
-	// request. Default two windows.
+	// request. Default 2 m.
 	LimiterIdle time.Duration `json:"limiterIdle"`
 	// MakerSubmits orders per maker per MakerWindow. Default 10 per 10 s.
 	MakerSubmits int           `json:"makerSubmits"`

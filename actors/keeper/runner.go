@@ -223,6 +223,9 @@ func nodeCall[T any](r *Runner, ctx context.Context, f func(context.Context) (T,
 	return f(ctx)
 }
 
+// errWouldRevert marks an item whose fillOrder the node says reverts now.
+var errWouldRevert = errors.New("would revert")
+
 // resendAfter is how many blocks a sent order waits before it may be sent
 // again (its fill was not indexed, or the transaction was dropped).
 const resendAfter = 3
@@ -255,7 +258,14 @@ func (r *Runner) Step(ctx context.Context) ([]*types.Transaction, error) {
 		}
 		tx, err := r.execute(ctx, it, head, &snd)
 		if err != nil {
-			r.log.Info("not executing", "order", it.OrderHash, "err", err, "revert", RevertName(err))
+			// An order that would revert is listed again at every poll until
+			// it executes (or its state changes): at Debug, or it would be
+			// logged every poll. A failure to send is the keeper's own.
+			level := slog.LevelWarn
+			if errors.Is(err, errWouldRevert) {
+				level = slog.LevelDebug
+			}
+			r.log.Log(ctx, level, "not executing", "order", it.OrderHash, "err", err, "revert", RevertName(err))
 			continue
 		}
 		r.sent[it.OrderHash] = head
@@ -300,11 +310,11 @@ func (r *Runner) execute(ctx context.Context, it Item, head uint64, snd *sender)
 	}
 	msg := ethereum.CallMsg{From: r.addr, To: &to, Data: data}
 	if _, err := nodeCall(r, ctx, func(c context.Context) ([]byte, error) { return r.client.CallContract(c, msg, nil) }); err != nil {
-		return nil, fmt.Errorf("simulation reverts: %w", err)
+		return nil, fmt.Errorf("%w: simulation: %w", errWouldRevert, err)
 	}
 	gas, err := nodeCall(r, ctx, func(c context.Context) (uint64, error) { return r.client.EstimateGas(c, msg) })
 	if err != nil {
-		return nil, fmt.Errorf("gas estimation reverts: %w", err)
+		return nil, fmt.Errorf("%w: gas estimation: %w", errWouldRevert, err)
 	}
 	if err := r.prepare(ctx, head, snd); err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package keeper
 
 import (
 	"context"
+	"log/slog"
 	"math/big"
 	"strings"
 	"sync"
@@ -22,6 +23,7 @@ import (
 	"github.com/orderengine/orderengine/contracts"
 	"github.com/orderengine/orderengine/contracts/bindings/constantproductpool"
 	apihttp "github.com/orderengine/orderengine/http"
+	"github.com/orderengine/orderengine/internal/syncbuf"
 	"github.com/orderengine/orderengine/persistence"
 	"github.com/orderengine/orderengine/routing"
 )
@@ -172,7 +174,8 @@ func TestRunnerSimulatesBeforeSending(t *testing.T) {
 	bad := hexutil.Encode(e.FillData(o, badSig, 1_000_000))
 	items := []Item{{OrderHash: "0xbad", Tx: TxData{To: e.D.Router.Hex(), Data: bad}}}
 	src := func(context.Context, common.Address, string) ([]Item, string, error) { return items, "", nil }
-	r := NewRunner(e.Client.(Client), e.Keeper.Key, src, nil)
+	logs := &syncbuf.Buffer{}
+	r := NewRunner(e.Client.(Client), e.Keeper.Key, src, slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	nonce := func() uint64 {
 		n, err := e.Client.PendingNonceAt(context.Background(), e.Keeper.Addr)
 		if err != nil {
@@ -183,6 +186,11 @@ func TestRunnerSimulatesBeforeSending(t *testing.T) {
 	before := nonce()
 	if sent, err := r.Step(context.Background()); err != nil || len(sent) != 0 || nonce() != before {
 		t.Fatalf("sent %d reverting transactions (%v)", len(sent), err)
+	}
+	// An order that would revert is listed again every poll: its line is
+	// at Debug, not Info, so a running keeper's log is not flooded.
+	if out := logs.String(); !strings.Contains(out, "level=DEBUG msg=\"not executing\"") || !strings.Contains(out, "order=0xbad") || !strings.Contains(out, "revert=BadSignature") {
+		t.Fatalf("the reverting order's log line:\n%s", out)
 	}
 	items = append(items, Item{OrderHash: "0xgood", Tx: TxData{To: e.D.Router.Hex(), Data: good}})
 	sent, err := r.Step(context.Background())
