@@ -26,6 +26,10 @@ type HTTPConfig struct {
 	IdleTimeout  time.Duration `json:"idleTimeout"`
 	// ShutdownTimeout bounds the drain of in-flight requests on SIGTERM.
 	ShutdownTimeout time.Duration `json:"shutdownTimeout"`
+	// ShutdownDelay is how long serve keeps its listeners open after
+	// SIGTERM, answering GET /readyz 503 so that a load balancer takes the
+	// instance out of rotation before the drain starts. Default 0.
+	ShutdownDelay time.Duration `json:"shutdownDelay"`
 }
 
 func defaultHTTP() HTTPConfig {
@@ -56,6 +60,9 @@ func (h HTTPConfig) validate() error {
 		if t.d <= 0 {
 			errs = append(errs, fmt.Errorf("%s must be positive, got %s", t.path, t.d))
 		}
+	}
+	if h.ShutdownDelay < 0 {
+		errs = append(errs, fmt.Errorf("http.shutdownDelay must not be negative, got %s", h.ShutdownDelay))
 	}
 	return errors.Join(errs...)
 }

@@ -53,7 +53,7 @@ func (s *Server) readiness() (readiness, error) {
 	case s.eng.Store.Err() != nil:
 		return r, orderengine.Errorf(orderengine.CodeInternal, "storage failure: the service is restarting")
 	case r.Draining:
-		return r, &orderengine.Error{Code: orderengine.CodeServiceUnavailable, Message: "shutting down: draining in-flight requests", Details: r}
+		return r, &orderengine.Error{Code: orderengine.CodeServiceUnavailable, Message: "shutting down", Details: r}
 	case r.Indexer != nil && r.Indexer.Failing:
 		return r, &orderengine.Error{Code: orderengine.CodeChainUnavailable, Message: "the indexer cannot follow the chain: its latest poll of the node failed", Details: r}
 	case r.Indexer != nil && r.Indexer.LagBlocks > s.cfg.Chain.Confirmations+r.MaxLagBlocks:

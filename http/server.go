@@ -336,6 +336,10 @@ func addrOf(mu *sync.Mutex, ln *net.Listener) string {
 	return (*ln).Addr().String()
 }
 
+// Drain makes GET /readyz answer 503 while the listeners stay open (the
+// start of a shutdown with http.shutdownDelay); Shutdown drains too.
+func (s *Server) Drain() { s.draining.Store(true) }
+
 // Shutdown stops accepting connections and waits, until ctx ends, for
 // in-flight requests to finish. It does not close the engine.
 func (s *Server) Shutdown(ctx context.Context) error {

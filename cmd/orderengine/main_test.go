@@ -317,6 +317,33 @@ func TestHelpIsNotAnError(t *testing.T) {
 	}
 }
 
+// With http.shutdownDelay, the first signal makes /readyz answer 503 while
+// the listeners keep serving, so a load balancer takes the instance out of
+// rotation before the drain; then serve exits cleanly.
+func TestServeShutdownDelayTurnsNotReadyFirst(t *testing.T) {
+	r := startServe(t, t.TempDir(), "--http-shutdown-delay", "3s")
+	base := "http://" + r.pub
+	poll := func(what string, want int) {
+		t.Helper()
+		deadline := time.Now().Add(15 * time.Second)
+		for get(t, base+"/readyz", "") != want {
+			if time.Now().After(deadline) {
+				t.Fatalf("/readyz never answered %d %s", want, what)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	poll("after the start", 200)
+	r.cancel()
+	poll("after the signal", 503)
+	if code := get(t, base+"/healthz", ""); code != 200 {
+		t.Fatalf("/healthz during the delay: %d (the listener must stay open)", code)
+	}
+	if err := <-r.done; err != nil {
+		t.Fatalf("serve returned %v", err)
+	}
+}
+
 // An ORDERENGINE_* variable that names no setting is a warning naming it
 // and the nearest setting, and serve starts: Kubernetes sets such
 // variables for a Service named orderengine (ORDERENGINE_PORT, ...).

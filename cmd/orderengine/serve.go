@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"time"
 
 	"github.com/ethereum/go-ethereum/rpc"
 
@@ -132,6 +133,13 @@ func runServe(ctx context.Context, env *cliEnv, args []string) (err error) {
 	var serveErr error
 	select {
 	case <-ctx.Done():
+		if d := cfg.HTTP.ShutdownDelay; d > 0 {
+			// Out of rotation first: /readyz answers 503 while the
+			// listeners keep serving (a second signal ends the process).
+			srv.Drain()
+			log.Info("shutting down: not ready, listeners open", "shutdownDelay", d)
+			time.Sleep(d)
+		}
 		log.Info("shutting down: draining in-flight requests", "timeout", cfg.HTTP.ShutdownTimeout)
 	case serveErr = <-srv.Errors():
 		log.Error("listener stopped", "err", serveErr)
