@@ -78,12 +78,7 @@ func TestRunnerKeepsItsPlaceWhileTheNodeIsDown(t *testing.T) {
 	}
 	defer down.Close()
 	var asked []string
-	pages := map[string]string{"": "0xa", "0xa": "0xb", "0xb": ""}
-	src := func(_ context.Context, _ common.Address, cursor string) ([]Item, string, error) {
-		asked = append(asked, cursor)
-		return nil, pages[cursor], nil
-	}
-	r := NewRunner(e.Client.(Client), e.Keeper.Key, src, nil)
+	r := NewRunner(e.Client.(Client), e.Keeper.Key, threePages(&asked), nil)
 	if _, err := r.Step(context.Background()); err != nil { // takes the first page
 		t.Fatal(err)
 	}

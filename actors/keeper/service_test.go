@@ -359,16 +359,22 @@ func TestExecutableSimulatesFromTheKeeperOrANonZeroSender(t *testing.T) {
 	}
 }
 
+// threePages is a Source of three empty pages ("" → 0xa → 0xb → end)
+// that records the cursors it is asked for.
+func threePages(asked *[]string) Source {
+	pages := map[string]string{"": "0xa", "0xa": "0xb", "0xb": ""}
+	return func(_ context.Context, _ common.Address, cursor string) ([]Item, string, error) {
+		*asked = append(*asked, cursor)
+		return nil, pages[cursor], nil
+	}
+}
+
 // The reference keeper takes the next page at each step and starts over
 // after the last.
 func TestRunnerFollowsTheCursor(t *testing.T) {
 	e := indexertest.NewEnv(t)
 	var asked []string
-	pages := map[string]string{"": "0xa", "0xa": "0xb", "0xb": ""}
-	src := func(_ context.Context, _ common.Address, cursor string) ([]Item, string, error) {
-		asked = append(asked, cursor)
-		return nil, pages[cursor], nil
-	}
+	src := threePages(&asked)
 	r := NewRunner(e.Client.(Client), e.Keeper.Key, src, nil)
 	for range 4 {
 		if _, err := r.Step(context.Background()); err != nil {
