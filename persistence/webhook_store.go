@@ -170,6 +170,36 @@ type WebhookStore struct{ s *Store }
 // NewWebhookStore returns the webhook records of s.
 func NewWebhookStore(s *Store) *WebhookStore { return &WebhookStore{s: s} }
 
+// Backlog counts, up to max each, the deliveries outstanding (fanned out,
+// not yet delivered nor given up) and the outbox events not yet fanned out,
+// reading keys only (a scrape of the webhook metrics). ok is false when the
+// store is closing.
+func (w *WebhookStore) Backlog(max int) (outstanding, unfanned int, ok bool, err error) {
+	if w.s.enter() != nil {
+		return 0, 0, false, nil
+	}
+	defer w.s.exit()
+	count := func(prefix string) (int, error) {
+		p := []byte(prefix)
+		it, err := w.s.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
+		if err != nil {
+			return 0, err
+		}
+		n := 0
+		for valid := it.First(); valid && n < max; valid = it.Next() {
+			n++
+		}
+		return n, it.Close()
+	}
+	if outstanding, err = count(prefixWebhook + "p/"); err != nil {
+		return 0, 0, false, fmt.Errorf("persistence: count outstanding deliveries: %w", err)
+	}
+	if unfanned, err = count(prefixOutbox); err != nil {
+		return 0, 0, false, fmt.Errorf("persistence: count outbox events: %w", err)
+	}
+	return outstanding, unfanned, true, nil
+}
+
 // DB returns the Pebble handle (to build batches that also touch the outbox).
 func (w *WebhookStore) DB() *pebble.DB { return w.s.db }
 

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors/webhook"
 	"github.com/orderengine/orderengine/persistence"
@@ -432,4 +434,62 @@ func TestCloseWaitsForTheFanOut(t *testing.T) {
 		h.system.Shutdown()
 		h.m = nil
 	}
+}
+
+// backlog reads the two backlog gauges from the manager's collector.
+func (h *harness) backlog() (outstanding, unfanned float64) {
+	h.t.Helper()
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(h.m.Collector())
+	mfs, err := reg.Gather()
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	outstanding, unfanned = -1, -1
+	for _, mf := range mfs {
+		switch mf.GetName() {
+		case "orderengine_webhook_deliveries_outstanding":
+			outstanding = mf.GetMetric()[0].GetGauge().GetValue()
+		case "orderengine_webhook_events_unfanned":
+			unfanned = mf.GetMetric()[0].GetGauge().GetValue()
+		}
+	}
+	return outstanding, unfanned
+}
+
+// The backlog gauges count what is waiting in the store: deliveries not yet
+// delivered (here while the receiver fails) and events not yet fanned out
+// (here while no manager runs), and fall to zero once it is done.
+func TestBacklogGauges(t *testing.T) {
+	h := newHarness(t, nil)
+	var ok atomic.Bool
+	rc := newReceiver(t, func(*http.Request, int) (int, http.Header) {
+		if ok.Load() {
+			return 200, nil
+		}
+		return 500, nil
+	})
+	h.create("acc_a", rc.srv.URL)
+	for range 3 {
+		h.emit("acc_a", persistence.TriggerOrderFilled)
+	}
+	eventually(t, "three failed first attempts", func() bool { return rc.count() == 3 })
+	if out, unfanned := h.backlog(); out != 3 || unfanned != 0 {
+		t.Fatalf("while the receiver fails: outstanding %v, unfanned %v (want 3, 0)", out, unfanned)
+	}
+	ok.Store(true)
+	h.advance(time.Hour)
+	eventually(t, "the backlog delivered", func() bool { out, _ := h.backlog(); return out == 0 })
+
+	h.m.Close() // no fan-out: new events stay in the outbox
+	h.emit("acc_a", persistence.TriggerOrderFilled)
+	h.emit("acc_a", persistence.TriggerOrderCancelled)
+	if out, unfanned := h.backlog(); out != 0 || unfanned != 2 {
+		t.Fatalf("without a manager: outstanding %v, unfanned %v (want 0, 2)", out, unfanned)
+	}
+	h.restart()
+	eventually(t, "the events fanned out and delivered", func() bool {
+		out, unfanned := h.backlog()
+		return out == 0 && unfanned == 0 && rc.count() == 8 // 3 failed, 3 retried, 2 new
+	})
 }

@@ -88,11 +88,18 @@ var (
 	descAbandoned = prometheus.NewDesc("orderengine_webhook_deliveries_abandoned_total", "Webhook deliveries that failed every scheduled attempt.", nil, nil)
 	descDisTotal  = prometheus.NewDesc("orderengine_webhook_endpoints_disabled_total", "Webhook endpoints disabled by the failure horizon.", nil, nil)
 	descDisabled  = prometheus.NewDesc("orderengine_webhook_endpoints_disabled", "Webhook endpoints disabled now.", nil, nil)
+	descOutstand  = prometheus.NewDesc("orderengine_webhook_deliveries_outstanding",
+		"Webhook deliveries fanned out and not yet delivered nor given up (counted up to 1,000,000 at each scrape).", nil, nil)
+	descUnfanned = prometheus.NewDesc("orderengine_webhook_events_unfanned",
+		"Events in the outbox not yet fanned out to endpoints (counted up to 1,000,000 at each scrape).", nil, nil)
 )
+
+// backlogCap bounds the keys a scrape counts for the backlog gauges.
+const backlogCap = 1_000_000
 
 // Describe implements prometheus.Collector.
 func (c collector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descAttempted, descSucceeded, descFailed, descRetried, descAbandoned, descDisTotal, descDisabled} {
+	for _, d := range []*prometheus.Desc{descAttempted, descSucceeded, descFailed, descRetried, descAbandoned, descDisTotal, descDisabled, descOutstand, descUnfanned} {
 		ch <- d
 	}
 	c.m.stats.latency.Describe(ch)
@@ -109,4 +116,10 @@ func (c collector) Collect(ch chan<- prometheus.Metric) {
 	}
 	ch <- prometheus.MustNewConstMetric(descDisabled, prometheus.GaugeValue, float64(s.Disabled))
 	c.m.stats.latency.Collect(ch)
+	// The backlog is read from the store at each scrape (keys only), so
+	// it is right across restarts and costs nothing on the delivery path.
+	if out, unfanned, ok, err := c.m.store.Backlog(backlogCap); err == nil && ok {
+		ch <- prometheus.MustNewConstMetric(descOutstand, prometheus.GaugeValue, float64(out))
+		ch <- prometheus.MustNewConstMetric(descUnfanned, prometheus.GaugeValue, float64(unfanned))
+	}
 }
