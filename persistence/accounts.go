@@ -384,7 +384,7 @@ func (a *Accounts) commit(fill func(*pebble.Batch) error) error {
 	if err := fill(b); err != nil {
 		return fmt.Errorf("persistence: build batch: %w", err)
 	}
-	if err := b.Commit(pebble.Sync); err != nil {
+	if err := a.store.Commit(b, pebble.Sync); err != nil {
 		return fmt.Errorf("persistence: commit: %w", err)
 	}
 	return nil

@@ -297,7 +297,7 @@ func (cb *ChainBatch) Commit(keep uint64) error {
 			return err
 		}
 	}
-	if err := cb.b.Commit(pebble.Sync); err != nil {
+	if err := cb.chain.store.Commit(cb.b, pebble.Sync); err != nil {
 		return fmt.Errorf("persistence: chain commit: %w", err)
 	}
 	return nil
@@ -372,7 +372,7 @@ func (c *Chain) Rewind() (ChainCursor, ChainBlock, error) {
 	if err := b.Set([]byte(chainCursorKey), cv, nil); err != nil {
 		return cur, ChainBlock{}, err
 	}
-	if err := b.Commit(pebble.Sync); err != nil {
+	if err := c.store.Commit(b, pebble.Sync); err != nil {
 		return cur, ChainBlock{}, fmt.Errorf("persistence: rewind commit: %w", err)
 	}
 	return next, blk, nil
@@ -394,7 +394,7 @@ func (c *Chain) SetCursor(blk ChainBlock) error {
 	}
 	_ = b.Set(chainNumKey(chainBlockPrefix, blk.Number), bv, nil)
 	_ = b.Set([]byte(chainCursorKey), cv, nil)
-	if err := b.Commit(pebble.Sync); err != nil {
+	if err := c.store.Commit(b, pebble.Sync); err != nil {
 		return fmt.Errorf("persistence: set chain cursor: %w", err)
 	}
 	return nil
@@ -458,7 +458,10 @@ func (c *Chain) Projected() (uint64, error) {
 // SetProjected records that the order layer has acknowledged every block up
 // to number.
 func (c *Chain) SetProjected(number uint64) error {
-	if err := c.store.db.Set([]byte(chainProjKey), binary.BigEndian.AppendUint64(nil, number), pebble.Sync); err != nil {
+	b := c.store.db.NewBatch()
+	defer b.Close()
+	_ = b.Set([]byte(chainProjKey), binary.BigEndian.AppendUint64(nil, number), nil)
+	if err := c.store.Commit(b, pebble.Sync); err != nil {
 		return fmt.Errorf("persistence: set projection cursor: %w", err)
 	}
 	return nil

@@ -121,6 +121,22 @@ func open(dir string, fs vfs.FS, log *slog.Logger) (*Store, error) {
 // other files of this package.
 func (s *Store) DB() *pebble.DB { return s.db }
 
+// Commit commits b, a batch of this store's database, unless the store has
+// failed (walwatch.go: Pebble would panic or keep writes answered as
+// failed) or has begun to close (a closed Pebble panics): then it writes
+// nothing and returns the reason. Every commit path goes through it, or
+// through the group committer and Outbox.Commit, which check the same.
+func (s *Store) Commit(b *pebble.Batch, opts *pebble.WriteOptions) error {
+	if err := s.Err(); err != nil {
+		return err
+	}
+	if err := s.enter(); err != nil {
+		return err
+	}
+	defer s.exit()
+	return b.Commit(opts)
+}
+
 // Close flushes and closes the store, after the gated writes in flight;
 // later ones get an error.
 func (s *Store) Close() error {

@@ -200,6 +200,11 @@ func (w *WebhookStore) Backlog(max int) (outstanding, unfanned int, ok bool, err
 	return outstanding, unfanned, true, nil
 }
 
+// Commit commits a batch built on DB through the store's gate (Store.Commit).
+func (w *WebhookStore) Commit(b *pebble.Batch, opts *pebble.WriteOptions) error {
+	return w.s.Commit(b, opts)
+}
+
 // DB returns the Pebble handle (to build batches that also touch the outbox).
 func (w *WebhookStore) DB() *pebble.DB { return w.s.db }
 
@@ -216,7 +221,7 @@ func (w *WebhookStore) PutEndpoint(ep *WebhookEndpoint) error {
 	if err := setJSON(b, endpointKey(ep.AccountID, ep.ID), ep); err != nil {
 		return err
 	}
-	if err := b.Commit(pebble.Sync); err != nil {
+	if err := w.s.Commit(b, pebble.Sync); err != nil {
 		return fmt.Errorf("persistence: put endpoint: %w", err)
 	}
 	return nil
@@ -233,7 +238,7 @@ func (w *WebhookStore) PutEndpointStatus(ep *WebhookEndpoint) error {
 	if err := setJSON(b, endpointKey(ep.AccountID, ep.ID), ep); err != nil {
 		return err
 	}
-	if err := b.Commit(pebble.NoSync); err != nil {
+	if err := w.s.Commit(b, pebble.NoSync); err != nil {
 		return fmt.Errorf("persistence: put endpoint status: %w", err)
 	}
 	return nil
@@ -274,7 +279,7 @@ func (w *WebhookStore) DeleteEndpoint(ep *WebhookEndpoint) error {
 			return err
 		}
 	}
-	if err := b.Commit(pebble.Sync); err != nil {
+	if err := w.s.Commit(b, pebble.Sync); err != nil {
 		return fmt.Errorf("persistence: delete endpoint: %w", err)
 	}
 	return nil
@@ -307,7 +312,7 @@ func (w *WebhookStore) SaveDeliveries(ds []*WebhookDelivery) error {
 			return err
 		}
 	}
-	if err := b.Commit(pebble.NoSync); err != nil {
+	if err := w.s.Commit(b, pebble.NoSync); err != nil {
 		return fmt.Errorf("persistence: save deliveries: %w", err)
 	}
 	return nil
@@ -421,7 +426,7 @@ func (w *WebhookStore) TrimDeliveries(endpointID string, keep int) error {
 	if b.Empty() {
 		return nil
 	}
-	if err := b.Commit(pebble.NoSync); err != nil {
+	if err := w.s.Commit(b, pebble.NoSync); err != nil {
 		return fmt.Errorf("persistence: trim deliveries: %w", err)
 	}
 	return nil

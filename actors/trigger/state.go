@@ -62,7 +62,7 @@ func savePeaks(s *persistence.Store, peaks map[common.Hash]*big.Int, block uint6
 			return err
 		}
 	}
-	if err := b.Commit(pebble.Sync); err != nil {
+	if err := s.Commit(b, pebble.Sync); err != nil {
 		return fmt.Errorf("trigger: save peaks: %w", err)
 	}
 	return nil
@@ -80,5 +80,5 @@ func dropState(s *persistence.Store, hashes []common.Hash) error {
 			return err
 		}
 	}
-	return b.Commit(pebble.Sync)
+	return s.Commit(b, pebble.Sync)
 }

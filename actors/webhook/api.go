@@ -272,7 +272,7 @@ func (m *Manager) Test(accountID, id string) (*TestResult, error) {
 	if err := m.store.AddDelivery(b, d); err != nil {
 		return nil, err
 	}
-	if err := b.Commit(pebble.Sync); err != nil {
+	if err := m.store.Commit(b, pebble.Sync); err != nil {
 		return nil, fmt.Errorf("webhook: test delivery: %w", err)
 	}
 	m.system.Root.Send(ep.pid, &enqueueMsg{deliveries: []*persistence.WebhookDelivery{d}})

@@ -409,7 +409,7 @@ func (m *Manager) fanoutEntries(a *account, entries []persistence.OutboxEntry) e
 	// crash drops it whole, so the events are still in the outbox and are
 	// fanned out again at start. A delivery can repeat, never vanish
 	// (TestCrashBeforeFanoutSyncRedelivers).
-	if err := b.Commit(pebble.NoSync); err != nil {
+	if err := m.store.Commit(b, pebble.NoSync); err != nil {
 		return fmt.Errorf("webhook: fan-out commit: %w", err)
 	}
 	for i, ds := range out {

@@ -57,6 +57,14 @@ func TestStorageFailureIsFailStop(t *testing.T) {
 	if _, err := e.srv.Engine.Outbox.Scan(e.srv.AccountID, 0, 10); !errors.Is(err, persistence.ErrStoreFailed) {
 		t.Fatalf("outbox scan after the failure: %v, want ErrStoreFailed", err)
 	}
+	// The other writers (accounts, webhooks, the chain indexer) are refused
+	// by the store too, instead of reaching Pebble's failed log.
+	if _, err := e.srv.Engine.Accounts.CreateAccount("after the failure", orderengine.TierFree, orderengine.BucketLimits{}); !errors.Is(err, persistence.ErrStoreFailed) {
+		t.Fatalf("account write after the failure: %v, want ErrStoreFailed", err)
+	}
+	if err := persistence.NewChain(e.srv.Engine.Store).SetProjected(1); !errors.Is(err, persistence.ErrStoreFailed) {
+		t.Fatalf("chain write after the failure: %v, want ErrStoreFailed", err)
+	}
 
 	image := mem.CrashClone(vfs.CrashCloneCfg{})
 	account := e.srv.AccountID
