@@ -73,12 +73,22 @@ func (e *env) restart() {
 // tick indexes up to the head, projects, and evaluates at the head.
 func (e *env) tick() []Executable {
 	e.T.Helper()
+	return e.evaluate(true)
+}
+
+// evaluate indexes up to the head, projects when project is set (else the
+// engine sees the applied blocks before the projector has run), and
+// evaluates at the head.
+func (e *env) evaluate(project bool) []Executable {
+	e.T.Helper()
 	ctx := context.Background()
 	if err := e.ix.Sync(ctx); err != nil {
 		e.T.Fatal(err)
 	}
-	if err := e.proj.CatchUp(ctx); err != nil {
-		e.T.Fatal(err)
+	if project {
+		if err := e.proj.CatchUp(ctx); err != nil {
+			e.T.Fatal(err)
+		}
 	}
 	h := e.Head()
 	if err := e.trig.Evaluate(ctx, BlockRef{Number: h.Number.Uint64(), Hash: h.Hash(), Time: h.Time}); err != nil {
@@ -103,17 +113,10 @@ func (e *env) record(h common.Hash) *persistence.OrderRecord {
 	return rec
 }
 
+// triggers returns every outbox trigger, in outbox order.
 func (e *env) triggers() []string {
 	e.T.Helper()
-	entries, err := e.outbox.Scan("acc", 0, 100)
-	if err != nil {
-		e.T.Fatal(err)
-	}
-	var out []string
-	for _, en := range entries {
-		out = append(out, en.Event.Trigger)
-	}
-	return out
+	return e.eventsOf(common.Hash{})
 }
 
 func find(xs []Executable, h common.Hash) *Executable {

@@ -1,7 +1,6 @@
 package trigger
 
 import (
-	"context"
 	"errors"
 	"math/big"
 	"testing"
@@ -18,7 +17,8 @@ import (
 	"github.com/orderengine/orderengine/persistence"
 )
 
-// eventsOf returns the outbox triggers of order h, in outbox order.
+// eventsOf returns the outbox triggers of order h (every order's for the
+// zero hash), in outbox order.
 func (e *env) eventsOf(h common.Hash) []string {
 	e.T.Helper()
 	entries, err := e.outbox.Scan("acc", 0, 100)
@@ -27,7 +27,7 @@ func (e *env) eventsOf(h common.Hash) []string {
 	}
 	var out []string
 	for _, en := range entries {
-		if common.HexToHash(en.Event.Data.OrderHash) == h {
+		if h == (common.Hash{}) || common.HexToHash(en.Event.Data.OrderHash) == h {
 			out = append(out, en.Event.Trigger)
 		}
 	}
@@ -136,14 +136,7 @@ func TestChainOutcomeBeforeTheDeadlineWinsOverExpiry(t *testing.T) {
 	}
 	// The indexer applies the blocks; the engine evaluates the head (past
 	// the deadline) before the projector has run.
-	ctx := context.Background()
-	if err := e.ix.Sync(ctx); err != nil {
-		t.Fatal(err)
-	}
-	head := e.Head()
-	if err := e.trig.Evaluate(ctx, BlockRef{Number: head.Number.Uint64(), Hash: head.Hash(), Time: head.Time}); err != nil {
-		t.Fatal(err)
-	}
+	e.evaluate(false)
 	e.tick() // the projection catches up
 
 	e.expectOutcomes([]outcome{
@@ -194,14 +187,7 @@ func TestChainCancelWinsOverTriggerAndStall(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.SetPrice("WETH", 4000_00000000)
-	ctx := context.Background()
-	if err := e.ix.Sync(ctx); err != nil {
-		t.Fatal(err)
-	}
-	head := e.Head()
-	if err := e.trig.Evaluate(ctx, BlockRef{Number: head.Number.Uint64(), Hash: head.Hash(), Time: head.Time}); err != nil {
-		t.Fatal(err)
-	}
+	e.evaluate(false) // before the projection
 	e.tick()
 	e.expectOutcomes([]outcome{
 		{"cancelled stop", cancelled, persistence.StatusCancelled, []string{persistence.TriggerOrderCancelled}},
