@@ -266,11 +266,18 @@ func TestSwapsOverHTTP(t *testing.T) {
 		}
 	}
 	// Bad input is 400 INVALID_REQUEST.
-	for _, q := range []string{"?limit=0", "?limit=501", "?limit=-1", "?limit=x", "?cursor=zz", "?cursor=00",
-		"?token=0x12", "?wallet=alice"} {
+	m.expectInvalid("?limit=0", "?limit=501", "?limit=-1", "?limit=x", "?cursor=zz", "?cursor=00",
+		"?token=0x12", "?wallet=alice")
+}
+
+// expectInvalid checks that GET /v1/swaps with each query is 400
+// INVALID_REQUEST.
+func (m *marketEnv) expectInvalid(queries ...string) {
+	m.t.Helper()
+	for _, q := range queries {
 		r := m.ts.Get("/v1/swaps" + q)
 		if r.Status != 400 || r.Code() != "INVALID_REQUEST" {
-			t.Errorf("GET /v1/swaps%s: %d %s, want 400 INVALID_REQUEST", q, r.Status, r.Body)
+			m.t.Errorf("GET /v1/swaps%s: %d %s, want 400 INVALID_REQUEST", q, r.Status, r.Body)
 		}
 	}
 }
@@ -286,12 +293,7 @@ func TestSwapsAddressFilterNeeds0x(t *testing.T) {
 		t.Fatalf("checksummed filters: %d swaps", len(l.Swaps))
 	}
 	badSum := "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD" // one letter's case flipped
-	for _, q := range []string{"?token=" + tokA.Hex()[2:], "?wallet=" + strings.ToLower(alice.Hex()[2:]), "?wallet=" + badSum} {
-		r := m.ts.Get("/v1/swaps" + q)
-		if r.Status != 400 || r.Code() != "INVALID_REQUEST" {
-			t.Errorf("GET /v1/swaps%s: %d %s, want 400 INVALID_REQUEST", q, r.Status, r.Body)
-		}
-	}
+	m.expectInvalid("?token="+tokA.Hex()[2:], "?wallet="+strings.ToLower(alice.Hex()[2:]), "?wallet="+badSum)
 }
 
 // TestSwapsFilterPagesPastTheScanBudget: one request examines a bounded
