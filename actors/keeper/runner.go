@@ -116,15 +116,21 @@ func apiError(resp *http.Response) *APIError {
 	return e
 }
 
+// retryAfter is the wait the API asked for with a refusal (a 429's
+// Retry-After), 0 when err is no such refusal.
+func retryAfter(err error) time.Duration {
+	var ae *APIError
+	if errors.As(err, &ae) {
+		return ae.RetryAfter
+	}
+	return 0
+}
+
 // retryWait is how long Run waits after a step that failed with err: the
 // poll period, or the API's Retry-After when that is longer (a rate-limited
 // keeper does not come back before the window has room).
 func retryWait(err error, poll time.Duration) time.Duration {
-	var ae *APIError
-	if errors.As(err, &ae) && ae.RetryAfter > poll {
-		return ae.RetryAfter
-	}
-	return poll
+	return max(poll, retryAfter(err))
 }
 
 func deref(s *string) string {
@@ -284,13 +290,12 @@ func (r *Runner) Sweep(ctx context.Context) ([]*types.Transaction, error) {
 	for {
 		sent, err := r.Step(ctx)
 		out = append(out, sent...)
-		var ae *APIError
-		if errors.As(err, &ae) && ae.RetryAfter > 0 {
-			r.log.Info("keeper list rate limited: waiting", "retryIn", ae.RetryAfter)
+		if wait := retryAfter(err); wait > 0 {
+			r.log.Info("keeper list rate limited: waiting", "retryIn", wait)
 			select {
 			case <-ctx.Done():
 				return out, ctx.Err()
-			case <-time.After(ae.RetryAfter):
+			case <-time.After(wait):
 				continue
 			}
 		}
