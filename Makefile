@@ -3,7 +3,7 @@ GO        ?= go
 BIN       := bin/orderengine
 GETH      := .cache/bin/geth
 # Packages with concurrency run under the race detector in `make test`.
-RACE_PKGS ?= ./actors/... ./http/... ./persistence/... ./cmd/... ./chain/devchain/...
+RACE_PKGS ?= ./actors/... ./app/... ./chainsync/... ./market/... ./keeper/... ./orders/... ./http/... ./persistence/... ./cmd/... ./chain/devchain/...
 
 .PHONY: run build test deps fmt-check vet unit race bench clean
 

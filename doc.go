@@ -1,10 +1,8 @@
-// Package orderengine holds the vocabulary every part of the engine shares:
-// the configuration (one struct with every default) and the error catalog of
-// the public API. It imports no other package of this module, so any package
-// may import it.
+// Package orderengine holds the error catalogue of the public API: every
+// code with its status, retry guidance and description, from which
+// GET /v1/errors, the OpenAPI error schemas and the HTTP error mapping are
+// derived. It imports no other package of this module, so any package may
+// import it.
 //
-// The subsystems live in their own folders: chain (EIP-712, makerTraits,
-// signatures, dev chain), contracts (Solidity and bindings), routing,
-// persistence (Pebble), actors (one package per actor kind), cluster, http
-// (the Fiber front end) and cmd/orderengine (wiring only).
+// The engine's packages are drawn in docs/architecture.md.
 package orderengine

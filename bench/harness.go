@@ -12,10 +12,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/orderengine/orderengine"
-	"github.com/orderengine/orderengine/actors"
+	"github.com/orderengine/orderengine/app"
 	apihttp "github.com/orderengine/orderengine/http"
 )
 
@@ -24,7 +25,7 @@ import (
 type engineServer struct {
 	addr   string
 	apiKey string
-	eng    *actors.Engine
+	eng    *app.Engine
 	srv    *apihttp.Server
 	dir    string
 }
@@ -42,13 +43,13 @@ func startEngine() (*engineServer, error) {
 
 // startEngineAt is startEngine on dir, which may hold a store already.
 func startEngineAt(dir string) (*engineServer, error) {
-	cfg := orderengine.Default()
+	cfg := config.Default()
 	cfg.DataDir = dir
 	cfg.HTTP.Listen, cfg.HTTP.AdminListen = "127.0.0.1:0", "127.0.0.1:0"
-	big := orderengine.BucketLimits{Quote: 1 << 30, Read: 1 << 30, Order: 1 << 30}
+	big := config.BucketLimits{Quote: 1 << 30, Read: 1 << 30, Order: 1 << 30}
 	cfg.Limits.Free, cfg.Limits.Builder = big, big
 	log := slog.New(slog.NewTextHandler(io.Discard, nil)) // formatted, then dropped
-	eng, err := actors.Open(cfg, log)
+	eng, err := app.Open(cfg, log)
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +57,7 @@ func startEngineAt(dir string) (*engineServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	acct, err := eng.Accounts.CreateAccount("bench", orderengine.TierFree, orderengine.BucketLimits{})
+	acct, err := eng.Accounts.CreateAccount("bench", config.TierFree, config.BucketLimits{})
 	if err != nil {
 		return nil, err
 	}

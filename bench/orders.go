@@ -17,14 +17,15 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/orderengine/orderengine"
-	"github.com/orderengine/orderengine/actors/order/service"
 	"github.com/orderengine/orderengine/chain"
 	apihttp "github.com/orderengine/orderengine/http"
+	"github.com/orderengine/orderengine/orders"
 	"github.com/orderengine/orderengine/routing"
 )
 
@@ -78,7 +79,7 @@ func parseOrderFlags(name string, args []string) (orderFlags, error) {
 // defaultReferralPpm is the referralFeePpm the default fee policy allows
 // for a limit order on a major pair.
 func defaultReferralPpm() int {
-	return int(orderengine.Default().Routing.FeePolicy["limit"][orderengine.ClassMajor].ReferralPpm)
+	return int(config.Default().Routing.FeePolicy["limit"][config.ClassMajor].ReferralPpm)
 }
 
 // target is the server the order modes drive.
@@ -92,7 +93,7 @@ type target struct {
 	close        func() error
 	inProcessRSS bool
 	// svc is the in-process order service (nil with -url).
-	svc *service.Service
+	svc *orders.Service
 }
 
 // Addresses of the in-process engine's registry (no chain behind it: the
@@ -129,16 +130,16 @@ func inProcessTarget(idle time.Duration) (*target, error) {
 func withOrderService(e *engineServer, idle time.Duration) (*target, error) {
 	cfg := e.eng.Config
 	cfg.Chain.Router, cfg.Chain.FeeVault = benchRouter.Hex(), benchVault.Hex()
-	reg, err := routing.NewTokens([]orderengine.TokenConfig{
-		{Address: benchIn.Hex(), Symbol: "AAA", Decimals: 18, Class: orderengine.ClassMajor},
-		{Address: benchOut.Hex(), Symbol: "BBB", Decimals: 6, Class: orderengine.ClassStable},
+	reg, err := routing.NewTokens([]config.TokenConfig{
+		{Address: benchIn.Hex(), Symbol: "AAA", Decimals: 18, Class: config.ClassMajor},
+		{Address: benchOut.Hex(), Symbol: "BBB", Decimals: 6, Class: config.ClassStable},
 	})
 	if err != nil {
 		_ = e.close()
 		return nil, err
 	}
 	reg = reg.WithOracle(func(common.Address) bool { return true })
-	svc, err := service.Build(context.Background(), e.eng, service.BuildOptions{
+	svc, err := orders.Build(context.Background(), e.eng, orders.BuildOptions{
 		Config: &cfg, Tokens: func() *routing.Tokens { return reg }, Idle: idle,
 	})
 	if err != nil {

@@ -18,11 +18,12 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/orderengine/orderengine"
-	"github.com/orderengine/orderengine/actors/clock"
 	"github.com/orderengine/orderengine/actors/webhook"
+	"github.com/orderengine/orderengine/internal/clock"
 	"github.com/orderengine/orderengine/persistence"
 )
 
@@ -104,7 +105,7 @@ func webhookLoad(ctx context.Context, f webhookFlags) (webhookResult, error) {
 	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return quiet }))
 	defer system.Shutdown()
 	m, err := webhook.New(webhook.Options{
-		Config: orderengine.Default().Webhooks, Dev: true, DataDir: dir,
+		Config: config.Default().Webhooks, Dev: true, DataDir: dir,
 		Store: store, Outbox: outbox, System: system, Clock: clock.Real{}, Log: quiet,
 	})
 	if err != nil {

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/pprof"
 	"github.com/gofiber/fiber/v2/utils"
@@ -30,7 +32,7 @@ const AdminTokenFile = "admin.token"
 // AdminToken returns the admin token in force: explicit (an option), else
 // cfg.HTTP.AdminToken, else a fresh random token written to
 // <DataDir>/admin.token with mode 0600 (a new one at every start).
-func AdminToken(cfg orderengine.Config, explicit string) (string, error) {
+func AdminToken(cfg config.Config, explicit string) (string, error) {
 	if explicit != "" {
 		return explicit, nil
 	}
@@ -60,14 +62,14 @@ func AdminToken(cfg orderengine.Config, explicit string) (string, error) {
 type (
 	// CreateAccountRequest creates an account.
 	CreateAccountRequest struct {
-		Name   string                   `json:"name"`
-		Tier   orderengine.Tier         `json:"tier"`
-		Limits orderengine.BucketLimits `json:"limits"`
+		Name   string              `json:"name"`
+		Tier   config.Tier         `json:"tier"`
+		Limits config.BucketLimits `json:"limits"`
 	}
 	// SetTierRequest changes an account's tier.
 	SetTierRequest struct {
-		Tier   orderengine.Tier         `json:"tier"`
-		Limits orderengine.BucketLimits `json:"limits"`
+		Tier   config.Tier         `json:"tier"`
+		Limits config.BucketLimits `json:"limits"`
 	}
 	// IssuedKey is the answer of issue and reissue: the key in clear text,
 	// shown this once.
@@ -93,7 +95,7 @@ func (s *Server) newAdminApp() *fiber.App {
 			return err
 		}
 		if req.Tier == "" {
-			req.Tier = orderengine.TierFree
+			req.Tier = config.TierFree
 		}
 		acct, err := accts.CreateAccount(req.Name, req.Tier, req.Limits)
 		return reply(c, 201, acct, err)

@@ -8,16 +8,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/app/apptest"
 	apihttp "github.com/orderengine/orderengine/http"
-	"github.com/orderengine/orderengine/http/testserver"
 	"github.com/orderengine/orderengine/persistence"
 )
 
 func TestAdminRequiresToken(t *testing.T) {
-	ts := testserver.NewTestServer(t)
+	ts := apptest.NewTestServer(t)
 	for _, h := range []map[string]string{nil, {"Authorization": "Bearer wrong"}, {"Authorization": ts.AdminToken}, {"X-API-Key": ts.APIKey}} {
 		r := ts.Raw(ts.AdminURL, "GET", "/admin/v1/accounts", nil, h)
 		checkCode(t, r, 401, orderengine.CodeUnauthorized)
@@ -45,7 +47,7 @@ func TestAdminRequiresToken(t *testing.T) {
 // A panicking admin handler is answered 500 INTERNAL with the request id,
 // and the process (and the listener) keep running.
 func TestAdminHandlerPanicIsAnswered(t *testing.T) {
-	ts := testserver.NewTestServer(t, testserver.WithBeforeStart(func(s *testserver.Server) error {
+	ts := apptest.NewTestServer(t, apptest.WithBeforeStart(func(s *apptest.Server) error {
 		s.HTTP.AdminAppForTest().Get("/admin/v1/panic", func(*fiber.Ctx) error { panic("boom") })
 		return nil
 	}))
@@ -62,7 +64,7 @@ func TestAdminHandlerPanicIsAnswered(t *testing.T) {
 // Go's runtime profiles are on the admin listener, behind its token, and
 // not on the public one.
 func TestAdminServesProfilesBehindTheToken(t *testing.T) {
-	ts := testserver.NewTestServer(t)
+	ts := apptest.NewTestServer(t)
 	r := ts.Admin("GET", "/admin/v1/debug/pprof/goroutine?debug=1", nil)
 	if r.Status != 200 || !strings.Contains(string(r.Body), "goroutine profile:") {
 		t.Fatalf("goroutine profile: %d %.200s", r.Status, r.Body)
@@ -74,7 +76,7 @@ func TestAdminServesProfilesBehindTheToken(t *testing.T) {
 }
 
 func TestAdminRefusesNonLoopback(t *testing.T) {
-	cfg := orderengine.Default()
+	cfg := config.Default()
 	cfg.HTTP.AdminListen = "0.0.0.0:0"
 	if err := cfg.Validate(); err == nil {
 		t.Fatal("non-loopback admin listener validated")
@@ -82,10 +84,10 @@ func TestAdminRefusesNonLoopback(t *testing.T) {
 }
 
 func TestAdminKeyLifecycleAndRestart(t *testing.T) {
-	ts := testserver.NewTestServer(t)
-	r := ts.Admin("POST", "/admin/v1/accounts", apihttp.CreateAccountRequest{Name: "acme", Tier: orderengine.TierBuilder})
+	ts := apptest.NewTestServer(t)
+	r := ts.Admin("POST", "/admin/v1/accounts", apihttp.CreateAccountRequest{Name: "acme", Tier: config.TierBuilder})
 	var acct persistence.Account
-	if r.Status != 201 || json.Unmarshal(r.Body, &acct) != nil || acct.Tier != orderengine.TierBuilder {
+	if r.Status != 201 || json.Unmarshal(r.Body, &acct) != nil || acct.Tier != config.TierBuilder {
 		t.Fatalf("create account: %d %s", r.Status, r.Body)
 	}
 	if bytes.Contains(r.Body, []byte(`"limits"`)) { // a builder's limits are the configuration's, not zero

@@ -7,11 +7,12 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/gofiber/fiber/v2"
 	"github.com/valyala/fasthttp"
 
-	"github.com/orderengine/orderengine"
-	"github.com/orderengine/orderengine/http/testserver"
+	"github.com/orderengine/orderengine/app/apptest"
 )
 
 // serveInProcess drives a Fiber app's handler without a network, so the
@@ -50,8 +51,8 @@ func cpuTime() int64 {
 	return ru.Utime.Nano() + ru.Stime.Nano()
 }
 
-func unlimited(c *orderengine.Config) {
-	big := orderengine.BucketLimits{Quote: 1 << 30, Read: 1 << 30, Order: 1 << 30}
+func unlimited(c *config.Config) {
+	big := config.BucketLimits{Quote: 1 << 30, Read: 1 << 30, Order: 1 << 30}
 	c.Limits.Free, c.Limits.Builder = big, big
 }
 
@@ -71,27 +72,27 @@ func BenchmarkBare501(b *testing.B) {
 // authentication (checksum, SHA-256, cache), the limiter, the error mapping
 // and JSON error body, metrics, and the access log (discarded).
 func BenchmarkKeyed501(b *testing.B) {
-	ts := testserver.NewTestServer(b, testserver.WithConfig(unlimited))
+	ts := apptest.NewTestServer(b, apptest.WithConfig(unlimited))
 	serveInProcess(b, ts.HTTP.Handler().Handler(), "GET", "/v1/stats", map[string]string{"X-API-Key": ts.APIKey})
 }
 
 // BenchmarkKeyed501TextLog is BenchmarkKeyed501 with the access log
 // formatted by slog's text handler (to io.Discard), as in production.
 func BenchmarkKeyed501TextLog(b *testing.B) {
-	ts := testserver.NewTestServer(b, testserver.WithConfig(unlimited), testserver.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
+	ts := apptest.NewTestServer(b, apptest.WithConfig(unlimited), apptest.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
 	serveInProcess(b, ts.HTTP.Handler().Handler(), "GET", "/v1/stats", map[string]string{"X-API-Key": ts.APIKey})
 }
 
 // BenchmarkUnauthorized is the error path of a wrong key.
 func BenchmarkUnauthorized(b *testing.B) {
-	ts := testserver.NewTestServer(b, testserver.WithConfig(unlimited))
+	ts := apptest.NewTestServer(b, apptest.WithConfig(unlimited))
 	serveInProcess(b, ts.HTTP.Handler().Handler(), "GET", "/v1/stats", map[string]string{"X-API-Key": "svc_wrong"})
 }
 
 // BenchmarkBareConfig and BenchmarkConfig compare GET /v1/config with a
 // bare handler returning the same bytes.
 func BenchmarkBareConfig(b *testing.B) {
-	ts := testserver.NewTestServer(b)
+	ts := apptest.NewTestServer(b)
 	body := ts.Raw(ts.URL, "GET", "/v1/config", nil, nil).Body
 	app := fiber.New(fiber.Config{DisableStartupMessage: true})
 	app.Get("/v1/config", func(c *fiber.Ctx) error {
@@ -104,6 +105,6 @@ func BenchmarkBareConfig(b *testing.B) {
 // BenchmarkConfig is GET /v1/config through the whole chain (keyless:
 // per-address limiter).
 func BenchmarkConfig(b *testing.B) {
-	ts := testserver.NewTestServer(b, testserver.WithConfig(unlimited))
+	ts := apptest.NewTestServer(b, apptest.WithConfig(unlimited))
 	serveInProcess(b, ts.HTTP.Handler().Handler(), "GET", "/v1/config", nil)
 }

@@ -9,11 +9,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/app/apptest"
 	apihttp "github.com/orderengine/orderengine/http"
-	"github.com/orderengine/orderengine/http/testserver"
 )
 
 // The HTTP contract of every operation, driven from the served OpenAPI
@@ -35,9 +37,9 @@ type op struct {
 func (o op) String() string { return o.method + " " + o.template }
 
 // operations loads the served document and returns every operation.
-func operations(t *testing.T, ts *testserver.Server) (*openapi3.T, []op) {
+func operations(t *testing.T, ts *apptest.Server) (*openapi3.T, []op) {
 	t.Helper()
-	doc, err := testserver.LoadDocument(context.Background(), ts.Do("GET", "/v1/openapi.json", nil, nil).Body)
+	doc, err := apptest.LoadDocument(context.Background(), ts.Do("GET", "/v1/openapi.json", nil, nil).Body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,13 +61,13 @@ func operations(t *testing.T, ts *testserver.Server) (*openapi3.T, []op) {
 	return doc, out
 }
 
-func (o op) do(ts *testserver.Server, h map[string]string) *testserver.Response {
+func (o op) do(ts *apptest.Server, h map[string]string) *apptest.Response {
 	return ts.Do(o.method, o.path, o.body, h)
 }
 
 // limitHeaders fails unless r carries the three rate-limit headers as
 // non-negative integers, the limit being want when want > 0.
-func limitHeaders(t *testing.T, what string, r *testserver.Response, want int) {
+func limitHeaders(t *testing.T, what string, r *apptest.Response, want int) {
 	t.Helper()
 	for _, h := range []string{"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"} {
 		if n, err := strconv.Atoi(r.Header.Get(h)); err != nil || n < 0 {
@@ -82,9 +84,9 @@ func limitHeaders(t *testing.T, what string, r *testserver.Response, want int) {
 // unknown or wrongly presented key and KEY_DISABLED for a disabled one,
 // and takes the key in both header forms; keyless ones need none.
 func TestEveryKeyedOperationNeedsAKey(t *testing.T) {
-	ts := testserver.NewTestServer(t, testserver.WithTier(orderengine.TierEnterprise, orderengine.BucketLimits{Quote: 1000, Read: 1000, Order: 1000}))
+	ts := apptest.NewTestServer(t, apptest.WithTier(config.TierEnterprise, config.BucketLimits{Quote: 1000, Read: 1000, Order: 1000}))
 	_, ops := operations(t, ts)
-	other := testserver.NewTestServer(t) // a well-formed key this server does not know
+	other := apptest.NewTestServer(t) // a well-formed key this server does not know
 	keyless := map[string]bool{}
 	for _, o := range ops {
 		if o.keyless {
@@ -158,14 +160,14 @@ var specBuckets = map[string]string{
 // declares; builder is five times free; keyless operations count per
 // client address at the free read rate.
 func TestEveryOperationCountsInItsBucket(t *testing.T) {
-	free := orderengine.BucketLimits{Quote: 70, Read: 110, Order: 30}
-	for _, tier := range []orderengine.Tier{orderengine.TierFree, orderengine.TierBuilder} {
+	free := config.BucketLimits{Quote: 70, Read: 110, Order: 30}
+	for _, tier := range []config.Tier{config.TierFree, config.TierBuilder} {
 		t.Run(string(tier), func(t *testing.T) {
-			ts := testserver.NewTestServer(t, testserver.WithTier(tier, orderengine.BucketLimits{}), testserver.WithConfig(func(c *orderengine.Config) {
+			ts := apptest.NewTestServer(t, apptest.WithTier(tier, config.BucketLimits{}), apptest.WithConfig(func(c *config.Config) {
 				c.Limits.Free = free
-				c.Limits.Builder = orderengine.BucketLimits{Quote: 5 * free.Quote, Read: 5 * free.Read, Order: 5 * free.Order}
+				c.Limits.Builder = config.BucketLimits{Quote: 5 * free.Quote, Read: 5 * free.Read, Order: 5 * free.Order}
 			}))
-			limits := ts.Config.Limits.ForTier(tier, orderengine.BucketLimits{})
+			limits := ts.Config.Limits.ForTier(tier, config.BucketLimits{})
 			_, ops := operations(t, ts)
 			if len(ops) != len(specBuckets) {
 				t.Errorf("%d operations described, %d in the table", len(ops), len(specBuckets))
@@ -191,7 +193,7 @@ func TestEveryOperationCountsInItsBucket(t *testing.T) {
 // routed, and no other method on a described path, nor another spelling of
 // a path (trailing slash, other case), is served.
 func TestServesExactlyTheDescribedOperations(t *testing.T) {
-	ts := testserver.NewTestServer(t, testserver.WithTier(orderengine.TierEnterprise, orderengine.BucketLimits{Quote: 1000, Read: 1000, Order: 1000}))
+	ts := apptest.NewTestServer(t, apptest.WithTier(config.TierEnterprise, config.BucketLimits{Quote: 1000, Read: 1000, Order: 1000}))
 	_, ops := operations(t, ts)
 	described := map[string]bool{}
 	paths := map[string]string{}
@@ -231,7 +233,7 @@ func TestServesExactlyTheDescribedOperations(t *testing.T) {
 func TestEveryResponseCarriesLimitHeaders(t *testing.T) {
 	panicRoute := apihttp.Route{Method: "GET", Path: "/v1/test-panic", Access: apihttp.Keyless, Status: 200,
 		Doc: apihttp.OpDoc{ID: "testPanic", Tag: "meta", Summary: "panics", Response: "Health"}}
-	ts := testserver.NewTestServer(t, testserver.WithRoutes(apihttp.PanicRouteForTest(panicRoute)))
+	ts := apptest.NewTestServer(t, apptest.WithRoutes(apihttp.PanicRouteForTest(panicRoute)))
 	big := bytes.Repeat([]byte("a"), 64<<10+1)
 	for _, c := range []struct {
 		name, method, path string
@@ -276,7 +278,7 @@ func TestEveryResponseCarriesLimitHeaders(t *testing.T) {
 // code of contract.md section 4 with its status and retryability, and
 // retry guidance for each, and no code twice.
 func TestErrorCatalogServesTheContract(t *testing.T) {
-	ts := testserver.NewTestServer(t)
+	ts := apptest.NewTestServer(t)
 	r := ts.Do("GET", "/v1/errors", nil, nil)
 	var cat struct {
 		Errors []struct {
@@ -324,7 +326,7 @@ func TestErrorCatalogServesTheContract(t *testing.T) {
 // id answers 404 NOT_FOUND, exactly like an unknown one (docs/webhooks.md),
 // so the {id} operations document 404 and never 403.
 func TestWebhookOperationsDocumentWhatTheyAnswer(t *testing.T) {
-	ts := testserver.NewTestServer(t)
+	ts := apptest.NewTestServer(t)
 	doc, _ := operations(t, ts)
 	for _, p := range []string{"/v1/webhooks/{id}", "/v1/webhooks/{id}/test", "/v1/webhooks/{id}/deliveries"} {
 		for method, o := range doc.Paths.Find(p).Operations() {
@@ -338,7 +340,7 @@ func TestWebhookOperationsDocumentWhatTheyAnswer(t *testing.T) {
 // GET /v1/config answers only fields its schema declares (the rate limits
 // it serves were once undeclared).
 func TestConfigDeclaresEveryField(t *testing.T) {
-	s := testserver.NewTestServer(t)
+	s := apptest.NewTestServer(t)
 	if r := s.GetStrict("/v1/config"); r.Status != 200 {
 		t.Fatalf("GET /v1/config: %d %s", r.Status, r.Body)
 	}
@@ -348,7 +350,7 @@ func TestConfigDeclaresEveryField(t *testing.T) {
 // without the Bearer scheme is named as such, and a 429 names what was
 // counted (the key's bucket, or the client address) with its limit.
 func TestAuthAndLimitMessagesSayWhatToFix(t *testing.T) {
-	s := testserver.NewTestServer(t, testserver.WithTier(orderengine.TierEnterprise, orderengine.BucketLimits{Quote: 1, Read: 1, Order: 1}))
+	s := apptest.NewTestServer(t, apptest.WithTier(config.TierEnterprise, config.BucketLimits{Quote: 1, Read: 1, Order: 1}))
 	r := s.Do("GET", "/v1/stats", nil, map[string]string{"Authorization": s.APIKey})
 	if r.Status != 401 || !strings.Contains(errorMessage(r), `"Bearer <API key>"`) {
 		t.Fatalf("Authorization without Bearer: %d %s", r.Status, r.Body)
@@ -371,7 +373,7 @@ func TestAuthAndLimitMessagesSayWhatToFix(t *testing.T) {
 }
 
 // errorMessage is the message of an error body.
-func errorMessage(r *testserver.Response) string {
+func errorMessage(r *apptest.Response) string {
 	var e struct {
 		Error string `json:"error"`
 	}

@@ -15,14 +15,14 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/app/apptest"
 	apihttp "github.com/orderengine/orderengine/http"
-	"github.com/orderengine/orderengine/http/testserver"
 )
 
 func TestErrorContract(t *testing.T) {
 	panicRoute := apihttp.Route{Method: "GET", Path: "/v1/test-panic", Access: apihttp.Keyless, Status: 200,
 		Doc: apihttp.OpDoc{ID: "testPanic", Tag: "meta", Summary: "panics", Response: "Health"}}
-	ts := testserver.NewTestServer(t, testserver.WithRoutes(apihttp.PanicRouteForTest(panicRoute)))
+	ts := apptest.NewTestServer(t, apptest.WithRoutes(apihttp.PanicRouteForTest(panicRoute)))
 	h := keyHeader(ts.APIKey)
 
 	checkCode(t, ts.Do("GET", "/v1/nope", nil, h), 404, orderengine.CodeNotFound)
@@ -61,7 +61,7 @@ func TestErrorContract(t *testing.T) {
 }
 
 func TestRequestID(t *testing.T) {
-	ts := testserver.NewTestServer(t)
+	ts := apptest.NewTestServer(t)
 	r := ts.Do("GET", "/v1/config", nil, map[string]string{"X-Request-ID": "abc-DEF_1.2:3"})
 	if r.Header.Get("X-Request-ID") != "abc-DEF_1.2:3" {
 		t.Fatalf("sane id not echoed: %q", r.Header.Get("X-Request-ID"))
@@ -82,7 +82,7 @@ func TestRequestID(t *testing.T) {
 // TestServicesPlugIn checks that a service plugged in later answers through
 // the same plumbing, and that its *orderengine.Error is mapped.
 func TestServicesPlugIn(t *testing.T) {
-	ts := testserver.NewTestServer(t)
+	ts := apptest.NewTestServer(t)
 	ts.HTTP.SetServices(apihttp.Services{Market: fakeMarket{}})
 	r := ts.Get("/v1/stats")
 	if r.Status != 200 || !bytes.Contains(r.Body, []byte(`"openOrders":3`)) {
@@ -164,8 +164,8 @@ func TestOnlyCatalogCodes(t *testing.T) {
 }
 
 func TestValidatorRejectsWrongShapes(t *testing.T) {
-	ts := testserver.NewTestServer(t)
-	v, err := testserver.NewValidator(context.Background(), ts.URL)
+	ts := apptest.NewTestServer(t)
+	v, err := apptest.NewValidator(context.Background(), ts.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +195,7 @@ var _ = fiber.StatusOK
 // media type with 400 INVALID_REQUEST naming Content-Type, and parses it as
 // JSON when the header is absent or JSON (any parameters, +json suffix).
 func TestJSONBodyContentType(t *testing.T) {
-	ts := testserver.NewTestServer(t)
+	ts := apptest.NewTestServer(t)
 	body := []byte(`{"orderType":"limit"}`)
 	// fasthttp refuses a body that is not the multipart it declares before
 	// the handler runs: the same code, a generic message.

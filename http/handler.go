@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/gofiber/fiber/v2"
 	"github.com/valyala/fastjson"
 
@@ -241,7 +243,7 @@ func apiKey(c *fiber.Ctx) string {
 	return ""
 }
 
-func bucketLimit(l orderengine.BucketLimits, b limiter.Bucket) int {
+func bucketLimit(l config.BucketLimits, b limiter.Bucket) int {
 	switch b {
 	case limiter.Quote:
 		return l.Quote

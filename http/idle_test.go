@@ -7,15 +7,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/orderengine/orderengine"
-	"github.com/orderengine/orderengine/http/testserver"
+	"github.com/orderengine/orderengine/config"
+
+	"github.com/orderengine/orderengine/app/apptest"
 )
 
 // A client connection that never sends a request (a pooled spare) must be
 // closed without a response: answering would put an unsolicited 4xx on a
 // connection the client believes idle.
 func TestReadTimeoutClosesSilently(t *testing.T) {
-	ts := testserver.NewTestServer(t, testserver.WithConfig(func(c *orderengine.Config) {
+	ts := apptest.NewTestServer(t, apptest.WithConfig(func(c *config.Config) {
 		c.HTTP.ReadTimeout = 150 * time.Millisecond
 	}))
 	u, err := url.Parse(ts.URL)

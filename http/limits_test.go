@@ -6,14 +6,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/orderengine/orderengine"
-	"github.com/orderengine/orderengine/actors/clock"
-	"github.com/orderengine/orderengine/http/testserver"
+	"github.com/orderengine/orderengine/app/apptest"
+	"github.com/orderengine/orderengine/internal/clock"
 )
 
-func smallLimits(c *orderengine.Config) {
-	c.Limits.Free = orderengine.BucketLimits{Quote: 4, Read: 6, Order: 3}
-	c.Limits.Builder = orderengine.BucketLimits{Quote: 20, Read: 30, Order: 15}
+func smallLimits(c *config.Config) {
+	c.Limits.Free = config.BucketLimits{Quote: 4, Read: 6, Order: 3}
+	c.Limits.Builder = config.BucketLimits{Quote: 20, Read: 30, Order: 15}
 }
 
 var bucketPaths = map[string]struct {
@@ -25,7 +27,7 @@ var bucketPaths = map[string]struct {
 	"order": {"POST", "/v1/orders", []byte(`{}`)},
 }
 
-func header(t *testing.T, r *testserver.Response, name string) int {
+func header(t *testing.T, r *apptest.Response, name string) int {
 	t.Helper()
 	n, err := strconv.Atoi(r.Header.Get(name))
 	if err != nil {
@@ -36,7 +38,7 @@ func header(t *testing.T, r *testserver.Response, name string) int {
 
 // burst sends limit requests (all admitted, remaining decreasing) and one
 // more (429 with Retry-After).
-func burst(t *testing.T, ts *testserver.Server, bucket string, limit int) {
+func burst(t *testing.T, ts *apptest.Server, bucket string, limit int) {
 	t.Helper()
 	bp := bucketPaths[bucket]
 	h := keyHeader(ts.APIKey)
@@ -70,7 +72,7 @@ func TestBucketsAreIndependentAndSlide(t *testing.T) {
 	for bucket, limit := range limits {
 		t.Run(bucket, func(t *testing.T) {
 			clk := clock.NewManual(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-			ts := testserver.NewTestServer(t, testserver.WithConfig(smallLimits), testserver.WithClock(clk))
+			ts := apptest.NewTestServer(t, apptest.WithConfig(smallLimits), apptest.WithClock(clk))
 			burst(t, ts, bucket, limit)
 			for other, bp := range bucketPaths {
 				if other == bucket {
@@ -99,7 +101,7 @@ func TestBucketsAreIndependentAndSlide(t *testing.T) {
 }
 
 func TestOtherBucketsPassWhileOneIsFull(t *testing.T) {
-	ts := testserver.NewTestServer(t, testserver.WithConfig(smallLimits))
+	ts := apptest.NewTestServer(t, apptest.WithConfig(smallLimits))
 	burst(t, ts, "order", 3)
 	for _, bucket := range []string{"quote", "read"} {
 		bp := bucketPaths[bucket]
@@ -110,13 +112,13 @@ func TestOtherBucketsPassWhileOneIsFull(t *testing.T) {
 }
 
 func TestBuilderTierIsFiveTimesFree(t *testing.T) {
-	ts := testserver.NewTestServer(t, testserver.WithConfig(smallLimits), testserver.WithTier(orderengine.TierBuilder, orderengine.BucketLimits{}))
+	ts := apptest.NewTestServer(t, apptest.WithConfig(smallLimits), apptest.WithTier(config.TierBuilder, config.BucketLimits{}))
 	burst(t, ts, "quote", 20)
 	burst(t, ts, "order", 15)
 }
 
 func TestSetTierTakesEffect(t *testing.T) {
-	ts := testserver.NewTestServer(t, testserver.WithConfig(smallLimits))
+	ts := apptest.NewTestServer(t, apptest.WithConfig(smallLimits))
 	if r := ts.Get("/v1/stats"); header(t, r, "X-RateLimit-Limit") != 6 {
 		t.Fatalf("free limit %s", r.Header.Get("X-RateLimit-Limit"))
 	}
@@ -130,7 +132,7 @@ func TestSetTierTakesEffect(t *testing.T) {
 }
 
 func TestKeylessLimitedPerAddress(t *testing.T) {
-	ts := testserver.NewTestServer(t, testserver.WithConfig(smallLimits))
+	ts := apptest.NewTestServer(t, apptest.WithConfig(smallLimits))
 	// The harness's readiness probe already counted; spend the rest.
 	for i := 0; ; i++ {
 		r := ts.Do("GET", "/v1/config", nil, nil)
@@ -151,7 +153,7 @@ func TestKeylessLimitedPerAddress(t *testing.T) {
 
 func TestIdleLimiterActorsStop(t *testing.T) {
 	clk := clock.NewManual(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-	ts := testserver.NewTestServer(t, testserver.WithClock(clk))
+	ts := apptest.NewTestServer(t, apptest.WithClock(clk))
 	ts.Get("/v1/stats")
 	if n := ts.Engine.Limiter.Active(); n < 1 {
 		t.Fatalf("active limiters %d", n)

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/orderengine/orderengine"
@@ -79,7 +81,7 @@ func addressOrNil(a string) *string {
 
 // buildConfigJSON renders the GET /v1/config body once; it is served from
 // bytes.
-func buildConfigJSON(chain orderengine.ChainConfig, limits orderengine.LimitsConfig) []byte {
+func buildConfigJSON(chain config.ChainConfig, limits config.LimitsConfig) []byte {
 	type tier struct {
 		Quote int `json:"quote"`
 		Read  int `json:"read"`

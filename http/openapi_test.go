@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/orderengine/orderengine/http/testserver"
+	"github.com/orderengine/orderengine/app/apptest"
 )
 
 // TestOpenAPIDocumentCoversSpec checks the served document: OpenAPI 3.1,
@@ -13,8 +13,8 @@ import (
 // extension, both key forms as security schemes, and keyless operations
 // marked as such.
 func TestOpenAPIDocumentCoversSpec(t *testing.T) {
-	ts := testserver.NewTestServer(t)
-	doc, err := testserver.LoadDocument(context.Background(), ts.Do("GET", "/v1/openapi.json", nil, nil).Body)
+	ts := apptest.NewTestServer(t)
+	doc, err := apptest.LoadDocument(context.Background(), ts.Do("GET", "/v1/openapi.json", nil, nil).Body)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,19 +6,19 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/orderengine/orderengine"
-	"github.com/orderengine/orderengine/actors/indexer"
+	"github.com/orderengine/orderengine/chainsync"
 )
 
 // SetChainStatus gives GET /readyz the indexer's progress; the wiring calls
 // it once the lifecycle runs. Without it readiness does not look at the
 // chain.
-func (s *Server) SetChainStatus(f func() indexer.Status) { s.chainStatus.Store(&f) }
+func (s *Server) SetChainStatus(f func() chainsync.Status) { s.chainStatus.Store(&f) }
 
 // readiness is the GET /readyz body, and the details of its 503.
 type readiness struct {
-	Status   string          `json:"status,omitempty"`
-	Draining bool            `json:"draining"`
-	Indexer  *indexer.Status `json:"indexer"`
+	Status   string            `json:"status,omitempty"`
+	Draining bool              `json:"draining"`
+	Indexer  *chainsync.Status `json:"indexer"`
 	// MaxLagBlocks is lifecycle.readyMaxLag: the blocks the indexer may
 	// trail the head beyond chain.confirmations.
 	MaxLagBlocks uint64 `json:"maxLagBlocks"`

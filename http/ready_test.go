@@ -10,16 +10,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/orderengine/orderengine"
-	"github.com/orderengine/orderengine/actors/indexer"
-	"github.com/orderengine/orderengine/actors/indexer/indexertest"
-	"github.com/orderengine/orderengine/http/testserver"
+	"github.com/orderengine/orderengine/app/apptest"
+	"github.com/orderengine/orderengine/chainsync"
+	"github.com/orderengine/orderengine/chainsync/chainsynctest"
 )
 
 // downNode is a fake for a node that goes down on demand: while down, its
 // head read fails; otherwise it is the real simulated chain.
 type downNode struct {
-	indexer.Backend
+	chainsync.Backend
 	down atomic.Bool
 }
 
@@ -37,12 +39,12 @@ type readyBody struct {
 	Draining bool
 	Details  struct {
 		Draining bool
-		Indexer  *indexer.Status
+		Indexer  *chainsync.Status
 	}
-	Indexer *indexer.Status
+	Indexer *chainsync.Status
 }
 
-func ready(t *testing.T, ts *testserver.Server) (int, readyBody) {
+func ready(t *testing.T, ts *apptest.Server) (int, readyBody) {
 	t.Helper()
 	r := ts.Do("GET", "/readyz", nil, nil) // validated against the OpenAPI document
 	var b readyBody
@@ -59,7 +61,7 @@ func ready(t *testing.T, ts *testserver.Server) (int, readyBody) {
 // liveness does not depend on the node); 503 SERVICE_UNAVAILABLE once the
 // server drains.
 func TestReadiness(t *testing.T) {
-	ts := testserver.NewTestServer(t, testserver.WithConfig(func(c *orderengine.Config) {
+	ts := apptest.NewTestServer(t, apptest.WithConfig(func(c *config.Config) {
 		c.Lifecycle.ReadyMaxLag = 5
 		c.Limits.Free.Read = 1_000_000 // /readyz is polled below
 	}))
@@ -67,9 +69,9 @@ func TestReadiness(t *testing.T) {
 		t.Fatalf("without a chain: %d %+v", st, b)
 	}
 
-	e := indexertest.NewEnv(t)
+	e := chainsynctest.NewEnv(t)
 	node := &downNode{Backend: e.Client}
-	ix, err := indexer.New(node, indexertest.OpenStore(t, t.TempDir()), nil, indexer.Options{
+	ix, err := chainsync.New(node, chainsynctest.OpenStore(t, t.TempDir()), nil, chainsync.Options{
 		Router: e.D.Router, StartBlock: e.D.Block, RecentBlocks: 64, MaxBlocksPerStep: 1, Poll: time.Millisecond,
 	})
 	if err != nil {

@@ -14,12 +14,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/ethereum/go-ethereum/rpc"
 
-	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/app/apptest"
 	"github.com/orderengine/orderengine/chain/devchain"
 	apihttp "github.com/orderengine/orderengine/http"
-	"github.com/orderengine/orderengine/http/testserver"
 	"github.com/orderengine/orderengine/routing"
 )
 
@@ -27,10 +28,10 @@ import (
 // off, JSON-RPC on a loopback port), fills cfg from its deployment and
 // builds the routing stack from it, as serve does; deps gives the stack's
 // chain reader and extras (raw is the JSON-RPC client of the chain).
-func devRouting(t *testing.T, deps func(dc *devchain.DevChain, raw *rpc.Client) routing.SetupDeps) (*devchain.DevChain, *routing.Stack, orderengine.Config) {
+func devRouting(t *testing.T, deps func(dc *devchain.DevChain, raw *rpc.Client) routing.SetupDeps) (*devchain.DevChain, *routing.Stack, config.Config) {
 	t.Helper()
 	ctx := context.Background()
-	cfg := orderengine.Default()
+	cfg := config.Default()
 	cfg.Chain.ManualMining, cfg.Chain.DevRPCListen, cfg.Chain.MarketMaker.Enabled = true, "127.0.0.1:0", false
 	dc, err := devchain.Start(ctx, cfg.Chain, nil, devchain.WithFeePolicy(cfg.Routing.FeePolicy))
 	if err != nil {
@@ -67,10 +68,10 @@ func TestRoutingLoopbackBench(t *testing.T) {
 		return routing.SetupDeps{Chain: dc.Client(), RPC: raw}
 	})
 	d := dc.Deployment()
-	srv := testserver.NewTestServer(t,
-		testserver.WithServices(apihttp.Services{Routing: apihttp.NewRoutingService(st.Service)}),
-		testserver.WithConfig(func(c *orderengine.Config) { c.Limits.Free.Read, c.Limits.Free.Quote = 1<<30, 1<<30 }),
-		testserver.WithTier(orderengine.TierEnterprise, orderengine.BucketLimits{Quote: 1 << 30, Read: 1 << 30, Order: 1 << 30}))
+	srv := apptest.NewTestServer(t,
+		apptest.WithServices(apihttp.Services{Routing: apihttp.NewRoutingService(st.Service)}),
+		apptest.WithConfig(func(c *config.Config) { c.Limits.Free.Read, c.Limits.Free.Quote = 1<<30, 1<<30 }),
+		apptest.WithTier(config.TierEnterprise, config.BucketLimits{Quote: 1 << 30, Read: 1 << 30, Order: 1 << 30}))
 	client := &nethttp.Client{Transport: &nethttp.Transport{MaxIdleConnsPerHost: 64}}
 	get := func(path string) int {
 		req, _ := nethttp.NewRequest("GET", srv.URL+path, nil)

@@ -6,11 +6,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
 
 	"github.com/orderengine/orderengine"
-	"github.com/orderengine/orderengine/http/testserver"
+	"github.com/orderengine/orderengine/app/apptest"
 	"github.com/orderengine/orderengine/routing"
 )
 
@@ -148,11 +150,11 @@ func TestRouteFeeCells(t *testing.T) {
 				label := p.class + " " + kind + " directSwap=" + direct
 				cellKind := kind
 				if cellKind == "" {
-					cellKind = orderengine.KindDirect
+					cellKind = config.KindDirect
 				}
 				legs := r.FeeLegs
 				if legs.Cell.OrderKind != cellKind || legs.Cell.TokenClass != p.class ||
-					legs.Fees.Triggered != policy[cellKind][p.class] || legs.Fees.Direct != policy[orderengine.KindDirect][p.class] {
+					legs.Fees.Triggered != policy[cellKind][p.class] || legs.Fees.Direct != policy[config.KindDirect][p.class] {
 					t.Errorf("%s: feeLegs %+v", label, legs)
 				}
 				if legs.Vault != e.dc.Deployment().FeeVault.Hex() || legs.Referrer != legs.Vault {
@@ -174,7 +176,7 @@ func TestRouteFeeCells(t *testing.T) {
 
 // checkAmounts checks a route's amounts against its gross output and the
 // served fee cell.
-func checkAmounts(t *testing.T, label string, r routing.RouteResponse, cell orderengine.FeeCell, slippage uint64) {
+func checkAmounts(t *testing.T, label string, r routing.RouteResponse, cell config.FeeCell, slippage uint64) {
 	t.Helper()
 	gross := uint256.MustFromDecimal(r.GrossAmountOut)
 	leg := func(ppm uint32) *uint256.Int {
@@ -422,7 +424,7 @@ func TestTokenSearch(t *testing.T) {
 func TestRoutingAuthentication(t *testing.T) {
 	e := newRoutingEnv(t, nil)
 	pair := "tokenIn=" + e.tok("WETH") + "&tokenOut=" + e.tok("USDC") + "&amountIn=1000000000000000000"
-	other := testserver.NewTestServer(t)
+	other := apptest.NewTestServer(t)
 	for _, path := range []string{"/v1/route?" + pair, "/v1/quote?" + pair, "/v1/order-preflight?" + pair + "&wallet=" + e.tok("DAI"),
 		"/api/spot?" + pair, "/v1/tokens?search=usd"} {
 		for name, h := range map[string]map[string]string{
@@ -449,7 +451,7 @@ func TestRoutingAuthentication(t *testing.T) {
 // X-RateLimit-Limit, -Remaining and -Reset; the answer past the limit is
 // 429 RATE_LIMITED with Retry-After, and the other bucket still serves.
 func TestRoutingRateLimits(t *testing.T) {
-	e := newRoutingEnv(t, nil, testserver.WithConfig(smallLimits))
+	e := newRoutingEnv(t, nil, apptest.WithConfig(smallLimits))
 	pair := "tokenIn=" + e.tok("WETH") + "&tokenOut=" + e.tok("USDC")
 	quote := []string{
 		"/v1/route?" + pair + "&amountIn=1000000000000000000",

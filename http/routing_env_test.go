@@ -6,6 +6,8 @@ import (
 	"math/big"
 	"testing"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
@@ -14,10 +16,10 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/app/apptest"
 	"github.com/orderengine/orderengine/chain/devchain"
 	"github.com/orderengine/orderengine/contracts/bindings/testtoken"
 	apihttp "github.com/orderengine/orderengine/http"
-	"github.com/orderengine/orderengine/http/testserver"
 	"github.com/orderengine/orderengine/routing"
 )
 
@@ -33,21 +35,21 @@ type routingEnv struct {
 	ctx    context.Context
 	dc     *devchain.DevChain
 	st     *routing.Stack
-	srv    *testserver.Server
-	cfg    orderengine.Config
+	srv    *apptest.Server
+	cfg    config.Config
 	tokens map[string]common.Address
 }
 
 // newRoutingEnv starts the environment; volumes ranks the token search (nil:
 // zero volumes), opts adjust the test server.
-func newRoutingEnv(t *testing.T, volumes routing.VolumeSource, opts ...testserver.Option) *routingEnv {
+func newRoutingEnv(t *testing.T, volumes routing.VolumeSource, opts ...apptest.Option) *routingEnv {
 	t.Helper()
 	dc, st, cfg := devRouting(t, func(_ *devchain.DevChain, raw *rpc.Client) routing.SetupDeps {
 		return routing.SetupDeps{Chain: ethclient.NewClient(raw), RPC: raw, Volumes: volumes}
 	})
 	ctx := context.Background()
-	opts = append([]testserver.Option{testserver.WithServices(apihttp.Services{Routing: apihttp.NewRoutingService(st.Service)})}, opts...)
-	e := &routingEnv{t: t, ctx: ctx, dc: dc, st: st, srv: testserver.NewTestServer(t, opts...), cfg: cfg, tokens: map[string]common.Address{}}
+	opts = append([]apptest.Option{apptest.WithServices(apihttp.Services{Routing: apihttp.NewRoutingService(st.Service)})}, opts...)
+	e := &routingEnv{t: t, ctx: ctx, dc: dc, st: st, srv: apptest.NewTestServer(t, opts...), cfg: cfg, tokens: map[string]common.Address{}}
 	for _, tk := range dc.Deployment().Tokens {
 		e.tokens[tk.Symbol] = tk.Address
 	}
@@ -103,7 +105,7 @@ func (e *routingEnv) fundedMaker(symbol string, amount *big.Int) devchain.Accoun
 
 // getJSON sends GET path (validated against the OpenAPI document, no
 // undeclared field), checks the status and decodes the body into out.
-func (e *routingEnv) getJSON(path string, status int, out any) *testserver.Response {
+func (e *routingEnv) getJSON(path string, status int, out any) *apptest.Response {
 	e.t.Helper()
 	r := e.srv.GetStrict(path)
 	if r.Status != status {
@@ -118,7 +120,7 @@ func (e *routingEnv) getJSON(path string, status int, out any) *testserver.Respo
 }
 
 // wantError sends GET path and checks the error status and code.
-func (e *routingEnv) wantError(path string, status int, code orderengine.Code) *testserver.Response {
+func (e *routingEnv) wantError(path string, status int, code orderengine.Code) *apptest.Response {
 	e.t.Helper()
 	r := e.srv.GetStrict(path)
 	if r.Status != status || r.Code() != string(code) {

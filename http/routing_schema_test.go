@@ -5,11 +5,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/app/apptest"
 	apihttp "github.com/orderengine/orderengine/http"
-	"github.com/orderengine/orderengine/http/testserver"
 	"github.com/orderengine/orderengine/routing"
 )
 
@@ -52,7 +54,7 @@ func TestRoutingAnswersDeclareEveryField(t *testing.T) {
 		}
 	}
 	// The search length the document allows is the one the server takes.
-	doc, err := testserver.LoadDocument(context.Background(), e.srv.Do("GET", "/v1/openapi.json", nil, nil).Body)
+	doc, err := apptest.LoadDocument(context.Background(), e.srv.Do("GET", "/v1/openapi.json", nil, nil).Body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +77,7 @@ func TestSpotWithoutAPricedPath(t *testing.T) {
 		routing.NewCPMMPool(common.HexToAddress("0xa1"), a, b, whole(1000, 18), whole(1000, 18), 3000),
 		routing.NewCPMMPool(common.HexToAddress("0xa2"), c, d, whole(1000, 18), whole(1000, 18), 3000),
 	})
-	cfg := orderengine.Default().Routing
+	cfg := config.Default().Routing
 	tokens, err := routing.NewTokens(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -86,7 +88,7 @@ func TestSpotWithoutAPricedPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	svc := routing.NewService(routing.ServiceConfig{Venues: staticVenues{snap}, Searcher: routing.NewSearcher(opts), Tokens: tokens, Fees: fees})
-	srv := testserver.NewTestServer(t, testserver.WithServices(apihttp.Services{Routing: apihttp.NewRoutingService(svc)}))
+	srv := apptest.NewTestServer(t, apptest.WithServices(apihttp.Services{Routing: apihttp.NewRoutingService(svc)}))
 	r := srv.GetStrict("/api/spot?tokenIn=" + a.Hex() + "&tokenOut=" + c.Hex())
 	checkCode(t, r, 422, orderengine.CodeNoRoute)
 }

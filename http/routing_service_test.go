@@ -4,12 +4,13 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
 
-	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/app/apptest"
 	apihttp "github.com/orderengine/orderengine/http"
-	"github.com/orderengine/orderengine/http/testserver"
 	"github.com/orderengine/orderengine/routing"
 )
 
@@ -23,7 +24,7 @@ func whole(n uint64, decimals int) *uint256.Int {
 
 // newRoutingServer serves the routing endpoints over a fixed two-pool
 // snapshot (WETH/USDC cpmm, USDC/USDT stableswap), without a chain.
-func newRoutingServer(t *testing.T) (*testserver.Server, common.Address, common.Address, common.Address) {
+func newRoutingServer(t *testing.T) (*apptest.Server, common.Address, common.Address, common.Address) {
 	t.Helper()
 	weth := common.HexToAddress("0x00000000000000000000000000000000000000e1")
 	usdc := common.HexToAddress("0x00000000000000000000000000000000000000c1")
@@ -32,8 +33,8 @@ func newRoutingServer(t *testing.T) (*testserver.Server, common.Address, common.
 		routing.NewCPMMPool(common.HexToAddress("0xa1"), weth, usdc, whole(1000, 18), whole(3_000_000, 6), 3000),
 		routing.NewStableSwapPool(common.HexToAddress("0xa2"), usdc, usdt, whole(5_000_000, 6), whole(5_000_000, 6), 200, 4_000_000, 6, 6),
 	})
-	cfg := orderengine.Default().Routing
-	tokens, err := routing.NewTokens([]orderengine.TokenConfig{
+	cfg := config.Default().Routing
+	tokens, err := routing.NewTokens([]config.TokenConfig{
 		{Address: weth.Hex(), Symbol: "WETH", Name: "Wrapped Ether", Decimals: 18, Class: "major"},
 		{Address: usdc.Hex(), Symbol: "USDC", Name: "USD Coin", Decimals: 6, Class: "stable"},
 		{Address: usdt.Hex(), Symbol: "USDT", Name: "Tether USD", Decimals: 6, Class: "stable"},
@@ -49,7 +50,7 @@ func newRoutingServer(t *testing.T) (*testserver.Server, common.Address, common.
 	}
 	svc := routing.NewService(routing.ServiceConfig{Venues: staticVenues{snap}, Searcher: routing.NewSearcher(opts),
 		Tokens: tokens, Fees: fees, DefaultSlippagePpm: cfg.DefaultSlippagePpm})
-	srv := testserver.NewTestServer(t, testserver.WithServices(apihttp.Services{Routing: apihttp.NewRoutingService(svc)}))
+	srv := apptest.NewTestServer(t, apptest.WithServices(apihttp.Services{Routing: apihttp.NewRoutingService(svc)}))
 	return srv, weth, usdc, usdt
 }
 

@@ -13,9 +13,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors/limiter"
-	"github.com/orderengine/orderengine/http/testserver"
+	"github.com/orderengine/orderengine/app/apptest"
 	"github.com/orderengine/orderengine/internal/syncbuf"
 )
 
@@ -69,7 +71,7 @@ func checkRawError(t *testing.T, resp *nethttp.Response, body []byte, status int
 // never with the API key or the admin token the request carried.
 func TestMalformedRequestDoesNotLogCredentials(t *testing.T) {
 	var logs syncbuf.Buffer
-	ts := testserver.NewTestServer(t, testserver.WithLogger(debugLogger(&logs)))
+	ts := apptest.NewTestServer(t, apptest.WithLogger(debugLogger(&logs)))
 	for _, c := range []struct{ base, header string }{
 		{ts.URL, "X-API-Key: " + ts.APIKey},
 		{ts.URL, "Authorization: Bearer " + ts.APIKey},
@@ -95,7 +97,7 @@ func TestMalformedRequestDoesNotLogCredentials(t *testing.T) {
 // configured one (it was 1 MiB) let a client that sends only headers make
 // the server hold that much per connection until the read timeout.
 func TestOversizedBodyRefusedBeforeItIsSent(t *testing.T) {
-	ts := testserver.NewTestServer(t)
+	ts := apptest.NewTestServer(t)
 	over := strconv.Itoa(ts.Config.HTTP.BodyLimit + 1)
 	for _, c := range []struct{ base, path, auth string }{
 		{ts.URL, "/v1/orders", "X-API-Key: " + ts.APIKey},
@@ -118,7 +120,7 @@ func TestOversizedBodyRefusedBeforeItIsSent(t *testing.T) {
 // TestOversizedHeadersNamed: a request line and headers over the read
 // buffer are INVALID_REQUEST saying so, with the request id.
 func TestOversizedHeadersNamed(t *testing.T) {
-	ts := testserver.NewTestServer(t)
+	ts := apptest.NewTestServer(t)
 	long := strings.Repeat("a", 5000)
 	for _, req := range []string{
 		"GET /v1/orders/0x" + long + " HTTP/1.1\r\nHost: x\r\n\r\n",
@@ -137,7 +139,7 @@ func TestOversizedHeadersNamed(t *testing.T) {
 // error object with its request id (and the rate-limit headers on the
 // public one), not Fiber's text/plain "Invalid http method".
 func TestUnknownMethodIsTheErrorObject(t *testing.T) {
-	ts := testserver.NewTestServer(t)
+	ts := apptest.NewTestServer(t)
 	for _, base := range []string{ts.URL, ts.AdminURL} {
 		for _, m := range []string{"FOO", "get", "PROPFIND"} {
 			resp, body := rawExchange(t, hostOf(base), m+" /v1/config HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -157,7 +159,7 @@ func TestIPv6ClientCountedPerPrefix(t *testing.T) {
 		t.Fatalf("IPv6 loopback unavailable: %v", err)
 	}
 	_ = ln.Close()
-	ts := testserver.NewTestServer(t, testserver.WithConfig(func(c *orderengine.Config) { c.HTTP.Listen = "[::1]:0" }))
+	ts := apptest.NewTestServer(t, apptest.WithConfig(func(c *config.Config) { c.HTTP.Listen = "[::1]:0" }))
 	if r := ts.Do("GET", "/v1/errors", nil, nil); r.Status != 200 {
 		t.Fatalf("keyless request over IPv6: %d %s", r.Status, r.Body)
 	}
@@ -174,7 +176,7 @@ func TestIPv6ClientCountedPerPrefix(t *testing.T) {
 // twice is INVALID_REQUEST naming it, not silently read as its first value;
 // exclude, a list, may be repeated.
 func TestRepeatedQueryParameterRefused(t *testing.T) {
-	ts := testserver.NewTestServer(t)
+	ts := apptest.NewTestServer(t)
 	for _, p := range []struct{ path, name string }{
 		{"/v1/orders?limit=1&limit=500", "limit"},
 		{"/v1/orders?wallet=0x1111111111111111111111111111111111111111&status=pending&wallet=0x2222222222222222222222222222222222222222", "wallet"},

@@ -13,14 +13,16 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/utils"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/valyala/fasthttp"
 
 	"github.com/orderengine/orderengine"
-	"github.com/orderengine/orderengine/actors"
-	"github.com/orderengine/orderengine/actors/indexer"
+	"github.com/orderengine/orderengine/app"
+	"github.com/orderengine/orderengine/chainsync"
 )
 
 // Options configure a Server beyond the engine's configuration.
@@ -42,9 +44,9 @@ type Options struct {
 
 // Server is the public API and the admin API of one engine.
 type Server struct {
-	eng        *actors.Engine
+	eng        *app.Engine
 	log        *slog.Logger
-	cfg        orderengine.Config
+	cfg        config.Config
 	app        *fiber.App
 	admin      *fiber.App
 	adminToken string
@@ -59,7 +61,7 @@ type Server struct {
 	// draining is set when Shutdown starts (GET /readyz answers 503);
 	// chainStatus reports the indexer's progress (nil without a chain).
 	draining    atomic.Bool
-	chainStatus atomic.Pointer[func() indexer.Status]
+	chainStatus atomic.Pointer[func() chainsync.Status]
 
 	mu        sync.Mutex
 	publicLn  net.Listener
@@ -68,7 +70,7 @@ type Server struct {
 }
 
 // New builds the server of eng. It does not listen yet.
-func New(eng *actors.Engine, opts Options) (*Server, error) {
+func New(eng *app.Engine, opts Options) (*Server, error) {
 	token, err := AdminToken(eng.Config, opts.AdminToken)
 	if err != nil {
 		return nil, err
@@ -153,7 +155,7 @@ func (s *Server) SetServices(svc Services) { s.services.Store(&svc) }
 
 // SetChain rebuilds the GET /v1/config body from chain, e.g. after the dev
 // chain has deployed the contracts and filled in their addresses.
-func (s *Server) SetChain(chain orderengine.ChainConfig) {
+func (s *Server) SetChain(chain config.ChainConfig) {
 	body := buildConfigJSON(chain, s.cfg.Limits)
 	s.config.Store(&body)
 }
@@ -291,7 +293,7 @@ func (s *Server) newPublicApp() *fiber.App {
 // the background. It returns once both listeners are bound, so the server
 // is reachable when it returns.
 func (s *Server) Start() error {
-	if err := orderengine.CheckLoopback(s.cfg.HTTP.AdminListen); err != nil {
+	if err := config.CheckLoopback(s.cfg.HTTP.AdminListen); err != nil {
 		return fmt.Errorf("http: admin listener: %w", err)
 	}
 	pub, err := net.Listen("tcp", s.cfg.HTTP.Listen)

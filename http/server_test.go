@@ -8,15 +8,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/orderengine/orderengine"
-	"github.com/orderengine/orderengine/http/testserver"
+	"github.com/orderengine/orderengine/app/apptest"
 )
 
 func keyHeader(k string) map[string]string { return map[string]string{"X-API-Key": k} }
 
 // checkCode fails unless r has status and error code, and the code is in the
 // catalog with that status.
-func checkCode(t *testing.T, r *testserver.Response, status int, code orderengine.Code) {
+func checkCode(t *testing.T, r *apptest.Response, status int, code orderengine.Code) {
 	t.Helper()
 	if r.Status != status || r.Code() != string(code) {
 		t.Fatalf("got %d %q, want %d %s; body %s", r.Status, r.Code(), status, code, r.Body)
@@ -31,7 +33,7 @@ func checkCode(t *testing.T, r *testserver.Response, status int, code orderengin
 }
 
 func TestKeylessEndpoints(t *testing.T) {
-	ts := testserver.NewTestServer(t)
+	ts := apptest.NewTestServer(t)
 	for _, p := range []string{"/v1/errors", "/v1/config", "/v1/openapi.json", "/healthz"} {
 		r := ts.Do("GET", p, nil, nil)
 		if r.Status != 200 {
@@ -57,7 +59,7 @@ func TestKeylessEndpoints(t *testing.T) {
 }
 
 func TestConfigEndpoint(t *testing.T) {
-	ts := testserver.NewTestServer(t)
+	ts := apptest.NewTestServer(t)
 	var cfg struct {
 		ChainID uint64 `json:"chainId"`
 		Router  *string
@@ -71,7 +73,7 @@ func TestConfigEndpoint(t *testing.T) {
 		}
 		OrderTypes []string
 		RateLimits struct {
-			Tiers map[string]orderengine.BucketLimits
+			Tiers map[string]config.BucketLimits
 		}
 	}
 	if err := json.Unmarshal(ts.Do("GET", "/v1/config", nil, nil).Body, &cfg); err != nil {
@@ -96,11 +98,11 @@ func TestConfigEndpoint(t *testing.T) {
 }
 
 func TestAuthentication(t *testing.T) {
-	ts := testserver.NewTestServer(t)
+	ts := apptest.NewTestServer(t)
 	checkCode(t, ts.Do("GET", "/v1/stats", nil, nil), 401, orderengine.CodeUnauthorized)
 	checkCode(t, ts.Do("GET", "/v1/stats", nil, keyHeader("svc_wrong")), 401, orderengine.CodeUnauthorized)
 	// Well-formed (valid checksum) but unknown.
-	other := testserver.NewTestServer(t)
+	other := apptest.NewTestServer(t)
 	checkCode(t, ts.Do("GET", "/v1/stats", nil, keyHeader(other.APIKey)), 401, orderengine.CodeUnauthorized)
 	checkCode(t, ts.Do("GET", "/v1/stats", nil, map[string]string{"Authorization": "Basic " + ts.APIKey}), 401, orderengine.CodeUnauthorized)
 

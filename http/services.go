@@ -3,14 +3,14 @@ package http
 import (
 	"context"
 
-	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/config"
 )
 
 // Caller identifies the account behind an authenticated request.
 type Caller struct {
 	AccountID string
 	KeyID     string
-	Tier      orderengine.Tier
+	Tier      config.Tier
 	RequestID string
 }
 

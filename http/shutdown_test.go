@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/orderengine/orderengine/app/apptest"
 	apihttp "github.com/orderengine/orderengine/http"
-	"github.com/orderengine/orderengine/http/testserver"
 )
 
 // TestShutdownDrainsInFlight checks that Shutdown waits for a request in
@@ -18,9 +18,9 @@ func TestShutdownDrainsInFlight(t *testing.T) {
 	entered, release := make(chan struct{}), make(chan struct{})
 	route := apihttp.BlockingRouteForTest(apihttp.Route{Method: "GET", Path: "/v1/test-slow", Access: apihttp.Keyless, Status: 200,
 		Doc: apihttp.OpDoc{ID: "testSlow", Tag: "meta", Summary: "slow", Response: "Health"}}, entered, release)
-	ts := testserver.NewTestServer(t, testserver.WithRoutes(route))
+	ts := apptest.NewTestServer(t, apptest.WithRoutes(route))
 
-	answered := make(chan *testserver.Response, 1)
+	answered := make(chan *apptest.Response, 1)
 	go func() { answered <- ts.Raw(ts.URL, "GET", "/v1/test-slow", nil, nil) }()
 	<-entered
 

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/cockroachdb/pebble/v2"
 
 	"github.com/orderengine/orderengine"
@@ -16,15 +18,15 @@ import (
 // Account is a customer of the API: the owner of keys and the unit of tier
 // and (later) webhook endpoints.
 type Account struct {
-	ID   string           `json:"id"`
-	Name string           `json:"name"`
-	Tier orderengine.Tier `json:"tier"`
+	ID   string      `json:"id"`
+	Name string      `json:"name"`
+	Tier config.Tier `json:"tier"`
 	// Limits are the per-account bucket limits of an enterprise account;
 	// zero, and left out of the JSON, for the other tiers (whose limits are
 	// the configuration's: a zero here would read as "nothing allowed").
-	Limits    orderengine.BucketLimits `json:"limits,omitzero"`
-	CreatedAt time.Time                `json:"createdAt"`
-	UpdatedAt time.Time                `json:"updatedAt"`
+	Limits    config.BucketLimits `json:"limits,omitzero"`
+	CreatedAt time.Time           `json:"createdAt"`
+	UpdatedAt time.Time           `json:"updatedAt"`
 }
 
 // KeyRecord is what is stored about an API key: never the key, only its
@@ -177,7 +179,7 @@ func (a *Accounts) Account(id string) (*Account, error) {
 }
 
 // CreateAccount stores a new account. limits is used only for enterprise.
-func (a *Accounts) CreateAccount(name string, tier orderengine.Tier, limits orderengine.BucketLimits) (*Account, error) {
+func (a *Accounts) CreateAccount(name string, tier config.Tier, limits config.BucketLimits) (*Account, error) {
 	if err := checkTier(tier, limits); err != nil {
 		return nil, err
 	}
@@ -187,7 +189,7 @@ func (a *Accounts) CreateAccount(name string, tier orderengine.Tier, limits orde
 	}
 	now := a.now().UTC()
 	acct := &Account{ID: newID("acc_", 16), Name: name, Tier: tier, CreatedAt: now, UpdatedAt: now}
-	if tier == orderengine.TierEnterprise {
+	if tier == config.TierEnterprise {
 		acct.Limits = limits
 	}
 	a.writeMu.Lock()
@@ -203,7 +205,7 @@ func (a *Accounts) CreateAccount(name string, tier orderengine.Tier, limits orde
 
 // SetTier changes an account's tier (and its enterprise limits). Cached
 // principals see the change on their next request.
-func (a *Accounts) SetTier(accountID string, tier orderengine.Tier, limits orderengine.BucketLimits) (*Account, error) {
+func (a *Accounts) SetTier(accountID string, tier config.Tier, limits config.BucketLimits) (*Account, error) {
 	if err := checkTier(tier, limits); err != nil {
 		return nil, err
 	}
@@ -215,8 +217,8 @@ func (a *Accounts) SetTier(accountID string, tier orderengine.Tier, limits order
 	}
 	acct := *old
 	acct.Tier = tier
-	acct.Limits = orderengine.BucketLimits{}
-	if tier == orderengine.TierEnterprise {
+	acct.Limits = config.BucketLimits{}
+	if tier == config.TierEnterprise {
 		acct.Limits = limits
 	}
 	acct.UpdatedAt = a.now().UTC()
@@ -398,11 +400,11 @@ func setJSON(b *pebble.Batch, key []byte, v any) error {
 	return b.Set(key, data, nil)
 }
 
-func checkTier(tier orderengine.Tier, limits orderengine.BucketLimits) error {
+func checkTier(tier config.Tier, limits config.BucketLimits) error {
 	if !tier.Valid() {
 		return orderengine.Errorf(orderengine.CodeInvalidRequest, "tier must be free, builder or enterprise, got %q", tier)
 	}
-	if tier == orderengine.TierEnterprise && (limits.Quote <= 0 || limits.Read <= 0 || limits.Order <= 0) {
+	if tier == config.TierEnterprise && (limits.Quote <= 0 || limits.Read <= 0 || limits.Order <= 0) {
 		return orderengine.Errorf(orderengine.CodeInvalidRequest, "enterprise tier needs positive limits for quote, read and order")
 	}
 	return nil

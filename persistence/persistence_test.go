@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/orderengine/orderengine"
 )
 
@@ -75,7 +77,7 @@ func TestAccountsLifecycleSurvivesReopen(t *testing.T) {
 	dir := t.TempDir()
 	s := openTemp(t, dir)
 	accts := NewAccounts(s, nil)
-	acct, err := accts.CreateAccount("acme", orderengine.TierFree, orderengine.BucketLimits{})
+	acct, err := accts.CreateAccount("acme", config.TierFree, config.BucketLimits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,13 +95,13 @@ func TestAccountsLifecycleSurvivesReopen(t *testing.T) {
 	if _, err := accts.Authenticate(""); code(err) != orderengine.CodeUnauthorized {
 		t.Fatalf("empty key: %v", err)
 	}
-	if _, err := accts.SetTier(acct.ID, orderengine.TierEnterprise, orderengine.BucketLimits{}); code(err) != orderengine.CodeInvalidRequest {
+	if _, err := accts.SetTier(acct.ID, config.TierEnterprise, config.BucketLimits{}); code(err) != orderengine.CodeInvalidRequest {
 		t.Fatalf("enterprise without limits: %v", err)
 	}
-	if _, err := accts.SetTier(acct.ID, orderengine.TierBuilder, orderengine.BucketLimits{}); err != nil {
+	if _, err := accts.SetTier(acct.ID, config.TierBuilder, config.BucketLimits{}); err != nil {
 		t.Fatal(err)
 	}
-	if p, _ := accts.Authenticate(key); p.Account.Tier != orderengine.TierBuilder {
+	if p, _ := accts.Authenticate(key); p.Account.Tier != config.TierBuilder {
 		t.Fatalf("tier change not visible: %v", p.Account.Tier)
 	}
 	newKey, newRec, err := accts.ReissueKey(rec.ID)
@@ -117,7 +119,7 @@ func TestAccountsLifecycleSurvivesReopen(t *testing.T) {
 	defer func() { _ = s.Close() }()
 	accts = NewAccounts(s, nil)
 	p, err = accts.Authenticate(newKey)
-	if err != nil || p.Key.ID != newRec.ID || p.Account.Tier != orderengine.TierBuilder {
+	if err != nil || p.Key.ID != newRec.ID || p.Account.Tier != config.TierBuilder {
 		t.Fatalf("after reopen: %+v %v", p, err)
 	}
 	if _, err := accts.Authenticate(key); code(err) != orderengine.CodeKeyDisabled {

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/orderengine/orderengine/config"
 
-	oe "github.com/orderengine/orderengine"
+	"golang.org/x/sys/unix"
 )
 
 // benchRequests draws n route requests on g: random pairs, amounts from
@@ -104,9 +104,9 @@ func threadCPU() time.Duration {
 // pool's cached price, the price per whole token.
 func BenchmarkSpot(b *testing.B) {
 	g := newSynthGraph(1, 50, 300)
-	regs := make([]oe.TokenConfig, len(g.tokens))
+	regs := make([]config.TokenConfig, len(g.tokens))
 	for i, t := range g.tokens {
-		regs[i] = oe.TokenConfig{Address: t.Hex(), Symbol: fmt.Sprintf("T%d", i), Decimals: g.decimals[i]}
+		regs[i] = config.TokenConfig{Address: t.Hex(), Symbol: fmt.Sprintf("T%d", i), Decimals: g.decimals[i]}
 	}
 	tokens, err := NewTokens(regs)
 	if err != nil {

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
@@ -15,7 +17,6 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/holiman/uint256"
 
-	oe "github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/chain/devchain"
 	"github.com/orderengine/orderengine/contracts/bindings/testtoken"
 	"github.com/orderengine/orderengine/routing"
@@ -35,7 +36,7 @@ func newDevEnv(t *testing.T) *devEnv {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
-	cfg := oe.Default()
+	cfg := config.Default()
 	cfg.Chain.ManualMining, cfg.Chain.DevRPCListen, cfg.Chain.MarketMaker.Enabled = true, "127.0.0.1:0", false
 	dc, err := devchain.Start(ctx, cfg.Chain, nil, devchain.WithFeePolicy(cfg.Routing.FeePolicy))
 	if err != nil {

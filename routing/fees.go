@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
 
@@ -30,16 +32,16 @@ type ClassResolver interface {
 // implementation of fee legs: the route call serves FeeLegs, and order
 // submission checks orders with CheckOrderFees, which calls it.
 type FeePolicy struct {
-	cells    map[string]map[string]oe.FeeCell
+	cells    map[string]map[string]config.FeeCell
 	vault    common.Address
 	classes  ClassResolver
 	bindings ReferralBindings
 }
 
-// NewFeePolicy validates the table (orderengine.ValidateFeePolicy) and
+// NewFeePolicy validates the table (config.ValidateFeePolicy) and
 // returns the policy. bindings may be nil.
-func NewFeePolicy(table map[string]map[string]oe.FeeCell, vault common.Address, classes ClassResolver, bindings ReferralBindings) (*FeePolicy, error) {
-	if err := oe.ValidateFeePolicy(table); err != nil {
+func NewFeePolicy(table map[string]map[string]config.FeeCell, vault common.Address, classes ClassResolver, bindings ReferralBindings) (*FeePolicy, error) {
+	if err := config.ValidateFeePolicy(table); err != nil {
 		return nil, err
 	}
 	if vault == (common.Address{}) {
@@ -60,8 +62,8 @@ type FeeCellRef struct {
 // FeeCells are the direct cell and the requested order kind's cell of the
 // pair's class.
 type FeeCells struct {
-	Direct    oe.FeeCell `json:"direct"`
-	Triggered oe.FeeCell `json:"triggered"`
+	Direct    config.FeeCell `json:"direct"`
+	Triggered config.FeeCell `json:"triggered"`
 }
 
 // FeeLegs is contract.md section 8's feeLegs object, with EIP-55
@@ -76,18 +78,18 @@ type FeeLegs struct {
 // PairClass is the riskier class of the two tokens.
 func (p *FeePolicy) PairClass(tokenIn, tokenOut common.Address) string {
 	rank := func(c string) int {
-		for i, k := range oe.TokenClasses() {
+		for i, k := range config.TokenClasses() {
 			if k == c {
 				return i
 			}
 		}
-		return len(oe.TokenClasses()) - 1
+		return len(config.TokenClasses()) - 1
 	}
 	a, b := p.classes.Class(tokenIn), p.classes.Class(tokenOut)
 	if rank(a) >= rank(b) {
-		return oe.TokenClasses()[rank(a)]
+		return config.TokenClasses()[rank(a)]
 	}
-	return oe.TokenClasses()[rank(b)]
+	return config.TokenClasses()[rank(b)]
 }
 
 // FeeLegs resolves the fee legs for a route request. wallet and referrer
@@ -97,7 +99,7 @@ func (p *FeePolicy) PairClass(tokenIn, tokenOut common.Address) string {
 // INVALID_REQUEST naming orderType.
 func (p *FeePolicy) FeeLegs(ctx context.Context, wallet, referrer common.Address, orderKind string, tokenIn, tokenOut common.Address) (FeeLegs, error) {
 	if orderKind == "" {
-		orderKind = oe.KindDirect
+		orderKind = config.KindDirect
 	}
 	row, ok := p.cells[orderKind]
 	if !ok {
@@ -121,7 +123,7 @@ func (p *FeePolicy) FeeLegs(ctx context.Context, wallet, referrer common.Address
 		Referrer: chain.Checksum(payout),
 		Vault:    chain.Checksum(p.vault),
 		Cell:     FeeCellRef{OrderKind: orderKind, TokenClass: class},
-		Fees:     FeeCells{Direct: p.cells[oe.KindDirect][class], Triggered: row[class]},
+		Fees:     FeeCells{Direct: p.cells[config.KindDirect][class], Triggered: row[class]},
 	}, nil
 }
 
@@ -132,7 +134,7 @@ type FeeAmounts struct {
 }
 
 // Amounts splits gross output by cell, as the router does.
-func Amounts(gross *uint256.Int, cell oe.FeeCell) FeeAmounts {
+func Amounts(gross *uint256.Int, cell config.FeeCell) FeeAmounts {
 	leg := func(ppm uint32) *uint256.Int {
 		z, _ := new(uint256.Int).MulDivOverflow(gross, uint256.NewInt(uint64(ppm)), uint256.NewInt(1_000_000))
 		return z
@@ -173,7 +175,7 @@ type OrderFees struct {
 // maker → Referrer (the first accepted order naming a referrer other than
 // the vault).
 func (p *FeePolicy) CheckOrderFees(ctx context.Context, o OrderFees) (bind bool, err error) {
-	if o.OrderKind == oe.KindDirect || o.OrderKind == "" {
+	if o.OrderKind == config.KindDirect || o.OrderKind == "" {
 		return false, oe.Errorf(oe.CodeInvalidRequest, "orderType must name an order kind")
 	}
 	legs, err := p.FeeLegs(ctx, o.Maker, common.Address{}, o.OrderKind, o.TokenIn, o.TokenOut)

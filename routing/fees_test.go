@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
 
@@ -20,16 +22,16 @@ func (m mapBindings) BoundReferrer(_ context.Context, w common.Address) (common.
 
 func testPolicy(t *testing.T, bindings ReferralBindings) (*FeePolicy, *Tokens) {
 	t.Helper()
-	tokens, err := NewTokens([]oe.TokenConfig{
-		{Address: tokenAddr(0).Hex(), Symbol: "WETH", Name: "Wrapped Ether", Decimals: 18, Class: oe.ClassMajor},
-		{Address: tokenAddr(1).Hex(), Symbol: "USDC", Name: "USD Coin", Decimals: 6, Class: oe.ClassStable},
-		{Address: tokenAddr(2).Hex(), Symbol: "USDT", Name: "Tether USD", Decimals: 6, Class: oe.ClassStable},
+	tokens, err := NewTokens([]config.TokenConfig{
+		{Address: tokenAddr(0).Hex(), Symbol: "WETH", Name: "Wrapped Ether", Decimals: 18, Class: config.ClassMajor},
+		{Address: tokenAddr(1).Hex(), Symbol: "USDC", Name: "USD Coin", Decimals: 6, Class: config.ClassStable},
+		{Address: tokenAddr(2).Hex(), Symbol: "USDT", Name: "Tether USD", Decimals: 6, Class: config.ClassStable},
 		{Address: tokenAddr(3).Hex(), Symbol: "PEPE", Name: "Pepe", Decimals: 18},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := NewFeePolicy(oe.Default().Routing.FeePolicy, common.HexToAddress("0xfee0000000000000000000000000000000000001"), tokens, bindings)
+	p, err := NewFeePolicy(config.Default().Routing.FeePolicy, common.HexToAddress("0xfee0000000000000000000000000000000000001"), tokens, bindings)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,12 +40,12 @@ func testPolicy(t *testing.T, bindings ReferralBindings) (*FeePolicy, *Tokens) {
 
 func TestFeeLegsShapeAndCells(t *testing.T) {
 	p, _ := testPolicy(t, nil)
-	table := oe.Default().Routing.FeePolicy
+	table := config.Default().Routing.FeePolicy
 	legs, err := p.FeeLegs(context.Background(), common.Address{}, common.Address{}, "limit", tokenAddr(1), tokenAddr(0))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if legs.Cell != (FeeCellRef{OrderKind: "limit", TokenClass: oe.ClassMajor}) ||
+	if legs.Cell != (FeeCellRef{OrderKind: "limit", TokenClass: config.ClassMajor}) ||
 		legs.Fees.Triggered != table["limit"]["major"] || legs.Fees.Direct != table["direct"]["major"] {
 		t.Fatalf("stable/major pair must price the major cells: %+v", legs)
 	}
@@ -100,7 +102,7 @@ func TestCheckOrderFees(t *testing.T) {
 	wallet, bound := tokenAddr(100), tokenAddr(200)
 	p, _ := testPolicy(t, mapBindings{wallet: bound})
 	ctx := context.Background()
-	table := oe.Default().Routing.FeePolicy
+	table := config.Default().Routing.FeePolicy
 	good := OrderFees{OrderKind: "stop_loss", Maker: wallet, TokenIn: tokenAddr(0), TokenOut: tokenAddr(1),
 		Referrer: bound, ReferralFeePpm: table["stop_loss"]["major"].ReferralPpm}
 	if bind, err := p.CheckOrderFees(ctx, good); err != nil || bind {
@@ -132,7 +134,7 @@ func TestCheckOrderFees(t *testing.T) {
 }
 
 func TestFeeAmountsAndMinOut(t *testing.T) {
-	a := Amounts(uint256.NewInt(1_000_003), oe.FeeCell{ProtocolPpm: 300, ReferralPpm: 150, KeeperPpm: 200})
+	a := Amounts(uint256.NewInt(1_000_003), config.FeeCell{ProtocolPpm: 300, ReferralPpm: 150, KeeperPpm: 200})
 	if a.Protocol.Uint64() != 300 || a.Referral.Uint64() != 150 || a.Keeper.Uint64() != 200 || a.Net.Uint64() != 1_000_003-650 {
 		t.Fatalf("legs %v %v %v net %v", a.Protocol, a.Referral, a.Keeper, a.Net)
 	}
@@ -153,7 +155,7 @@ func TestTokensSearchAndResolve(t *testing.T) {
 	if a, ok := tokens.Resolve("weth"); !ok || a != tokenAddr(0) {
 		t.Fatal("resolve by symbol")
 	}
-	if _, err := NewTokens([]oe.TokenConfig{{Address: "0x12", Symbol: "BAD"}}); err == nil {
+	if _, err := NewTokens([]config.TokenConfig{{Address: "0x12", Symbol: "BAD"}}); err == nil {
 		t.Fatal("malformed address accepted")
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math/big"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -62,9 +64,9 @@ func (s *Service) Preflight(ctx context.Context, p PreflightParams) (*PreflightR
 	if err != nil {
 		return nil, err
 	}
-	kind := oe.KindLimit
+	kind := config.KindLimit
 	if p.IsStopLoss {
-		kind = oe.KindStopLoss
+		kind = config.KindStopLoss
 	}
 	snap := s.cfg.Venues.Snapshot()
 	block := new(big.Int).SetUint64(snap.Block())
@@ -192,7 +194,7 @@ func (s *Service) routeCheck(ctx context.Context, snap *Snapshot, in, out common
 // a missing price is reported but does not fail the verdict. The error is
 // CHAIN_UNAVAILABLE only.
 func (s *Service) oracleCheck(ctx context.Context, block *big.Int, kind string, tokens ...common.Address) (Check, error) {
-	needed := kind != oe.KindLimit
+	needed := kind != config.KindLimit
 	c := Check{Name: "oracle", OK: true, Message: "oracle prices fresh for both tokens"}
 	fail := func(msg string) Check {
 		if !needed {

@@ -10,7 +10,7 @@ import (
 )
 
 // Options are the route-search parameters, resolved from
-// orderengine.RoutingConfig (token symbols already turned into addresses).
+// config.RoutingConfig (token symbols already turned into addresses).
 type Options struct {
 	// Connectors are the tokens multi-hop paths may pass through.
 	Connectors []common.Address

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/holiman/uint256"
@@ -208,7 +210,7 @@ func (s *Service) parseRoute(p RouteParams) (routeQuery, error) {
 		return q, oe.Errorf(oe.CodeInvalidRequest, "referrer must not be the zero address (omit it for the bound referrer or the fee vault)")
 	}
 	q.orderKind = p.OrderType
-	if q.orderKind != "" && (q.orderKind == oe.KindDirect || s.cfg.Fees.cells[q.orderKind] == nil) {
+	if q.orderKind != "" && (q.orderKind == config.KindDirect || s.cfg.Fees.cells[q.orderKind] == nil) {
 		return q, oe.Errorf(oe.CodeInvalidRequest, "orderType must be one of limit, stop_loss, take_profit, dca, trailing (omit it for a direct swap)")
 	}
 	switch p.DirectSwap {
@@ -290,7 +292,7 @@ func (s *Service) Route(ctx context.Context, p RouteParams) (*RouteResponse, err
 
 // execution builds the route's calls and, on the direct path, the router's
 // swap transaction with the caller's minimum.
-func (s *Service) execution(r *Route, q routeQuery, cell oe.FeeCell, payout common.Address, minOut *uint256.Int) ExecutionJSON {
+func (s *Service) execution(r *Route, q routeQuery, cell config.FeeCell, payout common.Address, minOut *uint256.Int) ExecutionJSON {
 	e := ExecutionJSON{Router: s.cfg.Router.Hex(), Executor: s.cfg.Executor.Hex(), EntryPoint: "fillOrder",
 		MinAmountOut: minOut.Dec(), Family: r.Family, Gas: r.Gas, GasCostOut: dec(r.GasCostOut)}
 	for _, c := range BuildCalls(r, s.cfg.Executor) {
@@ -332,7 +334,7 @@ func decOpt(z *uint256.Int) string {
 	return z.Dec()
 }
 
-func candidateJSON(r *Route, cell oe.FeeCell, sim candidateSim) CandidateJSON {
+func candidateJSON(r *Route, cell config.FeeCell, sim candidateSim) CandidateJSON {
 	c := CandidateJSON{Family: r.Family, AmountOut: Amounts(r.AmountOut, cell).Net.Dec(), GrossAmountOut: r.AmountOut.Dec(),
 		PriceImpactPpm: r.PriceImpactPpm, Gas: r.Gas, Paths: len(r.Paths)}
 	if sim.net != nil {

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
 
@@ -186,7 +188,7 @@ func countHops(r *RouteResponse) int {
 func TestPickVerifiedReranks(t *testing.T) {
 	a := &Route{AmountOut: uint256.NewInt(1000), Family: FamilyMixed}
 	b := &Route{AmountOut: uint256.NewInt(990), Family: FamilyCPMM}
-	cell := oe.FeeCell{}
+	cell := config.FeeCell{}
 	i, sim := pickVerified([]*Route{a, b}, []candidateSim{{net: uint256.NewInt(900)}, {net: uint256.NewInt(990)}}, cell)
 	if i != 1 || !sim.Reranked || sim.DisplacedDex == nil || *sim.DisplacedDex != FamilyMixed || *sim.VerifiedOut != "990" || sim.DeliveryPpm != 1_000_000 {
 		t.Fatalf("rerank: %d %+v", i, sim)

@@ -5,21 +5,22 @@ import (
 	"math/big"
 	"testing"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/ethclient/gethclient"
 	"github.com/holiman/uint256"
 
-	oe "github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/contracts"
 	"github.com/orderengine/orderengine/contracts/bindings/testtoken"
 )
 
 // routerFees turns the engine's fee policy into the router's fee table.
-func routerFees(policy map[string]map[string]oe.FeeCell) []contracts.FeeCell {
+func routerFees(policy map[string]map[string]config.FeeCell) []contracts.FeeCell {
 	var cells []contracts.FeeCell
-	for k, kind := range oe.OrderKinds() {
-		for c, class := range oe.TokenClasses() {
+	for k, kind := range config.OrderKinds() {
+		for c, class := range config.TokenClasses() {
 			cell := policy[kind][class]
 			cells = append(cells, contracts.FeeCell{Kind: uint8(k), Class: uint8(c), ProtocolPpm: cell.ProtocolPpm, KeeperPpm: cell.KeeperPpm})
 		}
@@ -33,22 +34,22 @@ type serviceEnv struct {
 	*deployed
 	cache *VenueCache
 	svc   *Service
-	cfg   oe.RoutingConfig
+	cfg   config.RoutingConfig
 }
 
 func newServiceEnv(t *testing.T) *serviceEnv {
 	t.Helper()
 	c := newSimChain(t)
-	cfg := oe.Default().Routing
+	cfg := config.Default().Routing
 	d, err := contracts.Deploy(c.ctx, c.client, c.auth, contracts.Params{Fees: routerFees(cfg.FeePolicy),
 		FeeVault: common.HexToAddress("0xfee0000000000000000000000000000000000001"), Mine: func() { c.sim.Commit() }})
 	if err != nil {
 		t.Fatalf("deploy: %v", err)
 	}
 	e := &serviceEnv{deployed: &deployed{simChain: c, d: d}, cfg: cfg}
-	var regs []oe.TokenConfig
+	var regs []config.TokenConfig
 	for _, tk := range d.Tokens {
-		regs = append(regs, oe.TokenConfig{Address: tk.Address.Hex(), Symbol: tk.Symbol, Name: tk.Name, Decimals: tk.Decimals, Class: oe.TokenClasses()[tk.Class]})
+		regs = append(regs, config.TokenConfig{Address: tk.Address.Hex(), Symbol: tk.Symbol, Name: tk.Name, Decimals: tk.Decimals, Class: config.TokenClasses()[tk.Class]})
 	}
 	tokens, err := NewTokens(regs)
 	if err != nil {

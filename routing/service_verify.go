@@ -4,10 +4,10 @@ import (
 	"context"
 	"sync"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
-
-	oe "github.com/orderengine/orderengine"
 )
 
 // probeAddress pays and receives simulated direct swaps when the request
@@ -28,7 +28,7 @@ type candidateSim struct {
 // address) with state overrides for its balance and allowance, the order
 // path through the Executor (gross, then the order cell's legs). Without a
 // Verifier every result is empty.
-func (s *Service) verifyCandidates(ctx context.Context, block uint64, cands []*Route, q routeQuery, cell oe.FeeCell, payout common.Address) []candidateSim {
+func (s *Service) verifyCandidates(ctx context.Context, block uint64, cands []*Route, q routeQuery, cell config.FeeCell, payout common.Address) []candidateSim {
 	sims := make([]candidateSim, len(cands))
 	if s.cfg.Verifier == nil {
 		return sims
@@ -67,7 +67,7 @@ func (s *Service) verifyCandidates(ctx context.Context, block uint64, cands []*R
 // verification: whether the choice differs from the search's winner, the
 // winner's family it displaced, the verified output and how much of the
 // expected net output it delivers (ppm).
-func pickVerified(cands []*Route, sims []candidateSim, cell oe.FeeCell) (int, RouteSimJSON) {
+func pickVerified(cands []*Route, sims []candidateSim, cell config.FeeCell) (int, RouteSimJSON) {
 	best := -1
 	var sim RouteSimJSON
 	for i, c := range sims {

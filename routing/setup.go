@@ -7,12 +7,12 @@ import (
 	"math/big"
 	"time"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/ethclient/gethclient"
 	"github.com/ethereum/go-ethereum/rpc"
-
-	oe "github.com/orderengine/orderengine"
 )
 
 // Stack is the routing subsystem built from configuration.
@@ -45,7 +45,7 @@ type SetupDeps struct {
 // the verifier and the service. cfg.Chain must carry the deployed
 // addresses and pools (the dev chain fills them). Run Venues.Follow to keep
 // the cache current.
-func Setup(ctx context.Context, cfg oe.Config, deps SetupDeps) (*Stack, error) {
+func Setup(ctx context.Context, cfg config.Config, deps SetupDeps) (*Stack, error) {
 	log := deps.Log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)

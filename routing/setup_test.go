@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	oe "github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/config"
 )
 
 // TestSetupFromConfigAndFollow builds the stack from a configuration
@@ -17,11 +17,11 @@ func TestSetupFromConfigAndFollow(t *testing.T) {
 		t.Skip("simulated chain test skipped in -short mode")
 	}
 	e := newDeployed(t)
-	cfg := oe.Default()
+	cfg := config.Default()
 	cfg.Chain.Router, cfg.Chain.Oracle, cfg.Chain.FeeVault = e.d.Router.Hex(), e.d.Oracle.Hex(), e.d.FeeVault.Hex()
 	cfg.Chain.Multicall = e.d.Multicall.Hex()
 	for _, p := range e.d.Pools {
-		cfg.Chain.Pools = append(cfg.Chain.Pools, oe.PoolConfig{Address: p.Address.Hex(), Family: p.Family, Token0: p.Token0.Hex(), Token1: p.Token1.Hex()})
+		cfg.Chain.Pools = append(cfg.Chain.Pools, config.PoolConfig{Address: p.Address.Hex(), Family: p.Family, Token0: p.Token0.Hex(), Token1: p.Token1.Hex()})
 	}
 	for i, tk := range cfg.Routing.Tokens {
 		if d, ok := e.d.Token(tk.Symbol); ok {
@@ -36,7 +36,7 @@ func TestSetupFromConfigAndFollow(t *testing.T) {
 		t.Fatalf("executor read from the router: %s, want %s", st.Service.cfg.Executor.Hex(), e.d.Executor.Hex())
 	}
 	weth, _ := st.Tokens.Lookup(e.token("WETH"))
-	if !weth.Oracle || weth.Class != oe.ClassMajor {
+	if !weth.Oracle || weth.Class != config.ClassMajor {
 		t.Fatalf("WETH registry entry %+v", weth)
 	}
 	resp, err := st.Service.Route(e.ctx, RouteParams{TokenIn: e.token("WETH").Hex(), TokenOut: e.token("DAI").Hex(), AmountIn: "1000000000000000000"})

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/ethereum/go-ethereum/common"
 
 	oe "github.com/orderengine/orderengine"
@@ -34,7 +36,7 @@ type Tokens struct {
 // NewTokens builds the registry from configuration. Entries without an
 // address (tokens a dev chain has not deployed) are left out; a malformed
 // address or a duplicate is an error.
-func NewTokens(cfg []oe.TokenConfig) (*Tokens, error) {
+func NewTokens(cfg []config.TokenConfig) (*Tokens, error) {
 	t := &Tokens{byAddr: make(map[common.Address]int)}
 	for _, c := range cfg {
 		if c.Address == "" {
@@ -49,7 +51,7 @@ func NewTokens(cfg []oe.TokenConfig) (*Tokens, error) {
 		}
 		class := c.Class
 		if class == "" {
-			class = oe.ClassOther
+			class = config.ClassOther
 		}
 		t.byAddr[addr] = len(t.list)
 		t.list = append(t.list, Token{Address: addr, Symbol: c.Symbol, Name: c.Name, Decimals: c.Decimals, Class: class})
@@ -83,7 +85,7 @@ func (t *Tokens) Class(addr common.Address) string {
 	if tok, ok := t.Lookup(addr); ok {
 		return tok.Class
 	}
-	return oe.ClassOther
+	return config.ClassOther
 }
 
 // CheckTriggerable checks that a pair can be executed as an order of kind:
@@ -91,7 +93,7 @@ func (t *Tokens) Class(addr common.Address) string {
 // the registry (UNSUPPORTED_PAIR otherwise) with an oracle price (NO_ORACLE
 // otherwise). Direct swaps (empty kind) and limit orders need neither.
 func (t *Tokens) CheckTriggerable(kind string, tokenIn, tokenOut common.Address) error {
-	if kind == "" || kind == oe.KindDirect || kind == oe.KindLimit {
+	if kind == "" || kind == config.KindDirect || kind == config.KindLimit {
 		return nil
 	}
 	for _, a := range []common.Address{tokenIn, tokenOut} {
@@ -166,7 +168,7 @@ func (t *Tokens) Search(query string, volumes VolumeSource) []RankedToken {
 // OptionsFromConfig resolves the routing configuration's token references
 // against the registry. Connectors the registry lacks (a dev token not
 // deployed) are skipped and returned in missing, for the caller to log.
-func OptionsFromConfig(cfg oe.RoutingConfig, tokens *Tokens) (opts Options, missing []string) {
+func OptionsFromConfig(cfg config.RoutingConfig, tokens *Tokens) (opts Options, missing []string) {
 	opts = Options{
 		MaxHops: cfg.MaxHops, SplitStepPpm: cfg.SplitStepPpm, MaxSplitPaths: cfg.MaxSplitPaths,
 		GasPriceWei: cfg.GasPriceWei, GasBase: cfg.GasBase, GasPerHop: cfg.GasPerHop,

@@ -11,7 +11,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/orderengine/orderengine/actors/clock"
+	"github.com/orderengine/orderengine/internal/clock"
 )
 
 // Bucket is one of the three rate-limit buckets of specification section 8.

@@ -11,7 +11,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/orderengine/orderengine"
-	"github.com/orderengine/orderengine/actors/clock"
+	"github.com/orderengine/orderengine/internal/clock"
 )
 
 var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)

@@ -10,7 +10,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/orderengine/orderengine"
-	"github.com/orderengine/orderengine/actors/clock"
+	"github.com/orderengine/orderengine/internal/clock"
 )
 
 // MakerLimiter is the per-maker-wallet submit limit of contract.md section 5

@@ -14,8 +14,8 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/orderengine/orderengine/actors/indexer"
 	"github.com/orderengine/orderengine/actors/order"
+	"github.com/orderengine/orderengine/chainsync"
 	"github.com/orderengine/orderengine/persistence"
 )
 
@@ -141,8 +141,8 @@ func (e *Engine) Stop() {
 	}
 }
 
-// Applied implements indexer.Observer.
-func (e *Engine) Applied(b *indexer.Block) {
+// Applied implements chainsync.Observer.
+func (e *Engine) Applied(b *chainsync.Block) {
 	e.blockApplied(b)
 	e.mu.Lock()
 	e.latest = BlockRef{Number: b.Number, Hash: b.Hash, Time: b.Time}
@@ -153,7 +153,7 @@ func (e *Engine) Applied(b *indexer.Block) {
 	}
 }
 
-// Reverted implements indexer.Observer: the rewound block's orders read
+// Reverted implements chainsync.Observer: the rewound block's orders read
 // their chain records again, and the next block re-evaluates.
 func (e *Engine) Reverted(blk persistence.ChainBlock) { e.blockReverted(blk) }
 

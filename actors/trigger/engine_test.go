@@ -9,35 +9,35 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/orderengine/orderengine/actors/indexer"
-	"github.com/orderengine/orderengine/actors/indexer/indexertest"
-	"github.com/orderengine/orderengine/actors/market"
 	"github.com/orderengine/orderengine/actors/order"
 	"github.com/orderengine/orderengine/chain"
+	"github.com/orderengine/orderengine/chainsync"
+	"github.com/orderengine/orderengine/chainsync/chainsynctest"
 	"github.com/orderengine/orderengine/contracts"
 	"github.com/orderengine/orderengine/contracts/bindings/oracle"
 	"github.com/orderengine/orderengine/contracts/bindings/servicerouter"
+	"github.com/orderengine/orderengine/market"
 	"github.com/orderengine/orderengine/persistence"
 )
 
 // env is the simulated chain with the indexer, projector, order actors and
 // a trigger engine over one store.
 type env struct {
-	*indexertest.Env
+	*chainsynctest.Env
 	store    *persistence.Store
 	outbox   *persistence.Outbox
 	orders   *persistence.Orders
 	registry *order.Registry
-	ix       *indexer.Indexer
-	proj     *indexer.Projector
+	ix       *chainsync.Indexer
+	proj     *chainsync.Projector
 	trig     *Engine
 	prices   *market.OraclePricer
 }
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	e := &env{Env: indexertest.NewEnv(t)}
-	e.store = indexertest.OpenStore(t, t.TempDir())
+	e := &env{Env: chainsynctest.NewEnv(t)}
+	e.store = chainsynctest.OpenStore(t, t.TempDir())
 	t.Cleanup(func() { _ = e.store.Close() })
 	e.outbox = persistence.NewOutbox(e.store, nil, nil)
 	e.orders = persistence.NewOrders(e.store, e.outbox)
@@ -58,13 +58,13 @@ func (e *env) restart() {
 		e.trig.Stop() // its pair actors' peaks are gone with it
 	}
 	ch := persistence.NewChain(e.store)
-	e.proj = indexer.NewProjector(ch, e.orders, e.registry, nil)
+	e.proj = chainsync.NewProjector(ch, e.orders, e.registry, nil)
 	e.trig = New(Options{Store: e.store, Chain: ch, Orders: e.orders, Registry: e.registry, Prices: e.prices})
 	// Both observe the indexer, as in keeper.StartLifecycle: the engine
 	// takes the chain records of applied blocks before the projection.
 	var err error
-	e.ix, err = indexer.New(e.Client, e.store, nil, indexer.Options{Router: e.D.Router, StartBlock: e.D.Block,
-		Observers: []indexer.Observer{e.proj, e.trig}})
+	e.ix, err = chainsync.New(e.Client, e.store, nil, chainsync.Options{Router: e.D.Router, StartBlock: e.D.Block,
+		Observers: []chainsync.Observer{e.proj, e.trig}})
 	if err != nil {
 		e.T.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func (e *env) evaluate(project bool) []Executable {
 
 func (e *env) submit(o servicerouter.Order, sig []byte, h common.Hash, created time.Time) {
 	e.T.Helper()
-	if err := e.registry.Create(context.Background(), indexertest.Record(o, sig, h, "acc", created), nil); err != nil {
+	if err := e.registry.Create(context.Background(), chainsynctest.Record(o, sig, h, "acc", created), nil); err != nil {
 		e.T.Fatal(err)
 	}
 }

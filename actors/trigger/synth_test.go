@@ -11,9 +11,9 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
 
-	"github.com/orderengine/orderengine/actors/indexer/indexertest"
 	"github.com/orderengine/orderengine/actors/order"
 	"github.com/orderengine/orderengine/chain"
+	"github.com/orderengine/orderengine/chainsync/chainsynctest"
 	"github.com/orderengine/orderengine/contracts/bindings/servicerouter"
 	"github.com/orderengine/orderengine/persistence"
 )
@@ -57,13 +57,13 @@ func syntheticOrder(i int, tokenIn, tokenOut common.Address, t chain.Traits, tri
 	}
 	h := common.BigToHash(big.NewInt(int64(i) + 1))
 	h[0] = 0xbe // not a real order hash
-	return indexertest.Record(so, make([]byte, 65), h, "acc", time.Unix(1_700_000_000+int64(i), 0)), h
+	return chainsynctest.Record(so, make([]byte, 65), h, "acc", time.Unix(1_700_000_000+int64(i), 0)), h
 }
 
 // newSynthEnv stores orders 0 to n-1 (synthRecord) before it returns.
 func newSynthEnv(b testing.TB, n int) *synthEnv {
 	b.Helper()
-	e := &synthEnv{store: indexertest.OpenStore(b, b.TempDir())}
+	e := &synthEnv{store: chainsynctest.OpenStore(b, b.TempDir())}
 	b.Cleanup(func() { _ = e.store.Close() })
 	e.orders = persistence.NewOrders(e.store, persistence.NewOutbox(e.store, nil, nil))
 	system := actor.NewActorSystem()

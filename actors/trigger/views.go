@@ -9,8 +9,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/orderengine/orderengine/actors/indexer"
 	"github.com/orderengine/orderengine/chain"
+	"github.com/orderengine/orderengine/chainsync"
 	"github.com/orderengine/orderengine/persistence"
 )
 
@@ -220,7 +220,7 @@ func (e *Engine) onChange(_ string, rec *persistence.OrderRecord) {
 }
 
 // blockApplied records the chain state the block's order events left.
-func (e *Engine) blockApplied(b *indexer.Block) {
+func (e *Engine) blockApplied(b *chainsync.Block) {
 	e.pmu.Lock()
 	defer e.pmu.Unlock()
 	for _, ev := range b.Events {

@@ -13,7 +13,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/orderengine/orderengine/actors/indexer"
+	"github.com/orderengine/orderengine/chainsync"
 	"github.com/orderengine/orderengine/persistence"
 )
 
@@ -169,7 +169,7 @@ func TestChainAheadOfTheProjection(t *testing.T) {
 	if find(env.engine.Executable(""), h) == nil {
 		t.Fatal("limit order not executable")
 	}
-	env.engine.Applied(&indexer.Block{Number: 2, Events: []indexer.Event{{Kind: indexer.KindFilled, OrderHash: h,
+	env.engine.Applied(&chainsync.Block{Number: 2, Events: []chainsync.Event{{Kind: chainsync.KindFilled, OrderHash: h,
 		Order: &persistence.ChainOrder{Hash: h, FilledAmountIn: "1000000", Executions: 1}}}})
 	ref.Number = 2
 	if err := env.engine.Evaluate(ctx, ref); err != nil {

@@ -6,12 +6,13 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/cockroachdb/pebble/v2/vfs"
 
-	"github.com/orderengine/orderengine"
-	"github.com/orderengine/orderengine/actors/clock"
 	"github.com/orderengine/orderengine/actors/webhook"
+	"github.com/orderengine/orderengine/internal/clock"
 	"github.com/orderengine/orderengine/persistence"
 )
 
@@ -25,7 +26,7 @@ func TestCrashBeforeFanoutSyncRedelivers(t *testing.T) {
 	fs := vfs.NewCrashableMem()
 	quiet := slog.New(slog.DiscardHandler)
 	clk := clock.NewManual(t0)
-	cfg := orderengine.Default().Webhooks
+	cfg := config.Default().Webhooks
 	cfg.JitterPpm = 0
 
 	open := func(fs vfs.FS) (*persistence.Store, *persistence.Outbox) {

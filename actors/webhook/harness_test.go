@@ -10,11 +10,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/orderengine/orderengine"
-	"github.com/orderengine/orderengine/actors/clock"
 	"github.com/orderengine/orderengine/actors/webhook"
+	"github.com/orderengine/orderengine/internal/clock"
 	"github.com/orderengine/orderengine/persistence"
 )
 
@@ -23,7 +24,7 @@ import (
 type harness struct {
 	t      *testing.T
 	dir    string
-	cfg    orderengine.WebhooksConfig
+	cfg    config.WebhooksConfig
 	dev    bool
 	res    webhook.Resolver
 	clock  *clock.Manual
@@ -37,7 +38,7 @@ var t0 = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
 func newHarness(t *testing.T, edit func(*harness)) *harness {
 	t.Helper()
-	h := &harness{t: t, dir: t.TempDir(), cfg: orderengine.Default().Webhooks, dev: true, clock: clock.NewManual(t0)}
+	h := &harness{t: t, dir: t.TempDir(), cfg: config.Default().Webhooks, dev: true, clock: clock.NewManual(t0)}
 	h.cfg.JitterPpm = 0
 	if edit != nil {
 		edit(h)

@@ -10,17 +10,18 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/cockroachdb/pebble/v2"
 
-	"github.com/orderengine/orderengine"
-	"github.com/orderengine/orderengine/actors/clock"
+	"github.com/orderengine/orderengine/internal/clock"
 	"github.com/orderengine/orderengine/persistence"
 )
 
 // Options are the parts a Manager is built from.
 type Options struct {
-	Config orderengine.WebhooksConfig
+	Config config.WebhooksConfig
 	// Dev is the engine's dev mode (with Config.AllowLoopbackHTTP it
 	// allows plain-http loopback targets and skips the address checks).
 	Dev bool
@@ -41,7 +42,7 @@ type Options struct {
 // of outbox events into per-endpoint delivery queues. It is safe for
 // concurrent use.
 type Manager struct {
-	cfg    orderengine.WebhooksConfig
+	cfg    config.WebhooksConfig
 	policy Policy
 	store  *persistence.WebhookStore
 	outbox *persistence.Outbox

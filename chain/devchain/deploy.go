@@ -8,24 +8,25 @@ import (
 	"math/big"
 	"time"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
-	orderengine "github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/contracts"
 )
 
 // deployParams are the contracts.Deploy parameters of a chain section and a
 // fee policy: the policy's protocol and keeper legs as the router's fee
 // table, the token classes, the oracle's staleness bound.
-func deployParams(cfg orderengine.ChainConfig, policy map[string]map[string]orderengine.FeeCell, feeVault common.Address) (contracts.Params, error) {
-	if err := orderengine.ValidateFeePolicy(policy); err != nil {
+func deployParams(cfg config.ChainConfig, policy map[string]map[string]config.FeeCell, feeVault common.Address) (contracts.Params, error) {
+	if err := config.ValidateFeePolicy(policy); err != nil {
 		return contracts.Params{}, err
 	}
 	p := contracts.Params{FeeVault: feeVault, OracleMaxAge: uint64(cfg.OracleMaxAge / time.Second)}
-	for k, kind := range orderengine.OrderKinds() {
-		for c, class := range orderengine.TokenClasses() {
+	for k, kind := range config.OrderKinds() {
+		for c, class := range config.TokenClasses() {
 			cell := policy[kind][class]
 			p.Fees = append(p.Fees, contracts.FeeCell{
 				Kind: uint8(k), Class: uint8(c), ProtocolPpm: cell.ProtocolPpm, KeeperPpm: cell.KeeperPpm,
@@ -37,11 +38,11 @@ func deployParams(cfg orderengine.ChainConfig, policy map[string]map[string]orde
 
 // className is the fee class name of a router token class.
 func className(class uint8) string {
-	classes := orderengine.TokenClasses()
+	classes := config.TokenClasses()
 	if int(class) < len(classes) {
 		return classes[class]
 	}
-	return orderengine.ClassOther
+	return config.ClassOther
 }
 
 // fromContracts converts contracts.Deploy's result.
@@ -65,8 +66,8 @@ func fromContracts(chainID uint64, c *contracts.Deployment) *Deployment {
 }
 
 // deployDev deploys the contract set on the dev chain, mining with mine.
-func deployDev(ctx context.Context, client Client, key *ecdsa.PrivateKey, cfg orderengine.ChainConfig,
-	policy map[string]map[string]orderengine.FeeCell, feeVault common.Address, mine func()) (*Deployment, error) {
+func deployDev(ctx context.Context, client Client, key *ecdsa.PrivateKey, cfg config.ChainConfig,
+	policy map[string]map[string]config.FeeCell, feeVault common.Address, mine func()) (*Deployment, error) {
 	params, err := deployParams(cfg, policy, feeVault)
 	if err != nil {
 		return nil, err
@@ -86,7 +87,7 @@ type RemoteOptions struct {
 	ChainID uint64
 	// FeePolicy is written to the router's fee table. Nil means the
 	// shipped default policy.
-	FeePolicy map[string]map[string]orderengine.FeeCell
+	FeePolicy map[string]map[string]config.FeeCell
 	// FeeVault receives the protocol fee leg. Zero means the deployer.
 	FeeVault common.Address
 	// OracleMaxAge is the oracle's staleness bound. Zero means 1 h.
@@ -111,7 +112,7 @@ func DeployRemote(ctx context.Context, rpcURL string, key *ecdsa.PrivateKey, opt
 		opts.ChainID = DefaultChainID
 	}
 	if opts.FeePolicy == nil {
-		opts.FeePolicy = orderengine.Default().Routing.FeePolicy
+		opts.FeePolicy = config.Default().Routing.FeePolicy
 	}
 	if opts.OracleMaxAge <= 0 {
 		opts.OracleMaxAge = DefaultOracleMaxAge
@@ -124,7 +125,7 @@ func DeployRemote(ctx context.Context, rpcURL string, key *ecdsa.PrivateKey, opt
 		return nil, err
 	}
 	defer client.Close()
-	params, err := deployParams(orderengine.ChainConfig{OracleMaxAge: opts.OracleMaxAge}, opts.FeePolicy, opts.FeeVault)
+	params, err := deployParams(config.ChainConfig{OracleMaxAge: opts.OracleMaxAge}, opts.FeePolicy, opts.FeeVault)
 	if err != nil {
 		return nil, err
 	}

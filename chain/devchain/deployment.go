@@ -4,9 +4,9 @@ import (
 	"math/big"
 	"strings"
 
-	"github.com/ethereum/go-ethereum/common"
+	"github.com/orderengine/orderengine/config"
 
-	orderengine "github.com/orderengine/orderengine"
+	"github.com/ethereum/go-ethereum/common"
 )
 
 // Venue families of the deployed pools (protocol.md, Venues).
@@ -87,13 +87,13 @@ func (d *Deployment) TokenAt(addr common.Address) (Token, bool) {
 
 // ChainSection is the deployment as the configuration's chain section for an
 // external node at rpcURL: what `devnet deploy` prints.
-func (d *Deployment) ChainSection(rpcURL string) orderengine.ChainConfig {
-	c := orderengine.ChainConfig{RPCURL: rpcURL, ChainID: d.ChainID}
+func (d *Deployment) ChainSection(rpcURL string) config.ChainConfig {
+	c := config.ChainConfig{RPCURL: rpcURL, ChainID: d.ChainID}
 	d.applyChain(&c)
 	return c
 }
 
-func (d *Deployment) applyChain(c *orderengine.ChainConfig) {
+func (d *Deployment) applyChain(c *config.ChainConfig) {
 	c.ChainID = d.ChainID
 	c.Router = d.Router.Hex()
 	c.Executor = d.Executor.Hex()
@@ -103,9 +103,9 @@ func (d *Deployment) applyChain(c *orderengine.ChainConfig) {
 		c.Multicall = d.Multicall.Hex()
 	}
 	c.DeployBlock = d.Block
-	c.Pools = make([]orderengine.PoolConfig, 0, len(d.Pools))
+	c.Pools = make([]config.PoolConfig, 0, len(d.Pools))
 	for _, p := range d.Pools {
-		c.Pools = append(c.Pools, orderengine.PoolConfig{
+		c.Pools = append(c.Pools, config.PoolConfig{
 			Address: p.Address.Hex(), Family: p.Family,
 			Token0: p.Token0.Hex(), Token1: p.Token1.Hex(), FeePpm: p.FeePpm,
 		})
@@ -116,8 +116,8 @@ func (d *Deployment) applyChain(c *orderengine.ChainConfig) {
 // every entry of registry whose symbol the deployment has gets its address
 // (and decimals), and deployed tokens the registry lacks are appended,
 // except the fee-on-transfer token, which routing must never use.
-func (d *Deployment) RegistryTokens(registry []orderengine.TokenConfig) []orderengine.TokenConfig {
-	out := make([]orderengine.TokenConfig, 0, len(registry)+len(d.Tokens))
+func (d *Deployment) RegistryTokens(registry []config.TokenConfig) []config.TokenConfig {
+	out := make([]config.TokenConfig, 0, len(registry)+len(d.Tokens))
 	seen := map[string]bool{}
 	for _, r := range registry {
 		if t, ok := d.Token(r.Symbol); ok {
@@ -131,7 +131,7 @@ func (d *Deployment) RegistryTokens(registry []orderengine.TokenConfig) []ordere
 		if seen[strings.ToUpper(t.Symbol)] || t.FeeOnTransfer {
 			continue
 		}
-		out = append(out, orderengine.TokenConfig{
+		out = append(out, config.TokenConfig{
 			Address: t.Address.Hex(), Symbol: t.Symbol, Name: t.Name, Decimals: t.Decimals, Class: t.Class,
 		})
 	}
@@ -140,7 +140,7 @@ func (d *Deployment) RegistryTokens(registry []orderengine.TokenConfig) []ordere
 
 // ApplyTo writes the deployment into cfg: the chain section's addresses and
 // pools, and the addresses of the routing token registry.
-func (d *Deployment) ApplyTo(cfg *orderengine.Config) {
+func (d *Deployment) ApplyTo(cfg *config.Config) {
 	d.applyChain(&cfg.Chain)
 	cfg.Routing.Tokens = d.RegistryTokens(cfg.Routing.Tokens)
 }

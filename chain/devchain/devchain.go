@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/eth/ethconfig"
@@ -19,7 +21,6 @@ import (
 	"github.com/ethereum/go-ethereum/node"
 	"github.com/ethereum/go-ethereum/params"
 
-	orderengine "github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/contracts"
 )
 
@@ -48,7 +49,7 @@ var (
 // DevChain is the embedded dev chain: a simulated go-ethereum node with the
 // protocol's contracts deployed. Its methods are safe for concurrent use.
 type DevChain struct {
-	cfg      orderengine.ChainConfig
+	cfg      config.ChainConfig
 	logger   *slog.Logger
 	backend  *simulated.Backend
 	client   Client
@@ -56,7 +57,7 @@ type DevChain struct {
 	accounts Accounts
 	rpcURL   string
 
-	feePolicy map[string]map[string]orderengine.FeeCell
+	feePolicy map[string]map[string]config.FeeCell
 
 	// deployer serialises the deployer's transactions (faucet, oracle
 	// writes), so each takes the next nonce.
@@ -75,7 +76,7 @@ type DevChain struct {
 }
 
 // normalize fills zero values of the chain section with their defaults.
-func normalize(cfg orderengine.ChainConfig) orderengine.ChainConfig {
+func normalize(cfg config.ChainConfig) config.ChainConfig {
 	if cfg.ChainID == 0 {
 		cfg.ChainID = DefaultChainID
 	}
@@ -110,7 +111,7 @@ type Option func(*DevChain)
 // WithFeePolicy writes policy's protocol and keeper legs to the router's fee
 // table (the engine passes RoutingConfig.FeePolicy, so the router and the
 // route's fee legs agree). Without it the shipped default policy is used.
-func WithFeePolicy(policy map[string]map[string]orderengine.FeeCell) Option {
+func WithFeePolicy(policy map[string]map[string]config.FeeCell) Option {
 	return func(d *DevChain) { d.feePolicy = policy }
 }
 
@@ -119,7 +120,7 @@ func WithFeePolicy(policy map[string]map[string]orderengine.FeeCell) Option {
 // liquidity and oracle prices seeded, JSON-RPC on cfg.DevRPCListen (when
 // set), and, unless cfg.ManualMining, a block every cfg.BlockInterval and
 // the market maker when enabled. ctx bounds the start only.
-func Start(ctx context.Context, cfg orderengine.ChainConfig, logger *slog.Logger, opts ...Option) (*DevChain, error) {
+func Start(ctx context.Context, cfg config.ChainConfig, logger *slog.Logger, opts ...Option) (*DevChain, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
@@ -132,7 +133,7 @@ func Start(ctx context.Context, cfg orderengine.ChainConfig, logger *slog.Logger
 		logger:    logger.With("component", "devchain"),
 		chainID:   new(big.Int).SetUint64(cfg.ChainID),
 		accounts:  DevAccounts(cfg.DevAccounts),
-		feePolicy: orderengine.Default().Routing.FeePolicy,
+		feePolicy: config.Default().Routing.FeePolicy,
 	}
 	for _, opt := range opts {
 		opt(d)
@@ -280,7 +281,7 @@ func (d *DevChain) Deployment() *Deployment { return d.deploy }
 func (d *DevChain) MarketMaker() *MarketMaker { return d.mm }
 
 // Config is the chain section the dev chain runs with, defaults applied.
-func (d *DevChain) Config() orderengine.ChainConfig { return d.cfg }
+func (d *DevChain) Config() config.ChainConfig { return d.cfg }
 
 // WriteBanner prints the RPC URL, the main addresses and the dev accounts
 // with their keys, labelled dev only.

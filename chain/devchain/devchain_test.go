@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
@@ -19,22 +21,21 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/params"
 
-	orderengine "github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/contracts/bindings/oracle"
 	"github.com/orderengine/orderengine/contracts/bindings/testtoken"
 )
 
 // testConfig is the chain section of a test: manual mining, RPC on a free
 // loopback port, the market maker off unless a test turns it on.
-func testConfig() orderengine.ChainConfig {
-	cfg := orderengine.Default().Chain
+func testConfig() config.ChainConfig {
+	cfg := config.Default().Chain
 	cfg.ManualMining = true
 	cfg.DevRPCListen = "127.0.0.1:0"
 	cfg.MarketMaker.Enabled = false
 	return cfg
 }
 
-func startTest(t *testing.T, cfg orderengine.ChainConfig) *DevChain {
+func startTest(t *testing.T, cfg config.ChainConfig) *DevChain {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -214,7 +215,7 @@ func mustKey(t *testing.T) *ecdsa.PrivateKey {
 func TestMarketMakerWalksWithinBoundsAndOracleFollows(t *testing.T) {
 	cfg := testConfig()
 	cfg.DevRPCListen = ""
-	cfg.MarketMaker = orderengine.MarketMakerConfig{Enabled: true, MaxStepPpm: 20_000, MaxDeviationPpm: 50_000, Seed: 42}
+	cfg.MarketMaker = config.MarketMakerConfig{Enabled: true, MaxStepPpm: 20_000, MaxDeviationPpm: 50_000, Seed: 42}
 	d := startTest(t, cfg)
 	ctx := testCtx(t)
 	mm := d.MarketMaker()
@@ -289,7 +290,7 @@ func TestTimerMiningAndClose(t *testing.T) {
 	cfg := testConfig()
 	cfg.ManualMining = false
 	cfg.BlockInterval = 20 * time.Millisecond
-	cfg.MarketMaker = orderengine.MarketMakerConfig{Enabled: true, Period: 30 * time.Millisecond}
+	cfg.MarketMaker = config.MarketMakerConfig{Enabled: true, Period: 30 * time.Millisecond}
 	ctx := testCtx(t)
 	d, err := Start(ctx, cfg, nil)
 	if err != nil {
@@ -345,7 +346,7 @@ func TestOpen(t *testing.T) {
 	ctx := testCtx(t)
 
 	// Dev mode fills the configuration.
-	cfg := orderengine.Default()
+	cfg := config.Default()
 	cfg.Chain = testConfig()
 	conn, err := Open(ctx, &cfg, nil, nil)
 	if err != nil {
@@ -369,7 +370,7 @@ func TestOpen(t *testing.T) {
 	}
 
 	// External mode: the node's chain id and the router's code are checked.
-	ext := orderengine.Default()
+	ext := config.Default()
 	d.Deployment().ApplyTo(&ext)
 	ext.Chain.RPCURL = d.RPCURL()
 	c, err := Open(ctx, &ext, nil, nil)
@@ -391,7 +392,7 @@ func TestOpen(t *testing.T) {
 	if _, err := Open(ctx, &noCode, nil, nil); err == nil || !strings.Contains(err.Error(), "no code") {
 		t.Fatalf("router without code: %v", err)
 	}
-	noHost := orderengine.Default()
+	noHost := config.Default()
 	noHost.Chain = testConfig()
 	noHost.Chain.DevRPCListen = ":0"
 	if _, err := Open(ctx, &noHost, nil, nil); err == nil || !strings.Contains(err.Error(), "needs a host") {
@@ -407,7 +408,7 @@ func TestOpen(t *testing.T) {
 	if _, err := Start(ctx, busyCfg, nil); err == nil || !strings.Contains(err.Error(), "address already in use") || !strings.Contains(err.Error(), "chain.devRPCListen") {
 		t.Fatalf("dev RPC on a busy port: %v", err)
 	}
-	notDev := orderengine.Default()
+	notDev := config.Default()
 	notDev.Dev = false
 	if _, err := Open(ctx, &notDev, nil, nil); err == nil {
 		t.Fatal("Open without RPC URL outside dev mode succeeded")

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -19,7 +21,6 @@ import (
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/rpc"
 
-	orderengine "github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/internal/syncbuf"
 	"github.com/orderengine/orderengine/internal/testport"
 )
@@ -192,7 +193,7 @@ func TestDeployRemoteOnGeth(t *testing.T) {
 	}
 	// The config snippet round-trips into an external-node configuration
 	// that Open accepts.
-	cfg := orderengine.Default()
+	cfg := config.Default()
 	cfg.Chain = dep.ChainSection(g.URL)
 	cfg.Routing.Tokens = dep.RegistryTokens(cfg.Routing.Tokens)
 	conn, err := Open(ctx, &cfg, nil, nil)

@@ -10,10 +10,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 
-	orderengine "github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/contracts/bindings/constantproductpool"
 	"github.com/orderengine/orderengine/contracts/bindings/oracle"
 	"github.com/orderengine/orderengine/contracts/bindings/testtoken"
@@ -38,7 +39,7 @@ func oracleGas(n int) uint64 { return 150_000 + 150_000*uint64(n) }
 // rewritten so they never go stale). Swaps come from the market-maker
 // account; oracle writes from the deployer (the oracle's owner).
 type MarketMaker struct {
-	cfg    orderengine.MarketMakerConfig
+	cfg    config.MarketMakerConfig
 	logger *slog.Logger
 	client Client
 	dep    *Deployment
@@ -54,7 +55,7 @@ type MarketMaker struct {
 	walks map[common.Address]*walk
 }
 
-func newMarketMaker(cfg orderengine.MarketMakerConfig, logger *slog.Logger, client Client, dep *Deployment, swaps, owner *sender) *MarketMaker {
+func newMarketMaker(cfg config.MarketMakerConfig, logger *slog.Logger, client Client, dep *Deployment, swaps, owner *sender) *MarketMaker {
 	m := &MarketMaker{
 		cfg: cfg, logger: logger.With("component", "marketmaker"), client: client, dep: dep,
 		swaps: swaps, owner: owner,
@@ -65,7 +66,7 @@ func newMarketMaker(cfg orderengine.MarketMakerConfig, logger *slog.Logger, clie
 		walks:  map[common.Address]*walk{},
 	}
 	for _, t := range dep.Tokens {
-		if t.Class != orderengine.ClassStable && !t.FeeOnTransfer && t.PriceUSD != nil && t.PriceUSD.Sign() > 0 {
+		if t.Class != config.ClassStable && !t.FeeOnTransfer && t.PriceUSD != nil && t.PriceUSD.Sign() > 0 {
 			m.walks[t.Address] = newWalk(t.PriceUSD, cfg.MaxStepPpm, cfg.MaxDeviationPpm)
 		}
 	}
@@ -353,7 +354,7 @@ func (m *MarketMaker) poolPrice(t Token, after map[common.Address][2]*big.Int) *
 			continue
 		}
 		s, ok := m.dep.TokenAt(other)
-		if !ok || s.Class != orderengine.ClassStable {
+		if !ok || s.Class != config.ClassStable {
 			continue
 		}
 		depthUSD := mulDiv(ro, s.PriceUSD, pow10(s.Decimals))

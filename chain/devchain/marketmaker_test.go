@@ -4,10 +4,11 @@ import (
 	"math/big"
 	"testing"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 
-	orderengine "github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/contracts/bindings/oracle"
 )
 
@@ -18,7 +19,7 @@ import (
 func TestMarketMakerMoveTo(t *testing.T) {
 	cfg := testConfig()
 	cfg.DevRPCListen = ""
-	cfg.MarketMaker = orderengine.MarketMakerConfig{Enabled: true, MaxStepPpm: 5000, MaxDeviationPpm: 100_000, Seed: 7}
+	cfg.MarketMaker = config.MarketMakerConfig{Enabled: true, MaxStepPpm: 5000, MaxDeviationPpm: 100_000, Seed: 7}
 	d := startTest(t, cfg)
 	ctx := testCtx(t)
 	mm := d.MarketMaker()

@@ -9,11 +9,11 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
-
-	orderengine "github.com/orderengine/orderengine"
 )
 
 // Conn is the engine's connection to its chain: the embedded dev chain or an
@@ -48,7 +48,7 @@ func (c *Conn) Close() error { return c.close() }
 // routing token registry's addresses). With an RPCURL it dials the node,
 // checks its chain id against cfg.Chain.ChainID and that the router has
 // code.
-func Open(ctx context.Context, cfg *orderengine.Config, logger *slog.Logger, banner io.Writer) (*Conn, error) {
+func Open(ctx context.Context, cfg *config.Config, logger *slog.Logger, banner io.Writer) (*Conn, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
@@ -84,7 +84,7 @@ func Open(ctx context.Context, cfg *orderengine.Config, logger *slog.Logger, ban
 	return conn, nil
 }
 
-func openExternal(ctx context.Context, cfg *orderengine.Config, logger *slog.Logger) (*Conn, error) {
+func openExternal(ctx context.Context, cfg *config.Config, logger *slog.Logger) (*Conn, error) {
 	want := cfg.Chain.ChainID
 	if want == 0 {
 		want = DefaultChainID

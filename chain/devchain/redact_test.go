@@ -12,7 +12,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/config"
 )
 
 func TestRedactURL(t *testing.T) {
@@ -41,7 +41,7 @@ func TestExternalNodeURLNotDisclosed(t *testing.T) {
 	ctx := testCtx(t)
 	host := strings.TrimPrefix(d.RPCURL(), "http://")
 	var logs bytes.Buffer
-	ext := orderengine.Default()
+	ext := config.Default()
 	d.Deployment().ApplyTo(&ext)
 	ext.Chain.RPCURL = "http://user:pw-SECRET@" + host + "/?apikey=KEY-SECRET"
 	c, err := Open(ctx, &ext, slog.New(slog.NewTextHandler(&logs, nil)), nil)

@@ -15,7 +15,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/config"
+
 	apihttp "github.com/orderengine/orderengine/http"
 )
 
@@ -47,8 +48,8 @@ func adminActions() map[string]adminAction {
 			name := fs.String("name", "", "account name")
 			tier, q, r, o := tierFlags(fs)
 			return func() (string, string, any, error) {
-				return "POST", "/admin/v1/accounts", apihttp.CreateAccountRequest{Name: *name, Tier: orderengine.Tier(*tier),
-					Limits: orderengine.BucketLimits{Quote: *q, Read: *r, Order: *o}}, need("name", *name)
+				return "POST", "/admin/v1/accounts", apihttp.CreateAccountRequest{Name: *name, Tier: config.Tier(*tier),
+					Limits: config.BucketLimits{Quote: *q, Read: *r, Order: *o}}, need("name", *name)
 			}
 		}},
 		"list-accounts": {"list every account", func(fs *flag.FlagSet) func() (string, string, any, error) {
@@ -82,8 +83,8 @@ func adminActions() map[string]adminAction {
 			acct := fs.String("account", "", "account id")
 			tier, q, r, o := tierFlags(fs)
 			return func() (string, string, any, error) {
-				return "PUT", "/admin/v1/accounts/" + *acct + "/tier", apihttp.SetTierRequest{Tier: orderengine.Tier(*tier),
-					Limits: orderengine.BucketLimits{Quote: *q, Read: *r, Order: *o}}, need("account", *acct)
+				return "PUT", "/admin/v1/accounts/" + *acct + "/tier", apihttp.SetTierRequest{Tier: config.Tier(*tier),
+					Limits: config.BucketLimits{Quote: *q, Read: *r, Order: *o}}, need("account", *acct)
 			}
 		}},
 	}
@@ -106,7 +107,7 @@ func runAdmin(ctx context.Context, env *cliEnv, args []string) error {
 		}
 		return fmt.Errorf("admin: unknown command %q", args[0])
 	}
-	def := orderengine.Default()
+	def := config.Default()
 	getenv := func(k, fallback string) string {
 		if v, ok := env.lookupEnv(k); ok && v != "" {
 			return v

@@ -13,10 +13,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/chain/devchain"
 	"github.com/orderengine/orderengine/persistence"
 )
@@ -45,9 +46,9 @@ func runDevnet(ctx context.Context, env *cliEnv, args []string) error {
 // devnetSnippet is what `devnet deploy` prints: the configuration's chain
 // section and the routing token registry with the deployed addresses.
 type devnetSnippet struct {
-	Chain   orderengine.ChainConfig `json:"chain"`
+	Chain   config.ChainConfig `json:"chain"`
 	Routing struct {
-		Tokens []orderengine.TokenConfig `json:"tokens"`
+		Tokens []config.TokenConfig `json:"tokens"`
 	} `json:"routing"`
 }
 
@@ -56,7 +57,7 @@ func runDevnetDeploy(ctx context.Context, env *cliEnv, args []string) error {
 	fs.SetOutput(env.stderr)
 	rpcURL := fs.String("rpc-url", "", "JSON-RPC URL of the node (required)")
 	keyFile := fs.String("key-file", "", "file holding the deployer's hex private key (required; env ORDERENGINE_CHAIN_DEPLOYER_KEY_FILE)")
-	chainID := fs.Uint64("chain-id", orderengine.Default().Chain.ChainID, "the node's chain id, checked before deploying")
+	chainID := fs.Uint64("chain-id", config.Default().Chain.ChainID, "the node's chain id, checked before deploying")
 	feeVault := fs.String("fee-vault", "", "receiver of the protocol fee leg (default: the deployer)")
 	divisor := fs.Int64("liquidity-divisor", 1, "divide the seeded liquidity (3,000 native coins are wrapped at 1)")
 	maxAge := fs.Duration("oracle-max-age", time.Hour, "oracle staleness bound")
@@ -65,7 +66,7 @@ func runDevnetDeploy(ctx context.Context, env *cliEnv, args []string) error {
 		return err
 	}
 	if *keyFile == "" {
-		*keyFile, _ = env.lookupEnv(orderengine.EnvPrefix + "CHAIN_DEPLOYER_KEY_FILE")
+		*keyFile, _ = env.lookupEnv(config.EnvPrefix + "CHAIN_DEPLOYER_KEY_FILE")
 	}
 	if *rpcURL == "" || *keyFile == "" {
 		return errors.New("devnet deploy: --rpc-url and --key-file are required")
@@ -88,7 +89,7 @@ func runDevnetDeploy(ctx context.Context, env *cliEnv, args []string) error {
 	}
 	var out devnetSnippet
 	out.Chain = dep.ChainSection(*rpcURL)
-	out.Routing.Tokens = dep.RegistryTokens(orderengine.Default().Routing.Tokens)
+	out.Routing.Tokens = dep.RegistryTokens(config.Default().Routing.Tokens)
 	enc := json.NewEncoder(env.stdout)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
@@ -102,7 +103,7 @@ func runDevnetFaucet(ctx context.Context, env *cliEnv, args []string) error {
 	token := fs.String("token", "", "token address; empty sends native coin")
 	amount := fs.String("amount", "", "raw amount (default: 100 coins of native, 1,000 whole tokens otherwise)")
 	keyFile := fs.String("key-file", "", "funding key file (default: the dev chain's public deployer key, DEV ONLY)")
-	chainID := fs.Uint64("chain-id", orderengine.Default().Chain.ChainID, "the node's chain id, checked first")
+	chainID := fs.Uint64("chain-id", config.Default().Chain.ChainID, "the node's chain id, checked first")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

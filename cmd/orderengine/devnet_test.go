@@ -13,12 +13,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 
-	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/chain/devchain"
 	"github.com/orderengine/orderengine/contracts/bindings/testtoken"
 )
@@ -30,7 +31,7 @@ import (
 func TestDevnetDeployAndFaucet(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cfg := orderengine.Default().Chain
+	cfg := config.Default().Chain
 	cfg.DevRPCListen = "127.0.0.1:0"
 	cfg.BlockInterval = 50 * time.Millisecond
 	cfg.MarketMaker.Enabled = false

@@ -8,11 +8,12 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/ethereum/go-ethereum/ethclient"
 
-	"github.com/orderengine/orderengine"
-	"github.com/orderengine/orderengine/actors/keeper"
 	"github.com/orderengine/orderengine/chain/devchain"
+	"github.com/orderengine/orderengine/keeper"
 )
 
 // keeperCommand is the reference keeper: it polls GET /v1/keeper/executable
@@ -36,7 +37,7 @@ func runKeeper(ctx context.Context, env *cliEnv, args []string) error {
 		return err
 	}
 	if *apiKey == "" {
-		*apiKey, _ = env.lookupEnv(orderengine.EnvPrefix + "API_KEY")
+		*apiKey, _ = env.lookupEnv(config.EnvPrefix + "API_KEY")
 	}
 	if *rpcURL == "" || *keyFile == "" || *apiKey == "" {
 		return errors.New("keeper: --rpc-url, --key-file and --api-key are required")

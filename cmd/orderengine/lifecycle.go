@@ -8,9 +8,9 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/orderengine/orderengine/actors/keeper"
-	"github.com/orderengine/orderengine/actors/order/service"
 	"github.com/orderengine/orderengine/chain/devchain"
+	"github.com/orderengine/orderengine/keeper"
+	"github.com/orderengine/orderengine/orders"
 )
 
 // startLifecycle starts the chain indexer, the projector into the order
@@ -21,7 +21,7 @@ import (
 // close. Without a chain or without the order service it does nothing.
 func startLifecycle(ctx context.Context, env *serveEnv) (stop func(), err error) {
 	nothing := func() {}
-	orders, ok := env.Services.Orders.(*service.Service)
+	orders, ok := env.Services.Orders.(*orders.Service)
 	if env.ChainClient == nil || !ok {
 		env.Log.Warn("lifecycle disabled: no chain or no order service")
 		return nothing, nil

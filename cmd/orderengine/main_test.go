@@ -16,10 +16,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/chain/devchain"
 	"github.com/orderengine/orderengine/internal/syncbuf"
@@ -233,7 +234,7 @@ func TestDevRestartStartsFromAFreshChain(t *testing.T) {
 		tokens[sym] = list.Tokens[0]
 	}
 	maker, _ := crypto.GenerateKey()
-	ppm := orderengine.Default().Routing.FeePolicy["limit"][orderengine.ClassMajor].ReferralPpm
+	ppm := config.Default().Routing.FeePolicy["limit"][config.ClassMajor].ReferralPpm
 	body, h := signedLimit(chain.NewRouterDomain(cfg.ChainID, cfg.Router), maker, tokens["WETH"], tokens["USDC"], cfg.FeeVault, ppm, 7)
 	submit := func() int { return send(t, "POST", base+"/v1/orders", key, body) }
 	if code := submit(); code != 201 {
@@ -269,7 +270,7 @@ func TestServeRefusesAnotherChainsDataFolder(t *testing.T) {
 	ctx := context.Background()
 	started := time.Now()
 	external := func() []string {
-		ccfg := orderengine.Default().Chain
+		ccfg := config.Default().Chain
 		ccfg.DevRPCListen, ccfg.MarketMaker.Enabled, ccfg.BlockInterval = "127.0.0.1:0", false, 20*time.Millisecond
 		dc, err := devchain.Start(ctx, ccfg, nil)
 		if err != nil {
@@ -277,7 +278,7 @@ func TestServeRefusesAnotherChainsDataFolder(t *testing.T) {
 		}
 		t.Cleanup(func() { _ = dc.Close() })
 		dep := dc.Deployment()
-		tokens, _ := json.Marshal(dep.RegistryTokens(orderengine.Default().Routing.Tokens))
+		tokens, _ := json.Marshal(dep.RegistryTokens(config.Default().Routing.Tokens))
 		return []string{"--chain-rpc-url", dc.RPCURL(), "--chain-router", dep.Router.Hex(), "--chain-oracle", dep.Oracle.Hex(),
 			"--chain-fee-vault", dep.FeeVault.Hex(), "--chain-deploy-block", fmt.Sprint(dep.Block), "--routing-tokens", string(tokens)}
 	}

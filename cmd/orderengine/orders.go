@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/orderengine/orderengine/actors/order/service"
+	"github.com/orderengine/orderengine/orders"
 )
 
 // startOrders builds the order service (order and orderbook actors, open
@@ -17,11 +17,11 @@ func startOrders(ctx context.Context, env *serveEnv) error {
 		env.Log.Warn("orders disabled: no chain.feeVault (no chain configured)")
 		return nil
 	}
-	var client service.ChainClient
+	var client orders.ChainClient
 	if env.ChainClient != nil {
 		client = env.ChainClient
 	}
-	svc, err := service.Build(ctx, env.Engine, service.BuildOptions{Chain: client, Config: env.Config})
+	svc, err := orders.Build(ctx, env.Engine, orders.BuildOptions{Chain: client, Config: env.Config})
 	if err != nil {
 		return fmt.Errorf("orders: %w", err)
 	}

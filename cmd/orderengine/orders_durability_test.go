@@ -18,10 +18,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/chain/devchain"
 	"github.com/orderengine/orderengine/internal/syncbuf"
@@ -45,7 +46,7 @@ func TestOrdersSurviveKill9(t *testing.T) {
 	if out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	ccfg := orderengine.Default().Chain
+	ccfg := config.Default().Chain
 	ccfg.DevRPCListen = "127.0.0.1:0"
 	ccfg.MarketMaker.Enabled = false
 	dc, err := devchain.Start(ctx, ccfg, nil)
@@ -56,7 +57,7 @@ func TestOrdersSurviveKill9(t *testing.T) {
 	dep := dc.Deployment()
 	weth, _ := dep.Token("WETH")
 	usdc, _ := dep.Token("USDC")
-	tokens, _ := json.Marshal(dep.RegistryTokens(orderengine.Default().Routing.Tokens))
+	tokens, _ := json.Marshal(dep.RegistryTokens(config.Default().Routing.Tokens))
 	dir := t.TempDir()
 	pub, adm := testport.Addr(t), testport.Addr(t)
 	envv := append(os.Environ(),
@@ -82,7 +83,7 @@ func TestOrdersSurviveKill9(t *testing.T) {
 	}
 	key := adminIssueKey(t, adm, dir)
 	domain := chain.NewRouterDomain(dep.ChainID, dep.Router)
-	ppm := orderengine.Default().Routing.FeePolicy["limit"][orderengine.ClassMajor].ReferralPpm
+	ppm := config.Default().Routing.FeePolicy["limit"][config.ClassMajor].ReferralPpm
 	var (
 		mu       sync.Mutex
 		accepted []common.Hash

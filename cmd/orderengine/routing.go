@@ -10,8 +10,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/orderengine/orderengine/actors/order/service"
 	apihttp "github.com/orderengine/orderengine/http"
+	"github.com/orderengine/orderengine/orders"
 	"github.com/orderengine/orderengine/routing"
 )
 
@@ -29,7 +29,7 @@ func startRouting(ctx context.Context, env *serveEnv) (stop func(), err error) {
 		return func() {}, nil
 	}
 	deps := routing.SetupDeps{Chain: reader, RPC: env.ChainRPC, Volumes: &env.volumes, Log: env.Log}
-	if orders, ok := env.Services.Orders.(*service.Service); ok {
+	if orders, ok := env.Services.Orders.(*orders.Service); ok {
 		deps.Bindings = orders.Orders()
 	}
 	stack, err := routing.Setup(ctx, *env.Config, deps)

@@ -9,30 +9,31 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/ethereum/go-ethereum/rpc"
 
-	"github.com/orderengine/orderengine"
-	"github.com/orderengine/orderengine/actors"
-	"github.com/orderengine/orderengine/actors/order/service"
 	"github.com/orderengine/orderengine/actors/webhook"
+	"github.com/orderengine/orderengine/app"
 	"github.com/orderengine/orderengine/chain/devchain"
 	apihttp "github.com/orderengine/orderengine/http"
+	"github.com/orderengine/orderengine/orders"
 	"github.com/orderengine/orderengine/routing"
 )
 
 // serveEnv is what a serve hook gets: the loaded configuration, the logger,
 // the engine and the (not yet listening) HTTP server.
 type serveEnv struct {
-	Config *orderengine.Config
+	Config *config.Config
 	Log    *slog.Logger
-	Engine *actors.Engine
+	Engine *app.Engine
 	HTTP   *apihttp.Server
 	Stdout io.Writer
 	// Services are the services plugged so far; a hook adds its own and
 	// calls HTTP.SetServices(Services).
 	Services apihttp.Services
 	// ChainClient is the chain hook's node client (nil without a chain).
-	ChainClient service.ChainClient
+	ChainClient orders.ChainClient
 	// ChainRPC is the raw JSON-RPC client (eth_call with state overrides);
 	// nil when the chain offers none.
 	ChainRPC *rpc.Client
@@ -56,7 +57,7 @@ func serveCommand() command {
 }
 
 func runServe(ctx context.Context, env *cliEnv, args []string) (err error) {
-	cfg, err := orderengine.LoadConfig(args, env.lookupEnv, env.stderr)
+	cfg, err := config.LoadConfig(args, env.lookupEnv, env.stderr)
 	if err != nil {
 		return err
 	}
@@ -69,11 +70,11 @@ func runServe(ctx context.Context, env *cliEnv, args []string) (err error) {
 		// <SERVICE>_PORT, <SERVICE>_SERVICE_HOST, ... for each Service, so
 		// a Service named orderengine sets ORDERENGINE_* variables that
 		// name no setting.
-		if err := orderengine.CheckEnv(env.environ()); err != nil {
+		if err := config.CheckEnv(env.environ()); err != nil {
 			log.Warn("environment variables that name no setting are ignored", "err", err)
 		}
 	}
-	eng, err := actors.Open(cfg, log)
+	eng, err := app.Open(cfg, log)
 	if err != nil {
 		return err
 	}
@@ -167,12 +168,12 @@ func runServe(ctx context.Context, env *cliEnv, args []string) (err error) {
 
 // ensureDevKey creates a development account and key on the first start of
 // a data directory on the embedded dev chain and prints the key, once.
-func ensureDevKey(eng *actors.Engine, out io.Writer) error {
+func ensureDevKey(eng *app.Engine, out io.Writer) error {
 	accts, err := eng.Accounts.ListAccounts()
 	if err != nil || len(accts) > 0 {
 		return err
 	}
-	acct, err := eng.Accounts.CreateAccount("dev", orderengine.TierFree, orderengine.BucketLimits{})
+	acct, err := eng.Accounts.CreateAccount("dev", config.TierFree, config.BucketLimits{})
 	if err != nil {
 		return err
 	}

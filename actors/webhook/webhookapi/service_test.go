@@ -12,10 +12,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/orderengine/orderengine"
-	"github.com/orderengine/orderengine/actors/clock"
+	"github.com/orderengine/orderengine/config"
+
 	"github.com/orderengine/orderengine/actors/webhook"
-	"github.com/orderengine/orderengine/http/testserver"
+	"github.com/orderengine/orderengine/app/apptest"
+	"github.com/orderengine/orderengine/internal/clock"
 )
 
 func decode[T any](t *testing.T, b []byte) T {
@@ -30,10 +31,10 @@ func decode[T any](t *testing.T, b []byte) T {
 // TestWebhookAPI drives the management API end to end through the real
 // server; every answer is validated against the OpenAPI document.
 func TestWebhookAPI(t *testing.T) {
-	s := testserver.NewTestServer(t)
+	s := apptest.NewTestServer(t)
 	rc := newRecorder(t, func() int { return 200 })
 	key := map[string]string{"X-API-Key": s.APIKey}
-	post := func(path, body string) *testserver.Response {
+	post := func(path, body string) *apptest.Response {
 		return s.Do("POST", path, []byte(body), key)
 	}
 
@@ -82,7 +83,7 @@ func TestWebhookAPI(t *testing.T) {
 	}
 
 	// Another account sees none of it: 404, like an unknown id.
-	acct, err := s.Engine.Accounts.CreateAccount("other", orderengine.TierFree, orderengine.BucketLimits{})
+	acct, err := s.Engine.Accounts.CreateAccount("other", config.TierFree, config.BucketLimits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +164,7 @@ func TestWebhookAPI(t *testing.T) {
 // is not https to a public address (docs/webhooks.md, "URL"), zoned IPv6
 // literals included.
 func TestWebhookAPIRefusesInternalTargets(t *testing.T) {
-	s := testserver.NewTestServer(t, testserver.WithConfig(func(c *orderengine.Config) { c.Dev = false }))
+	s := apptest.NewTestServer(t, apptest.WithConfig(func(c *config.Config) { c.Dev = false }))
 	key := map[string]string{"X-API-Key": s.APIKey}
 	for _, u := range []string{
 		"http://93.184.216.34/hook", "https://127.0.0.1/hook", "https://localhost/hook", "https://10.1.2.3/hook",
@@ -197,9 +198,9 @@ func TestWebhookAPIRefusesInternalTargets(t *testing.T) {
 func TestWebhookAPIRetriesDisableAndRecreate(t *testing.T) {
 	t0 := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	clk := clock.NewManual(t0)
-	s := testserver.NewTestServer(t, testserver.WithClock(clk),
-		testserver.WithTier(orderengine.TierEnterprise, orderengine.BucketLimits{Quote: 1000, Read: 1000, Order: 1000}),
-		testserver.WithConfig(func(c *orderengine.Config) { c.Webhooks.JitterPpm = 0 }))
+	s := apptest.NewTestServer(t, apptest.WithClock(clk),
+		apptest.WithTier(config.TierEnterprise, config.BucketLimits{Quote: 1000, Read: 1000, Order: 1000}),
+		apptest.WithConfig(func(c *config.Config) { c.Webhooks.JitterPpm = 0 }))
 	var healthy atomic.Bool
 	rc := newRecorder(t, func() int {
 		if healthy.Load() {

@@ -1,0 +1,106 @@
+package apptest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	nethttp "net/http"
+	"net/url"
+	"sync"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/legacy"
+)
+
+// Validator checks responses against the server's OpenAPI document with
+// kin-openapi. It is safe for concurrent use.
+type Validator struct {
+	mu     sync.Mutex
+	doc    *openapi3.T
+	router routers.Router
+}
+
+// NewValidator fetches base/v1/openapi.json, validates the document and
+// prepares a router for it.
+func NewValidator(ctx context.Context, base string) (*Validator, error) {
+	req, err := nethttp.NewRequestWithContext(ctx, "GET", base+"/v1/openapi.json", nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := nethttp.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = resp.Body.Close() }()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := LoadDocument(ctx, data)
+	if err != nil {
+		return nil, err
+	}
+	v := &Validator{doc: doc}
+	if err := v.SetServer(base); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// LoadDocument parses and validates an OpenAPI document.
+func LoadDocument(ctx context.Context, data []byte) (*openapi3.T, error) {
+	loader := openapi3.NewLoader()
+	doc, err := loader.LoadFromData(data)
+	if err != nil {
+		return nil, fmt.Errorf("load: %w", err)
+	}
+	if err := doc.Validate(ctx); err != nil {
+		return nil, fmt.Errorf("validate: %w", err)
+	}
+	return doc, nil
+}
+
+// SetServer points the router at base (the test server's port changes on
+// restart).
+func (v *Validator) SetServer(base string) error {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.doc.Servers = openapi3.Servers{{URL: base}}
+	r, err := legacy.NewRouter(v.doc)
+	if err != nil {
+		return err
+	}
+	v.router = r
+	return nil
+}
+
+// Check validates one response to req. A request that matches no operation
+// (an unknown route, a wrong method) must still answer the Error schema.
+func (v *Validator) Check(req *nethttp.Request, status int, header nethttp.Header, body []byte) error {
+	v.mu.Lock()
+	router, doc := v.router, v.doc
+	v.mu.Unlock()
+	u := *req.URL
+	r := req.Clone(context.Background())
+	r.URL = &url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path, RawQuery: u.RawQuery}
+	route, params, err := router.FindRoute(r)
+	if err != nil {
+		var value any
+		if err := json.Unmarshal(body, &value); err != nil {
+			return fmt.Errorf("unrouted response is not JSON: %w", err)
+		}
+		return doc.Components.Schemas["Error"].Value.VisitJSON(value, openapi3.EnableJSONSchema2020())
+	}
+	in := &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: &openapi3filter.RequestValidationInput{Request: r, PathParams: params, Route: route},
+		Status:                 status,
+		Header:                 header,
+		Body:                   io.NopCloser(bytes.NewReader(body)),
+		Options:                &openapi3filter.Options{IncludeResponseStatus: true},
+	}
+	return openapi3filter.ValidateResponse(context.Background(), in)
+}

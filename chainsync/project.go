@@ -1,0 +1,326 @@
+package chainsync
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/actors/order"
+	"github.com/orderengine/orderengine/chain"
+	"github.com/orderengine/orderengine/persistence"
+)
+
+// Projector carries the chain's truth into the order records, through the
+// order actors' lifecycle API (actors/order.Registry), which writes each
+// transition and its outbox events in one batch and is idempotent.
+//
+// The indexer's batch holds the chain records (fills, cumulative state,
+// cancels, nonces) with the cursor; the projector then reconciles every
+// order a block touched against those records and advances its own cursor
+// (c/projected). After a crash it resumes from that cursor and reconciles
+// the blocks in between again: reconciling is idempotent, so a block's
+// effects reach the order records exactly once. See docs/lifecycle.md.
+type Projector struct {
+	chain    *persistence.Chain
+	orders   *persistence.Orders
+	registry *order.Registry
+	log      *slog.Logger
+	wake     chan struct{}
+	mu       chan struct{} // held while projecting (size-1 semaphore)
+}
+
+// NewProjector returns a projector; add it to the indexer's Observers and
+// start Run.
+func NewProjector(ch *persistence.Chain, orders *persistence.Orders, registry *order.Registry, log *slog.Logger) *Projector {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Projector{
+		chain: ch, orders: orders, registry: registry, log: log.With("component", "projector"),
+		wake: make(chan struct{}, 1), mu: make(chan struct{}, 1),
+	}
+}
+
+// Applied implements Observer.
+func (p *Projector) Applied(*Block) { p.signal() }
+
+// Reverted implements Observer. The rewind restored the chain records (c/o,
+// f/, c/n) the block had written; the order records it reached through the
+// projector are rolled back here, before the indexer applies the new
+// branch (it waits for this call): every order the block touched, and the
+// cancelled orders carrying a nonce the block invalidated, get Resync,
+// which sets their chain-derived fields back to what the chain records now
+// say (no event). The projection cursor moves back below the block, so the
+// replacement block is projected like any other; a fill it re-mines is
+// recorded again without a second event (the order ledger).
+func (p *Projector) Reverted(blk persistence.ChainBlock) {
+	p.mu <- struct{}{}
+	defer func() { <-p.mu }()
+	if proj, err := p.chain.Projected(); err == nil && proj >= blk.Number {
+		if err := p.chain.SetProjected(blk.Number - 1); err != nil {
+			p.log.Error("projection cursor", "err", err)
+		}
+	}
+	ctx := context.Background()
+	at := time.Unix(int64(blk.Time), 0).UTC()
+	hashes := append([]common.Hash(nil), blk.Touched...)
+	for _, n := range blk.Nonces {
+		hs, err := p.nonceOrders(n, []string{persistence.StatusCancelled})
+		if err != nil {
+			p.log.Warn("orders of a rewound nonce invalidation", "maker", n.Maker, "nonce", n.Nonce, "err", err)
+		}
+		hashes = append(hashes, hs...)
+	}
+	for _, h := range hashes {
+		if err := answer(p.registry.Resync(ctx, h, at)); err != nil && !notFound(err) {
+			p.log.Error("resync after rewind", "order", h, "err", err)
+		}
+	}
+	for _, h := range blk.Touched {
+		if err := p.reconcile(ctx, h, blk.Time); err != nil {
+			p.log.Warn("reconcile after rewind", "order", h, "err", err)
+		}
+	}
+	p.signal()
+}
+
+// notFound reports an order the chain knows and this engine does not.
+func notFound(err error) bool {
+	return orderengine.AsError(err).Code == orderengine.CodeNotFound
+}
+
+func (p *Projector) signal() {
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Run projects until ctx is done.
+func (p *Projector) Run(ctx context.Context) {
+	for {
+		if err := p.CatchUp(ctx); err != nil && ctx.Err() == nil {
+			p.log.Warn("projection failed; retrying on the next block", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-p.wake:
+		}
+	}
+}
+
+// CatchUp reconciles every block between the projection cursor and the
+// indexer's cursor.
+func (p *Projector) CatchUp(ctx context.Context) error {
+	p.mu <- struct{}{}
+	defer func() { <-p.mu }()
+	cur, ok, err := p.chain.Cursor()
+	if err != nil || !ok {
+		return err
+	}
+	proj, err := p.chain.Projected()
+	if err != nil {
+		return err
+	}
+	if proj >= cur.Number {
+		return nil
+	}
+	gapChecked := false
+	err = p.chain.Blocks(proj+1, func(blk persistence.ChainBlock) error {
+		if blk.Number > cur.Number {
+			return nil
+		}
+		if !gapChecked {
+			gapChecked = true
+			if blk.Number > proj+1 {
+				// Blocks proj+1 … blk.Number−1 were pruned before they
+				// were projected: what they touched is no longer listed.
+				if err := p.reconcileOpen(ctx, blk.Time); err != nil {
+					return fmt.Errorf("indexer: reconcile the open orders after pruned blocks %d-%d: %w", proj+1, blk.Number-1, err)
+				}
+			}
+		}
+		if err := p.project(ctx, blk); err != nil {
+			return fmt.Errorf("indexer: project block %d: %w", blk.Number, err)
+		}
+		return p.chain.SetProjected(blk.Number)
+	})
+	if err != nil {
+		return err
+	}
+	return p.chain.SetProjected(cur.Number)
+}
+
+func (p *Projector) project(ctx context.Context, blk persistence.ChainBlock) error {
+	for _, h := range blk.Touched {
+		if err := p.reconcile(ctx, h, blk.Time); err != nil {
+			return err
+		}
+	}
+	for _, n := range blk.Nonces {
+		if err := p.invalidate(ctx, n, blk.Time); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// reconcile makes order h's record reflect the chain records: activation,
+// every fill not yet recorded (in chain order), an on-chain cancel.
+func (p *Projector) reconcile(ctx context.Context, h common.Hash, blockTime uint64) error {
+	rec, found, err := p.orders.Load(h)
+	if err != nil || !found {
+		return err // orders not submitted here are kept only as chain records
+	}
+	co, _, err := p.chain.ChainOrder(h)
+	if err != nil {
+		return err
+	}
+	at := time.Unix(int64(blockTime), 0).UTC()
+	if co.ActivatedBlock != 0 && rec.Status == persistence.StatusPending && co.Fills == 0 {
+		if err := answer(p.registry.Activate(ctx, h, at)); err != nil {
+			return err
+		}
+	}
+	fills, err := p.chain.Fills(h)
+	if err != nil {
+		return err
+	}
+	amountIn, ok := new(big.Int).SetString(rec.Order.AmountIn, 10)
+	if !ok {
+		return fmt.Errorf("order %s: bad amountIn %q", h, rec.Order.AmountIn)
+	}
+	execs := rec.Executions
+	for _, f := range fills {
+		if int(f.Executions) <= execs {
+			continue
+		}
+		filled, _ := new(big.Int).SetString(f.FilledAmountIn, 10)
+		req := order.RecordFillRequest{
+			Fill: persistence.OrderFill{
+				TxHash: f.TxHash.Hex(), BlockNumber: f.BlockNumber, LogIndex: uint32(f.LogIndex),
+				AmountIn: f.AmountIn, AmountOut: f.AmountOut, ProtocolFee: f.ProtocolFee,
+				ReferralFee: f.ReferralFee, KeeperFee: f.KeeperFee, Keeper: f.Keeper, Timestamp: int64(f.Timestamp),
+			},
+			RowStored:      true, // the indexer's batch wrote f/; a rewind removes it
+			FilledAmountIn: f.FilledAmountIn, Executions: int(f.Executions),
+			Complete: filled != nil && filled.Cmp(amountIn) >= 0,
+			At:       time.Unix(int64(f.Timestamp), 0).UTC(),
+		}
+		if err := answer(p.registry.RecordFill(ctx, h, req)); err != nil {
+			return err
+		}
+		execs = int(f.Executions)
+	}
+	if co.CancelledBlock != 0 {
+		if err := answer(p.registry.CancelOnChain(ctx, h, co.CancelTx.Hex(), at)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// reconcileOpen reconciles every open order with the chain records and
+// cancels those whose nonce the chain invalidated. CatchUp falls back to it
+// when the indexer pruned blocks (older than lifecycle.recentBlocks) that
+// the projector had not projected yet: the block records that listed the
+// orders they touched are gone, but their effects are in the chain records
+// (c/o, f/, c/n), and reconciling is idempotent. blockTime is the time of
+// the first block still remembered (the pruned events happened at or
+// before it); it dates activations and cancels, fills keep their own.
+func (p *Projector) reconcileOpen(ctx context.Context, blockTime uint64) error {
+	at := time.Unix(int64(blockTime), 0).UTC()
+	return p.orders.OpenOrders(func(rec *persistence.OrderRecord) error {
+		h := common.HexToHash(rec.OrderHash)
+		if _, seen, err := p.chain.ChainOrder(h); err != nil {
+			return err
+		} else if seen {
+			if err := p.reconcile(ctx, h, blockTime); err != nil {
+				return err
+			}
+		}
+		_, tr, err := chain.ParseTraits(rec.Order.MakerTraits)
+		if err != nil {
+			return err
+		}
+		n, invalidated, err := p.chain.Nonce(common.HexToAddress(rec.Order.Maker), tr.Nonce)
+		if err != nil || !invalidated {
+			return err
+		}
+		return answer(p.registry.CancelOnChain(ctx, h, n.TxHash.Hex(), at))
+	})
+}
+
+// invalidate cancels every open order of the maker that carries the nonce.
+func (p *Projector) invalidate(ctx context.Context, n persistence.ChainNonce, blockTime uint64) error {
+	at := time.Unix(int64(blockTime), 0).UTC()
+	hs, err := p.nonceOrders(n, []string{persistence.StatusPending, persistence.StatusActive})
+	if err != nil {
+		return err
+	}
+	for _, h := range hs {
+		if err := answer(p.registry.CancelOnChain(ctx, h, n.TxHash.Hex(), at)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// nonceOrders lists the orders of n's maker in the given statuses whose
+// traits carry n's nonce.
+func (p *Projector) nonceOrders(n persistence.ChainNonce, statuses []string) ([]common.Hash, error) {
+	maker := n.Maker
+	var out []common.Hash
+	for _, status := range statuses {
+		var after []byte
+		for {
+			recs, next, err := p.orders.List(persistence.ListFilter{Maker: &maker, Status: status, Limit: 500, After: after})
+			if err != nil {
+				return out, err
+			}
+			for _, raw := range recs {
+				h, nonce, err := orderNonce(raw)
+				if err != nil {
+					return out, err
+				}
+				if nonce == n.Nonce {
+					out = append(out, h)
+				}
+			}
+			if next == "" {
+				break
+			}
+			if after, err = persistence.ParseCursor(next); err != nil {
+				return out, err
+			}
+		}
+	}
+	return out, nil
+}
+
+// orderNonce decodes an order record's hash and traits nonce.
+func orderNonce(raw []byte) (common.Hash, uint64, error) {
+	var rec persistence.OrderRecord
+	if err := persistence.DecodeOrderRecord(raw, &rec); err != nil {
+		return common.Hash{}, 0, fmt.Errorf("indexer: decode order record: %w", err)
+	}
+	_, tr, err := chain.ParseTraits(rec.Order.MakerTraits)
+	if err != nil {
+		return common.Hash{}, 0, err
+	}
+	return common.HexToHash(rec.OrderHash), tr.Nonce, nil
+}
+
+// answer folds an order actor's refusal into the error.
+func answer(res *order.Response, err error) error {
+	if err != nil {
+		return err
+	}
+	return res.Err
+}

@@ -1,0 +1,99 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"time"
+)
+
+// HTTPConfig configures the public and admin listeners.
+type HTTPConfig struct {
+	// Listen is the public API address. Default 127.0.0.1:8080.
+	Listen string `json:"listen"`
+	// AdminListen is the admin API address; it must be a loopback address.
+	// Default 127.0.0.1:8081.
+	AdminListen string `json:"adminListen"`
+	// AdminToken guards the admin API. Empty means a random token is
+	// generated at start and written to <DataDir>/admin.token (mode 0600).
+	AdminToken string `json:"adminToken"`
+	// BodyLimit is the largest accepted request body. Default 64 KiB.
+	BodyLimit int `json:"bodyLimit"`
+	// ReadTimeout, WriteTimeout and IdleTimeout bound each connection.
+	ReadTimeout  time.Duration `json:"readTimeout"`
+	WriteTimeout time.Duration `json:"writeTimeout"`
+	IdleTimeout  time.Duration `json:"idleTimeout"`
+	// ShutdownTimeout bounds the drain of in-flight requests on SIGTERM.
+	ShutdownTimeout time.Duration `json:"shutdownTimeout"`
+	// ShutdownDelay is how long serve keeps its listeners open after
+	// SIGTERM, answering GET /readyz 503 so that a load balancer takes the
+	// instance out of rotation before the drain starts. Default 0.
+	ShutdownDelay time.Duration `json:"shutdownDelay"`
+}
+
+func defaultHTTP() HTTPConfig {
+	return HTTPConfig{
+		Listen:          "127.0.0.1:8080",
+		AdminListen:     "127.0.0.1:8081",
+		BodyLimit:       64 << 10,
+		ReadTimeout:     10 * time.Second,
+		WriteTimeout:    30 * time.Second,
+		IdleTimeout:     60 * time.Second,
+		ShutdownTimeout: 15 * time.Second,
+	}
+}
+
+func (h HTTPConfig) validate() error {
+	var errs []error
+	if err := checkHostPort(h.Listen); err != nil {
+		errs = append(errs, fmt.Errorf("http.listen: %w", err))
+	}
+	if err := CheckLoopback(h.AdminListen); err != nil {
+		errs = append(errs, fmt.Errorf("http.adminListen: %w", err))
+	}
+	if h.BodyLimit <= 0 {
+		errs = append(errs, fmt.Errorf("http.bodyLimit must be positive, got %d", h.BodyLimit))
+	}
+	for _, t := range []namedDuration{{"http.readTimeout", h.ReadTimeout}, {"http.writeTimeout", h.WriteTimeout},
+		{"http.idleTimeout", h.IdleTimeout}, {"http.shutdownTimeout", h.ShutdownTimeout}} {
+		if t.d <= 0 {
+			errs = append(errs, fmt.Errorf("%s must be positive, got %s", t.path, t.d))
+		}
+	}
+	if h.ShutdownDelay < 0 {
+		errs = append(errs, fmt.Errorf("http.shutdownDelay must not be negative, got %s", h.ShutdownDelay))
+	}
+	return errors.Join(errs...)
+}
+
+// checkHostPort returns an error unless addr is host:port with a numeric
+// port (the host may be empty: every interface).
+func checkHostPort(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("%q is not host:port: %w", addr, err)
+	}
+	if n, err := strconv.ParseUint(port, 10, 16); err != nil || (n == 0 && port != "0") {
+		return fmt.Errorf("%q: port %q is not a number from 0 to 65535", addr, port)
+	}
+	return nil
+}
+
+// CheckLoopback returns an error unless addr is host:port with a loopback
+// host (127.0.0.0/8, ::1 or localhost). The admin API must never be exposed
+// beyond the machine.
+func CheckLoopback(addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("%q is not host:port: %w", addr, err)
+	}
+	if host == "localhost" {
+		return nil
+	}
+	ip := net.ParseIP(host)
+	if ip == nil || !ip.IsLoopback() {
+		return fmt.Errorf("%q is not a loopback address; the admin API listens on loopback only", addr)
+	}
+	return nil
+}

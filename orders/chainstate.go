@@ -1,0 +1,71 @@
+package orders
+
+import (
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/holiman/uint256"
+
+	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/persistence"
+)
+
+// chainState answers what the indexer already knows about a new order
+// before it is stored (two Pebble point reads, after the signature check):
+//
+//   - the maker invalidated the order's nonce on-chain: INVALID_ORDER;
+//   - the router cancelled the order: INVALID_ORDER;
+//   - the router's filledAmountIn reached amountIn: ALREADY_EXISTS;
+//   - the router activated or partly executed it: the chain record is
+//     returned and the order is stored as active with that progress (its
+//     fills are already in f/, written by the indexer); the fills made
+//     before the submission emit no events;
+//   - otherwise nil: a fresh pending order.
+//
+// A refused hash that is stored here is ALREADY_EXISTS, as any duplicate.
+func (s *Service) chainState(h common.Hash, maker common.Address, nonce uint64, amountIn *uint256.Int) (*persistence.ChainOrder, error) {
+	n, invalidated, err := s.chain.Nonce(maker, nonce)
+	if err != nil {
+		return nil, err
+	}
+	if invalidated {
+		return nil, s.known(h, orderengine.Errorf(orderengine.CodeInvalidOrder,
+			"nonce %d was invalidated on-chain (tx %s); sign the order with a fresh nonce", nonce, n.TxHash.Hex()))
+	}
+	co, seen, err := s.chain.ChainOrder(h)
+	if err != nil || !seen {
+		return nil, err
+	}
+	if co.CancelledBlock != 0 {
+		return nil, s.known(h, orderengine.Errorf(orderengine.CodeInvalidOrder,
+			"order was cancelled on-chain (tx %s, block %d)", co.CancelTx.Hex(), co.CancelledBlock))
+	}
+	filled, err := uint256.FromDecimal(co.FilledAmountIn)
+	if err != nil {
+		return nil, orderengine.Errorf(orderengine.CodeInternal, "chain record of %s: bad filledAmountIn", h.Hex())
+	}
+	if !filled.Lt(amountIn) {
+		return nil, orderengine.Errorf(orderengine.CodeAlreadyExists,
+			"order %s was already filled on-chain (filledAmountIn %s of %s in %d executions)", h.Hex(), co.FilledAmountIn, amountIn.Dec(), co.Executions)
+	}
+	if co.ActivatedBlock == 0 && co.Fills == 0 {
+		return nil, nil
+	}
+	return &co, nil
+}
+
+// known returns ALREADY_EXISTS when h is stored here, else err.
+func (s *Service) known(h common.Hash, err error) error {
+	if !s.orders.MayExist(h) {
+		return err
+	}
+	if _, ok, rerr := s.orders.Raw(h); rerr == nil && ok {
+		return orderengine.Errorf(orderengine.CodeAlreadyExists, "order %s already exists", h.Hex())
+	}
+	return err
+}
+
+// withChainProgress makes rec the active order the chain already executed
+// in part.
+func withChainProgress(rec *persistence.OrderRecord, co *persistence.ChainOrder) {
+	rec.Status = persistence.StatusActive
+	rec.FilledAmountIn, rec.FilledAmountOut, rec.Executions = co.FilledAmountIn, co.FilledAmountOut, int(co.Executions)
+}

@@ -1,0 +1,410 @@
+// Package orders is the order API behind POST/GET/DELETE /v1/orders,
+// /v1/orders/{hash}/fills and /v1/orderbook/{pair}: it implements
+// http.OrderService on the order actors (actors/order) and the orderbook
+// actors (actors/orderbook).
+//
+// Submit runs every check that needs no disk or actor first, in this
+// order: schema (INVALID_REQUEST), order content (INVALID_ORDER), traits
+// (INVALID_TRAITS), deadline (ORDER_EXPIRED), top-level kind fields
+// (INVALID_TRAITS), token registry and oracle (UNSUPPORTED_PAIR,
+// NO_ORACLE), triggerAmountOut (INVALID_ORDER), signature (BAD_SIGNATURE,
+// or FEE_PARAMS_MISMATCH for a referred wallet's v7.0 signature), what the
+// chain indexer already knows (chainstate.go: INVALID_ORDER,
+// ALREADY_EXISTS, or stored as active with its progress), fee fields
+// (FEE_PARAMS_MISMATCH), per-maker limits (MAKER_RATE_LIMITED), duplicate
+// (ALREADY_EXISTS). Then the order's actor stores it with Sync and the
+// answer is sent. docs/orders.md has the table.
+package orders
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/holiman/uint256"
+	"github.com/valyala/fastjson"
+
+	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/actors/limiter"
+	"github.com/orderengine/orderengine/actors/order"
+	"github.com/orderengine/orderengine/actors/orderbook"
+	"github.com/orderengine/orderengine/chain"
+	apihttp "github.com/orderengine/orderengine/http"
+	"github.com/orderengine/orderengine/internal/clock"
+	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/routing"
+)
+
+// Deps are what the service is built from.
+type Deps struct {
+	System *actor.ActorSystem
+	Store  *persistence.Store
+	// Outbox receives the events of transitions (order.cancelled, ...).
+	Outbox *persistence.Outbox
+	// Orders is the record store; nil creates one on Store and Outbox. The
+	// fee policy's bindings must be this same value (its binding cache is
+	// kept by its own writes).
+	Orders *persistence.Orders
+	Clock  clock.Clock
+	Log    *slog.Logger
+	// Verifier checks order and cancel signatures (its backend, when set,
+	// verifies EIP-1271 wallets).
+	Verifier *chain.Verifier
+	// Fees is the fee policy the route serves; its bindings must be Orders.
+	Fees *routing.FeePolicy
+	// Tokens returns the current token registry with oracle flags.
+	Tokens func() *routing.Tokens
+	// Makers is the per-maker submit limiter.
+	Makers limiter.MakerLimiter
+	// Balances, when set, answers the funded flag of open orders.
+	Balances Balances
+	// Idle passivates order actors after this long without messages.
+	Idle time.Duration
+	// FundedTTL is how long a balance/allowance reading is reused (default
+	// 1 s).
+	FundedTTL time.Duration
+	// Multicall is the chain's multicall contract (zero: none); with it,
+	// Prefetch reads many makers' balances and allowances in one call.
+	Multicall common.Address
+}
+
+// Service implements http.OrderService.
+type Service struct {
+	d       Deps
+	log     *slog.Logger
+	orders  *persistence.Orders
+	chain   *persistence.Chain
+	reg     *order.Registry
+	books   *orderbook.Books
+	parsers fastjson.ParserPool
+	funded  *fundedCache
+
+	mu   sync.Mutex
+	open map[common.Address]int
+}
+
+var _ apihttp.OrderService = (*Service)(nil)
+
+// New builds the service and rebuilds the orderbooks and per-maker open
+// counts from the stored open orders.
+func New(d Deps) (*Service, error) {
+	if d.Log == nil {
+		d.Log = slog.New(slog.DiscardHandler)
+	}
+	if d.Clock == nil {
+		d.Clock = clock.Real{}
+	}
+	if d.Verifier == nil || d.Fees == nil || d.Tokens == nil || d.Makers == nil || d.Store == nil || d.System == nil {
+		return nil, fmt.Errorf("orders: service needs a system, store, verifier, fee policy, tokens and maker limiter")
+	}
+	s := &Service{d: d, log: d.Log.With("component", "orders"), open: make(map[common.Address]int)}
+	s.orders = d.Orders
+	if s.orders == nil {
+		s.orders = persistence.NewOrders(d.Store, d.Outbox)
+	}
+	s.chain = persistence.NewChain(d.Store)
+	s.books = orderbook.New(d.System, d.Log, 0)
+	s.reg = order.NewRegistry(d.System, order.Options{
+		Orders: s.orders, Clock: d.Clock, Log: d.Log, Idle: d.Idle, OnChange: s.onChange,
+	})
+	if d.Balances != nil {
+		ttl := d.FundedTTL
+		if ttl <= 0 {
+			ttl = time.Second
+		}
+		s.funded = newFundedCache(d.Balances, d.Verifier.Domain().VerifyingContract(), d.Multicall, ttl, d.Clock)
+	}
+	if err := s.orders.LoadHashFilter(); err != nil {
+		return nil, err
+	}
+	n := 0
+	err := s.orders.OpenOrders(func(rec *persistence.OrderRecord) error {
+		n++
+		s.onChange("", rec)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("orders: rebuild open orders: %w", err)
+	}
+	s.log.Info("open orders loaded", "count", n)
+	return s, nil
+}
+
+// Covers reports whether maker holds and has approved amount of token at
+// the latest block, from the funded cache (readings reused for
+// Deps.FundedTTL); known is false without Deps.Balances or when the chain
+// could not be read.
+func (s *Service) Covers(ctx context.Context, token, maker common.Address, amount *big.Int) (covers, known bool) {
+	if s.funded == nil || amount.Sign() < 0 {
+		return false, false
+	}
+	a, overflow := uint256.FromBig(amount)
+	if overflow {
+		return false, true
+	}
+	return s.funded.covers(ctx, token, maker, a)
+}
+
+// Prefetch reads the balance and allowance of every (token, maker) pair
+// the funded cache holds no fresh reading of, in one multicall, so the
+// Covers calls that follow are answered from memory (the keeper interface
+// calls it for the orders a request is about to examine). Without a
+// multicall contract it does nothing.
+func (s *Service) Prefetch(ctx context.Context, pairs [][2]common.Address) {
+	if s.funded != nil {
+		s.funded.prefetch(ctx, pairs)
+	}
+}
+
+// Registry is the order actors' registry: the lifecycle API (Activate,
+// RecordFill, CancelOnChain, Expire, Fail, Trigger, Stall).
+func (s *Service) Registry() *order.Registry { return s.reg }
+
+// Orders is the order records' store.
+func (s *Service) Orders() *persistence.Orders { return s.orders }
+
+// Chain is the indexer's records the submit path reads (chainstate.go).
+func (s *Service) Chain() *persistence.Chain { return s.chain }
+
+// Books are the orderbook actors.
+func (s *Service) Books() *orderbook.Books { return s.books }
+
+// OpenOrders returns maker's open orders as the service counts them.
+func (s *Service) OpenOrders(maker common.Address) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.open[maker]
+}
+
+// onChange keeps the books and open counts in step with durable changes.
+func (s *Service) onChange(prev string, rec *persistence.OrderRecord) {
+	wasOpen, isOpen := persistence.OrderStatusOpen(prev), persistence.OrderStatusOpen(rec.Status)
+	maker := common.HexToAddress(rec.Order.Maker)
+	if wasOpen != isOpen {
+		s.mu.Lock()
+		if isOpen {
+			s.open[maker]++
+		} else if s.open[maker]--; s.open[maker] <= 0 {
+			delete(s.open, maker)
+		}
+		s.mu.Unlock()
+	}
+	pair := orderbook.PairKey(common.HexToAddress(rec.Order.TokenIn), common.HexToAddress(rec.Order.TokenOut))
+	switch {
+	case isOpen:
+		e, err := orderbook.NewEntry(orderbook.Entry{
+			OrderHash: rec.OrderHash, OrderType: rec.OrderType, Status: rec.Status, Maker: rec.Order.Maker,
+			AmountIn: rec.Order.AmountIn, FilledAmountIn: rec.FilledAmountIn, TriggerPrice: rec.Order.TriggerPrice,
+			CreatedAt: rec.CreatedAt.Format(time.RFC3339Nano),
+		})
+		if err != nil {
+			s.log.Error("orderbook entry", "order", rec.OrderHash, "err", err)
+			return
+		}
+		s.books.Upsert(pair, e)
+	case wasOpen:
+		s.books.Remove(pair, common.HexToHash(rec.OrderHash))
+	}
+}
+
+// Submit implements http.OrderService.
+func (s *Service) Submit(ctx context.Context, caller apihttp.Caller, body []byte) (any, error) {
+	p := s.parsers.Get()
+	sub, err := parseSubmission(p, body)
+	s.parsers.Put(p)
+	if err != nil {
+		return nil, err
+	}
+	rec, bind, err := s.check(ctx, sub, caller)
+	if err == nil {
+		err = s.reg.Create(ctx, rec, bind)
+	}
+	if err != nil {
+		return nil, sub.withHashMismatch(err)
+	}
+	if strings.EqualFold(sub.clientHash, rec.OrderHash) {
+		// The usual answer, rendered without reflection.
+		return json.RawMessage(`{"success":true,"orderHash":"` + rec.OrderHash + `"}`), nil
+	}
+	return submitResponse{Success: true, OrderHash: rec.OrderHash,
+		Warning: fmt.Sprintf("orderHash %s differs from the server-computed hash %s, which is the order's hash", sub.clientHash, rec.OrderHash)}, nil
+}
+
+type submitResponse struct {
+	Success   bool   `json:"success"`
+	OrderHash string `json:"orderHash"`
+	Warning   string `json:"warning,omitempty"`
+}
+
+// check runs the submit rules and returns the record to store and the
+// referral binding to write with it.
+func (s *Service) check(ctx context.Context, sub *submission, caller apihttp.Caller) (*persistence.OrderRecord, *common.Address, error) {
+	o := &sub.order
+	now := s.d.Clock.Now()
+	traits, err := chain.ValidateOrder(sub.class, o, now.Unix())
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := chain.CheckKindParams(sub.class, traits, &o.AmountIn, sub.kind); err != nil {
+		return nil, nil, err
+	}
+	tokens := s.d.Tokens()
+	tokIn, err := checkTokens(tokens, sub.class, o.TokenIn, o.TokenOut)
+	if err != nil {
+		return nil, nil, err
+	}
+	if o.TriggerAmountOut, err = chain.ResolveTriggerAmountOut(&o.AmountIn, &o.TriggerPrice, tokIn.Decimals, sub.suppliedTAO); err != nil {
+		return nil, nil, err
+	}
+	hash, err := s.d.Verifier.VerifyOrder(ctx, o, sub.signature, nil)
+	sub.hash = hash
+	if err != nil {
+		return nil, nil, s.signatureError(ctx, err, o.Maker)
+	}
+	progress, err := s.chainState(hash, o.Maker, traits.Nonce, &o.AmountIn)
+	if err != nil {
+		return nil, nil, err
+	}
+	kind := sub.class.String()
+	bind, err := s.d.Fees.CheckOrderFees(ctx, routing.OrderFees{
+		OrderKind: kind, Maker: o.Maker, TokenIn: o.TokenIn, TokenOut: o.TokenOut,
+		Referrer: o.Referrer, ReferralFeePpm: o.ReferralFeePpm,
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	// The per-maker limit comes before any disk or actor work (so a
+	// resubmitted duplicate counts against it); the order's actor then
+	// refuses a taken hash with ALREADY_EXISTS.
+	if err := s.d.Makers.AdmitSubmit(chain.Checksum(o.Maker), s.OpenOrders(o.Maker)); err != nil {
+		return nil, nil, err
+	}
+	rec := newRecord(sub, traits, hash, caller.AccountID, now)
+	if progress != nil {
+		withChainProgress(rec, progress)
+	}
+	var bindTo *common.Address
+	if bind {
+		r := o.Referrer
+		bindTo = &r
+	}
+	return rec, bindTo, nil
+}
+
+// checkTokens returns tokenIn's registry entry: an unknown tokenIn (its
+// decimals are needed for triggerAmountOut) is UNSUPPORTED_PAIR; the
+// classes whose execution reads the oracle (stop_loss, take_profit,
+// trailing and dca, see docs/protocol.md) need both tokens known
+// (UNSUPPORTED_PAIR) with an oracle price (NO_ORACLE).
+func checkTokens(tokens *routing.Tokens, c chain.Class, in, out common.Address) (routing.Token, error) {
+	tokIn, okIn := tokens.Lookup(in)
+	if !okIn {
+		return tokIn, orderengine.Errorf(orderengine.CodeUnsupportedPair, "order.tokenIn %s is not a token of this engine (see GET /v1/tokens)", in.Hex())
+	}
+	if c == chain.ClassLimit {
+		return tokIn, nil
+	}
+	tokOut, okOut := tokens.Lookup(out)
+	if !okOut {
+		return tokIn, orderengine.Errorf(orderengine.CodeUnsupportedPair, "order.tokenOut %s is not a token of this engine; %s orders need oracle prices for both tokens", out.Hex(), c)
+	}
+	for _, t := range []routing.Token{tokIn, tokOut} {
+		if !t.Oracle {
+			return tokIn, orderengine.Errorf(orderengine.CodeNoOracle, "token %s (%s) has no oracle price; %s orders need one for both tokens", t.Address.Hex(), t.Symbol, c)
+		}
+	}
+	return tokIn, nil
+}
+
+// signatureError maps a refused signature: a v7.0 signature of a referred
+// wallet is FEE_PARAMS_MISMATCH (contract.md section 6).
+func (s *Service) signatureError(ctx context.Context, err error, maker common.Address) error {
+	if reason, _ := chain.SignatureReasonOf(err); reason == chain.ReasonSignedV70 {
+		if _, bound, berr := s.orders.BoundReferrer(ctx, maker); berr == nil && bound {
+			return orderengine.Errorf(orderengine.CodeFeeParamsMismatch, "referred wallet %s: %s", maker.Hex(), orderengine.AsError(err).Message)
+		}
+	}
+	return err
+}
+
+// withHashMismatch names a client orderHash that differs from the server's
+// in the message of a refusal (contract.md section 1), once the server has
+// hashed the order; earlier refusals and non-API errors are returned as is.
+func (sub *submission) withHashMismatch(err error) error {
+	var e *orderengine.Error
+	if sub.hash == (common.Hash{}) || strings.EqualFold(sub.clientHash, sub.hash.Hex()) || !errors.As(err, &e) || e.Code == orderengine.CodeInternal {
+		return err
+	}
+	noted := *e
+	noted.Message += fmt.Sprintf(" (the submitted orderHash %s differs from the server's %s for this order", sub.clientHash, sub.hash.Hex())
+	if e.Code == orderengine.CodeBadSignature {
+		noted.Message += ": the client hashed a different struct"
+	}
+	noted.Message += ")"
+	return &noted
+}
+
+// newRecord builds the pending record of a checked submission.
+func newRecord(sub *submission, t chain.Traits, hash common.Hash, account string, now time.Time) *persistence.OrderRecord {
+	o := &sub.order
+	now = now.UTC()
+	rec := &persistence.OrderRecord{
+		OrderHash: hash.Hex(), OrderType: sub.class.String(), Status: persistence.StatusPending,
+		Pair: chain.Checksum(o.TokenIn) + "-" + chain.Checksum(o.TokenOut),
+		Order: persistence.SignedOrder{
+			Salt: saltHex(&o.Salt), Maker: chain.Checksum(o.Maker), Receiver: chain.Checksum(o.Receiver),
+			TokenIn: chain.Checksum(o.TokenIn), TokenOut: chain.Checksum(o.TokenOut), AmountIn: o.AmountIn.Dec(),
+			TriggerPrice: o.TriggerPrice.Dec(), TriggerAmountOut: o.TriggerAmountOut.Dec(),
+			MakerTraits: o.MakerTraits.Dec(), Referrer: chain.Checksum(o.Referrer), ReferralFeePpm: o.ReferralFeePpm,
+		},
+		Signature:      strings.ToLower(sub.sigHex),
+		FilledAmountIn: "0", FilledAmountOut: "0",
+		AccountID: account, CreatedAt: now, UpdatedAt: now,
+	}
+	switch sub.class {
+	case chain.ClassDCA:
+		rec.DCA = &persistence.DCAParams{
+			IntervalSeconds: t.IntervalSeconds, TotalExecutions: t.TotalExecutions, TotalAmountIn: o.AmountIn.Dec(),
+			FlexibilityPpm: t.FlexibilityPpm(), ShortCircuit: t.Flags&chain.FlagShortCircuit != 0,
+			PriceGated: t.Flags&chain.FlagPriceGated != 0,
+		}
+	case chain.ClassTrailing:
+		rec.Trailing = &persistence.TrailingParams{TrailPpm: t.TrailPpm()}
+		if sub.kind.DesignatedKeeper != nil {
+			k := sub.kind.DesignatedKeeper.Hex()
+			rec.Trailing.DesignatedKeeper = &k
+		}
+	}
+	return rec
+}
+
+// saltHex renders a salt as 0x and 64 hex digits.
+func saltHex(u *uint256.Int) string {
+	b := u.Bytes32()
+	return "0x" + hex.EncodeToString(b[:])
+}
+
+// remaining is amountIn − filledAmountIn of rec.
+func remaining(rec *persistence.OrderRecord) (*uint256.Int, error) {
+	total, err := uint256.FromDecimal(rec.Order.AmountIn)
+	if err != nil {
+		return nil, err
+	}
+	filled, err := uint256.FromDecimal(rec.FilledAmountIn)
+	if err != nil {
+		return nil, err
+	}
+	if filled.Gt(total) {
+		return new(uint256.Int), nil
+	}
+	return total.Sub(total, filled), nil
+}
