@@ -1,11 +1,14 @@
 package chain
 
 import (
+	"encoding/json"
+
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/holiman/uint256"
 
 	orderengine "github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/internal/jsonw"
 )
 
 // The EIP-712 type strings of router generation v7.1 (contract.md section 1).
@@ -331,4 +334,89 @@ func EncodeType(name string, fields []TypedField) string {
 		b = append(b, f.Type+" "+f.Name...)
 	}
 	return string(append(b, ')'))
+}
+
+// AppendJSON appends o as the API shows the signed struct (the "order"
+// object of the submit body and of an order's detail): addresses EIP-55,
+// amounts decimal strings, the salt as 0x and 64 hex digits.
+func (o *Order) AppendJSON(b []byte) []byte {
+	salt := o.Salt.Bytes32()
+	b = append(b, `{"salt":`...)
+	b = jsonw.Hex(b, salt[:])
+	for _, f := range [...]struct {
+		key  string
+		addr *common.Address
+		num  *uint256.Int
+	}{
+		{`,"maker":`, &o.Maker, nil}, {`,"receiver":`, &o.Receiver, nil}, {`,"tokenIn":`, &o.TokenIn, nil},
+		{`,"tokenOut":`, &o.TokenOut, nil}, {`,"amountIn":`, nil, &o.AmountIn}, {`,"triggerPrice":`, nil, &o.TriggerPrice},
+		{`,"triggerAmountOut":`, nil, &o.TriggerAmountOut}, {`,"makerTraits":`, nil, &o.MakerTraits}, {`,"referrer":`, &o.Referrer, nil},
+	} {
+		b = append(b, f.key...)
+		if f.addr != nil {
+			b = append(b, '"')
+			b = append(b, Checksum(*f.addr)...)
+			b = append(b, '"')
+		} else {
+			b = jsonw.Dec(b, f.num)
+		}
+	}
+	b = append(b, `,"referralFeePpm":`...)
+	b = jsonw.Uint(b, uint64(o.ReferralFeePpm))
+	return append(b, '}')
+}
+
+// MarshalJSON implements json.Marshaler with AppendJSON.
+func (o Order) MarshalJSON() ([]byte, error) { return o.AppendJSON(nil), nil }
+
+// UnmarshalJSON implements json.Unmarshaler for the API's form of the
+// signed struct (what AppendJSON writes): every field is required.
+func (o *Order) UnmarshalJSON(data []byte) error {
+	var w struct {
+		Salt, Maker, Receiver, TokenIn, TokenOut, AmountIn    *string
+		TriggerPrice, TriggerAmountOut, MakerTraits, Referrer *string
+		ReferralFeePpm                                        *uint32
+	}
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	var err error
+	req := func(field string, v *string) string {
+		if v == nil && err == nil {
+			err = fieldErr("order."+field, "is required")
+		}
+		if v == nil {
+			return ""
+		}
+		return *v
+	}
+	addr := func(field string, v *string, dst *common.Address) {
+		s := req(field, v)
+		if err == nil {
+			*dst, err = ParseAddress("order."+field, s)
+		}
+	}
+	num := func(field string, v *string, dst *uint256.Int, parse func(string, string) (uint256.Int, error)) {
+		s := req(field, v)
+		if err == nil {
+			*dst, err = parse("order."+field, s)
+		}
+	}
+	num("salt", w.Salt, &o.Salt, ParseUint256)
+	addr("maker", w.Maker, &o.Maker)
+	addr("receiver", w.Receiver, &o.Receiver)
+	addr("tokenIn", w.TokenIn, &o.TokenIn)
+	addr("tokenOut", w.TokenOut, &o.TokenOut)
+	num("amountIn", w.AmountIn, &o.AmountIn, ParseDecimalUint256)
+	num("triggerPrice", w.TriggerPrice, &o.TriggerPrice, ParseDecimalUint256)
+	num("triggerAmountOut", w.TriggerAmountOut, &o.TriggerAmountOut, ParseDecimalUint256)
+	num("makerTraits", w.MakerTraits, &o.MakerTraits, ParseDecimalUint256)
+	addr("referrer", w.Referrer, &o.Referrer)
+	if w.ReferralFeePpm == nil && err == nil {
+		err = fieldErr("order.referralFeePpm", "is required")
+	}
+	if err == nil {
+		o.ReferralFeePpm = *w.ReferralFeePpm
+	}
+	return err
 }

@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"encoding/json"
 	"math/big"
 	"math/rand/v2"
 	"strings"
@@ -288,5 +289,36 @@ func TestTypedFieldsMatchTypeStrings(t *testing.T) {
 	v70 = append(v70[:7], v70[8:]...) // without triggerAmountOut
 	if got := EncodeType("Order", v70); got != OrderTypeStringV70 {
 		t.Errorf("v7.0 fields encode to %s", got)
+	}
+}
+
+// The API's form of the signed struct round-trips through AppendJSON and
+// UnmarshalJSON, and a missing field is an error naming it.
+func TestOrderJSONRoundTrips(t *testing.T) {
+	o := Order{Maker: common.HexToAddress("0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"), Receiver: common.Address{9},
+		TokenIn: common.Address{1}, TokenOut: common.Address{2}, Referrer: common.Address{3}, ReferralFeePpm: 250}
+	o.Salt.SetUint64(0xfeed)
+	o.AmountIn.SetUint64(1_000_000)
+	o.TriggerPrice.SetUint64(42)
+	o.TriggerAmountOut.SetUint64(7)
+	o.MakerTraits.Lsh(uint256.NewInt(1), 255)
+	b, err := json.Marshal(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"salt":"0x000000000000000000000000000000000000000000000000000000000000feed","maker":"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",` +
+		`"receiver":"0x0900000000000000000000000000000000000000","tokenIn":"0x0100000000000000000000000000000000000000",` +
+		`"tokenOut":"0x0200000000000000000000000000000000000000","amountIn":"1000000","triggerPrice":"42","triggerAmountOut":"7",` +
+		`"makerTraits":"57896044618658097711785492504343953926634992332820282019728792003956564819968",` +
+		`"referrer":"0x0300000000000000000000000000000000000000","referralFeePpm":250}`
+	if string(b) != want {
+		t.Fatalf("encoded\n%s\nwant\n%s", b, want)
+	}
+	var back Order
+	if err := json.Unmarshal(b, &back); err != nil || back != o {
+		t.Fatalf("decoded %+v, %v; want %+v", back, err, o)
+	}
+	if err := json.Unmarshal([]byte(`{"salt":"0x01"}`), &back); err == nil || !strings.Contains(err.Error(), "order.maker") {
+		t.Fatalf("missing fields: %v", err)
 	}
 }
