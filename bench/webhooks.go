@@ -2,7 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
+	"encoding/binary"
 	"flag"
 	"fmt"
 	"io"
@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/config"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -102,6 +104,7 @@ func webhookLoad(ctx context.Context, f webhookFlags) (webhookResult, error) {
 	}
 	defer store.Close()
 	outbox := persistence.NewOutbox(store, quiet, nil)
+	orders := persistence.NewOrders(store, outbox)
 	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return quiet }))
 	defer system.Shutdown()
 	m, err := webhook.New(webhook.Options{
@@ -154,7 +157,7 @@ func webhookLoad(ctx context.Context, f webhookFlags) (webhookResult, error) {
 				if tokens != nil {
 					<-tokens
 				}
-				if err := produce(store, outbox, rc, accounts[i%len(accounts)]); err != nil {
+				if err := produce(orders, rc, accounts[i%len(accounts)], i); err != nil {
 					errs <- err
 					return
 				}
@@ -202,22 +205,26 @@ func processCPU() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// produce writes one event the way a state transition does: its own batch,
-// committed with Sync, then Done.
-func produce(store *persistence.Store, outbox *persistence.Outbox, rc *benchReceiver, account string) error {
+// produce writes one event the way a state transition does: appended to
+// the order journal with the transition that emits it (here a new order,
+// the n-th, carrying the event).
+func produce(orders *persistence.Orders, rc *benchReceiver, account string, n int) error {
 	id := persistence.NewEventID()
-	b := store.DB().NewBatch()
 	s := &sentEvent{enq: time.Now()}
 	rc.sent.Store(id, s)
-	ref, err := outbox.Append(b, account, persistence.OutboxEvent{ID: id, Trigger: persistence.TriggerOrderFilled, Data: persistence.EventData{
-		OrderType: "limit", Pair: "0x1111111111111111111111111111111111111111-0x2222222222222222222222222222222222222222",
-		AmountIn: "1000000000000000000", AmountOut: "2000000", OrderHash: "0x" + strings.Repeat("ab", 32), TxHash: "0x" + strings.Repeat("cd", 32),
-	}})
-	if err != nil {
-		_ = b.Close()
-		return err
+	now := time.Now().UTC()
+	var h common.Hash
+	binary.BigEndian.PutUint64(h[24:], uint64(n)+1)
+	rec := &persistence.OrderRecord{
+		Hash: h, Version: 1, Class: chain.ClassLimit, Status: persistence.StatusPending,
+		Order:     chain.Order{Maker: common.Address{1}, TokenIn: common.Address{2}, TokenOut: common.Address{3}},
+		AccountID: account, CreatedAt: now, UpdatedAt: now,
 	}
-	err = errors.Join(outbox.Commit(b, ref), b.Close())
+	err := orders.AppendOrder(context.Background(), &persistence.OrderTransition{Record: rec, Events: []persistence.OutboxEvent{{
+		ID: id, Trigger: persistence.TriggerOrderFilled, Data: persistence.EventData{
+			OrderType: "limit", Pair: "0x1111111111111111111111111111111111111111-0x2222222222222222222222222222222222222222",
+			AmountIn: "1000000000000000000", AmountOut: "2000000", OrderHash: "0x" + strings.Repeat("ab", 32), TxHash: "0x" + strings.Repeat("cd", 32),
+		}}}})
 	s.committed.Store(int64(time.Since(s.enq)))
 	return err
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/holiman/uint256"
 
 	"github.com/orderengine/orderengine/contracts/bindings/servicerouter"
 	"github.com/orderengine/orderengine/persistence"
@@ -121,14 +122,21 @@ func (d *decoder) decode(l *types.Log, blockTime uint64) (Event, bool, error) {
 			return ev, false, fmt.Errorf("indexer: decode %s: %w", kind, err)
 		}
 		ev.OrderHash, ev.Maker = e.OrderHash, e.Maker
-		ev.Fill = &persistence.Fill{
+		f := &persistence.Fill{
 			OrderHash: e.OrderHash, TxHash: l.TxHash, BlockNumber: l.BlockNumber,
-			BlockHash: l.BlockHash, LogIndex: l.Index,
-			AmountIn: dec(e.AmountIn), AmountOut: dec(e.AmountOut),
-			ProtocolFee: dec(e.ProtocolFee), ReferralFee: dec(e.ReferralFee),
-			KeeperFee: dec(e.KeeperFee), Keeper: e.Keeper.Hex(), Timestamp: blockTime,
-			FilledAmountIn: dec(e.FilledAmountIn), Executions: e.Executions,
+			BlockHash: l.BlockHash, LogIndex: uint32(l.Index),
+			Keeper: e.Keeper, Timestamp: blockTime, Executions: e.Executions,
 		}
+		for _, a := range [...]struct {
+			dst *uint256.Int
+			v   *big.Int
+		}{{&f.AmountIn, e.AmountIn}, {&f.AmountOut, e.AmountOut}, {&f.ProtocolFee, e.ProtocolFee},
+			{&f.ReferralFee, e.ReferralFee}, {&f.KeeperFee, e.KeeperFee}, {&f.FilledAmountIn, e.FilledAmountIn}} {
+			if a.v != nil && (a.v.Sign() < 0 || a.dst.SetFromBig(a.v)) {
+				return ev, false, fmt.Errorf("indexer: decode %s: an amount is out of the uint256 range", kind)
+			}
+		}
+		ev.Fill = f
 	case KindCancelled:
 		e, err := d.router.UnpackOrderCancelledEvent(l)
 		if err != nil {
@@ -152,11 +160,4 @@ func (d *decoder) decode(l *types.Log, blockTime uint64) (Event, bool, error) {
 		ev.Swap = e
 	}
 	return ev, true, nil
-}
-
-func dec(v *big.Int) string {
-	if v == nil {
-		return "0"
-	}
-	return v.String()
 }

@@ -4,27 +4,29 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"math/big"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors/order"
-	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/persistence"
 )
 
-// Projector carries the chain's truth into the order records, through the
-// order actors' lifecycle API (actors/order.Registry), which writes each
-// transition and its outbox events in one batch and is idempotent.
+// Projector carries the chain's truth into the order records: after each
+// applied block it sends every order the block touched what the chain
+// records now say of it (order.ChainObserved: the cumulative chain state
+// and its fills), and the order's actor decides what changes (activation,
+// new fills, an on-chain cancel) and appends it with its events. Every
+// such message is idempotent.
 //
 // The indexer's batch holds the chain records (fills, cumulative state,
-// cancels, nonces) with the cursor; the projector then reconciles every
-// order a block touched against those records and advances its own cursor
-// (c/projected). After a crash it resumes from that cursor and reconciles
-// the blocks in between again: reconciling is idempotent, so a block's
-// effects reach the order records exactly once. See docs/lifecycle.md.
+// cancels, nonces) with the cursor; the projector then sends the facts of
+// every order a block touched and advances its own cursor (c/projected).
+// After a crash it resumes from that cursor and sends the blocks in
+// between again: the actors ignore what they already applied, so a
+// block's effects reach the order records exactly once. See
+// docs/lifecycle.md.
 type Projector struct {
 	chain    *persistence.Chain
 	orders   *persistence.Orders
@@ -35,7 +37,8 @@ type Projector struct {
 }
 
 // NewProjector returns a projector; add it to the indexer's Observers and
-// start Run.
+// start Run. orders is read for the orders a nonce invalidation concerns
+// (the list index) and for an order's maker and nonce (immutable).
 func NewProjector(ch *persistence.Chain, orders *persistence.Orders, registry *order.Registry, log *slog.Logger) *Projector {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -70,14 +73,14 @@ func (p *Projector) Reverted(blk persistence.ChainBlock) {
 	at := time.Unix(int64(blk.Time), 0).UTC()
 	hashes := append([]common.Hash(nil), blk.Touched...)
 	for _, n := range blk.Nonces {
-		hs, err := p.nonceOrders(n, []string{persistence.StatusCancelled})
+		hs, err := p.nonceOrders(n, []persistence.Status{persistence.StatusCancelled})
 		if err != nil {
 			p.log.Warn("orders of a rewound nonce invalidation", "maker", n.Maker, "nonce", n.Nonce, "err", err)
 		}
 		hashes = append(hashes, hs...)
 	}
 	for _, h := range hashes {
-		if err := answer(p.registry.Resync(ctx, h, at)); err != nil && !notFound(err) {
+		if err := p.resync(ctx, h, at); err != nil {
 			p.log.Error("resync after rewind", "order", h, "err", err)
 		}
 	}
@@ -171,57 +174,42 @@ func (p *Projector) project(ctx context.Context, blk persistence.ChainBlock) err
 	return nil
 }
 
-// reconcile makes order h's record reflect the chain records: activation,
-// every fill not yet recorded (in chain order), an on-chain cancel.
+// reconcile sends order h what the chain records say of it: activation,
+// fills, an on-chain cancel. Orders the chain knows and this engine does
+// not are kept only as chain records.
 func (p *Projector) reconcile(ctx context.Context, h common.Hash, blockTime uint64) error {
-	rec, found, err := p.orders.Load(h)
-	if err != nil || !found {
-		return err // orders not submitted here are kept only as chain records
+	if !p.orders.MayExist(h) {
+		return nil
 	}
 	co, _, err := p.chain.ChainOrder(h)
 	if err != nil {
 		return err
 	}
-	at := time.Unix(int64(blockTime), 0).UTC()
-	if co.ActivatedBlock != 0 && rec.Status == persistence.StatusPending && co.Fills == 0 {
-		if err := answer(p.registry.Activate(ctx, h, at)); err != nil {
-			return err
-		}
-	}
 	fills, err := p.chain.Fills(h)
 	if err != nil {
 		return err
 	}
-	amountIn, ok := new(big.Int).SetString(rec.Order.AmountIn, 10)
-	if !ok {
-		return fmt.Errorf("order %s: bad amountIn %q", h, rec.Order.AmountIn)
+	at := time.Unix(int64(blockTime), 0).UTC()
+	if err := answer(p.registry.Observe(ctx, h, order.ChainObserved{Chain: co, Fills: fills, At: at})); err != nil && !notFound(err) {
+		return err
 	}
-	execs := rec.Executions
-	for _, f := range fills {
-		if int(f.Executions) <= execs {
-			continue
-		}
-		filled, _ := new(big.Int).SetString(f.FilledAmountIn, 10)
-		req := order.RecordFillRequest{
-			Fill: persistence.OrderFill{
-				TxHash: f.TxHash.Hex(), BlockNumber: f.BlockNumber, LogIndex: uint32(f.LogIndex),
-				AmountIn: f.AmountIn, AmountOut: f.AmountOut, ProtocolFee: f.ProtocolFee,
-				ReferralFee: f.ReferralFee, KeeperFee: f.KeeperFee, Keeper: f.Keeper, Timestamp: int64(f.Timestamp),
-			},
-			RowStored:      true, // the indexer's batch wrote f/; a rewind removes it
-			FilledAmountIn: f.FilledAmountIn, Executions: int(f.Executions),
-			Complete: filled != nil && filled.Cmp(amountIn) >= 0,
-			At:       time.Unix(int64(f.Timestamp), 0).UTC(),
-		}
-		if err := answer(p.registry.RecordFill(ctx, h, req)); err != nil {
-			return err
-		}
-		execs = int(f.Executions)
+	return nil
+}
+
+// resync sends order h the chain facts left after a rewind: its chain
+// record and whether its nonce is invalidated (the order's maker and nonce
+// are read from its record: they never change).
+func (p *Projector) resync(ctx context.Context, h common.Hash, at time.Time) error {
+	rec, found, err := p.orders.Load(h)
+	if err != nil || !found {
+		return err
 	}
-	if co.CancelledBlock != 0 {
-		if err := answer(p.registry.CancelOnChain(ctx, h, co.CancelTx.Hex(), at)); err != nil {
-			return err
-		}
+	v, err := p.chain.OrderView(h, rec.Order.Maker, rec.Traits().Nonce)
+	if err != nil {
+		return err
+	}
+	if err := answer(p.registry.Resync(ctx, h, v, at)); err != nil && !notFound(err) {
+		return err
 	}
 	return nil
 }
@@ -237,7 +225,7 @@ func (p *Projector) reconcile(ctx context.Context, h common.Hash, blockTime uint
 func (p *Projector) reconcileOpen(ctx context.Context, blockTime uint64) error {
 	at := time.Unix(int64(blockTime), 0).UTC()
 	return p.orders.OpenOrders(func(rec *persistence.OrderRecord) error {
-		h := common.HexToHash(rec.OrderHash)
+		h := rec.Hash
 		if _, seen, err := p.chain.ChainOrder(h); err != nil {
 			return err
 		} else if seen {
@@ -245,27 +233,23 @@ func (p *Projector) reconcileOpen(ctx context.Context, blockTime uint64) error {
 				return err
 			}
 		}
-		_, tr, err := chain.ParseTraits(rec.Order.MakerTraits)
-		if err != nil {
-			return err
-		}
-		n, invalidated, err := p.chain.Nonce(common.HexToAddress(rec.Order.Maker), tr.Nonce)
+		n, invalidated, err := p.chain.Nonce(rec.Order.Maker, rec.Traits().Nonce)
 		if err != nil || !invalidated {
 			return err
 		}
-		return answer(p.registry.CancelOnChain(ctx, h, n.TxHash.Hex(), at))
+		return answer(p.registry.InvalidateNonce(ctx, h, n.TxHash, at))
 	})
 }
 
 // invalidate cancels every open order of the maker that carries the nonce.
 func (p *Projector) invalidate(ctx context.Context, n persistence.ChainNonce, blockTime uint64) error {
 	at := time.Unix(int64(blockTime), 0).UTC()
-	hs, err := p.nonceOrders(n, []string{persistence.StatusPending, persistence.StatusActive})
+	hs, err := p.nonceOrders(n, []persistence.Status{persistence.StatusPending, persistence.StatusActive})
 	if err != nil {
 		return err
 	}
 	for _, h := range hs {
-		if err := answer(p.registry.CancelOnChain(ctx, h, n.TxHash.Hex(), at)); err != nil {
+		if err := answer(p.registry.InvalidateNonce(ctx, h, n.TxHash, at)); err != nil {
 			return err
 		}
 	}
@@ -273,8 +257,8 @@ func (p *Projector) invalidate(ctx context.Context, n persistence.ChainNonce, bl
 }
 
 // nonceOrders lists the orders of n's maker in the given statuses whose
-// traits carry n's nonce.
-func (p *Projector) nonceOrders(n persistence.ChainNonce, statuses []string) ([]common.Hash, error) {
+// traits carry n's nonce (a query of the list index: the actors decide).
+func (p *Projector) nonceOrders(n persistence.ChainNonce, statuses []persistence.Status) ([]common.Hash, error) {
 	maker := n.Maker
 	var out []common.Hash
 	for _, status := range statuses {
@@ -284,13 +268,9 @@ func (p *Projector) nonceOrders(n persistence.ChainNonce, statuses []string) ([]
 			if err != nil {
 				return out, err
 			}
-			for _, raw := range recs {
-				h, nonce, err := orderNonce(raw)
-				if err != nil {
-					return out, err
-				}
-				if nonce == n.Nonce {
-					out = append(out, h)
+			for _, rec := range recs {
+				if rec.Traits().Nonce == n.Nonce {
+					out = append(out, rec.Hash)
 				}
 			}
 			if next == "" {
@@ -302,19 +282,6 @@ func (p *Projector) nonceOrders(n persistence.ChainNonce, statuses []string) ([]
 		}
 	}
 	return out, nil
-}
-
-// orderNonce decodes an order record's hash and traits nonce.
-func orderNonce(raw []byte) (common.Hash, uint64, error) {
-	var rec persistence.OrderRecord
-	if err := persistence.DecodeOrderRecord(raw, &rec); err != nil {
-		return common.Hash{}, 0, fmt.Errorf("indexer: decode order record: %w", err)
-	}
-	_, tr, err := chain.ParseTraits(rec.Order.MakerTraits)
-	if err != nil {
-		return common.Hash{}, 0, err
-	}
-	return common.HexToHash(rec.OrderHash), tr.Nonce, nil
 }
 
 // answer folds an order actor's refusal into the error.

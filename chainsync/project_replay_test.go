@@ -3,6 +3,7 @@ package chainsync
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -76,38 +77,38 @@ func TestFillAndCancelInOneBlockAndReplay(t *testing.T) {
 
 	rp, _, _ := e.orders.Load(hPart)
 	rf, _, _ := e.orders.Load(hFull)
-	if rp.Status != persistence.StatusCancelled || rp.FilledAmountIn != "200000000" || rp.Executions != 1 {
+	if rp.Status != persistence.StatusCancelled || rp.FilledIn.Dec() != "200000000" || rp.Executions != 1 {
 		t.Fatalf("partly filled and cancelled: %+v", rp)
 	}
-	if rf.Status != persistence.StatusFilled || rf.FilledAmountIn != "700000000" || rf.Executions != 1 {
+	if rf.Status != persistence.StatusFilled || rf.FilledIn.Dec() != "700000000" || rf.Executions != 1 {
 		t.Fatalf("filled and cancelled: %+v", rf)
 	}
 	fills, _ := e.orders.Fills(hPart)
-	if len(fills) != 1 || fills[0].AmountIn != "200000000" || fills[0].AmountOut != rp.FilledAmountOut || fills[0].TxHash != part[0].TxHash.Hex() {
+	if len(fills) != 1 || fills[0].AmountIn.Dec() != "200000000" || fills[0].AmountOut.Dec() != rp.FilledOut.Dec() || fills[0].TxHash != part[0].TxHash {
 		t.Fatalf("fills %+v, record %+v", fills, rp)
 	}
 	evs := e.outboxOf(hPart)
 	if len(evs) != 2 || evs[0].Trigger != persistence.TriggerOrderFilled || evs[1].Trigger != persistence.TriggerOrderCancelled {
 		t.Fatalf("events of the partly filled order: %+v", evs)
 	}
-	if d := evs[0].Data; d.AmountIn != "200000000" || d.AmountOut != fills[0].AmountOut || d.TxHash != part[0].TxHash.Hex() {
+	if d := evs[0].Data; d.AmountIn != "200000000" || d.AmountOut != fills[0].AmountOut.Dec() || d.TxHash != part[0].TxHash.Hex() {
 		t.Fatalf("order.filled data %+v", d)
 	}
-	if d := evs[1].Data; d.AmountIn != "500000000" || d.AmountOut != rp.FilledAmountOut || d.TxHash != part[1].TxHash.Hex() {
+	if d := evs[1].Data; d.AmountIn != "500000000" || d.AmountOut != rp.FilledOut.Dec() || d.TxHash != part[1].TxHash.Hex() {
 		t.Fatalf("order.cancelled data %+v", d)
 	}
 	evs = e.outboxOf(hFull)
 	if len(evs) != 1 || evs[0].Trigger != persistence.TriggerOrderFilled || evs[0].Data.TxHash != full[0].TxHash.Hex() ||
-		evs[0].Data.AmountIn != "700000000" || evs[0].Data.AmountOut != rf.FilledAmountOut {
+		evs[0].Data.AmountIn != "700000000" || evs[0].Data.AmountOut != rf.FilledOut.Dec() {
 		t.Fatalf("events of the filled order: %+v", evs)
 	}
 
 	// The replay.
 	snapshot := func() string {
-		a, _, _ := e.orders.Raw(hPart)
-		b, _, _ := e.orders.Raw(hFull)
+		a, _, _ := e.orders.Load(hPart)
+		b, _, _ := e.orders.Load(hFull)
 		all, _ := json.Marshal(e.events())
-		return string(a) + string(b) + string(all)
+		return fmt.Sprintf("%+v %+v %s", a, b, all)
 	}
 	was := snapshot()
 	if err := e.ix.Chain().SetProjected(before); err != nil {
@@ -137,10 +138,10 @@ func TestFillAfterOffChainCancel(t *testing.T) {
 	r := e.MustSend(e.Keeper, e.D.Router, e.FillData(o, sig, 1_000_000_000))
 	e.sync()
 	rec, _, _ := e.orders.Load(h)
-	if rec.Status != persistence.StatusCancelled || rec.FilledAmountIn != "1000000000" || rec.Executions != 1 {
+	if rec.Status != persistence.StatusCancelled || rec.FilledIn.Dec() != "1000000000" || rec.Executions != 1 {
 		t.Fatalf("after the fill: %+v", rec)
 	}
-	if fills, _ := e.orders.Fills(h); len(fills) != 1 || fills[0].TxHash != r.TxHash.Hex() || fills[0].AmountOut != rec.FilledAmountOut {
+	if fills, _ := e.orders.Fills(h); len(fills) != 1 || fills[0].TxHash != r.TxHash || fills[0].AmountOut.Dec() != rec.FilledOut.Dec() {
 		t.Fatalf("fills %+v", fills)
 	}
 	evs := e.outboxOf(h)

@@ -35,7 +35,7 @@ func newProjEnv(t *testing.T) *projEnv {
 	e.orders = persistence.NewOrders(e.store, e.outbox)
 	system := actor.NewActorSystem()
 	t.Cleanup(system.Shutdown)
-	e.registry = order.NewRegistry(system, order.Options{Orders: e.orders})
+	e.registry = order.NewRegistry(system, order.Options{Journal: e.orders})
 	ch := persistence.NewChain(e.store)
 	e.proj = NewProjector(ch, e.orders, e.registry, nil)
 	var err error
@@ -82,7 +82,7 @@ func TestProjectorDrivesOrderRecords(t *testing.T) {
 	r1 := e.MustSend(e.Keeper, e.D.Router, e.FillData(o, sig, 400_000_000))
 	e.sync()
 	rec, _, _ := e.orders.Load(h)
-	if rec.Status != persistence.StatusActive || rec.FilledAmountIn != "400000000" || rec.Executions != 1 {
+	if rec.Status != persistence.StatusActive || rec.FilledIn.Dec() != "400000000" || rec.Executions != 1 {
 		t.Fatalf("after a partial fill: %+v", rec)
 	}
 	e.MustSend(e.Keeper, e.D.Router, e.FillData(o, sig, 600_000_000))
@@ -90,20 +90,19 @@ func TestProjectorDrivesOrderRecords(t *testing.T) {
 	e.sync() // idempotent: nothing changes on a second pass
 	rec, _, _ = e.orders.Load(h)
 	co := checkOrder(t, e.Env, e.ix, h, 2)
-	if rec.Status != persistence.StatusFilled || rec.FilledAmountIn != "1000000000" || rec.FilledAmountOut != co.FilledAmountOut {
+	if rec.Status != persistence.StatusFilled || rec.FilledIn.Dec() != "1000000000" || rec.FilledOut.Dec() != co.FilledAmountOut.Dec() {
 		t.Fatalf("after the last fill: %+v (chain %+v)", rec, co)
 	}
 	fills, err := e.orders.Fills(h)
-	if err != nil || len(fills) != 2 || fills[0].TxHash != r1.TxHash.Hex() || fills[0].Keeper != e.Keeper.Addr.Hex() {
+	if err != nil || len(fills) != 2 || fills[0].TxHash != r1.TxHash || fills[0].Keeper != e.Keeper.Addr {
 		t.Fatalf("fills through the order layer: %+v %v", fills, err)
 	}
 	sum := new(big.Int)
 	for _, f := range fills {
-		v, _ := new(big.Int).SetString(f.AmountOut, 10)
-		sum.Add(sum, v)
+		sum.Add(sum, f.AmountOut.ToBig())
 	}
-	if sum.String() != rec.FilledAmountOut {
-		t.Fatalf("fills sum %s, record %s", sum, rec.FilledAmountOut)
+	if sum.String() != rec.FilledOut.Dec() {
+		t.Fatalf("fills sum %s, record %s", sum, rec.FilledOut.Dec())
 	}
 	got := e.events()
 	if len(got) != 2 || got[0] != "order.filled "+h.Hex()[:10] || got[1] != got[0] {
@@ -155,7 +154,7 @@ func TestProjectorCatchesUpAfterCrash(t *testing.T) {
 		}
 	}
 	rec, _, _ := e.orders.Load(h)
-	if rec.FilledAmountIn != "200000000" || rec.Executions != 2 || len(e.events()) != 2 {
+	if rec.FilledIn.Dec() != "200000000" || rec.Executions != 2 || len(e.events()) != 2 {
 		t.Fatalf("after catch-up: %+v, events %v", rec, e.events())
 	}
 }

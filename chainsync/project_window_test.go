@@ -73,9 +73,9 @@ func TestProjectorCatchesUpPastThePrunedWindow(t *testing.T) {
 	for _, c := range []struct {
 		name     string
 		h        common.Hash
-		status   string
+		status   persistence.Status
 		filledIn string
-		execs    int
+		execs    uint32
 	}{
 		{"partly filled", hPartial, persistence.StatusActive, "400000000", 1},
 		{"filled", hFull, persistence.StatusFilled, "2000000000", 1},
@@ -84,8 +84,8 @@ func TestProjectorCatchesUpPastThePrunedWindow(t *testing.T) {
 		{"activated on-chain", hArmed, persistence.StatusActive, "0", 0},
 	} {
 		rec, _, _ := e.orders.Load(c.h)
-		if rec.Status != c.status || rec.FilledAmountIn != c.filledIn || rec.Executions != c.execs {
-			t.Errorf("%s order: %s %s/%d, want %s %s/%d", c.name, rec.Status, rec.FilledAmountIn, rec.Executions,
+		if rec.Status != c.status || rec.FilledIn.Dec() != c.filledIn || rec.Executions != c.execs {
+			t.Errorf("%s order: %s %s/%d, want %s %s/%d", c.name, rec.Status, rec.FilledIn.Dec(), rec.Executions,
 				c.status, c.filledIn, c.execs)
 		}
 	}

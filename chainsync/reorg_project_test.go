@@ -3,7 +3,6 @@ package chainsync
 import (
 	"context"
 	"math/big"
-	"strings"
 	"testing"
 	"time"
 
@@ -62,14 +61,14 @@ func (e *projEnv) consistent() {
 }
 
 // listed reports whether h is in the status list of its maker.
-func (e *projEnv) listed(h common.Hash, maker common.Address, status string) bool {
+func (e *projEnv) listed(h common.Hash, maker common.Address, status persistence.Status) bool {
 	e.T.Helper()
 	recs, _, err := e.orders.List(persistence.ListFilter{Maker: &maker, Status: status, Limit: 100})
 	if err != nil {
 		e.T.Fatal(err)
 	}
-	for _, raw := range recs {
-		if strings.Contains(string(raw), h.Hex()) {
+	for _, rec := range recs {
+		if rec.Hash == h {
 			return true
 		}
 	}
@@ -114,10 +113,10 @@ func TestReorgRollsBackProjectedFill(t *testing.T) {
 	fillBlock := e.Head()
 	e.syncAll(ix)
 	rec, _, _ := e.orders.Load(h)
-	if rec.Status != persistence.StatusFilled || rec.FilledAmountIn != "1000000000" || rec.Executions != 1 {
+	if rec.Status != persistence.StatusFilled || rec.FilledIn.Dec() != "1000000000" || rec.Executions != 1 {
 		t.Fatalf("after the fill: %+v", rec)
 	}
-	firstOut := rec.FilledAmountOut
+	firstOut := rec.FilledOut.Dec()
 	if got := e.events(); count(got, "order.filled", h) != 1 {
 		t.Fatalf("outbox %v", got)
 	}
@@ -130,13 +129,13 @@ func TestReorgRollsBackProjectedFill(t *testing.T) {
 		t.Fatalf("cursor after the rewind %+v, want the fork parent %s", cur, parent.Hash())
 	}
 	rec, _, _ = e.orders.Load(h)
-	if rec.Status != persistence.StatusPending || rec.FilledAmountIn != "0" || rec.FilledAmountOut != "0" || rec.Executions != 0 {
+	if rec.Status != persistence.StatusPending || rec.FilledIn.Dec() != "0" || rec.FilledOut.Dec() != "0" || rec.Executions != 0 {
 		t.Fatalf("after the rewind: %+v, want the pre-fill record", rec)
 	}
 	if fills, err := e.orders.Fills(h); err != nil || len(fills) != 0 {
 		t.Fatalf("fills after the rewind: %+v %v", fills, err)
 	}
-	maker := common.HexToAddress(rec.Order.Maker)
+	maker := rec.Order.Maker
 	if !e.listed(h, maker, persistence.StatusPending) || e.listed(h, maker, persistence.StatusFilled) {
 		t.Fatal("status index entries did not move back to pending")
 	}
@@ -153,13 +152,13 @@ func TestReorgRollsBackProjectedFill(t *testing.T) {
 	}
 	co := checkOrder(t, e.Env, ix, h, 1)
 	rec, _, _ = e.orders.Load(h)
-	if rec.Status != persistence.StatusFilled || rec.FilledAmountIn != "1000000000" || rec.Executions != 1 ||
-		rec.FilledAmountOut != co.FilledAmountOut || rec.FilledAmountOut != firstOut {
+	if rec.Status != persistence.StatusFilled || rec.FilledIn.Dec() != "1000000000" || rec.Executions != 1 ||
+		rec.FilledOut.Dec() != co.FilledAmountOut.Dec() || rec.FilledOut.Dec() != firstOut {
 		t.Fatalf("after the re-mined fill: %+v (chain %+v, first %s)", rec, co, firstOut)
 	}
 	fills, err := e.orders.Fills(h)
-	if err != nil || len(fills) != 1 || fills[0].TxHash != fill.TxHash.Hex() || fills[0].BlockNumber != r.BlockNumber.Uint64() ||
-		fills[0].AmountOut != rec.FilledAmountOut || fills[0].AmountIn != "1000000000" {
+	if err != nil || len(fills) != 1 || fills[0].TxHash != fill.TxHash || fills[0].BlockNumber != r.BlockNumber.Uint64() ||
+		fills[0].AmountOut.Dec() != rec.FilledOut.Dec() || fills[0].AmountIn.Dec() != "1000000000" {
 		t.Fatalf("fills after the re-mined fill: %+v %v (receipt block %d)", fills, err, r.BlockNumber)
 	}
 	if got := e.events(); count(got, "order.filled", h) != 1 || len(got) != 1 {
@@ -204,8 +203,8 @@ func TestReorgRollsBackProjectedCancels(t *testing.T) {
 	}
 	r1, _, _ := e.orders.Load(h1)
 	r2, _, _ := e.orders.Load(h2)
-	if r1.Status != persistence.StatusActive || r1.FilledAmountIn != "100000000" || r1.Executions != 1 || r2.Status != persistence.StatusPending {
-		t.Fatalf("after the rewind: %s %s/%d, %s", r1.Status, r1.FilledAmountIn, r1.Executions, r2.Status)
+	if r1.Status != persistence.StatusActive || r1.FilledIn.Dec() != "100000000" || r1.Executions != 1 || r2.Status != persistence.StatusPending {
+		t.Fatalf("after the rewind: %s %s/%d, %s", r1.Status, r1.FilledIn.Dec(), r1.Executions, r2.Status)
 	}
 	e.consistent()
 	// An off-chain cancel is final: Resync with no chain cancel keeps it.
@@ -214,7 +213,7 @@ func TestReorgRollsBackProjectedCancels(t *testing.T) {
 	if _, err := e.registry.Cancel(context.Background(), h3); err != nil {
 		t.Fatal(err)
 	}
-	if res, err := e.registry.Resync(context.Background(), h3, time.Now()); err != nil || res.Err != nil || res.Changed || res.Record.Status != persistence.StatusCancelled {
+	if res, err := e.registry.Resync(context.Background(), h3, persistence.ChainView{}, time.Now()); err != nil || res.Err != nil || res.Changed || res.Record.Status != persistence.StatusCancelled {
 		t.Fatalf("resync of an off-chain cancel: %+v %v", res, err)
 	}
 
@@ -247,13 +246,13 @@ func TestReorgRollsBackProjectedActivation(t *testing.T) {
 	armBlock := e.Head()
 	e.syncAll(ix)
 	rec, _, _ := e.orders.Load(h)
-	if rec.Status != persistence.StatusActive || rec.FilledAmountIn != "0" || rec.Executions != 0 {
+	if rec.Status != persistence.StatusActive || rec.FilledIn.Dec() != "0" || rec.Executions != 0 {
 		t.Fatalf("after the arm: %+v", rec)
 	}
 	if _, err := e.registry.Cancel(context.Background(), h); orderengine.AsError(err).Code != orderengine.CodeNotCancellable {
 		t.Fatalf("off-chain cancel of an active order: %v", err)
 	}
-	maker := common.HexToAddress(rec.Order.Maker)
+	maker := rec.Order.Maker
 
 	e.forkDrop(parent, armBlock.Number.Uint64())
 	if n := e.step(ix); n != 1 {

@@ -53,7 +53,7 @@ func TestFiredTrailingOrderListedOnlyToItsDesignatedKeeper(t *testing.T) {
 	}
 	e.SetPrice("WETH", 3300_00000000) // 3000/3300 = 0.909 of the peak: a 5 % trail fires
 	evaluate()
-	if rec, _, _ := orders.Load(h); rec.TriggeredAt == nil {
+	if rec, _, _ := orders.Load(h); rec.TriggeredAt.IsZero() {
 		t.Fatal("trail not fired")
 	}
 	for _, other := range []string{"", e.Deployer.Addr.Hex(), common.Address{}.Hex()} {

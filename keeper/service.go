@@ -81,19 +81,19 @@ type ExecutableList struct {
 
 // Item is one executable order.
 type Item struct {
-	OrderHash         string                  `json:"orderHash"`
-	OrderType         string                  `json:"orderType"`
-	Pair              string                  `json:"pair"`
-	Order             persistence.SignedOrder `json:"order"`
-	Signature         string                  `json:"signature"`
-	FillIn            string                  `json:"fillIn"`
-	OraclePrice       *string                 `json:"oraclePrice"`
-	Block             uint64                  `json:"block"`
-	Route             RouteCalls              `json:"route"`
-	MinAmountOut      string                  `json:"minAmountOut"`
-	ExpectedAmountOut string                  `json:"expectedAmountOut"`
-	ExpectedKeeperFee string                  `json:"expectedKeeperFee"`
-	Tx                TxData                  `json:"tx"`
+	OrderHash         string      `json:"orderHash"`
+	OrderType         string      `json:"orderType"`
+	Pair              string      `json:"pair"`
+	Order             chain.Order `json:"order"`
+	Signature         string      `json:"signature"`
+	FillIn            string      `json:"fillIn"`
+	OraclePrice       *string     `json:"oraclePrice"`
+	Block             uint64      `json:"block"`
+	Route             RouteCalls  `json:"route"`
+	MinAmountOut      string      `json:"minAmountOut"`
+	ExpectedAmountOut string      `json:"expectedAmountOut"`
+	ExpectedKeeperFee string      `json:"expectedKeeperFee"`
+	Tx                TxData      `json:"tx"`
 }
 
 // RouteCalls are the executor calls of the fresh route.
@@ -199,7 +199,7 @@ func (s *Service) Executable(ctx context.Context, req apihttp.KeeperExecutableRe
 			s.opts.Log.Error("keeper: executable order record", "err", err)
 			return nil, orderengine.Errorf(orderengine.CodeInternal, "the executable orders could not be read")
 		}
-		if !found || !persistence.OrderStatusOpen(rec.Status) {
+		if !found || !rec.Status.Open() {
 			continue // closed since the last tick
 		}
 		it, ok, routed := s.item(ctx, x, rec, keeper)
@@ -236,17 +236,14 @@ func isHash(s string) bool {
 // keeper, no route, or simulation reverts), routed whether a route was
 // built for it.
 func (s *Service) item(ctx context.Context, x trigger.Executable, rec *persistence.OrderRecord, keeper common.Address) (it Item, ok, routed bool) {
-	so, tr, sig, err := signed(rec)
-	if err != nil {
-		return Item{}, false, false
-	}
+	so, tr, sig := signed(rec)
 	if tr.AllowedSender != ([10]byte{}) && tr.AllowedSender != chain.SenderLow80(keeper) {
 		return Item{}, false, false
 	}
 	slip := int64(tr.SlippagePpm)
 	rt, err := s.opts.Routes.Route(ctx, routing.RouteParams{
-		TokenIn: rec.Order.TokenIn, TokenOut: rec.Order.TokenOut, AmountIn: x.FillIn.String(), SlippagePpm: &slip,
-		DirectSwap: "0", Wallet: rec.Order.Maker, Referrer: rec.Order.Referrer, OrderType: rec.OrderType,
+		TokenIn: rec.Order.TokenIn.Hex(), TokenOut: rec.Order.TokenOut.Hex(), AmountIn: x.FillIn.String(), SlippagePpm: &slip,
+		DirectSwap: "0", Wallet: rec.Order.Maker.Hex(), Referrer: rec.Order.Referrer.Hex(), OrderType: rec.Class.String(),
 	})
 	if err != nil {
 		return Item{}, false, true
@@ -268,7 +265,8 @@ func (s *Service) item(ctx context.Context, x trigger.Executable, rec *persisten
 		return Item{}, false, true
 	}
 	it = Item{
-		OrderHash: rec.OrderHash, OrderType: rec.OrderType, Pair: rec.Pair, Order: rec.Order, Signature: rec.Signature,
+		OrderHash: rec.Hash.Hex(), OrderType: rec.Class.String(), Order: rec.Order, Signature: hexutil.Encode(rec.Signature),
+		Pair:   chain.Checksum(rec.Order.TokenIn) + "-" + chain.Checksum(rec.Order.TokenOut),
 		FillIn: x.FillIn.String(), Block: x.Block,
 		Route:        RouteCalls{Family: rt.Route.Family, Targets: rt.Route.Targets, Calldatas: rt.Route.Calldatas},
 		MinAmountOut: minOut.String(), ExpectedAmountOut: rt.AmountOut, ExpectedKeeperFee: rt.Fees.Keeper,
@@ -313,35 +311,12 @@ func (s *Service) simulate(ctx context.Context, x trigger.Executable, keeper com
 	return false
 }
 
-// signed converts a stored order back into the router's struct.
-func signed(rec *persistence.OrderRecord) (servicerouter.Order, chain.Traits, []byte, error) {
-	o := rec.Order
-	num := func(s string) *big.Int {
-		v, ok := new(big.Int).SetString(strings.TrimPrefix(s, "0x"), baseOf(s))
-		if !ok {
-			return new(big.Int)
-		}
-		return v
-	}
-	traitsU, tr, err := chain.ParseTraits(o.MakerTraits)
-	if err != nil {
-		return servicerouter.Order{}, tr, nil, err
-	}
-	sig, err := hex.DecodeString(strings.TrimPrefix(rec.Signature, "0x"))
-	if err != nil {
-		return servicerouter.Order{}, tr, nil, err
-	}
+// signed converts a stored order into the router's struct.
+func signed(rec *persistence.OrderRecord) (servicerouter.Order, chain.Traits, []byte) {
+	o := &rec.Order
 	return servicerouter.Order{
-		Salt: num(o.Salt), Maker: common.HexToAddress(o.Maker), Receiver: common.HexToAddress(o.Receiver),
-		TokenIn: common.HexToAddress(o.TokenIn), TokenOut: common.HexToAddress(o.TokenOut), AmountIn: num(o.AmountIn),
-		TriggerPrice: num(o.TriggerPrice), TriggerAmountOut: num(o.TriggerAmountOut), MakerTraits: (&traitsU).ToBig(),
-		Referrer: common.HexToAddress(o.Referrer), ReferralFeePpm: o.ReferralFeePpm,
-	}, tr, sig, nil
-}
-
-func baseOf(s string) int {
-	if strings.HasPrefix(s, "0x") {
-		return 16
-	}
-	return 10
+		Salt: o.Salt.ToBig(), Maker: o.Maker, Receiver: o.Receiver, TokenIn: o.TokenIn, TokenOut: o.TokenOut,
+		AmountIn: o.AmountIn.ToBig(), TriggerPrice: o.TriggerPrice.ToBig(), TriggerAmountOut: o.TriggerAmountOut.ToBig(),
+		MakerTraits: o.MakerTraits.ToBig(), Referrer: o.Referrer, ReferralFeePpm: o.ReferralFeePpm,
+	}, rec.Traits(), rec.Signature
 }

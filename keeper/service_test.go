@@ -431,7 +431,7 @@ func newStack(t *testing.T, e *chainsynctest.Env, priced bool) stack {
 	orders := persistence.NewOrders(store, outbox)
 	system := actor.NewActorSystem()
 	t.Cleanup(system.Shutdown)
-	reg := order.NewRegistry(system, order.Options{Orders: orders})
+	reg := order.NewRegistry(system, order.Options{Journal: orders})
 	opts := trigger.Options{Store: store, Chain: persistence.NewChain(store), Orders: orders, Registry: reg}
 	if priced {
 		opts.Prices = market.NewOraclePricer(e.Client.(market.HashCaller), e.D.Oracle, nil)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/holiman/uint256"
 	"github.com/orderengine/orderengine/chainsync"
 	"github.com/orderengine/orderengine/config"
 
@@ -113,8 +114,8 @@ func swapEv(idx uint, sender, receiver, in, out common.Address, amountIn *big.In
 func fillEv(idx uint, maker common.Address) chainsync.Event {
 	return chainsync.Event{Kind: chainsync.KindFilled, TxHash: common.BigToHash(big.NewInt(int64(idx) + 7)), LogIndex: idx,
 		OrderHash: common.BigToHash(big.NewInt(int64(idx) + 99)), Maker: maker,
-		Fill: &persistence.Fill{TxHash: common.BigToHash(big.NewInt(int64(idx) + 7)), LogIndex: idx, AmountIn: "10", AmountOut: "9",
-			ProtocolFee: "0", ReferralFee: "0", KeeperFee: "1", Keeper: bob.Hex(), Executions: 1, FilledAmountIn: "10"}}
+		Fill: &persistence.Fill{TxHash: common.BigToHash(big.NewInt(int64(idx) + 7)), LogIndex: uint32(idx), AmountIn: *uint256.NewInt(10), AmountOut: *uint256.NewInt(9),
+			KeeperFee: *uint256.NewInt(1), Keeper: bob, Executions: 1, FilledAmountIn: *uint256.NewInt(10)}}
 }
 
 type swapList struct {

@@ -256,7 +256,7 @@ func (s *Service) Stats(context.Context) (any, error) {
 		for typ, n := range byType {
 			body.Orders.ByStatus[status] += n
 			body.Orders.ByClass[typ] += n
-			if persistence.OrderStatusOpen(status) {
+			if st, _ := persistence.ParseStatus(status); st.Open() {
 				body.OpenOrders += n
 			}
 		}

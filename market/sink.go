@@ -71,9 +71,9 @@ func (s *Sink) ApplyBlock(cb *persistence.ChainBatch, b *chainsync.Block) error 
 func (s *Sink) fill(ctx context.Context, cb *persistence.ChainBatch, b *chainsync.Block, ev *chainsync.Event) error {
 	f := ev.Fill
 	r := persistence.SwapRecord{
-		Kind: "fill", TxHash: f.TxHash.Hex(), BlockNumber: b.Number, LogIndex: uint32(f.LogIndex),
-		Timestamp: int64(b.Time), Wallet: ev.Maker.Hex(), AmountIn: f.AmountIn, AmountOut: f.AmountOut,
-		ProtocolFee: f.ProtocolFee, ReferralFee: f.ReferralFee, KeeperFee: f.KeeperFee, Keeper: f.Keeper,
+		Kind: "fill", TxHash: f.TxHash.Hex(), BlockNumber: b.Number, LogIndex: f.LogIndex,
+		Timestamp: int64(b.Time), Wallet: ev.Maker.Hex(), AmountIn: f.AmountIn.Dec(), AmountOut: f.AmountOut.Dec(),
+		ProtocolFee: f.ProtocolFee.Dec(), ReferralFee: f.ReferralFee.Dec(), KeeperFee: f.KeeperFee.Dec(), Keeper: f.Keeper.Hex(),
 		OrderHash: ev.OrderHash.Hex(),
 	}
 	var in, out common.Address
@@ -83,8 +83,8 @@ func (s *Sink) fill(ctx context.Context, cb *persistence.ChainBatch, b *chainsyn
 			return err
 		}
 		if ok {
-			r.TokenIn, r.TokenOut, r.Receiver = rec.Order.TokenIn, rec.Order.TokenOut, rec.Order.Receiver
-			in, out = common.HexToAddress(rec.Order.TokenIn), common.HexToAddress(rec.Order.TokenOut)
+			in, out = rec.Order.TokenIn, rec.Order.TokenOut
+			r.TokenIn, r.TokenOut, r.Receiver = in.Hex(), out.Hex(), rec.Order.Receiver.Hex()
 		}
 	}
 	return s.record(ctx, cb, b, r, in, out)

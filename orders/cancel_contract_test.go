@@ -17,7 +17,6 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"github.com/orderengine/orderengine/actors/order"
 	"github.com/orderengine/orderengine/app/apptest"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/persistence"
@@ -151,21 +150,19 @@ func TestCancelContract(t *testing.T) {
 	// Every other status: 409 NOT_CANCELLABLE, unchanged; an order
 	// cancelled on-chain is already cancelled: 200.
 	now := e.clk.Now()
-	fill := persistence.OrderFill{TxHash: "0x" + strings.Repeat("ab", 32), BlockNumber: 1, AmountIn: "1", AmountOut: "1",
-		ProtocolFee: "0", ReferralFee: "0", KeeperFee: "0", Keeper: tokC.Hex(), Timestamp: now.Unix()}
 	for _, c := range []struct {
 		status string
 		move   func(common.Hash) error
 	}{
-		{"active", func(h common.Hash) error { _, err := reg.Activate(ctx, h, now); return err }},
+		{"active", func(h common.Hash) error { _, err := e.chainActivate(h, now); return err }},
 		{"filled", func(h common.Hash) error {
-			_, err := reg.RecordFill(ctx, h, order.RecordFillRequest{Fill: fill, FilledAmountIn: "1000000000000000000", Executions: 1, Complete: true, At: now})
+			_, err := e.chainFillOf(h, testFill(1, 0, "1000000000000000000", "1", "1000000000000000000", 1, now))
 			return err
 		}},
-		{"expired", func(h common.Hash) error { _, err := reg.Expire(ctx, h, now); return err }},
+		{"expired", func(h common.Hash) error { _, err := reg.Expire(ctx, h, persistence.ChainView{}, now); return err }},
 		{"failed", func(h common.Hash) error { _, err := reg.Fail(ctx, h, "no route", "", now); return err }},
 		{"cancelled", func(h common.Hash) error {
-			_, err := reg.CancelOnChain(ctx, h, "0x"+strings.Repeat("cd", 32), now)
+			_, err := e.chainCancel(h, hashOf("cd"), now)
 			return err
 		}},
 	} {

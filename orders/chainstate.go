@@ -38,13 +38,9 @@ func (s *Service) chainState(h common.Hash, maker common.Address, nonce uint64, 
 		return nil, s.known(h, orderengine.Errorf(orderengine.CodeInvalidOrder,
 			"order was cancelled on-chain (tx %s, block %d)", co.CancelTx.Hex(), co.CancelledBlock))
 	}
-	filled, err := uint256.FromDecimal(co.FilledAmountIn)
-	if err != nil {
-		return nil, orderengine.Errorf(orderengine.CodeInternal, "chain record of %s: bad filledAmountIn", h.Hex())
-	}
-	if !filled.Lt(amountIn) {
+	if !co.FilledAmountIn.Lt(amountIn) {
 		return nil, orderengine.Errorf(orderengine.CodeAlreadyExists,
-			"order %s was already filled on-chain (filledAmountIn %s of %s in %d executions)", h.Hex(), co.FilledAmountIn, amountIn.Dec(), co.Executions)
+			"order %s was already filled on-chain (filledAmountIn %s of %s in %d executions)", h.Hex(), co.FilledAmountIn.Dec(), amountIn.Dec(), co.Executions)
 	}
 	if co.ActivatedBlock == 0 && co.Fills == 0 {
 		return nil, nil
@@ -57,7 +53,7 @@ func (s *Service) known(h common.Hash, err error) error {
 	if !s.orders.MayExist(h) {
 		return err
 	}
-	if _, ok, rerr := s.orders.Raw(h); rerr == nil && ok {
+	if ok, rerr := s.orders.Exists(h); rerr == nil && ok {
 		return orderengine.Errorf(orderengine.CodeAlreadyExists, "order %s already exists", h.Hex())
 	}
 	return err
@@ -67,5 +63,5 @@ func (s *Service) known(h common.Hash, err error) error {
 // in part.
 func withChainProgress(rec *persistence.OrderRecord, co *persistence.ChainOrder) {
 	rec.Status = persistence.StatusActive
-	rec.FilledAmountIn, rec.FilledAmountOut, rec.Executions = co.FilledAmountIn, co.FilledAmountOut, int(co.Executions)
+	rec.FilledIn, rec.FilledOut, rec.Executions = co.FilledAmountIn, co.FilledAmountOut, co.Executions
 }

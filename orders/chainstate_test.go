@@ -8,6 +8,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/holiman/uint256"
 
 	"github.com/orderengine/orderengine/persistence"
 )
@@ -30,8 +31,9 @@ func (e *env) indexChain(number uint64, apply func(cb *persistence.ChainBatch) e
 func chainFill(h common.Hash, block uint64, amountIn, total string) persistence.Fill {
 	return persistence.Fill{
 		OrderHash: h, TxHash: common.BigToHash(new(big.Int).SetUint64(block)), BlockNumber: block, LogIndex: 3,
-		AmountIn: amountIn, AmountOut: "777", ProtocolFee: "1", ReferralFee: "1", KeeperFee: "1",
-		Keeper: tokC.Hex(), Timestamp: 1_800_000_000, FilledAmountIn: total, Executions: 1,
+		AmountIn: *uint256.MustFromDecimal(amountIn), AmountOut: *uint256.NewInt(777), ProtocolFee: *uint256.NewInt(1),
+		ReferralFee: *uint256.NewInt(1), KeeperFee: *uint256.NewInt(1),
+		Keeper: tokC, Timestamp: 1_800_000_000, FilledAmountIn: *uint256.MustFromDecimal(total), Executions: 1,
 	}
 }
 
@@ -96,7 +98,9 @@ func TestSubmitKnowsTheChain(t *testing.T) {
 	}
 	r := e.srv.Get("/v1/orders/" + h.Hex() + "/fills")
 	var fills struct {
-		Fills []persistence.OrderFill `json:"fills"`
+		Fills []struct {
+			BlockNumber uint64 `json:"blockNumber"`
+		} `json:"fills"`
 	}
 	if err := json.Unmarshal(r.Body, &fills); err != nil || len(fills.Fills) != 1 || fills.Fills[0].BlockNumber != 13 {
 		t.Fatalf("fills: %d %s", r.Status, r.Body)

@@ -127,11 +127,8 @@ func (f *fundedCache) prefetch(ctx context.Context, pairs [][2]common.Address) {
 // funded reports balance ≥ remaining and allowance ≥ remaining at the
 // latest block; ok is false when the chain could not be read.
 func (f *fundedCache) funded(ctx context.Context, rec *persistence.OrderRecord) (funded, ok bool) {
-	rem, err := remaining(rec)
-	if err != nil {
-		return false, false
-	}
-	return f.covers(ctx, common.HexToAddress(rec.Order.TokenIn), common.HexToAddress(rec.Order.Maker), rem)
+	rem := rec.Remaining()
+	return f.covers(ctx, rec.Order.TokenIn, rec.Order.Maker, &rem)
 }
 
 // covers reports whether maker holds and has approved amount of token.

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"math/big"
 	nethttp "net/http"
 	"net/http/httptest"
 	"sync"
@@ -16,7 +15,6 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/holiman/uint256"
 
 	"github.com/orderengine/orderengine/app/apptest"
 	"github.com/orderengine/orderengine/chain"
@@ -38,6 +36,8 @@ type env struct {
 	a, b   common.Address
 	c      common.Address
 	salt   uint64
+	// blocks counts the blocks the chain-fact helpers indexed.
+	blocks uint64
 }
 
 var (
@@ -287,10 +287,6 @@ func newKey(t testing.TB) *ecdsa.PrivateKey {
 	}
 	return k
 }
-
-func u256(s string) *uint256.Int { return uint256.MustFromDecimal(s) }
-
-var _ = big.NewInt
 
 // receiver is a webhook endpoint of the test account on a loopback server:
 // events are asserted as an integrator sees them, delivered and signed.

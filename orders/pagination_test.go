@@ -15,7 +15,6 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"github.com/orderengine/orderengine/actors/order"
 	"github.com/orderengine/orderengine/persistence"
 )
 
@@ -111,10 +110,10 @@ func TestListWalksEveryOrderOnce(t *testing.T) {
 		var err error
 		switch i % 7 {
 		case 1:
-			_, err = reg.Activate(ctx, h, now)
+			_, err = e.chainActivate(h, now)
 			all[i].status = "active"
 		case 2:
-			_, err = reg.Expire(ctx, h, now)
+			_, err = reg.Expire(ctx, h, persistence.ChainView{}, now)
 			all[i].status = "expired"
 		case 3:
 			_, err = reg.Fail(ctx, h, "no route", "NoRoute", now)
@@ -125,9 +124,7 @@ func TestListWalksEveryOrderOnce(t *testing.T) {
 			}
 			all[i].status = "cancelled"
 		case 5:
-			fill := persistence.OrderFill{TxHash: "0x" + strings.Repeat("cd", 32), BlockNumber: uint64(i), LogIndex: 0, AmountIn: "1", AmountOut: "1",
-				ProtocolFee: "0", ReferralFee: "0", KeeperFee: "0", Keeper: tokC.Hex(), Timestamp: now.Unix()}
-			_, err = reg.RecordFill(ctx, h, order.RecordFillRequest{Fill: fill, FilledAmountIn: "1000000000000000000", Executions: 1, Complete: true, At: now})
+			_, err = e.chainFillOf(h, testFill(uint64(i), 0, "1000000000000000000", "1", "1000000000000000000", 1, now))
 			all[i].status = "filled"
 		}
 		if err != nil {
@@ -252,7 +249,7 @@ func TestListPaginationWhileOrdersChange(t *testing.T) {
 	// leaves status=pending) and one on the next page is too.
 	e.submit(defaultSpec("limit", key))
 	for _, h := range []common.Hash{hashes[6], hashes[4]} {
-		if _, err := e.svc.Registry().CancelOnChain(context.Background(), h, "0x"+strings.Repeat("ee", 32), e.clk.Now()); err != nil {
+		if _, err := e.chainCancel(h, hashOf("ee"), e.clk.Now()); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -305,11 +302,11 @@ func TestOrderbookWalksEveryOrderOnce(t *testing.T) {
 		h := e.submit(sp)
 		switch i % 6 {
 		case 1:
-			if _, err := reg.Activate(ctx, h, now); err != nil {
+			if _, err := e.chainActivate(h, now); err != nil {
 				t.Fatal(err)
 			}
 		case 2:
-			if _, err := reg.Expire(ctx, h, now); err != nil {
+			if _, err := reg.Expire(ctx, h, persistence.ChainView{}, now); err != nil {
 				t.Fatal(err)
 			}
 			continue
@@ -375,7 +372,7 @@ func TestOrderbookWalksEveryOrderOnce(t *testing.T) {
 	}
 	at, next := common.HexToHash(want[first-1]), common.HexToHash(want[first+2])
 	for _, h := range []common.Hash{at, next} {
-		if _, err := reg.Expire(ctx, h, now); err != nil {
+		if _, err := reg.Expire(ctx, h, persistence.ChainView{}, now); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,9 +1,7 @@
 package orders
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -15,45 +13,31 @@ import (
 	"github.com/orderengine/orderengine/persistence"
 )
 
-// Get implements http.OrderService: the stored record, plus "funded" for
-// an open order when balances can be read.
+// Get implements http.OrderService: the order, with "funded" for an open
+// order when balances can be read.
 func (s *Service) Get(ctx context.Context, hash string) (any, error) {
 	h, err := chain.ParseHash("hash", hash)
 	if err != nil {
 		return nil, err
 	}
-	raw, ok, err := s.orders.Raw(h)
+	rec, ok, err := s.orders.Load(h)
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
 		return nil, orderengine.Errorf(orderengine.CodeNotFound, "no order with hash %s", h.Hex())
 	}
-	if s.funded == nil || !openRaw(raw) {
-		return json.RawMessage(raw), nil
+	v := orderView{Account: true}
+	if s.funded != nil && rec.Status.Open() {
+		if funded, ok := s.funded.funded(ctx, rec); ok {
+			v.Funded = &funded
+		}
 	}
-	var rec persistence.OrderRecord
-	if err := persistence.DecodeOrderRecord(raw, &rec); err != nil {
+	out, err := appendOrderJSON(make([]byte, 0, 1024), rec, v)
+	if err != nil {
 		return nil, err
 	}
-	funded, ok := s.funded.funded(ctx, &rec)
-	if !ok {
-		return json.RawMessage(raw), nil
-	}
-	out := make([]byte, 0, len(raw)+16)
-	out = append(out, raw[:len(raw)-1]...)
-	if funded {
-		out = append(out, `,"funded":true}`...)
-	} else {
-		out = append(out, `,"funded":false}`...)
-	}
-	return json.RawMessage(out), nil
-}
-
-// openRaw tells from the stored JSON whether the order is open, without
-// decoding it.
-func openRaw(raw []byte) bool {
-	return bytes.Contains(raw, []byte(`"status":"pending"`)) || bytes.Contains(raw, []byte(`"status":"active"`))
+	return rendered(out), nil
 }
 
 // Cancel implements http.OrderService: the maker's OrderCancel signature
@@ -75,8 +59,7 @@ func (s *Service) Cancel(ctx context.Context, _ apihttp.Caller, hash, signature 
 	if !ok {
 		return nil, orderengine.Errorf(orderengine.CodeNotFound, "no order with hash %s", h.Hex())
 	}
-	maker := common.HexToAddress(rec.Order.Maker)
-	if err := s.d.Verifier.VerifyCancel(ctx, maker, h, sig, nil); err != nil {
+	if err := s.d.Verifier.VerifyCancel(ctx, rec.Order.Maker, h, sig, nil); err != nil {
 		e := orderengine.AsError(err)
 		if e.Code == orderengine.CodeBadSignature {
 			return nil, orderengine.Errorf(e.Code, "OrderCancel signature: %s (the maker signs OrderCancel(bytes32 orderHash) with orderHash %s, the hash in the path, under the domain of GET /v1/config)", e.Message, h.Hex())
@@ -99,7 +82,7 @@ func (s *Service) Fills(_ context.Context, hash string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, ok, err := s.orders.Raw(h); err != nil {
+	if ok, err := s.orders.Exists(h); err != nil {
 		return nil, err
 	} else if !ok {
 		return nil, orderengine.Errorf(orderengine.CodeNotFound, "no order with hash %s", h.Hex())
@@ -108,19 +91,20 @@ func (s *Service) Fills(_ context.Context, hash string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	out := make([]byte, 0, 16+len(fills)*400)
+	out = append(out, `{"fills":[`...)
 	for i := range fills {
-		if common.IsHexAddress(fills[i].Keeper) {
-			fills[i].Keeper = common.HexToAddress(fills[i].Keeper).Hex()
+		if i > 0 {
+			out = append(out, ',')
 		}
+		out = appendFillJSON(out, &fills[i])
 	}
-	return struct {
-		Fills []persistence.OrderFill `json:"fills"`
-	}{fills}, nil
+	return rendered(append(out, "]}"...)), nil
 }
 
 // List implements http.OrderService: newest first, keyset-paginated.
 func (s *Service) List(_ context.Context, req apihttp.ListOrdersRequest) (any, error) {
-	f := persistence.ListFilter{Limit: req.Limit, Status: req.Status, Type: req.OrderType}
+	f := persistence.ListFilter{Limit: req.Limit}
 	if f.Limit <= 0 || f.Limit > 500 {
 		f.Limit = 100
 	}
@@ -131,13 +115,19 @@ func (s *Service) List(_ context.Context, req apihttp.ListOrdersRequest) (any, e
 		}
 		f.Maker = &w
 	}
-	if req.Status != "" && persistence.OrderStatusCode(req.Status) == 0 {
-		return nil, orderengine.Errorf(orderengine.CodeInvalidRequest, "status %q is not one of pending, active, filled, cancelled, expired, failed", truncate(req.Status))
+	if req.Status != "" {
+		st, ok := persistence.ParseStatus(req.Status)
+		if !ok {
+			return nil, orderengine.Errorf(orderengine.CodeInvalidRequest, "status %q is not one of pending, active, filled, cancelled, expired, failed", truncate(req.Status))
+		}
+		f.Status = st
 	}
 	if req.OrderType != "" {
-		if _, err := chain.ParseClass(req.OrderType); err != nil {
+		c, err := chain.ParseClass(req.OrderType)
+		if err != nil {
 			return nil, err
 		}
+		f.Class = c
 	}
 	if req.Cursor != "" {
 		after, err := persistence.ParseCursor(req.Cursor)
@@ -150,13 +140,15 @@ func (s *Service) List(_ context.Context, req apihttp.ListOrdersRequest) (any, e
 	if err != nil {
 		return nil, err
 	}
-	out := make([]byte, 0, 64+len(records)*900)
+	out := make([]byte, 0, 64+len(records)*1024)
 	out = append(out, `{"orders":[`...)
 	for i, r := range records {
 		if i > 0 {
 			out = append(out, ',')
 		}
-		out = append(out, r...)
+		if out, err = appendOrderJSON(out, r, orderView{Account: true}); err != nil {
+			return nil, err
+		}
 	}
 	out = append(out, `],"nextCursor":`...)
 	if next == "" {
@@ -166,7 +158,7 @@ func (s *Service) List(_ context.Context, req apihttp.ListOrdersRequest) (any, e
 		out = append(out, next...)
 		out = append(out, `"}`...)
 	}
-	return json.RawMessage(out), nil
+	return rendered(out), nil
 }
 
 // Orderbook implements http.OrderService: the open orders of a pair by
@@ -201,9 +193,9 @@ func (s *Service) Orderbook(ctx context.Context, req apihttp.OrderbookRequest) (
 }
 
 type orderbookBody struct {
-	Pair       string            `json:"pair"`
-	Orders     []orderbook.Entry `json:"orders"`
-	NextCursor *string           `json:"nextCursor"`
+	Pair       string          `json:"pair"`
+	Orders     []orderbook.Row `json:"orders"`
+	NextCursor *string         `json:"nextCursor"`
 }
 
 // parsePair parses "<tokenIn>-<tokenOut>" (lowercase or checksummed). The

@@ -10,15 +10,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/holiman/uint256"
 	"github.com/orderengine/orderengine/config"
+	"github.com/orderengine/orderengine/persistence"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"github.com/orderengine/orderengine/actors/order"
 	"github.com/orderengine/orderengine/app/apptest"
 	"github.com/orderengine/orderengine/chain"
-	"github.com/orderengine/orderengine/persistence"
 )
 
 // The read endpoints and the cancel, asserted through HTTP against the
@@ -260,9 +260,11 @@ func TestOrderDetailCarriesEveryField(t *testing.T) {
 	// A partial fill: active, amounts, executions, the fill.
 	e.clk.Advance(time.Minute)
 	keeper := common.HexToAddress("0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed")
-	fill := persistence.OrderFill{TxHash: "0x" + strings.Repeat("ab", 32), BlockNumber: 12, LogIndex: 3, AmountIn: "400000000000000000", AmountOut: "790000000",
-		ProtocolFee: "5000000", ReferralFee: "3000000", KeeperFee: "2000000", Keeper: strings.ToLower(keeper.Hex()), Timestamp: e.clk.Now().Unix()}
-	if _, err := reg.RecordFill(ctx, h, order.RecordFillRequest{Fill: fill, FilledAmountIn: "400000000000000000", Executions: 1, At: e.clk.Now()}); err != nil {
+	fill := testFill(12, 3, "400000000000000000", "790000000", "400000000000000000", 1, e.clk.Now())
+	fill.TxHash = hashOf("ab")
+	fill.ProtocolFee, fill.ReferralFee, fill.KeeperFee = *uint256.NewInt(5000000), *uint256.NewInt(3000000), *uint256.NewInt(2000000)
+	fill.Keeper = keeper
+	if _, err := e.chainFillOf(h, fill); err != nil {
 		t.Fatal(err)
 	}
 	rec = e.get(h)
@@ -281,7 +283,7 @@ func TestOrderDetailCarriesEveryField(t *testing.T) {
 	if got := fields(f); got != "amountIn,amountOut,blockNumber,keeper,keeperFee,logIndex,protocolFee,referralFee,timestamp,txHash" {
 		t.Fatalf("fill fields %s", got)
 	}
-	if f["txHash"] != fill.TxHash || f["blockNumber"] != 12.0 || f["logIndex"] != 3.0 || f["amountIn"] != fill.AmountIn || f["amountOut"] != fill.AmountOut ||
+	if f["txHash"] != fill.TxHash.Hex() || f["blockNumber"] != 12.0 || f["logIndex"] != 3.0 || f["amountIn"] != fill.AmountIn.Dec() || f["amountOut"] != fill.AmountOut.Dec() ||
 		f["protocolFee"] != "5000000" || f["referralFee"] != "3000000" || f["keeperFee"] != "2000000" || f["keeper"] != keeper.Hex() ||
 		f["timestamp"] != float64(fill.Timestamp) {
 		t.Fatalf("fill %v", f)
@@ -290,7 +292,7 @@ func TestOrderDetailCarriesEveryField(t *testing.T) {
 	dcaSpec := defaultSpec("dca", newKey(t))
 	dcaSpec.traits.Flags |= chain.FlagShortCircuit
 	dca := e.submit(dcaSpec)
-	if _, err := reg.Stall(ctx, dca, true, e.clk.Now()); err != nil {
+	if _, err := reg.Stall(ctx, dca, true, persistence.ChainView{}, e.clk.Now()); err != nil {
 		t.Fatal(err)
 	}
 	rec = e.get(dca)
@@ -311,7 +313,7 @@ func TestOrderDetailCarriesEveryField(t *testing.T) {
 	// stop_loss: triggered, then failed with a reason and revert name.
 	stop := e.submit(defaultSpec("stop_loss", newKey(t)))
 	e.clk.Advance(time.Second)
-	if _, err := reg.Trigger(ctx, stop, "1499000000", e.clk.Now()); err != nil {
+	if _, err := reg.Trigger(ctx, stop, uint256.NewInt(1499000000), persistence.ChainView{}, e.clk.Now()); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := reg.Fail(ctx, stop, "slippage exceeded in simulation", "SlippageExceeded", e.clk.Now()); err != nil {

@@ -36,7 +36,7 @@ func TestCancelPaths(t *testing.T) {
 	waitFor(t, func() bool { return hook.has("order.cancelled", h) })
 	// Active orders are not cancellable off-chain.
 	h2 := e.submit(defaultSpec("stop_loss", key))
-	if _, err := e.svc.Registry().Activate(context.Background(), h2, e.clk.Now()); err != nil {
+	if _, err := e.chainActivate(h2, e.clk.Now()); err != nil {
 		t.Fatal(err)
 	}
 	if r := e.cancel(h2, key); r.Status != 409 || r.Code() != "NOT_CANCELLABLE" {

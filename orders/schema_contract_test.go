@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/holiman/uint256"
 
-	"github.com/orderengine/orderengine/actors/order"
 	"github.com/orderengine/orderengine/app/apptest"
 	"github.com/orderengine/orderengine/persistence"
 )
@@ -33,18 +33,16 @@ func TestReadResponsesMatchTheServedSchemas(t *testing.T) {
 	for _, class := range []string{"limit", "stop_loss", "take_profit", "dca", "trailing"} {
 		hashes = append(hashes, e.submit(defaultSpec(class, key)))
 	}
-	fill := persistence.OrderFill{TxHash: "0x" + strings.Repeat("ab", 32), BlockNumber: 5, LogIndex: 1, AmountIn: "10", AmountOut: "20",
-		ProtocolFee: "1", ReferralFee: "1", KeeperFee: "1", Keeper: tokC.Hex(), Timestamp: now.Unix()}
-	if _, err := reg.RecordFill(ctx, hashes[0], order.RecordFillRequest{Fill: fill, FilledAmountIn: "10", Executions: 1, At: now}); err != nil {
+	if _, err := e.chainFillOf(hashes[0], testFill(5, 1, "10", "20", "10", 1, now)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := reg.Trigger(ctx, hashes[1], "1", now); err != nil {
+	if _, err := reg.Trigger(ctx, hashes[1], uint256.NewInt(1), persistence.ChainView{}, now); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := reg.Fail(ctx, hashes[1], "no route", "NoRoute", now); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := reg.Stall(ctx, hashes[3], true, now); err != nil {
+	if _, err := reg.Stall(ctx, hashes[3], true, persistence.ChainView{}, now); err != nil {
 		t.Fatal(err)
 	}
 	pair := tokA.Hex() + "-" + tokB.Hex()

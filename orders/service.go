@@ -18,7 +18,6 @@ package orders
 
 import (
 	"context"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -114,7 +113,7 @@ func New(d Deps) (*Service, error) {
 	s.chain = persistence.NewChain(d.Store)
 	s.books = orderbook.New(d.System, d.Log, 0)
 	s.reg = order.NewRegistry(d.System, order.Options{
-		Orders: s.orders, Clock: d.Clock, Log: d.Log, Idle: d.Idle, OnChange: s.onChange,
+		Journal: s.orders, Clock: d.Clock, Log: d.Log, Idle: d.Idle, OnChange: s.onChange,
 	})
 	if d.Balances != nil {
 		ttl := d.FundedTTL
@@ -129,7 +128,7 @@ func New(d Deps) (*Service, error) {
 	n := 0
 	err := s.orders.OpenOrders(func(rec *persistence.OrderRecord) error {
 		n++
-		s.onChange("", rec)
+		s.onChange(0, rec)
 		return nil
 	})
 	if err != nil {
@@ -186,9 +185,9 @@ func (s *Service) OpenOrders(maker common.Address) int {
 }
 
 // onChange keeps the books and open counts in step with durable changes.
-func (s *Service) onChange(prev string, rec *persistence.OrderRecord) {
-	wasOpen, isOpen := persistence.OrderStatusOpen(prev), persistence.OrderStatusOpen(rec.Status)
-	maker := common.HexToAddress(rec.Order.Maker)
+func (s *Service) onChange(prev persistence.Status, rec *persistence.OrderRecord) {
+	wasOpen, isOpen := prev.Open(), rec.Status.Open()
+	maker := rec.Order.Maker
 	if wasOpen != isOpen {
 		s.mu.Lock()
 		if isOpen {
@@ -198,21 +197,12 @@ func (s *Service) onChange(prev string, rec *persistence.OrderRecord) {
 		}
 		s.mu.Unlock()
 	}
-	pair := orderbook.PairKey(common.HexToAddress(rec.Order.TokenIn), common.HexToAddress(rec.Order.TokenOut))
+	pair := orderbook.PairKey(rec.Order.TokenIn, rec.Order.TokenOut)
 	switch {
 	case isOpen:
-		e, err := orderbook.NewEntry(orderbook.Entry{
-			OrderHash: rec.OrderHash, OrderType: rec.OrderType, Status: rec.Status, Maker: rec.Order.Maker,
-			AmountIn: rec.Order.AmountIn, FilledAmountIn: rec.FilledAmountIn, TriggerPrice: rec.Order.TriggerPrice,
-			CreatedAt: rec.CreatedAt.Format(time.RFC3339Nano),
-		})
-		if err != nil {
-			s.log.Error("orderbook entry", "order", rec.OrderHash, "err", err)
-			return
-		}
-		s.books.Upsert(pair, e)
+		s.books.Upsert(pair, orderbook.NewEntry(rec))
 	case wasOpen:
-		s.books.Remove(pair, common.HexToHash(rec.OrderHash))
+		s.books.Remove(pair, rec.Hash)
 	}
 }
 
@@ -231,12 +221,13 @@ func (s *Service) Submit(ctx context.Context, caller apihttp.Caller, body []byte
 	if err != nil {
 		return nil, sub.withHashMismatch(err)
 	}
-	if strings.EqualFold(sub.clientHash, rec.OrderHash) {
+	hash := rec.Hash.Hex()
+	if strings.EqualFold(sub.clientHash, hash) {
 		// The usual answer, rendered without reflection.
-		return json.RawMessage(`{"success":true,"orderHash":"` + rec.OrderHash + `"}`), nil
+		return json.RawMessage(`{"success":true,"orderHash":"` + hash + `"}`), nil
 	}
-	return submitResponse{Success: true, OrderHash: rec.OrderHash,
-		Warning: fmt.Sprintf("orderHash %s differs from the server-computed hash %s, which is the order's hash", sub.clientHash, rec.OrderHash)}, nil
+	return submitResponse{Success: true, OrderHash: hash,
+		Warning: fmt.Sprintf("orderHash %s differs from the server-computed hash %s, which is the order's hash", sub.clientHash, hash)}, nil
 }
 
 type submitResponse struct {
@@ -355,56 +346,21 @@ func (sub *submission) withHashMismatch(err error) error {
 
 // newRecord builds the pending record of a checked submission.
 func newRecord(sub *submission, t chain.Traits, hash common.Hash, account string, now time.Time) *persistence.OrderRecord {
-	o := &sub.order
 	now = now.UTC()
 	rec := &persistence.OrderRecord{
-		OrderHash: hash.Hex(), OrderType: sub.class.String(), Status: persistence.StatusPending,
-		Pair: chain.Checksum(o.TokenIn) + "-" + chain.Checksum(o.TokenOut),
-		Order: persistence.SignedOrder{
-			Salt: saltHex(&o.Salt), Maker: chain.Checksum(o.Maker), Receiver: chain.Checksum(o.Receiver),
-			TokenIn: chain.Checksum(o.TokenIn), TokenOut: chain.Checksum(o.TokenOut), AmountIn: o.AmountIn.Dec(),
-			TriggerPrice: o.TriggerPrice.Dec(), TriggerAmountOut: o.TriggerAmountOut.Dec(),
-			MakerTraits: o.MakerTraits.Dec(), Referrer: chain.Checksum(o.Referrer), ReferralFeePpm: o.ReferralFeePpm,
-		},
-		Signature:      strings.ToLower(sub.sigHex),
-		FilledAmountIn: "0", FilledAmountOut: "0",
+		Hash: hash, Version: 1, Class: sub.class, Status: persistence.StatusPending,
+		Order: sub.order, Signature: sub.signature,
 		AccountID: account, CreatedAt: now, UpdatedAt: now,
 	}
 	switch sub.class {
 	case chain.ClassDCA:
 		rec.DCA = &persistence.DCAParams{
-			IntervalSeconds: t.IntervalSeconds, TotalExecutions: t.TotalExecutions, TotalAmountIn: o.AmountIn.Dec(),
+			IntervalSeconds: t.IntervalSeconds, TotalExecutions: t.TotalExecutions,
 			FlexibilityPpm: t.FlexibilityPpm(), ShortCircuit: t.Flags&chain.FlagShortCircuit != 0,
 			PriceGated: t.Flags&chain.FlagPriceGated != 0,
 		}
 	case chain.ClassTrailing:
-		rec.Trailing = &persistence.TrailingParams{TrailPpm: t.TrailPpm()}
-		if sub.kind.DesignatedKeeper != nil {
-			k := sub.kind.DesignatedKeeper.Hex()
-			rec.Trailing.DesignatedKeeper = &k
-		}
+		rec.Trailing = &persistence.TrailingParams{TrailPpm: t.TrailPpm(), DesignatedKeeper: sub.kind.DesignatedKeeper}
 	}
 	return rec
-}
-
-// saltHex renders a salt as 0x and 64 hex digits.
-func saltHex(u *uint256.Int) string {
-	b := u.Bytes32()
-	return "0x" + hex.EncodeToString(b[:])
-}
-
-// remaining is amountIn − filledAmountIn of rec.
-func remaining(rec *persistence.OrderRecord) (*uint256.Int, error) {
-	total, err := uint256.FromDecimal(rec.Order.AmountIn)
-	if err != nil {
-		return nil, err
-	}
-	filled, err := uint256.FromDecimal(rec.FilledAmountIn)
-	if err != nil {
-		return nil, err
-	}
-	if filled.Gt(total) {
-		return new(uint256.Int), nil
-	}
-	return total.Sub(total, filled), nil
 }

@@ -4,10 +4,10 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"math/big"
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/holiman/uint256"
 )
 
 // What the chain says about orders: fills, cumulative progress, on-chain
@@ -27,29 +27,29 @@ const (
 )
 
 // Fill is one execution of an order as the router's OrderFilled event
-// recorded it (contract.md section 3). Amounts are decimal strings; AmountOut
-// is what the receiver got, net of every fee leg. Its JSON is a superset of
-// OrderFill's (orders.go), which reads the same f/ rows: keep the shared
-// field names and types in step.
+// recorded it (contract.md section 3): the f/ row, the fill the order
+// actor applies and the fill GET /v1/orders/{hash}/fills renders. AmountOut
+// is what the receiver got, net of every fee leg. The row is this struct's
+// JSON (amounts as decimal strings): always encode a pointer, so the
+// uint256 fields use their decimal JSON form.
 type Fill struct {
-	OrderHash   common.Hash `json:"orderHash"`
-	TxHash      common.Hash `json:"txHash"`
-	BlockNumber uint64      `json:"blockNumber"`
-	BlockHash   common.Hash `json:"blockHash"`
-	LogIndex    uint        `json:"logIndex"`
-	AmountIn    string      `json:"amountIn"`
-	AmountOut   string      `json:"amountOut"`
-	ProtocolFee string      `json:"protocolFee"`
-	ReferralFee string      `json:"referralFee"`
-	KeeperFee   string      `json:"keeperFee"`
-	// Keeper is the executing address, EIP-55.
-	Keeper string `json:"keeper"`
+	OrderHash   common.Hash    `json:"orderHash"`
+	TxHash      common.Hash    `json:"txHash"`
+	BlockNumber uint64         `json:"blockNumber"`
+	BlockHash   common.Hash    `json:"blockHash"`
+	LogIndex    uint32         `json:"logIndex"`
+	AmountIn    uint256.Int    `json:"amountIn"`
+	AmountOut   uint256.Int    `json:"amountOut"`
+	ProtocolFee uint256.Int    `json:"protocolFee"`
+	ReferralFee uint256.Int    `json:"referralFee"`
+	KeeperFee   uint256.Int    `json:"keeperFee"`
+	Keeper      common.Address `json:"keeper"`
 	// Timestamp is the block time, unix seconds.
 	Timestamp uint64 `json:"timestamp"`
 	// FilledAmountIn and Executions are the router's cumulative counters
 	// after this fill.
-	FilledAmountIn string `json:"filledAmountIn"`
-	Executions     uint32 `json:"executions"`
+	FilledAmountIn uint256.Int `json:"filledAmountIn"`
+	Executions     uint32      `json:"executions"`
 }
 
 // ChainOrder is the chain's cumulative view of one order.
@@ -59,11 +59,12 @@ type ChainOrder struct {
 	// ActivatedBlock is the block of OrderActivated (0: not yet).
 	ActivatedBlock uint64 `json:"activatedBlock,omitempty"`
 	// FilledAmountIn is the router's cumulative filledIn; FilledAmountOut the
-	// sum of the fills' net amountOut. Decimal strings.
-	FilledAmountIn  string `json:"filledAmountIn"`
-	FilledAmountOut string `json:"filledAmountOut"`
-	Executions      uint32 `json:"executions"`
-	Fills           int    `json:"fills"`
+	// sum of the fills' net amountOut (decimal strings in the row: encode a
+	// pointer).
+	FilledAmountIn  uint256.Int `json:"filledAmountIn"`
+	FilledAmountOut uint256.Int `json:"filledAmountOut"`
+	Executions      uint32      `json:"executions"`
+	Fills           int         `json:"fills"`
 	// FirstExecution and LastExecution are block times of the first and the
 	// latest fill (unix seconds, 0: none).
 	FirstExecution uint64 `json:"firstExecution,omitempty"`
@@ -90,9 +91,9 @@ func chainNonceKey(maker common.Address, nonce uint64) []byte {
 
 func fillPrefix(h common.Hash) []byte { return append([]byte(prefixFill), h[:]...) }
 
-func fillKey(h common.Hash, block uint64, index uint) []byte {
+func fillKey(h common.Hash, block uint64, index uint32) []byte {
 	k := binary.BigEndian.AppendUint64(fillPrefix(h), block)
-	return binary.BigEndian.AppendUint32(k, uint32(index))
+	return binary.BigEndian.AppendUint32(k, index)
 }
 
 // ChainOrderIn reads an order's chain state through the batch (zero value
@@ -116,7 +117,7 @@ func (c *Chain) ChainOrder(h common.Hash) (ChainOrder, bool, error) {
 }
 
 func decodeChainOrder(h common.Hash, v []byte, ok bool, err error) (ChainOrder, bool, error) {
-	co := ChainOrder{Hash: h, FilledAmountIn: "0", FilledAmountOut: "0"}
+	co := ChainOrder{Hash: h}
 	if err != nil || !ok {
 		return co, false, err
 	}
@@ -127,7 +128,7 @@ func decodeChainOrder(h common.Hash, v []byte, ok bool, err error) (ChainOrder, 
 }
 
 func putChainOrder(cb *ChainBatch, co ChainOrder) error {
-	v, err := json.Marshal(co)
+	v, err := json.Marshal(&co)
 	if err != nil {
 		return fmt.Errorf("persistence: encode chain order: %w", err)
 	}
@@ -158,14 +159,9 @@ func ApplyFill(cb *ChainBatch, f Fill, maker common.Address) (ChainOrder, error)
 	if err != nil {
 		return co, err
 	}
-	out, ok1 := new(big.Int).SetString(co.FilledAmountOut, 10)
-	add, ok2 := new(big.Int).SetString(f.AmountOut, 10)
-	if !ok1 || !ok2 {
-		return co, fmt.Errorf("persistence: fill of %s: bad amount", f.OrderHash)
-	}
 	co.Maker = maker
 	co.FilledAmountIn = f.FilledAmountIn
-	co.FilledAmountOut = out.Add(out, add).String()
+	co.FilledAmountOut.Add(&co.FilledAmountOut, &f.AmountOut)
 	co.Executions = f.Executions
 	co.Fills++
 	if co.FirstExecution == 0 {
@@ -175,7 +171,7 @@ func ApplyFill(cb *ChainBatch, f Fill, maker common.Address) (ChainOrder, error)
 	if co.ActivatedBlock == 0 {
 		co.ActivatedBlock = f.BlockNumber
 	}
-	fv, err := json.Marshal(f)
+	fv, err := json.Marshal(&f)
 	if err != nil {
 		return co, fmt.Errorf("persistence: encode fill: %w", err)
 	}
@@ -256,4 +252,33 @@ func (c *Chain) Fills(h common.Hash) ([]Fill, error) {
 		out = append(out, f)
 	}
 	return out, it.Error()
+}
+
+// ChainView is what the chain records say about an order: the cumulative
+// chain record and whether the order's nonce was invalidated. The chain
+// lifecycle reads it from its read model and sends it to the order's actor
+// with each transition it asks for, so the actor decides from the facts
+// the decision was made on.
+type ChainView struct {
+	Order            ChainOrder
+	Seen             bool
+	NonceInvalidated bool
+	NonceTx          common.Hash
+}
+
+// OrderView reads order h's chain record (c/o) and its maker's nonce record
+// (c/n): two point reads, each skipped when the chain filters know it
+// absent.
+func (c *Chain) OrderView(h common.Hash, maker common.Address, nonce uint64) (ChainView, error) {
+	co, seen, err := c.ChainOrder(h)
+	if err != nil {
+		return ChainView{}, err
+	}
+	v := ChainView{Order: co, Seen: seen}
+	n, ok, err := c.Nonce(maker, nonce)
+	if err != nil {
+		return ChainView{}, err
+	}
+	v.NonceInvalidated, v.NonceTx = ok, n.TxHash
+	return v, nil
 }

@@ -1,6 +1,7 @@
 package persistence
 
 import (
+	"context"
 	"errors"
 	"sync"
 	"testing"
@@ -31,11 +32,11 @@ func TestCommitsRacingCloseAreRefusedNotPanicking(t *testing.T) {
 			for i := range each {
 				rec := testRecord(w*each+i, StatusPending)
 				rec.AccountID = "acc_close"
-				change := Change{Record: rec}
+				var events []OutboxEvent
 				if i%2 == 0 {
-					change.Events = []OutboxEvent{{Trigger: TriggerOrderCancelled}}
+					events = []OutboxEvent{{Trigger: TriggerOrderCancelled}}
 				}
-				_, err := o.Commit(change)
+				err := o.AppendOrder(context.Background(), &OrderTransition{Record: rec, Events: events})
 				if err != nil {
 					if !errors.Is(err, errStoreClosed) {
 						errs <- err
@@ -43,7 +44,7 @@ func TestCommitsRacingCloseAreRefusedNotPanicking(t *testing.T) {
 					return
 				}
 				mu.Lock()
-				acked = append(acked, common.HexToHash(rec.OrderHash))
+				acked = append(acked, rec.Hash)
 				mu.Unlock()
 				started <- struct{}{}
 			}

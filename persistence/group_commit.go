@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/ethereum/go-ethereum/common"
 )
 
 // groupCommitter makes many small writes durable together: each caller
@@ -34,6 +35,13 @@ import (
 // A write is durable when Write returns nil; when the batch fails, every
 // write of it gets the error and none is durable (one batch, one WAL
 // record). Writes of the same key in one round keep their order.
+//
+// A write may carry a precondition (WriteIf): the committer goroutine
+// evaluates it, in queue order, before the write joins the round, against
+// the store as the previous rounds left it and what the round itself has
+// accepted so far (groupRound). A write whose precondition fails is
+// answered with that error and writes nothing; this is how the order
+// journal's version check (journal.go) is atomic with the write.
 type groupCommitter struct {
 	db    *pebble.DB
 	watch *walWatch
@@ -47,11 +55,23 @@ type groupCommitter struct {
 	done    chan struct{} // closed when both goroutines have ended
 }
 
-// groupWrite is one caller's writes.
+// groupWrite is one caller's writes and their precondition (nil: none).
 type groupWrite struct {
-	ops  []groupOp
-	done chan error
+	ops   []groupOp
+	check func(*groupRound) error
+	done  chan error
 }
+
+// groupRound is what a precondition sees: the store after the previous
+// rounds (applied, possibly not yet synced: a failed sync fails the store,
+// walwatch.go) and the order versions accepted earlier in this round.
+type groupRound struct {
+	db       *pebble.DB
+	versions map[common.Hash]uint64
+}
+
+// get reads key from the store.
+func (r *groupRound) get(key []byte) ([]byte, bool, error) { return readerGet(r.db, key) }
 
 // groupOp sets key to value, or deletes key.
 type groupOp struct {
@@ -75,8 +95,12 @@ func newGroupCommitter(db *pebble.DB, watch *walWatch) *groupCommitter {
 }
 
 // Write makes ops durable, atomically, and returns nil once they are.
-func (g *groupCommitter) Write(ops []groupOp) error {
-	w := &groupWrite{ops: ops, done: make(chan error, 1)}
+func (g *groupCommitter) Write(ops []groupOp) error { return g.WriteIf(ops, nil) }
+
+// WriteIf is Write once check (run by the committer goroutine) passes; it
+// returns check's error, with nothing written, when it does not.
+func (g *groupCommitter) WriteIf(ops []groupOp, check func(*groupRound) error) error {
+	w := &groupWrite{ops: ops, check: check, done: make(chan error, 1)}
 	g.mu.Lock()
 	if g.closed {
 		g.mu.Unlock()
@@ -118,6 +142,7 @@ func (g *groupCommitter) run() {
 		g.queue = nil
 		closed := g.closed
 		g.mu.Unlock()
+		writes = g.admit(writes)
 		if len(writes) > 0 {
 			var r appliedRound
 			r.writes = writes
@@ -131,6 +156,30 @@ func (g *groupCommitter) run() {
 	close(g.applied)
 	<-syncerDone
 	close(g.done)
+}
+
+// admit evaluates the preconditions of a round's writes in queue order,
+// answers those that fail, and returns the rest. Once the store has failed
+// every write is kept: apply answers them all with the failure.
+func (g *groupCommitter) admit(writes []*groupWrite) []*groupWrite {
+	if g.watch.Err() != nil {
+		return writes
+	}
+	var round *groupRound
+	kept := writes[:0]
+	for _, w := range writes {
+		if w.check != nil {
+			if round == nil {
+				round = &groupRound{db: g.db, versions: make(map[common.Hash]uint64)}
+			}
+			if err := w.check(round); err != nil {
+				w.done <- err
+				continue
+			}
+		}
+		kept = append(kept, w)
+	}
+	return kept
 }
 
 // sortedOp is an op with its place in the round, so equal keys keep

@@ -35,7 +35,7 @@ import "bytes"
 //	s/      s/<block BE8><log BE4>                SwapRecord, JSON: router swaps and fills (market.go)
 //	v/      v/<hour BE8><tokenIn 20><tokenOut 20> USD volume of a pair in an hour (market.go)
 //	t/      t/<orderHash 32>                      TriggerState, JSON: trailing peak, DCA schedule
-//	o/      o/<orderHash 32>                      OrderRecord, JSON (orders.go)
+//	o/      o/<orderHash 32>                      OrderRecord, codec 1 (order_codec.go)
 //	i/      i/<mask>[maker]<status>[type]<tinv 8><hash 32>  empty: list indexes of orders (4 each),
 //	                                              same batch as the record (orders.go)
 //	r/      r/<maker 20>                          referrer (20 bytes): referral binding (orders.go)
@@ -62,7 +62,7 @@ const (
 )
 
 // SchemaVersion is the version of the key layout written to m/schema.
-const SchemaVersion uint32 = 2
+const SchemaVersion uint32 = 3
 
 // Prefixes lists every registered key prefix with what it holds, and
 // whether its records are bound to one chain: derived from it (the

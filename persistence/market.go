@@ -9,6 +9,7 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/orderengine/orderengine/chain"
 )
 
 // Market data derived from the router's logs: recent swaps and fills, hourly
@@ -215,9 +216,9 @@ func (m *Market) Volume(fromHour uint64) ([]PairVolume, error) {
 // CountOrders counts orders per status and type from the list indexes.
 func CountOrders(s *Store) (map[string]map[string]int, error) {
 	out := map[string]map[string]int{}
-	for status, sc := range orderStatusCodes {
-		for typ, tc := range orderTypeCodes {
-			p := orderIndexPrefix(IndexStatus|IndexType, common.Address{}, sc, tc)
+	for _, status := range Statuses {
+		for class := chain.ClassLimit; class <= chain.ClassTrailing; class++ {
+			p := orderIndexPrefix(IndexStatus|IndexType, common.Address{}, status, class)
 			it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
 			if err != nil {
 				return nil, fmt.Errorf("persistence: count orders: %w", err)
@@ -229,10 +230,10 @@ func CountOrders(s *Store) (map[string]map[string]int, error) {
 			if err := it.Close(); err != nil {
 				return nil, err
 			}
-			if out[status] == nil {
-				out[status] = map[string]int{}
+			if out[status.String()] == nil {
+				out[status.String()] = map[string]int{}
 			}
-			out[status][typ] = n
+			out[status.String()][class.String()] = n
 		}
 	}
 	return out, nil

@@ -7,16 +7,28 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 )
 
-// migrate brings a store written by an older binary to SchemaVersion, in
-// one synced batch per step, before anything else reads it.
+// migrate brings a store written by an older binary to SchemaVersion, one
+// step at a time, before anything else reads it. A step's last synced
+// batch sets the new schema version; a step interrupted by a crash runs
+// again at the next start and must therefore be idempotent.
 //
 //	1 → 2: the list indexes without a status (masks 0, maker, type,
 //	       maker+type) are dropped: lists merge the status ranges instead
 //	       (orders.go). Their keys are deleted.
+//	2 → 3: order records (o/) move from the API's JSON to the record
+//	       codec (order_codec.go), at journal version 1. Records already
+//	       in codec 1 (a step interrupted earlier) are left alone.
 func (s *Store) migrate(from uint32) error {
 	for v := from; v < SchemaVersion; v++ {
 		b := s.db.NewBatch()
 		switch v {
+		case 2:
+			n, err := s.migrateOrderCodec()
+			if err != nil {
+				_ = b.Close()
+				return err
+			}
+			s.log.Info("order records re-encoded", "count", n)
 		case 1:
 			for _, mask := range []byte{0, IndexMaker, IndexType, IndexMaker | IndexType} {
 				p := append([]byte(ordPrefixIndex), mask)
@@ -43,4 +55,61 @@ func (s *Store) migrate(from uint32) error {
 		s.log.Info("store migrated", "from", v, "to", v+1)
 	}
 	return nil
+}
+
+// migrateOrderCodec re-encodes every legacy JSON order record with codec 1,
+// in synced batches of a few thousand, and returns how many it rewrote.
+func (s *Store) migrateOrderCodec() (int, error) {
+	const chunk = 4096
+	n := 0
+	var after []byte
+	for {
+		lower := []byte(ordPrefixOrder)
+		if after != nil {
+			lower = append(after, 0)
+		}
+		it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: prefixUpperBound([]byte(ordPrefixOrder))})
+		if err != nil {
+			return n, err
+		}
+		b := s.db.NewBatch()
+		rows := 0
+		for ok := it.First(); ok && rows < chunk; ok = it.Next() {
+			after = append(after[:0], it.Key()...)
+			rows++
+			v, err := it.ValueAndErr()
+			if err != nil {
+				_ = it.Close()
+				_ = b.Close()
+				return n, err
+			}
+			if len(v) > 0 && v[0] == orderCodec1 {
+				continue
+			}
+			rec, err := decodeLegacyOrder(v)
+			if err != nil {
+				_ = it.Close()
+				_ = b.Close()
+				return n, fmt.Errorf("persistence: migrate order %x: %w", it.Key(), err)
+			}
+			if err := b.Set(it.Key(), appendOrder(nil, rec), nil); err != nil {
+				_ = it.Close()
+				_ = b.Close()
+				return n, err
+			}
+			n++
+		}
+		if err := it.Close(); err != nil {
+			_ = b.Close()
+			return n, err
+		}
+		if err := b.Commit(pebble.Sync); err != nil {
+			_ = b.Close()
+			return n, fmt.Errorf("persistence: migrate order records: %w", err)
+		}
+		_ = b.Close()
+		if rows < chunk {
+			return n, nil
+		}
+	}
 }

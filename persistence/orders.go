@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/orderengine/orderengine/chain"
 )
 
 // Orders, their secondary indexes, their fills and referral bindings.
@@ -15,10 +17,9 @@ import (
 //
 //	prefix  key                                                   value
 //	------  ----------------------------------------------------  ---------------------------
-//	o/      o/<orderHash 32>                                      OrderRecord, JSON (the API's
-//	                                                              order detail, minus "funded")
+//	o/      o/<orderHash 32>                                      OrderRecord, codec 1
+//	                                                              (order_codec.go)
 //	i/      i/<mask 1>[maker 20][status 1][type 1]<tinv 8><hash 32>  empty: list indexes
-//	f/      f/<orderHash 32><blockNumber 8 BE><logIndex 4 BE>     OrderFill, JSON
 //	r/      r/<maker 20>                                          referrer, 20 raw bytes
 //
 // An index key's mask says which filter fields it carries (bit 0 maker,
@@ -26,20 +27,16 @@ import (
 // (IndexMasks: status; maker+status; status+type; maker+status+type), so a
 // list with a status filter is one range scan and a list without one
 // merges the six status ranges of its mask by key suffix (keyset order is
-// the suffix order in every range). tinv is ^createdAt (unix nanoseconds),
-// big-endian: newest first. Every order has exactly the four index keys of
-// its current status, written in the same batch as the record; a status
-// change deletes them and writes the new status's four in the same batch
-// as the new record. (Schema 1 also wrote the four masks without the
-// status; schema 2 dropped them: fewer keys per order halves the memtable
-// inserts of a submit. migrate.go deletes them from an older store.)
+// the suffix order in every range). The status byte is the Status value,
+// the type byte the chain.Class value. tinv is ^createdAt (unix
+// nanoseconds), big-endian: newest first. Every order has exactly the four
+// index keys of its current status, written in the same batch as the
+// record; a status change deletes them and writes the new status's four in
+// the same batch as the new record. Fills (f/) are the chain indexer's
+// rows (chain_orders.go).
 const (
-	ordPrefixOrder = "o/"
-	ordPrefixIndex = "i/"
-	// ordPrefixFill is keys.go's f/ (fills are written by the chain
-	// indexer with this same layout; orders only read them and write them
-	// through Change.Fills).
-	ordPrefixFill    = "f/"
+	ordPrefixOrder   = "o/"
+	ordPrefixIndex   = "i/"
 	ordPrefixReferee = "r/"
 )
 
@@ -53,111 +50,6 @@ const (
 // IndexMasks are the masks every order has a key under: the four that
 // carry the status.
 var IndexMasks = [...]byte{IndexStatus, IndexStatus | IndexMaker, IndexStatus | IndexType, IndexStatus | IndexMaker | IndexType}
-
-// orderStatuses lists the statuses in index-code order.
-var orderStatuses = [...]string{StatusPending, StatusActive, StatusFilled, StatusCancelled, StatusExpired, StatusFailed}
-
-// Order statuses of contract.md section 3.
-const (
-	StatusPending   = "pending"
-	StatusActive    = "active"
-	StatusFilled    = "filled"
-	StatusCancelled = "cancelled"
-	StatusExpired   = "expired"
-	StatusFailed    = "failed"
-)
-
-var orderStatusCodes = map[string]byte{
-	StatusPending: 1, StatusActive: 2, StatusFilled: 3, StatusCancelled: 4, StatusExpired: 5, StatusFailed: 6,
-}
-
-var orderTypeCodes = map[string]byte{"limit": 1, "stop_loss": 2, "take_profit": 3, "dca": 4, "trailing": 5}
-
-// OrderStatusCode returns the index byte of status (0 when unknown).
-func OrderStatusCode(status string) byte { return orderStatusCodes[status] }
-
-// OrderTypeCode returns the index byte of an order type (0 when unknown).
-func OrderTypeCode(orderType string) byte { return orderTypeCodes[orderType] }
-
-// OrderStatusOpen reports whether status is open (pending or active).
-func OrderStatusOpen(status string) bool { return status == StatusPending || status == StatusActive }
-
-// OrderStatusTerminal reports whether status is final.
-func OrderStatusTerminal(status string) bool {
-	return status == StatusFilled || status == StatusCancelled || status == StatusExpired || status == StatusFailed
-}
-
-// SignedOrder is the signed v7.1 struct as the API shows it: addresses
-// EIP-55, amounts decimal strings, salt 0x-hex.
-type SignedOrder struct {
-	Salt             string `json:"salt"`
-	Maker            string `json:"maker"`
-	Receiver         string `json:"receiver"`
-	TokenIn          string `json:"tokenIn"`
-	TokenOut         string `json:"tokenOut"`
-	AmountIn         string `json:"amountIn"`
-	TriggerPrice     string `json:"triggerPrice"`
-	TriggerAmountOut string `json:"triggerAmountOut"`
-	MakerTraits      string `json:"makerTraits"`
-	Referrer         string `json:"referrer"`
-	ReferralFeePpm   uint32 `json:"referralFeePpm"`
-}
-
-// DCAParams are a dca order's parameters (from its signed traits).
-type DCAParams struct {
-	IntervalSeconds uint32 `json:"intervalSeconds"`
-	TotalExecutions uint16 `json:"totalExecutions"`
-	TotalAmountIn   string `json:"totalAmountIn"`
-	FlexibilityPpm  uint32 `json:"flexibilityPpm"`
-	ShortCircuit    bool   `json:"shortCircuit"`
-	PriceGated      bool   `json:"priceGated"`
-}
-
-// TrailingParams are a trailing order's parameters.
-type TrailingParams struct {
-	TrailPpm         uint32  `json:"trailPpm"`
-	DesignatedKeeper *string `json:"designatedKeeper"`
-}
-
-// OrderRecord is an order's whole state: the signed order and what the
-// engine knows about it. Its JSON is the body of GET /v1/orders/{hash}
-// (the reader adds "funded"), so the field names are the API's.
-type OrderRecord struct {
-	OrderHash       string          `json:"orderHash"`
-	OrderType       string          `json:"orderType"`
-	Status          string          `json:"status"`
-	Pair            string          `json:"pair"`
-	Order           SignedOrder     `json:"order"`
-	Signature       string          `json:"signature"`
-	FilledAmountIn  string          `json:"filledAmountIn"`
-	FilledAmountOut string          `json:"filledAmountOut"`
-	Executions      int             `json:"executions"`
-	DCA             *DCAParams      `json:"dca,omitempty"`
-	Trailing        *TrailingParams `json:"trailing,omitempty"`
-	TriggeredAt     *time.Time      `json:"triggeredAt"`
-	Stalled         bool            `json:"stalled"`
-	Reason          string          `json:"reason,omitempty"`
-	RevertName      string          `json:"revertName,omitempty"`
-	// AccountID is the account whose key submitted the order; its events
-	// go to that account's outbox.
-	AccountID string    `json:"accountId"`
-	CreatedAt time.Time `json:"createdAt"`
-	UpdatedAt time.Time `json:"updatedAt"`
-}
-
-// OrderFill is one on-chain execution of an order (the router's OrderFilled).
-type OrderFill struct {
-	TxHash      string `json:"txHash"`
-	BlockNumber uint64 `json:"blockNumber"`
-	LogIndex    uint32 `json:"logIndex"`
-	AmountIn    string `json:"amountIn"`
-	AmountOut   string `json:"amountOut"`
-	ProtocolFee string `json:"protocolFee"`
-	ReferralFee string `json:"referralFee"`
-	KeeperFee   string `json:"keeperFee"`
-	Keeper      string `json:"keeper"`
-	Timestamp   int64  `json:"timestamp"`
-}
 
 // OrderKey is the o/ key of an order.
 func OrderKey(hash common.Hash) []byte {
@@ -180,10 +72,8 @@ func (e IndexEntry) suffix() []byte {
 	return append(b, e.Hash[:]...)
 }
 
-// Cursor renders e as an opaque keyset cursor (80 hex digits).
-func (e IndexEntry) Cursor() string { return hex.EncodeToString(e.suffix()) }
-
-// ParseCursor parses a cursor made by IndexEntry.Cursor.
+// ParseCursor parses a keyset cursor of List (80 hex digits: an index
+// entry's suffix).
 func ParseCursor(s string) ([]byte, error) {
 	b, err := hex.DecodeString(s)
 	if err != nil || len(b) != 40 {
@@ -193,7 +83,7 @@ func ParseCursor(s string) ([]byte, error) {
 }
 
 // orderIndexPrefix is the key prefix of mask with the filter fields it carries.
-func orderIndexPrefix(mask byte, maker common.Address, status, typ byte) []byte {
+func orderIndexPrefix(mask byte, maker common.Address, status Status, class chain.Class) []byte {
 	k := make([]byte, 0, 2+1+20+2+40)
 	k = append(k, ordPrefixIndex...)
 	k = append(k, mask)
@@ -201,72 +91,22 @@ func orderIndexPrefix(mask byte, maker common.Address, status, typ byte) []byte 
 		k = append(k, maker[:]...)
 	}
 	if mask&IndexStatus != 0 {
-		k = append(k, status)
+		k = append(k, byte(status))
 	}
 	if mask&IndexType != 0 {
-		k = append(k, typ)
+		k = append(k, byte(class))
 	}
 	return k
 }
 
 // orderIndexKeys returns the four index keys of rec with the given status.
-func orderIndexKeys(rec *OrderRecord, status string) ([][]byte, error) {
-	hash, maker, err := orderRecordIDs(rec)
-	if err != nil {
-		return nil, err
-	}
-	return orderIndexKeysOf(rec, hash, maker, status)
-}
-
-// orderIndexKeysOf is orderIndexKeys with rec's ids already parsed.
-func orderIndexKeysOf(rec *OrderRecord, hash common.Hash, maker common.Address, status string) ([][]byte, error) {
-	sc, tc := OrderStatusCode(status), OrderTypeCode(rec.OrderType)
-	if sc == 0 || tc == 0 {
-		return nil, fmt.Errorf("persistence: order %s has unknown status %q or type %q", rec.OrderHash, status, rec.OrderType)
-	}
-	suffix := IndexEntry{CreatedAt: rec.CreatedAt, Hash: hash}.suffix()
+func orderIndexKeys(rec *OrderRecord, status Status) [][]byte {
+	suffix := IndexEntry{CreatedAt: rec.CreatedAt, Hash: rec.Hash}.suffix()
 	keys := make([][]byte, 0, len(IndexMasks))
 	for _, mask := range IndexMasks {
-		keys = append(keys, append(orderIndexPrefix(mask, maker, sc, tc), suffix...))
+		keys = append(keys, append(orderIndexPrefix(mask, rec.Order.Maker, status, rec.Class), suffix...))
 	}
-	return keys, nil
-}
-
-// orderRecordIDs parses the record's hash and maker.
-func orderRecordIDs(rec *OrderRecord) (h common.Hash, maker common.Address, err error) {
-	hs, ms := ordTrim0x(rec.OrderHash), ordTrim0x(rec.Order.Maker)
-	if len(hs) != 2*common.HashLength {
-		return h, maker, fmt.Errorf("persistence: bad order hash %q", rec.OrderHash)
-	}
-	if _, err := hex.Decode(h[:], []byte(hs)); err != nil {
-		return h, maker, fmt.Errorf("persistence: bad order hash %q", rec.OrderHash)
-	}
-	if len(ms) != 2*common.AddressLength {
-		return h, maker, fmt.Errorf("persistence: order %s has bad maker %q", rec.OrderHash, rec.Order.Maker)
-	}
-	if _, err := hex.Decode(maker[:], []byte(ms)); err != nil {
-		return h, maker, fmt.Errorf("persistence: order %s has bad maker %q", rec.OrderHash, rec.Order.Maker)
-	}
-	return h, maker, nil
-}
-
-func ordTrim0x(s string) string {
-	if len(s) >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
-		return s[2:]
-	}
-	return s
-}
-
-func orderFillPrefix(hash common.Hash) []byte {
-	k := make([]byte, 0, len(ordPrefixFill)+32+12)
-	k = append(k, ordPrefixFill...)
-	return append(k, hash[:]...)
-}
-
-func orderFillKey(hash common.Hash, f *OrderFill) []byte {
-	k := orderFillPrefix(hash)
-	k = binary.BigEndian.AppendUint64(k, f.BlockNumber)
-	return binary.BigEndian.AppendUint32(k, f.LogIndex)
+	return keys
 }
 
 func refereeKey(maker common.Address) []byte {

@@ -117,8 +117,8 @@ func (s *hashSet) add(h common.Hash) {
 // MayExist answers from. Call it once, before any order actor runs.
 func (o *Orders) LoadHashFilter() error {
 	var hashes []common.Hash
-	for _, st := range orderStatuses {
-		p := orderIndexPrefix(IndexStatus, common.Address{}, OrderStatusCode(st), 0)
+	for _, st := range Statuses {
+		p := orderIndexPrefix(IndexStatus, common.Address{}, st, 0)
 		err := ordersScan(o.store.db, p, func(k, _ []byte) {
 			if len(k) == len(p)+40 {
 				hashes = append(hashes, common.BytesToHash(k[len(p)+8:]))

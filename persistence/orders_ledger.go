@@ -57,18 +57,8 @@ func orderLedgerKey(h common.Hash, e LedgerEntry) []byte {
 	return binary.BigEndian.AppendUint32(k, e.LogIndex)
 }
 
-// LedgerHas reports whether order h's ledger holds the entry of (tx,
-// logIndex), and its kind.
-func (o *Orders) LedgerHas(h, tx common.Hash, logIndex uint32) (bool, byte, error) {
-	v, ok, err := o.store.get(orderLedgerKey(h, LedgerEntry{TxHash: tx, LogIndex: logIndex}))
-	if err != nil || !ok || len(v) != 1 {
-		return false, 0, err
-	}
-	return true, v[0], nil
-}
-
-// Ledger returns every entry of order h's ledger.
-func (o *Orders) Ledger(h common.Hash) ([]LedgerEntry, error) {
+// LoadLedger implements OrderJournal: every entry of order h's ledger.
+func (o *Orders) LoadLedger(h common.Hash) ([]LedgerEntry, error) {
 	p := orderLedgerPrefix(h)
 	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
 	if err != nil {
@@ -88,31 +78,4 @@ func (o *Orders) Ledger(h common.Hash) ([]LedgerEntry, error) {
 		})
 	}
 	return out, it.Error()
-}
-
-// ChainView is what the chain records say about an order, read for the
-// order layer's Resync transition: the cumulative chain record and whether
-// the order's nonce was invalidated.
-type ChainView struct {
-	Order            ChainOrder
-	Seen             bool
-	NonceInvalidated bool
-	NonceTx          common.Hash
-}
-
-// ChainView reads order h's chain record (c/o) and its maker's nonce record
-// (c/n): two point reads.
-func (o *Orders) ChainView(h common.Hash, maker common.Address, nonce uint64) (ChainView, error) {
-	c := NewChain(o.store)
-	co, seen, err := c.ChainOrder(h)
-	if err != nil {
-		return ChainView{}, err
-	}
-	v := ChainView{Order: co, Seen: seen}
-	n, ok, err := c.Nonce(maker, nonce)
-	if err != nil {
-		return ChainView{}, err
-	}
-	v.NonceInvalidated, v.NonceTx = ok, n.TxHash
-	return v, nil
 }

@@ -12,11 +12,9 @@ func TestListMergesStatuses(t *testing.T) {
 	s := openTemp(t, t.TempDir())
 	defer s.Close()
 	o := NewOrders(s, nil)
-	statuses := []string{StatusPending, StatusFilled, StatusCancelled, StatusActive, StatusExpired, StatusFailed, StatusPending}
+	statuses := []Status{StatusPending, StatusFilled, StatusCancelled, StatusActive, StatusExpired, StatusFailed, StatusPending}
 	for i, st := range statuses {
-		if _, err := o.Commit(Change{Record: testRecord(i, st)}); err != nil {
-			t.Fatal(err)
-		}
+		mustPut(t, o, testRecord(i, st))
 	}
 	var got []string
 	var after []byte
@@ -25,8 +23,8 @@ func TestListMergesStatuses(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, raw := range page {
-			got = append(got, string(raw[len(`{"orderHash":"`):len(`{"orderHash":"`)+66]))
+		for _, rec := range page {
+			got = append(got, rec.Hash.Hex())
 		}
 		if next == "" {
 			break
@@ -39,7 +37,7 @@ func TestListMergesStatuses(t *testing.T) {
 		t.Fatalf("paged %d orders, want %d: %v", len(got), len(statuses), got)
 	}
 	for i, h := range got {
-		if want := testRecord(len(statuses)-1-i, "").OrderHash; h != want {
+		if want := testRecord(len(statuses)-1-i, 0).Hash.Hex(); h != want {
 			t.Fatalf("position %d: %s, want %s", i, h, want)
 		}
 	}
@@ -53,26 +51,22 @@ func TestListIsOneSnapshot(t *testing.T) {
 	o := NewOrders(s, nil)
 	const n = 50
 	for i := range n {
-		if _, err := o.Commit(Change{Record: testRecord(i, StatusPending)}); err != nil {
-			t.Fatal(err)
-		}
+		mustPut(t, o, testRecord(i, StatusPending))
 	}
 	var stop atomic.Bool
 	done := make(chan error, 1)
 	go func() {
-		status := StatusPending
 		for round := 0; round < 12 && !stop.Load(); round++ {
 			next := StatusCancelled
 			if round%2 == 1 {
 				next = StatusPending
 			}
 			for i := range n {
-				if _, err := o.Commit(Change{Record: testRecord(i, next), PrevStatus: status}); err != nil {
+				if err := put(o, testRecord(i, next)); err != nil {
 					done <- err
 					return
 				}
 			}
-			status = next
 		}
 		done <- nil
 	}()

@@ -3,7 +3,6 @@ package persistence
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime"
@@ -13,20 +12,21 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/orderengine/orderengine/chain"
 )
 
-// Orders reads and writes order records, their indexes, fills and referral
-// bindings. Writes come only from the order actors (one actor per hash
-// serialises the writes of an order); reads may come from anywhere. It is
-// safe for concurrent use.
+// Orders reads and writes order records, their indexes, ledgers and
+// referral bindings, and is the store's OrderJournal (journal.go): every
+// write is an AppendOrder from the order's actor. Reads may come from
+// anywhere. It is safe for concurrent use.
 type Orders struct {
 	store  *Store
 	outbox *Outbox
 
 	// bindings caches every referral binding (r/ rows), loaded on first
-	// use: the submit path reads it twice per order, and only Commit
+	// use: the submit path reads it twice per order, and only AppendOrder
 	// writes it, so the cache is exact as long as one Orders per store
-	// writes bindings (the order service's).
+	// writes bindings (the engine's).
 	bindMu   sync.RWMutex
 	bindings map[common.Address]common.Address
 
@@ -41,132 +41,128 @@ func NewOrders(store *Store, outbox *Outbox) *Orders {
 	return &Orders{store: store, outbox: outbox}
 }
 
-// ErrNoOutbox is returned by Commit for a change with events when the
-// Orders has no outbox.
-var ErrNoOutbox = errors.New("persistence: order change carries events but no outbox is configured")
+// ErrNoOutbox is returned by AppendOrder for a transition with events when
+// the Orders has no outbox.
+var ErrNoOutbox = errors.New("persistence: order transition carries events but no outbox is configured")
 
-// Change is one durable transition of an order: the new record, and what
-// must be written with it atomically.
-type Change struct {
-	// Record is the order's new state.
-	Record *OrderRecord
-	// PrevStatus is the status the stored record had ("" for a new order).
-	PrevStatus string
-	// Fills to add (keyed by block and log index, so re-adding one is
-	// idempotent).
-	Fills []OrderFill
-	// Events to append to the outbox of Record.AccountID.
-	Events []OutboxEvent
-	// BindReferrer, when set, binds the maker to this referrer.
-	BindReferrer *common.Address
-	// Ledger entries to add (orders_ledger.go): the chain logs whose
-	// events this change emits, how the order was cancelled.
-	Ledger []LedgerEntry
-}
+// ErrOutcomeUnknown wraps an AppendOrder failure that happened after the
+// write was handed to the store: the store failed while the batch was
+// being made durable, so the transition may be durable after a restart.
+var ErrOutcomeUnknown = errors.New("persistence: the write may or may not be durable")
 
-// Commit writes c in one batch with Sync and returns the record's encoding.
-// Nothing is written when it fails. A change without events (a new order)
-// goes through the store's group committer (group_commit.go): the same
-// single atomic batch, shared with the other changes of its round.
-func (o *Orders) Commit(c Change) ([]byte, error) {
+// AppendOrder implements OrderJournal: one batch through the group
+// committer, whose goroutine checks the stored version first.
+func (o *Orders) AppendOrder(_ context.Context, t *OrderTransition) error {
 	if err := o.store.enter(); err != nil {
-		return nil, err
+		return err
 	}
 	defer o.store.exit()
-	rec := c.Record
-	hash, maker, err := orderRecordIDs(rec)
+	rec := t.Record
+	if err := rec.check(); err != nil {
+		return err
+	}
+	if rec.Version != t.Expect+1 {
+		return fmt.Errorf("persistence: order %s: version %d does not follow %d", rec.Hash.Hex(), rec.Version, t.Expect)
+	}
+	if len(t.Events) > 0 && o.outbox == nil {
+		return ErrNoOutbox
+	}
+	ops := make(opList, 0, 10+2*len(t.Events)+len(t.Ledger))
+	val := appendOrder(make([]byte, 0, 384), rec)
+	if err := o.writeTransition(&ops, t, val); err != nil {
+		return err
+	}
+	staged, err := o.outbox.stage(&ops, rec.AccountID, t.Events)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	val, err := appendOrderJSON(make([]byte, 0, 1024), rec)
-	if err != nil {
-		return nil, fmt.Errorf("persistence: encode order: %w", err)
+	err = o.store.group.WriteIf(ops, o.versionCheck(rec.Hash, t.Expect, rec.Version))
+	o.outbox.settle(staged, err == nil)
+	switch {
+	case errors.Is(err, ErrVersionConflict), errors.Is(err, errStoreClosed):
+		return err
+	case err != nil:
+		return fmt.Errorf("%w: commit order %s: %w", ErrOutcomeUnknown, rec.Hash.Hex(), err)
 	}
-	if c.PrevStatus == "" {
-		o.stored.add(hash)
-	}
-	if len(c.Events) == 0 {
-		ops := make(opList, 0, 8)
-		if err := o.writeChange(&ops, c, hash, maker, val); err != nil {
-			return nil, err
-		}
-		if err := o.store.group.Write(ops); err != nil {
-			return nil, fmt.Errorf("persistence: commit order: %w", err)
-		}
-		o.cacheBinding(maker, c.BindReferrer)
-		return val, nil
-	}
-	if o.outbox == nil {
-		return nil, ErrNoOutbox
-	}
-	b := o.store.db.NewBatch()
-	defer b.Close()
-	if err := o.writeChange(b, c, hash, maker, val); err != nil {
-		return nil, err
-	}
-	refs := make([]OutboxRef, 0, len(c.Events))
-	for _, ev := range c.Events {
-		ref, err := o.outbox.Append(b, rec.AccountID, ev)
-		if err != nil {
-			o.outbox.Done(refs...)
-			return nil, err
-		}
-		refs = append(refs, ref)
-	}
-	if err := o.outbox.Commit(b, refs...); err != nil {
-		return nil, err
-	}
-	o.cacheBinding(maker, c.BindReferrer)
-	return val, nil
+	o.cacheBinding(rec.Order.Maker, t.Bind)
+	return nil
 }
 
-// writer is where a change's keys go: a Pebble batch, or the op list of
-// the group committer.
+// versionCheck is the precondition the group committer evaluates for an
+// append of order h from version expect to next: the version the round
+// has already written for h, else the stored one (a new order's hash is
+// known absent without a read when the hash filter says so, and is added
+// to the filter here, in the committer's one goroutine, so two creates of
+// one hash can never both pass).
+func (o *Orders) versionCheck(h common.Hash, expect, next uint64) func(*groupRound) error {
+	key := OrderKey(h)
+	return func(r *groupRound) error {
+		cur, seen := r.versions[h]
+		if !seen {
+			if expect == 0 && !o.stored.mayContain(h) {
+				cur = 0
+			} else {
+				v, ok, err := r.get(key)
+				if err != nil {
+					return err
+				}
+				if ok {
+					if cur, err = orderVersion(v); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		if cur != expect {
+			return ErrVersionConflict
+		}
+		if expect == 0 {
+			o.stored.add(h)
+		}
+		r.versions[h] = next
+		return nil
+	}
+}
+
+// writer is where a transition's keys go.
 type writer interface {
 	Set(key, value []byte, _ *pebble.WriteOptions) error
 	Delete(key []byte, _ *pebble.WriteOptions) error
 }
 
-// opList collects a change's writes for the group committer. The keys and
-// values must not change until the write returns.
+// opList collects a transition's writes for the group committer. The keys
+// and values must not change until the write returns.
 type opList []groupOp
 
+// Set implements writer.
 func (l *opList) Set(key, value []byte, _ *pebble.WriteOptions) error {
 	*l = append(*l, groupOp{key: key, value: value})
 	return nil
 }
 
+// Delete implements writer.
 func (l *opList) Delete(key []byte, _ *pebble.WriteOptions) error {
 	*l = append(*l, groupOp{key: key, del: true})
 	return nil
 }
 
-// writeChange writes c's record (encoded as val), index moves, fills,
-// ledger entries and referral binding to w.
-func (o *Orders) writeChange(w writer, c Change, hash common.Hash, maker common.Address, val []byte) error {
-	rec := c.Record
-	if err := w.Set(OrderKey(hash), val, nil); err != nil {
+// writeTransition writes t's record (encoded as val), index moves, ledger
+// entries and referral binding to w.
+func (o *Orders) writeTransition(w writer, t *OrderTransition, val []byte) error {
+	rec := t.Record
+	if err := w.Set(OrderKey(rec.Hash), val, nil); err != nil {
 		return err
 	}
-	if err := moveIndexes(w, rec, hash, maker, c.PrevStatus); err != nil {
+	if err := moveIndexes(w, rec, t.Prev); err != nil {
 		return err
 	}
-	for i := range c.Fills {
-		fv, err := json.Marshal(&c.Fills[i])
-		if err != nil {
-			return fmt.Errorf("persistence: encode fill: %w", err)
-		}
-		if err := w.Set(orderFillKey(hash, &c.Fills[i]), fv, nil); err != nil {
+	for _, e := range t.Ledger {
+		if err := w.Set(orderLedgerKey(rec.Hash, e), []byte{e.Kind}, nil); err != nil {
 			return err
 		}
 	}
-	for _, e := range c.Ledger {
-		if err := w.Set(orderLedgerKey(hash, e), []byte{e.Kind}, nil); err != nil {
-			return err
-		}
-	}
-	if c.BindReferrer != nil {
-		if err := w.Set(refereeKey(maker), c.BindReferrer[:], nil); err != nil {
+	if t.Bind != nil {
+		if err := w.Set(refereeKey(rec.Order.Maker), t.Bind[:], nil); err != nil {
 			return err
 		}
 	}
@@ -175,26 +171,18 @@ func (o *Orders) writeChange(w writer, c Change, hash common.Hash, maker common.
 
 // moveIndexes writes rec's four index keys, deleting prev's when the
 // status changed.
-func moveIndexes(b writer, rec *OrderRecord, hash common.Hash, maker common.Address, prev string) error {
+func moveIndexes(b writer, rec *OrderRecord, prev Status) error {
 	if prev == rec.Status {
 		return nil
 	}
-	if prev != "" {
-		old, err := orderIndexKeysOf(rec, hash, maker, prev)
-		if err != nil {
-			return err
-		}
-		for _, k := range old {
+	if prev != 0 {
+		for _, k := range orderIndexKeys(rec, prev) {
 			if err := b.Delete(k, nil); err != nil {
 				return err
 			}
 		}
 	}
-	keys, err := orderIndexKeysOf(rec, hash, maker, rec.Status)
-	if err != nil {
-		return err
-	}
-	for _, k := range keys {
+	for _, k := range orderIndexKeys(rec, rec.Status) {
 		if err := b.Set(k, nil, nil); err != nil {
 			return err
 		}
@@ -202,58 +190,62 @@ func moveIndexes(b writer, rec *OrderRecord, hash common.Hash, maker common.Addr
 	return nil
 }
 
-// Raw returns the stored JSON of the order with hash; ok is false when
-// there is none.
-func (o *Orders) Raw(hash common.Hash) (val []byte, ok bool, err error) {
-	return o.store.get(OrderKey(hash))
-}
+// LoadOrder implements OrderJournal: the stored record of the order with
+// hash.
+func (o *Orders) LoadOrder(hash common.Hash) (*OrderRecord, bool, error) { return o.Load(hash) }
 
 // Load returns the decoded record of the order with hash.
 func (o *Orders) Load(hash common.Hash) (*OrderRecord, bool, error) {
-	val, ok, err := o.Raw(hash)
+	val, ok, err := o.store.get(OrderKey(hash))
 	if err != nil || !ok {
 		return nil, ok, err
 	}
 	var rec OrderRecord
-	if err := DecodeOrderRecord(val, &rec); err != nil {
+	if err := decodeOrder(val, &rec); err != nil {
 		return nil, false, fmt.Errorf("persistence: decode order %s: %w", hash.Hex(), err)
 	}
 	return &rec, true, nil
 }
 
+// Exists reports whether an order with hash is stored (a point read,
+// nothing decoded).
+func (o *Orders) Exists(hash common.Hash) (bool, error) {
+	if !o.stored.mayContain(hash) {
+		return false, nil
+	}
+	_, ok, err := o.store.get(OrderKey(hash))
+	return ok, err
+}
+
 // ListFilter selects orders for List. Zero fields do not filter.
 type ListFilter struct {
 	Maker  *common.Address
-	Status string
-	Type   string
+	Status Status
+	Class  chain.Class
 	Limit  int
 	// After is a cursor from ParseCursor: the page starts after it.
 	After []byte
 }
 
-// List returns the stored JSON of up to f.Limit orders matching f, newest
-// first, and the cursor of the next page ("" at the end). Without a status
-// filter it merges the six status ranges of the same mask.
-func (o *Orders) List(f ListFilter) (records [][]byte, next string, err error) {
+// List returns up to f.Limit orders matching f, newest first, and the
+// cursor of the next page ("" at the end). Without a status filter it
+// merges the six status ranges of the same mask.
+func (o *Orders) List(f ListFilter) (records []*OrderRecord, next string, err error) {
 	mask := byte(IndexStatus)
 	var maker common.Address
-	var tc byte
-	statuses := orderStatuses[:]
+	statuses := Statuses[:]
 	if f.Maker != nil {
 		mask |= IndexMaker
 		maker = *f.Maker
 	}
-	if f.Status != "" {
-		if OrderStatusCode(f.Status) == 0 {
-			return nil, "", fmt.Errorf("persistence: unknown status %q", f.Status)
+	if f.Status != 0 {
+		if f.Status.String() == "" {
+			return nil, "", fmt.Errorf("persistence: unknown status %d", f.Status)
 		}
-		statuses = []string{f.Status}
+		statuses = []Status{f.Status}
 	}
-	if f.Type != "" {
+	if f.Class != 0 {
 		mask |= IndexType
-		if tc = OrderTypeCode(f.Type); tc == 0 {
-			return nil, "", fmt.Errorf("persistence: unknown order type %q", f.Type)
-		}
 	}
 	// One snapshot for the ranges and the records: an order whose status
 	// changes meanwhile is listed once, as the snapshot has it.
@@ -266,7 +258,7 @@ func (o *Orders) List(f ListFilter) (records [][]byte, next string, err error) {
 		_ = snap.Close()
 	}()
 	for _, st := range statuses {
-		r, err := openRange(snap, orderIndexPrefix(mask, maker, OrderStatusCode(st), tc), f.After)
+		r, err := openRange(snap, orderIndexPrefix(mask, maker, st, f.Class), f.After)
 		if err != nil {
 			return nil, "", err
 		}
@@ -291,14 +283,19 @@ func (o *Orders) List(f ListFilter) (records [][]byte, next string, err error) {
 		if len(suffix) != 40 {
 			return nil, "", fmt.Errorf("persistence: malformed index key %x", best.it.Key())
 		}
-		val, ok, err := readerGet(snap, OrderKey(common.BytesToHash(suffix[8:])))
+		h := common.BytesToHash(suffix[8:])
+		val, ok, err := readerGet(snap, OrderKey(h))
 		if err != nil {
 			return nil, "", err
 		}
 		if !ok {
 			return nil, "", fmt.Errorf("persistence: index entry %x has no order", best.it.Key())
 		}
-		records = append(records, val)
+		rec := new(OrderRecord)
+		if err := decodeOrder(val, rec); err != nil {
+			return nil, "", fmt.Errorf("persistence: decode order %s: %w", h.Hex(), err)
+		}
+		records = append(records, rec)
 		last = append(last[:0], suffix...)
 		best.ok = best.it.Next()
 	}
@@ -340,28 +337,9 @@ func orderCursorHex(suffix []byte) string {
 	return string(out)
 }
 
-// Fills returns the stored fills of the order with hash, in chain order.
-func (o *Orders) Fills(hash common.Hash) ([]OrderFill, error) {
-	p := orderFillPrefix(hash)
-	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
-	if err != nil {
-		return nil, fmt.Errorf("persistence: fills: %w", err)
-	}
-	defer it.Close()
-	out := []OrderFill{}
-	for ok := it.First(); ok; ok = it.Next() {
-		v, err := it.ValueAndErr()
-		if err != nil {
-			return nil, err
-		}
-		var f OrderFill
-		if err := json.Unmarshal(v, &f); err != nil {
-			return nil, fmt.Errorf("persistence: decode fill: %w", err)
-		}
-		out = append(out, f)
-	}
-	return out, it.Error()
-}
+// Fills returns the fills of the order with hash, in chain order (the
+// indexer's rows, chain_orders.go).
+func (o *Orders) Fills(hash common.Hash) ([]Fill, error) { return NewChain(o.store).Fills(hash) }
 
 // OpenOrders calls fn with every pending and active order (the start-up
 // rebuild of orderbooks and per-maker open counts, the trigger engine's
@@ -369,7 +347,7 @@ func (o *Orders) Fills(hash common.Hash) ([]OrderFill, error) {
 // goroutine, one record at a time.
 //
 // Reading an order is a point read (most of a restart's time: bench
-// restart) and a decode (≈ 1 µs, DecodeOrderRecord). The open hashes are
+// restart) and a decode (decodeOrder). The open hashes are
 // read from the status index first (32 bytes each) and sorted, so the
 // records are read in key order: where most orders are open, consecutive
 // reads find their block in the cache (200,000 open orders: ≈ 5 µs per read
@@ -379,8 +357,8 @@ func (o *Orders) Fills(hash common.Hash) ([]OrderFill, error) {
 // through sorted hashes was slower than point reads.)
 func (o *Orders) OpenOrders(fn func(*OrderRecord) error) error {
 	var hashes []common.Hash
-	for _, status := range []string{StatusPending, StatusActive} {
-		p := orderIndexPrefix(IndexStatus, common.Address{}, OrderStatusCode(status), 0)
+	for _, status := range []Status{StatusPending, StatusActive} {
+		p := orderIndexPrefix(IndexStatus, common.Address{}, status, 0)
 		it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
 		if err != nil {
 			return fmt.Errorf("persistence: open orders: %w", err)

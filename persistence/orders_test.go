@@ -5,21 +5,11 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 )
-
-func testRecord(i int, status string) *OrderRecord {
-	h := fmt.Sprintf("0x%064x", i+1)
-	return &OrderRecord{
-		OrderHash: h, OrderType: "limit", Status: status, Pair: "p",
-		Order:     SignedOrder{Maker: "0x1000000000000000000000000000000000000001", AmountIn: "1"},
-		CreatedAt: time.Unix(1_800_000_000+int64(i), 0).UTC(), UpdatedAt: time.Unix(1_800_000_000, 0).UTC(),
-	}
-}
 
 func TestCheckOrdersFindsEveryInconsistency(t *testing.T) {
 	s, err := Open(t.TempDir(), nil)
@@ -29,15 +19,10 @@ func TestCheckOrdersFindsEveryInconsistency(t *testing.T) {
 	defer s.Close()
 	o := NewOrders(s, nil)
 	for i := range 3 {
-		if _, err := o.Commit(Change{Record: testRecord(i, StatusPending)}); err != nil {
-			t.Fatal(err)
-		}
+		mustPut(t, o, testRecord(i, StatusPending))
 	}
 	// A status change moves the four index keys.
-	rec := testRecord(1, StatusCancelled)
-	if _, err := o.Commit(Change{Record: rec, PrevStatus: StatusPending}); err != nil {
-		t.Fatal(err)
-	}
+	mustPut(t, o, testRecord(1, StatusCancelled))
 	res, err := o.CheckOrders()
 	if err != nil || len(res.Problems) != 0 || res.Orders != 3 || res.IndexEntries != 12 {
 		t.Fatalf("consistent store reported %+v, %v", res, err)
@@ -47,14 +32,8 @@ func TestCheckOrdersFindsEveryInconsistency(t *testing.T) {
 		t.Fatalf("pending list %d, %v", len(pending), err)
 	}
 	// Remove one index key of order 0 and add a stray one for a missing order.
-	keys, err := orderIndexKeys(testRecord(0, StatusPending), StatusPending)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stray, err := orderIndexKeys(testRecord(9, StatusPending), StatusPending)
-	if err != nil {
-		t.Fatal(err)
-	}
+	keys := orderIndexKeys(testRecord(0, StatusPending), StatusPending)
+	stray := orderIndexKeys(testRecord(9, StatusPending), StatusPending)
 	b := s.db.NewBatch()
 	_ = b.Delete(keys[3], nil)
 	_ = b.Set(stray[0], nil, nil)
@@ -86,13 +65,11 @@ func TestHashFilterHasNoFalseNegatives(t *testing.T) {
 		t.Fatal("without a loaded filter every hash may exist")
 	}
 	stored := testRecord(1, StatusPending)
-	if _, err := o.Commit(Change{Record: stored}); err != nil {
-		t.Fatal(err)
-	}
+	mustPut(t, o, stored)
 	if err := o.LoadHashFilter(); err != nil {
 		t.Fatal(err)
 	}
-	if !o.MayExist(common.HexToHash(stored.OrderHash)) {
+	if !o.MayExist(stored.Hash) {
 		t.Fatal("a stored hash is missing from the loaded filter")
 	}
 	// Past the first filter's capacity a second one is chained; every added
@@ -133,22 +110,20 @@ func TestOpenOrdersInHashOrder(t *testing.T) {
 	}
 	defer s.Close()
 	o := NewOrders(s, nil)
-	statuses := []string{StatusPending, StatusActive, StatusCancelled}
+	statuses := []Status{StatusPending, StatusActive, StatusCancelled}
 	var want []string
 	for i := range 3000 {
 		if status := statuses[i%3]; status != StatusCancelled {
-			want = append(want, testRecord(i, status).OrderHash)
+			want = append(want, testRecord(i, status).Hash.Hex())
 		}
 	}
 	sort.Strings(want) // the same length and case: hash order
 	for i := range 3000 {
-		if _, err := o.Commit(Change{Record: testRecord(i, statuses[i%3])}); err != nil {
-			t.Fatal(err)
-		}
+		mustPut(t, o, testRecord(i, statuses[i%3]))
 	}
 	var got []string
 	if err := o.OpenOrders(func(rec *OrderRecord) error {
-		got = append(got, rec.OrderHash)
+		got = append(got, rec.Hash.Hex())
 		return nil
 	}); err != nil {
 		t.Fatal(err)
@@ -162,10 +137,7 @@ func TestOpenOrdersInHashOrder(t *testing.T) {
 		}
 	}
 	// An index entry without its order fails the walk.
-	stray, err := orderIndexKeys(testRecord(5000, StatusActive), StatusActive)
-	if err != nil {
-		t.Fatal(err)
-	}
+	stray := orderIndexKeys(testRecord(5000, StatusActive), StatusActive)
 	if err := s.db.Set(stray[0], nil, pebble.Sync); err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/orderengine/orderengine/internal/jsonw"
 )
 
 // The event outbox.
@@ -31,20 +32,16 @@ import (
 // restart lower, which is harmless because a consumer only ever sees the
 // keys that are present.
 //
-// Producer protocol (three steps, all required):
-//
-//	ref, err := outbox.Append(batch, accountID, ev) // 1. add to your batch
-//	err = batch.Commit(pebble.Sync)                 // 2. commit it yourself
-//	outbox.Done(ref)                                // 3. ALWAYS, also on failure
-//
-// or, equivalently and preferably, outbox.Commit(batch, refs...) which does 2
-// and 3 and also keeps the committed events in memory for the consumer (who
-// otherwise reads them back from disk).
-// Done tells the outbox that the seq is no longer in flight: a consumer never
-// reads past the lowest in-flight seq of an account, so a batch that commits
-// late cannot be skipped by a consumer that already read a later seq. A ref
-// that is never Done is given up after OutboxInFlightTimeout (logged), so a
-// buggy producer delays events, never blocks them forever.
+// Producer protocol: the order journal (orders_store.go) stages a
+// transition's events (stage: seqs assigned and marked in flight, rows
+// added to the transition's writes), writes them with the transition, and
+// settles them whatever the outcome (settle: no longer in flight, cached
+// for the consumer when durable, subscribers notified). A consumer never
+// reads past the lowest in-flight seq of an account, so a write that
+// commits late cannot be skipped by a consumer that already read a later
+// seq. A seq that is never settled is given up after
+// OutboxInFlightTimeout (logged), so a buggy producer delays events, never
+// blocks them forever.
 
 // OutboxInFlightTimeout is how long an appended, not yet Done seq holds back
 // consumers of its account before the outbox stops waiting for it.
@@ -109,11 +106,11 @@ type EventData struct {
 // outbox row's value and the body of the event's webhook deliveries.
 func (e *OutboxEvent) AppendJSON(dst []byte) ([]byte, error) {
 	dst = append(dst, `{"id":`...)
-	dst = appendJSONString(dst, e.ID)
+	dst = jsonw.String(dst, e.ID)
 	dst = append(dst, `,"trigger":`...)
-	dst = appendJSONString(dst, e.Trigger)
+	dst = jsonw.String(dst, e.Trigger)
 	dst = append(dst, `,"createdAt":`...)
-	dst, err := appendJSONTime(dst, e.CreatedAt)
+	dst, err := jsonw.Time(dst, e.CreatedAt)
 	if err != nil {
 		return nil, err
 	}
@@ -135,16 +132,9 @@ func (e *OutboxEvent) AppendJSON(dst []byte) ([]byte, error) {
 		}
 		first = false
 		dst = append(dst, f.key...)
-		dst = appendJSONString(dst, f.v)
+		dst = jsonw.String(dst, f.v)
 	}
 	return append(dst, "}}"...), nil
-}
-
-// OutboxRef identifies an appended event until its batch is committed (or
-// abandoned) and Done is called.
-type OutboxRef struct {
-	AccountID string
-	Seq       uint64
 }
 
 // OutboxEntry is an event as a consumer reads it, with its position.
@@ -167,13 +157,10 @@ type Outbox struct {
 
 type outboxAccount struct {
 	next     uint64               // next seq to assign
-	inFlight map[uint64]time.Time // appended, not yet Done
-	// pending holds appended events until their batch commits through
-	// Commit; cache holds them from then until a consumer deletes them, so
-	// Scan usually answers from memory instead of seeking the LSM (events
-	// made durable by a producer's own commit + Done are read from disk).
-	pending map[uint64]OutboxEvent
-	cache   map[uint64]OutboxEvent
+	inFlight map[uint64]time.Time // staged, not yet settled
+	// cache holds settled durable events until a consumer deletes them,
+	// so Scan usually answers from memory instead of seeking the LSM.
+	cache map[uint64]OutboxEvent
 }
 
 // outboxCacheMax bounds the cached events per account (beyond it Scan reads
@@ -192,98 +179,92 @@ func NewOutbox(store *Store, log *slog.Logger, now func() time.Time) *Outbox {
 }
 
 // Subscribe registers fn to be called with an account id after events of that
-// account became visible (Done). fn must not block: it should only signal.
+// account became visible (settled). fn must not block: it should only signal.
 func (o *Outbox) Subscribe(fn func(accountID string)) {
 	o.mu.Lock()
 	o.subs = append(o.subs, fn)
 	o.mu.Unlock()
 }
 
-// Append adds ev to batch b under accountID and marks its seq in flight. The
-// caller must commit b and then call Done(ref) whatever the outcome.
-func (o *Outbox) Append(b *pebble.Batch, accountID string, ev OutboxEvent) (OutboxRef, error) {
-	if accountID == "" || ev.Trigger == "" {
-		return OutboxRef{}, fmt.Errorf("persistence: outbox append needs an account and a trigger")
+// stagedEvents are a transition's events between stage and settle.
+type stagedEvents struct {
+	accountID string
+	seqs      []uint64
+	events    []OutboxEvent
+}
+
+// stage assigns seqs to events under accountID, marks them in flight and
+// adds their rows to w. The caller must call settle with the result
+// whatever happens next. A nil Outbox stages nothing (the caller has
+// checked there are no events).
+func (o *Outbox) stage(w writer, accountID string, events []OutboxEvent) (*stagedEvents, error) {
+	if len(events) == 0 {
+		return nil, nil
 	}
-	if ev.ID == "" {
-		ev.ID = NewEventID()
+	if accountID == "" {
+		return nil, fmt.Errorf("persistence: outbox events need an account")
 	}
-	if ev.CreatedAt.IsZero() {
-		ev.CreatedAt = o.now().UTC()
-	}
-	v, err := ev.AppendJSON(nil)
-	if err != nil {
-		return OutboxRef{}, fmt.Errorf("persistence: encode event: %w", err)
+	st := &stagedEvents{accountID: accountID, seqs: make([]uint64, len(events)), events: make([]OutboxEvent, len(events))}
+	vals := make([][]byte, len(events))
+	now := o.now().UTC()
+	for i, ev := range events {
+		if ev.Trigger == "" {
+			return nil, fmt.Errorf("persistence: outbox event without a trigger")
+		}
+		if ev.ID == "" {
+			ev.ID = NewEventID()
+		}
+		if ev.CreatedAt.IsZero() {
+			ev.CreatedAt = now
+		}
+		v, err := ev.AppendJSON(nil)
+		if err != nil {
+			return nil, fmt.Errorf("persistence: encode event: %w", err)
+		}
+		st.events[i], vals[i] = ev, v
 	}
 	o.mu.Lock()
 	acct, err := o.accountLocked(accountID)
 	if err != nil {
 		o.mu.Unlock()
-		return OutboxRef{}, err
+		return nil, err
 	}
-	seq := acct.next
-	acct.next++
-	acct.inFlight[seq] = o.now()
-	acct.pending[seq] = ev
+	at := o.now()
+	for i := range st.seqs {
+		st.seqs[i] = acct.next
+		acct.next++
+		acct.inFlight[st.seqs[i]] = at
+	}
 	o.mu.Unlock()
-	if err := b.Set(outboxKey(accountID, seq), v, nil); err != nil {
-		o.Done(OutboxRef{accountID, seq})
-		return OutboxRef{}, fmt.Errorf("persistence: outbox append: %w", err)
-	}
-	return OutboxRef{AccountID: accountID, Seq: seq}, nil
-}
-
-// Commit commits b with Sync and then calls Done for refs, whatever the
-// outcome of the commit. It writes nothing once the store has failed or
-// has begun to close.
-func (o *Outbox) Commit(b *pebble.Batch, refs ...OutboxRef) error {
-	defer o.Done(refs...)
-	if err := o.store.Err(); err != nil {
-		return err
-	}
-	if err := o.store.enter(); err != nil {
-		return err
-	}
-	defer o.store.exit()
-	if err := b.Commit(pebble.Sync); err != nil {
-		return fmt.Errorf("persistence: commit: %w", err)
-	}
-	o.mu.Lock()
-	for _, r := range refs {
-		if a := o.accounts[r.AccountID]; a != nil {
-			if ev, ok := a.pending[r.Seq]; ok && len(a.cache) < outboxCacheMax {
-				a.cache[r.Seq] = ev
-			}
+	for i, seq := range st.seqs {
+		if err := w.Set(outboxKey(accountID, seq), vals[i], nil); err != nil {
+			o.settle(st, false)
+			return nil, fmt.Errorf("persistence: outbox stage: %w", err)
 		}
 	}
-	o.mu.Unlock()
-	return nil
+	return st, nil
 }
 
-// Done releases refs after their batch was committed or abandoned, and
-// notifies subscribers of the accounts concerned.
-func (o *Outbox) Done(refs ...OutboxRef) {
-	if len(refs) == 0 {
+// settle ends stage: the seqs are no longer in flight; when durable the
+// events are cached for the consumer (who otherwise reads them back from
+// disk); subscribers of the account are notified either way.
+func (o *Outbox) settle(st *stagedEvents, durable bool) {
+	if st == nil {
 		return
 	}
 	o.mu.Lock()
-	for _, r := range refs {
-		if a := o.accounts[r.AccountID]; a != nil {
-			delete(a.inFlight, r.Seq)
-			delete(a.pending, r.Seq)
+	if a := o.accounts[st.accountID]; a != nil {
+		for i, seq := range st.seqs {
+			delete(a.inFlight, seq)
+			if durable && len(a.cache) < outboxCacheMax {
+				a.cache[seq] = st.events[i]
+			}
 		}
 	}
 	subs := o.subs
 	o.mu.Unlock()
-	seen := make(map[string]bool, 1)
-	for _, r := range refs {
-		if seen[r.AccountID] {
-			continue
-		}
-		seen[r.AccountID] = true
-		for _, fn := range subs {
-			fn(r.AccountID)
-		}
+	for _, fn := range subs {
+		fn(st.accountID)
 	}
 }
 
@@ -293,7 +274,7 @@ func (o *Outbox) accountLocked(accountID string) (*outboxAccount, error) {
 	if a := o.accounts[accountID]; a != nil {
 		return a, nil
 	}
-	a := &outboxAccount{inFlight: make(map[uint64]time.Time), pending: make(map[uint64]OutboxEvent), cache: make(map[uint64]OutboxEvent)}
+	a := &outboxAccount{inFlight: make(map[uint64]time.Time), cache: make(map[uint64]OutboxEvent)}
 	p := outboxPrefix(accountID)
 	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
 	if err != nil {

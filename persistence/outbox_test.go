@@ -8,14 +8,23 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 )
 
-func appendOne(t *testing.T, o *Outbox, s *Store, acct, trigger string) (*pebble.Batch, OutboxRef) {
+// appendOne stages one event in a batch of its own, as a producer does
+// with its transition's writes.
+func appendOne(t *testing.T, o *Outbox, s *Store, acct, trigger string) (*pebble.Batch, *stagedEvents) {
 	t.Helper()
 	b := s.DB().NewBatch()
-	ref, err := o.Append(b, acct, OutboxEvent{Trigger: trigger, Data: EventData{OrderHash: "0xabc"}})
+	st, err := o.stage(b, acct, []OutboxEvent{{Trigger: trigger, Data: EventData{OrderHash: "0xabc"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return b, ref
+	return b, st
+}
+
+// commitOne commits a staged batch and settles it as durable.
+func commitOne(o *Outbox, b *pebble.Batch, st *stagedEvents) error {
+	err := b.Commit(pebble.Sync)
+	o.settle(st, err == nil)
+	return err
 }
 
 func TestOutboxOrderingAndVisibility(t *testing.T) {
@@ -31,18 +40,18 @@ func TestOutboxOrderingAndVisibility(t *testing.T) {
 
 	b1, r1 := appendOne(t, o, s, "acc_1", TriggerOrderCancelled)
 	b2, r2 := appendOne(t, o, s, "acc_1", TriggerOrderFilled)
-	if r2.Seq != r1.Seq+1 {
-		t.Fatalf("seqs %d, %d not consecutive", r1.Seq, r2.Seq)
+	if r2.seqs[0] != r1.seqs[0]+1 {
+		t.Fatalf("seqs %d, %d not consecutive", r1.seqs[0], r2.seqs[0])
 	}
 	// The later event commits first: it must stay invisible while the
 	// earlier one is in flight, or a consumer could skip the earlier one.
-	if err := o.Commit(b2, r2); err != nil {
+	if err := commitOne(o, b2, r2); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := o.Scan("acc_1", 0, 10); len(got) != 0 {
 		t.Fatalf("visible past an in-flight seq: %+v", got)
 	}
-	if err := o.Commit(b1, r1); err != nil {
+	if err := commitOne(o, b1, r1); err != nil {
 		t.Fatal(err)
 	}
 	got, err := o.Scan("acc_1", 0, 10)
@@ -65,7 +74,7 @@ func TestOutboxOrderingAndVisibility(t *testing.T) {
 	// An abandoned batch leaves a gap and does not block.
 	b3, r3 := appendOne(t, o, s, "acc_1", TriggerOrderExpired)
 	_ = b3.Close()
-	o.Done(r3)
+	o.settle(r3, false)
 	if got, _ := o.Scan("acc_1", 0, 10); len(got) != 2 {
 		t.Fatalf("abandoned event visible or blocking: %+v", got)
 	}
@@ -89,10 +98,10 @@ func TestOutboxOrderingAndVisibility(t *testing.T) {
 		t.Fatalf("accounts: %v %v", accts, err)
 	}
 	b4, r4 := appendOne(t, o, s, "acc_1", TriggerOrderFailed)
-	if r4.Seq != got[1].Seq+1 {
-		t.Fatalf("seq after reopen %d, want %d", r4.Seq, got[1].Seq+1)
+	if r4.seqs[0] != got[1].Seq+1 {
+		t.Fatalf("seq after reopen %d, want %d", r4.seqs[0], got[1].Seq+1)
 	}
-	if err := o.Commit(b4, r4); err != nil {
+	if err := commitOne(o, b4, r4); err != nil {
 		t.Fatal(err)
 	}
 	left, _ := o.Scan("acc_1", 0, 10)
@@ -101,32 +110,32 @@ func TestOutboxOrderingAndVisibility(t *testing.T) {
 	}
 }
 
-// TestOutboxMemoryAndDiskPathsAgree mixes events committed through Commit
-// (served from memory) with one committed by the producer itself and Done
-// (read from disk) and one abandoned: Scan returns exactly the durable ones,
-// in order, from any cursor.
+// TestOutboxMemoryAndDiskPathsAgree mixes events settled as durable
+// (served from memory) with one on disk but not cached (read from disk) and
+// one abandoned: Scan returns exactly the durable ones, in order, from any
+// cursor.
 func TestOutboxMemoryAndDiskPathsAgree(t *testing.T) {
 	s := openTemp(t, t.TempDir())
 	defer s.Close()
 	o := NewOutbox(s, nil, nil)
 	b1, r1 := appendOne(t, o, s, "acc_1", TriggerOrderFilled)
-	if err := o.Commit(b1, r1); err != nil {
+	if err := commitOne(o, b1, r1); err != nil {
 		t.Fatal(err)
 	}
 	b2, r2 := appendOne(t, o, s, "acc_1", TriggerOrderCancelled)
-	if err := b2.Commit(pebble.Sync); err != nil { // the producer's own commit
+	if err := b2.Commit(pebble.Sync); err != nil {
 		t.Fatal(err)
 	}
-	o.Done(r2)
+	o.settle(r2, false) // on disk, not cached: Scan reads it back
 	b3, r3 := appendOne(t, o, s, "acc_1", TriggerOrderExpired)
 	_ = b3.Close()
-	o.Done(r3) // abandoned: never durable
+	o.settle(r3, false) // abandoned: never durable
 	b4, r4 := appendOne(t, o, s, "acc_1", TriggerOrderFailed)
-	if err := o.Commit(b4, r4); err != nil {
+	if err := commitOne(o, b4, r4); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{TriggerOrderFilled, TriggerOrderCancelled, TriggerOrderFailed}
-	for from := uint64(0); from <= r4.Seq+1; from++ {
+	for from := uint64(0); from <= r4.seqs[0]+1; from++ {
 		got, err := o.Scan("acc_1", from, 10)
 		if err != nil {
 			t.Fatal(err)
@@ -139,7 +148,7 @@ func TestOutboxMemoryAndDiskPathsAgree(t *testing.T) {
 			triggers = append(triggers, e.Event.Trigger)
 		}
 		var exp []string
-		for i, seq := range []uint64{r1.Seq, r2.Seq, r4.Seq} {
+		for i, seq := range []uint64{r1.seqs[0], r2.seqs[0], r4.seqs[0]} {
 			if seq >= from {
 				exp = append(exp, want[i])
 			}
@@ -150,13 +159,13 @@ func TestOutboxMemoryAndDiskPathsAgree(t *testing.T) {
 	}
 	// A consumed event disappears from both paths.
 	del := s.DB().NewBatch()
-	if err := o.DeleteEvent(del, "acc_1", r1.Seq); err != nil {
+	if err := o.DeleteEvent(del, "acc_1", r1.seqs[0]); err != nil {
 		t.Fatal(err)
 	}
 	if err := del.Commit(pebble.Sync); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := o.Scan("acc_1", 0, 10); len(got) != 2 || got[0].Seq != r2.Seq {
+	if got, _ := o.Scan("acc_1", 0, 10); len(got) != 2 || got[0].Seq != r2.seqs[0] {
 		t.Fatalf("after delete: %+v", got)
 	}
 }

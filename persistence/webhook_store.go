@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/orderengine/orderengine/internal/jsonw"
 )
 
 // Webhook records (keys.go, prefix w/):
@@ -89,11 +90,11 @@ type WebhookDelivery struct {
 func (d *WebhookDelivery) appendJSON(dst []byte) ([]byte, error) {
 	var err error
 	dst = append(dst, `{"endpointId":`...)
-	dst = appendJSONString(dst, d.EndpointID)
+	dst = jsonw.String(dst, d.EndpointID)
 	dst = append(dst, `,"eventId":`...)
-	dst = appendJSONString(dst, d.EventID)
+	dst = jsonw.String(dst, d.EventID)
 	dst = append(dst, `,"trigger":`...)
-	dst = appendJSONString(dst, d.Trigger)
+	dst = jsonw.String(dst, d.Trigger)
 	dst = append(dst, `,"body":`...)
 	if d.Body == nil {
 		dst = append(dst, "null"...)
@@ -103,11 +104,11 @@ func (d *WebhookDelivery) appendJSON(dst []byte) ([]byte, error) {
 		dst = append(dst, '"')
 	}
 	dst = append(dst, `,"createdAt":`...)
-	if dst, err = appendJSONTime(dst, d.CreatedAt); err != nil {
+	if dst, err = jsonw.Time(dst, d.CreatedAt); err != nil {
 		return nil, err
 	}
 	dst = append(dst, `,"status":`...)
-	dst = appendJSONString(dst, d.Status)
+	dst = jsonw.String(dst, d.Status)
 	for i := range d.Attempts {
 		a := &d.Attempts[i]
 		if i == 0 {
@@ -118,7 +119,7 @@ func (d *WebhookDelivery) appendJSON(dst []byte) ([]byte, error) {
 		dst = append(dst, `{"n":`...)
 		dst = strconv.AppendInt(dst, int64(a.N), 10)
 		dst = append(dst, `,"at":`...)
-		if dst, err = appendJSONTime(dst, a.At); err != nil {
+		if dst, err = jsonw.Time(dst, a.At); err != nil {
 			return nil, err
 		}
 		if a.StatusCode != 0 {
@@ -129,7 +130,7 @@ func (d *WebhookDelivery) appendJSON(dst []byte) ([]byte, error) {
 		dst = strconv.AppendInt(dst, a.LatencyMs, 10)
 		if a.Error != "" {
 			dst = append(dst, `,"error":`...)
-			dst = appendJSONString(dst, a.Error)
+			dst = jsonw.String(dst, a.Error)
 		}
 		dst = append(dst, '}')
 	}
@@ -137,7 +138,7 @@ func (d *WebhookDelivery) appendJSON(dst []byte) ([]byte, error) {
 		dst = append(dst, ']')
 	}
 	dst = append(dst, `,"nextAttemptAt":`...)
-	if dst, err = appendJSONTime(dst, d.NextAttemptAt); err != nil {
+	if dst, err = jsonw.Time(dst, d.NextAttemptAt); err != nil {
 		return nil, err
 	}
 	return append(dst, '}'), nil

@@ -1,6 +1,8 @@
 package order
 
 import (
+	"context"
+	"errors"
 	"fmt"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -10,14 +12,16 @@ import (
 	"github.com/orderengine/orderengine/persistence"
 )
 
-// orderActor owns one order: its record is loaded from Pebble on the first
-// request and every change is committed (Sync) before the reply. The
+// orderActor owns one order: its record (and ledger) is loaded from the
+// journal on the first request and every change is appended to the
+// journal, conditional on the version loaded, before the reply. The
 // registry's bind, first in the mailbox, says which order it is.
 type orderActor struct {
 	reg    *Registry
 	hash   common.Hash
 	slot   *slot
 	rec    *persistence.OrderRecord
+	ledger ledger
 	loaded bool
 }
 
@@ -34,23 +38,8 @@ func (a *orderActor) Receive(ctx actor.Context) {
 		ctx.Respond(a.create(msg))
 	case *WarmRequest:
 		ctx.Respond(a.warm())
-	case *CancelRequest:
-		ctx.Respond(a.cancel())
-	case *ActivateRequest:
-		ctx.Respond(a.apply(msg))
-	case *RecordFillRequest:
-		ctx.Respond(a.apply(msg))
-	case *CancelOnChainRequest:
-		ctx.Respond(a.apply(msg))
-	case *ResyncRequest:
-		ctx.Respond(a.apply(msg))
-	case *ExpireRequest:
-		ctx.Respond(a.apply(msg))
-	case *FailRequest:
-		ctx.Respond(a.apply(msg))
-	case *TriggerRequest:
-		ctx.Respond(a.apply(msg))
-	case *StallRequest:
+	case *CancelRequest, *ChainObserved, *NonceInvalidated, *ResyncRequest,
+		*ExpireRequest, *FailRequest, *TriggerRequest, *StallRequest:
 		ctx.Respond(a.apply(msg))
 	case *actor.Started, *actor.Stopping, *actor.Stopped:
 	default:
@@ -78,23 +67,30 @@ func (a *orderActor) restarting(ctx actor.Context) {
 	ctx.Stop(ctx.Self())
 }
 
-// load reads the record once per activation.
+// load reads the record and its ledger once per activation (again after a
+// version conflict).
 func (a *orderActor) load() error {
 	if a.loaded {
 		return nil
 	}
-	if !a.reg.opts.Orders.MayExist(a.hash) {
+	j := a.reg.opts.Journal
+	if !j.MayExist(a.hash) {
 		a.loaded = true // certainly absent: no read
 		return nil
 	}
-	rec, ok, err := a.reg.opts.Orders.Load(a.hash)
+	rec, ok, err := j.LoadOrder(a.hash)
 	if err != nil {
 		return err
 	}
-	if ok {
-		a.rec = rec
+	if !ok {
+		a.loaded = true
+		return nil
 	}
-	a.loaded = true
+	entries, err := j.LoadLedger(a.hash)
+	if err != nil {
+		return err
+	}
+	a.rec, a.ledger, a.loaded = rec, newLedger(entries), true
 	return nil
 }
 
@@ -103,12 +99,15 @@ func (a *orderActor) create(req *CreateRequest) *Response {
 		return &Response{Err: err}
 	}
 	if a.rec != nil {
-		return &Response{Record: a.rec, Err: orderengine.Errorf(orderengine.CodeAlreadyExists,
-			"order %s already exists (status %s)", a.hash.Hex(), a.rec.Status)}
+		return &Response{Record: a.rec, Err: alreadyExists(a.rec)}
 	}
-	if err := a.commit(persistence.Change{Record: req.Record, BindReferrer: req.BindReferrer}); err != nil {
+	if err := a.reg.commit(&persistence.OrderTransition{Record: req.Record, Bind: req.BindReferrer}); err != nil {
+		if errors.Is(err, errTaken) {
+			a.loaded = false // another writer stored it: read it next time
+		}
 		return &Response{Err: err}
 	}
+	a.rec, a.ledger = req.Record, ledger{}
 	return &Response{Record: a.rec, Changed: true}
 }
 
@@ -131,59 +130,78 @@ func (a *orderActor) warm() *Response {
 	return &Response{Record: a.rec}
 }
 
-func (a *orderActor) cancel() *Response {
-	if res := a.existing(); res != nil {
-		return res
-	}
-	switch a.rec.Status {
-	case persistence.StatusCancelled:
-		return &Response{Record: a.rec}
-	case persistence.StatusPending:
-	default:
-		return &Response{Record: a.rec, Err: orderengine.Errorf(orderengine.CodeNotCancellable,
-			"order is %s; only pending orders can be cancelled off-chain: cancel it on-chain through the router", a.rec.Status)}
-	}
-	next := *a.rec
-	next.Status = persistence.StatusCancelled
-	next.UpdatedAt = a.reg.now()
-	ev := event(&next, persistence.TriggerOrderCancelled, next.UpdatedAt)
-	// The ledger entry marks the cancel final: a rewind never reopens it.
-	off := persistence.LedgerEntry{LogIndex: persistence.LedgerNoLog, Kind: persistence.LedgerOffChain}
-	if err := a.commit(persistence.Change{Record: &next, PrevStatus: a.rec.Status, Events: []persistence.OutboxEvent{ev},
-		Ledger: []persistence.LedgerEntry{off}}); err != nil {
-		return &Response{Err: err}
-	}
-	return &Response{Record: a.rec, Changed: true}
-}
-
-// apply runs a lifecycle transition (lifecycle.go) and commits it.
+// apply decides a transition (lifecycle.go) on a copy of the record and
+// appends it. A version conflict (another writer appended meanwhile) makes
+// the actor reload and decide once more on the new version.
 func (a *orderActor) apply(msg any) *Response {
-	if res := a.existing(); res != nil {
-		return res
+	for attempt := 0; ; attempt++ {
+		if res := a.existing(); res != nil {
+			return res
+		}
+		next := a.rec.Clone()
+		t, err := transition(next, &a.ledger, msg, a.reg.now())
+		if err != nil || t == nil {
+			return &Response{Record: a.rec, Err: err}
+		}
+		next.Version = a.rec.Version + 1
+		t.Record, t.Expect, t.Prev = next, a.rec.Version, a.rec.Status
+		err = a.reg.commit(t)
+		if errors.Is(err, errTaken) && attempt == 0 {
+			a.loaded = false
+			continue
+		}
+		if err != nil {
+			return &Response{Record: a.rec, Err: err}
+		}
+		a.rec = next
+		a.ledger.add(t.Ledger...)
+		return &Response{Record: a.rec, Changed: true}
 	}
-	next := *a.rec
-	change, err := transition(&next, msg, a.reg.opts.Orders)
-	if err != nil || change == nil {
-		return &Response{Record: a.rec, Err: err}
-	}
-	change.Record = &next
-	change.PrevStatus = a.rec.Status
-	if err := a.commit(*change); err != nil {
-		return &Response{Record: a.rec, Err: err}
-	}
-	return &Response{Record: a.rec, Changed: true}
 }
 
-// commit makes c durable, then adopts the new record and tells the
-// registry's listeners.
-func (a *orderActor) commit(c persistence.Change) error {
-	if _, err := a.reg.opts.Orders.Commit(c); err != nil {
-		a.reg.log.Error("order: commit failed", "order", a.hash.Hex(), "err", err)
+// errTaken is the version conflict of an append: the stored version is not
+// the one loaded (for a new order: the hash is taken).
+var errTaken = errors.New("order: the stored version moved")
+
+// commit appends t to the journal and, once durable, tells the change
+// listeners. It is the one write path of orders: the actor's and the fast
+// create's (create.go). The error is an *orderengine.Error for the client,
+// wrapping errTaken on a version conflict.
+func (r *Registry) commit(t *persistence.OrderTransition) error {
+	err := r.opts.Journal.AppendOrder(context.Background(), t)
+	switch {
+	case err == nil:
+		r.changed(t.Prev, t.Record)
+		return nil
+	case errors.Is(err, persistence.ErrVersionConflict):
+		if t.Expect == 0 {
+			return &takenError{orderengine.Errorf(orderengine.CodeAlreadyExists, "order %s already exists", t.Record.Hash.Hex())}
+		}
+		r.log.Warn("order: version conflict; reloading", "order", t.Record.Hash.Hex(), "loaded", t.Expect)
+		return &takenError{orderengine.Errorf(orderengine.CodeInternal, "the order changed while this request was applied; retry it")}
+	case errors.Is(err, persistence.ErrOutcomeUnknown):
+		r.log.Error("order: commit outcome unknown", "order", t.Record.Hash.Hex(), "err", err)
+		if t.Expect == 0 {
+			return orderengine.Errorf(orderengine.CodeInternal, "the order may or may not have been stored: the store failed while making it durable. "+
+				"Resubmitting the same signed order is safe: 201 or 409 ALREADY_EXISTS both mean it is stored")
+		}
+		return orderengine.Errorf(orderengine.CodeInternal, "the change may or may not have been stored: the store failed while making it durable; read the order to see its state")
+	default:
+		r.log.Error("order: commit failed", "order", t.Record.Hash.Hex(), "err", err)
 		return orderengine.Errorf(orderengine.CodeInternal, "the order could not be stored")
 	}
-	a.rec = c.Record
-	a.reg.changed(c.PrevStatus, c.Record)
-	return nil
+}
+
+// takenError is the client error of a version conflict; it matches
+// errTaken with errors.Is.
+type takenError struct{ err error }
+
+func (e *takenError) Error() string        { return e.err.Error() }
+func (e *takenError) Unwrap() error        { return e.err }
+func (e *takenError) Is(target error) bool { return target == errTaken }
+
+func alreadyExists(rec *persistence.OrderRecord) error {
+	return orderengine.Errorf(orderengine.CodeAlreadyExists, "order %s already exists (status %s)", rec.Hash.Hex(), rec.Status)
 }
 
 func notFound(h common.Hash) error {

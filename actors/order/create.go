@@ -5,7 +5,6 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/persistence"
 )
 
@@ -16,7 +15,8 @@ import (
 // A hash that is certainly new (no live actor, absent from the store's
 // hash filter) is stored by the calling goroutine, not by an actor: the
 // caller claims the hash in the registry, commits, tells the listeners and
-// releases the claim. The order's actor then starts on its first request,
+// releases the claim. The write is the actor's own (Registry.commit): one
+// append to the journal, one error mapping. The order's actor then starts on its first request,
 // loading the record from Pebble, exactly as after a passivation: a new
 // order starts passivated. This saves a submit the actor's spawn and
 // request round trip (two goroutine hand-offs, a future, a mailbox run),
@@ -29,7 +29,7 @@ import (
 // A hash that may exist goes to its actor, which answers ALREADY_EXISTS
 // or, for a filter false positive, stores it.
 func (r *Registry) Create(ctx context.Context, rec *persistence.OrderRecord, bind *common.Address) error {
-	h := common.HexToHash(rec.OrderHash)
+	h := rec.Hash
 	claim := r.claim(h)
 	if claim == nil {
 		res, err := r.request(ctx, h, &CreateRequest{Record: rec, BindReferrer: bind})
@@ -38,13 +38,7 @@ func (r *Registry) Create(ctx context.Context, rec *persistence.OrderRecord, bin
 		}
 		return res.Err
 	}
-	_, err := r.opts.Orders.Commit(persistence.Change{Record: rec, BindReferrer: bind})
-	if err != nil {
-		r.log.Error("order: commit failed", "order", rec.OrderHash, "err", err)
-		err = orderengine.Errorf(orderengine.CodeInternal, "the order could not be stored")
-	} else {
-		r.changed("", rec)
-	}
+	err := r.commit(&persistence.OrderTransition{Record: rec, Bind: bind})
 	r.unclaim(h, claim)
 	return err
 }
@@ -55,7 +49,7 @@ func (r *Registry) claim(h common.Hash) *slot {
 	sh := r.shard(h)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	if sh.live[h] != nil || r.opts.Orders.MayExist(h) {
+	if sh.live[h] != nil || r.opts.Journal.MayExist(h) {
 		return nil
 	}
 	s := &slot{inflight: 1, created: make(chan struct{})}

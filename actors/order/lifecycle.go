@@ -3,48 +3,45 @@ package order
 import (
 	"context"
 	"fmt"
-	"math/big"
 	"strconv"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/holiman/uint256"
 
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/persistence"
 )
 
-// The lifecycle API: what the chain indexer and the trigger engine call to
-// drive an order from chain events. Each call goes through the order's
-// actor, is durable (with its outbox events, contract.md section 3
-// "Events") when it returns, and is idempotent: repeating it changes
-// nothing and reports Changed false. Unknown hashes are NOT_FOUND.
+// The lifecycle API: what the chain projection and the trigger engine call
+// to drive an order from chain facts. Each call goes through the order's
+// actor, which decides from the facts in the message and its own record
+// and ledger, and is durable (with its outbox events, contract.md section
+// 3 "Events") when it returns. Every call is idempotent: repeating it
+// changes nothing and reports Changed false. Unknown hashes are NOT_FOUND.
 
-// Activate records pending → active.
-func (r *Registry) Activate(ctx context.Context, h common.Hash, at time.Time) (*Response, error) {
-	return r.request(ctx, h, &ActivateRequest{At: at})
+// Observe applies what the chain records say about the order (see
+// ChainObserved).
+func (r *Registry) Observe(ctx context.Context, h common.Hash, m ChainObserved) (*Response, error) {
+	return r.request(ctx, h, &m)
 }
 
-// RecordFill applies one OrderFilled event (see RecordFillRequest).
-func (r *Registry) RecordFill(ctx context.Context, h common.Hash, req RecordFillRequest) (*Response, error) {
-	return r.request(ctx, h, &req)
+// InvalidateNonce cancels the open order h whose nonce the maker
+// invalidated on-chain in transaction tx.
+func (r *Registry) InvalidateNonce(ctx context.Context, h, tx common.Hash, at time.Time) (*Response, error) {
+	return r.request(ctx, h, &NonceInvalidated{TxHash: tx, At: at})
 }
 
-// CancelOnChain records an on-chain cancel or nonce invalidation.
-func (r *Registry) CancelOnChain(ctx context.Context, h common.Hash, txHash string, at time.Time) (*Response, error) {
-	return r.request(ctx, h, &CancelOnChainRequest{TxHash: txHash, At: at})
-}
-
-// Resync recomputes order h's chain-derived fields from the chain records
-// (see ResyncRequest); the projector calls it for the orders of a rewound
-// block.
-func (r *Registry) Resync(ctx context.Context, h common.Hash, at time.Time) (*Response, error) {
-	return r.request(ctx, h, &ResyncRequest{At: at})
+// Resync rolls order h's chain-derived fields back to what the chain
+// records say after a rewind (see ResyncRequest).
+func (r *Registry) Resync(ctx context.Context, h common.Hash, v persistence.ChainView, at time.Time) (*Response, error) {
+	return r.request(ctx, h, &ResyncRequest{Chain: v, At: at})
 }
 
 // Expire records that the deadline passed before completion.
-func (r *Registry) Expire(ctx context.Context, h common.Hash, at time.Time) (*Response, error) {
-	return r.request(ctx, h, &ExpireRequest{At: at})
+func (r *Registry) Expire(ctx context.Context, h common.Hash, v persistence.ChainView, at time.Time) (*Response, error) {
+	return r.request(ctx, h, &ExpireRequest{Chain: v, At: at})
 }
 
 // Fail records that the order can no longer execute, with the reason and
@@ -54,216 +51,283 @@ func (r *Registry) Fail(ctx context.Context, h common.Hash, reason, revertName s
 }
 
 // Trigger records a stop/trailing trigger seen at price (first one only).
-func (r *Registry) Trigger(ctx context.Context, h common.Hash, price string, at time.Time) (*Response, error) {
-	return r.request(ctx, h, &TriggerRequest{Price: price, At: at})
+func (r *Registry) Trigger(ctx context.Context, h common.Hash, price *uint256.Int, v persistence.ChainView, at time.Time) (*Response, error) {
+	return r.request(ctx, h, &TriggerRequest{Price: *price, Chain: v, At: at})
 }
 
 // Stall sets or clears a dca order's stalled flag.
-func (r *Registry) Stall(ctx context.Context, h common.Hash, stalled bool, at time.Time) (*Response, error) {
-	return r.request(ctx, h, &StallRequest{Stalled: stalled, At: at})
+func (r *Registry) Stall(ctx context.Context, h common.Hash, stalled bool, v persistence.ChainView, at time.Time) (*Response, error) {
+	return r.request(ctx, h, &StallRequest{Stalled: stalled, Chain: v, At: at})
+}
+
+// Cancel cancels a pending order off-chain (the caller has verified the
+// maker's OrderCancel signature). It reports whether the order was already
+// cancelled.
+func (r *Registry) Cancel(ctx context.Context, h common.Hash) (already bool, err error) {
+	res, err := r.request(ctx, h, &CancelRequest{})
+	if err != nil {
+		return false, err
+	}
+	return res.Err == nil && !res.Changed, res.Err
 }
 
 // transition applies msg to rec (a copy the actor owns) and returns the
-// change to commit, or nil when msg changes nothing.
-func transition(rec *persistence.OrderRecord, msg any, orders *persistence.Orders) (*persistence.Change, error) {
-	open := persistence.OrderStatusOpen(rec.Status)
+// transition to append without its record and versions, or nil when msg
+// changes nothing.
+func transition(rec *persistence.OrderRecord, l *ledger, msg any, now time.Time) (*persistence.OrderTransition, error) {
+	open := rec.Status.Open()
 	switch m := msg.(type) {
-	case *ActivateRequest:
-		if rec.Status != persistence.StatusPending {
-			return nil, nil
-		}
-		rec.Status, rec.UpdatedAt = persistence.StatusActive, m.At.UTC()
-		return &persistence.Change{}, nil
-	case *RecordFillRequest:
-		return recordFill(rec, m, orders)
-	case *CancelOnChainRequest:
-		return cancelOnChain(rec, open, m, orders)
+	case *CancelRequest:
+		return cancelOffChain(rec, now)
+	case *ChainObserved:
+		return observe(rec, l, m), nil
+	case *NonceInvalidated:
+		return cancelOnChain(rec, l, m.TxHash, m.At), nil
 	case *ResyncRequest:
-		return resync(rec, m, orders)
+		return resync(rec, l, m), nil
 	case *ExpireRequest:
-		if !open {
+		if !open || endedOnChain(rec, m.Chain) {
 			return nil, nil
 		}
-		if ended, err := endedOnChain(rec, orders); err != nil || ended {
-			return nil, err
-		}
-		return closeWith(rec, open, persistence.StatusExpired, persistence.TriggerOrderExpired, "", m.At), nil
+		return closeWith(rec, persistence.StatusExpired, persistence.TriggerOrderExpired, common.Hash{}, m.At), nil
 	case *FailRequest:
 		if !open {
 			return nil, nil
 		}
 		rec.Reason, rec.RevertName = m.Reason, m.RevertName
-		c := closeWith(rec, open, persistence.StatusFailed, persistence.TriggerOrderFailed, "", m.At)
-		c.Events[0].Data.Reason, c.Events[0].Data.RevertName = m.Reason, m.RevertName
-		return c, nil
+		t := closeWith(rec, persistence.StatusFailed, persistence.TriggerOrderFailed, common.Hash{}, m.At)
+		t.Events[0].Data.Reason, t.Events[0].Data.RevertName = m.Reason, m.RevertName
+		return t, nil
 	case *TriggerRequest:
-		if !open || rec.TriggeredAt != nil || (rec.OrderType != "stop_loss" && rec.OrderType != "take_profit" && rec.OrderType != "trailing") {
+		switch rec.Class {
+		case chain.ClassStopLoss, chain.ClassTakeProfit, chain.ClassTrailing:
+		default:
 			return nil, nil
 		}
-		if ended, err := endedOnChain(rec, orders); err != nil || ended {
-			return nil, err
+		if !open || !rec.TriggeredAt.IsZero() || endedOnChain(rec, m.Chain) {
+			return nil, nil
 		}
 		at := m.At.UTC()
-		rec.TriggeredAt, rec.UpdatedAt = &at, at
+		rec.TriggeredAt, rec.UpdatedAt = at, at
 		ev := event(rec, persistence.TriggerStopTriggered, at)
-		ev.Data.TriggerPrice = m.Price
-		return &persistence.Change{Events: []persistence.OutboxEvent{ev}}, nil
+		ev.Data.TriggerPrice = m.Price.Dec()
+		return &persistence.OrderTransition{Events: []persistence.OutboxEvent{ev}}, nil
 	case *StallRequest:
-		if !open || rec.OrderType != "dca" || rec.Stalled == m.Stalled {
+		if !open || rec.Class != chain.ClassDCA || rec.Stalled == m.Stalled || (m.Stalled && endedOnChain(rec, m.Chain)) {
 			return nil, nil
 		}
-		if m.Stalled {
-			if ended, err := endedOnChain(rec, orders); err != nil || ended {
-				return nil, err
-			}
-		}
 		rec.Stalled, rec.UpdatedAt = m.Stalled, m.At.UTC()
-		c := &persistence.Change{}
+		t := &persistence.OrderTransition{}
 		if m.Stalled {
-			c.Events = []persistence.OutboxEvent{dcaEvent(rec, persistence.TriggerDCAStalled, rec.UpdatedAt)}
+			t.Events = []persistence.OutboxEvent{dcaEvent(rec, persistence.TriggerDCAStalled, rec.UpdatedAt)}
 		}
-		return c, nil
+		return t, nil
 	}
 	return nil, fmt.Errorf("order: unknown transition %T", msg)
 }
 
-// closeWith moves an open order to a terminal status with its event.
-func closeWith(rec *persistence.OrderRecord, open bool, status, trigger, txHash string, at time.Time) *persistence.Change {
-	if !open {
-		return nil
+// cancelOffChain cancels a pending order. The ledger entry marks the
+// cancel final: a rewind never reopens it.
+func cancelOffChain(rec *persistence.OrderRecord, now time.Time) (*persistence.OrderTransition, error) {
+	switch rec.Status {
+	case persistence.StatusCancelled:
+		return nil, nil
+	case persistence.StatusPending:
+	default:
+		return nil, orderengine.Errorf(orderengine.CodeNotCancellable,
+			"order is %s; only pending orders can be cancelled off-chain: cancel it on-chain through the router", rec.Status)
 	}
+	t := closeWith(rec, persistence.StatusCancelled, persistence.TriggerOrderCancelled, common.Hash{}, now)
+	t.Ledger = []persistence.LedgerEntry{{LogIndex: persistence.LedgerNoLog, Kind: persistence.LedgerOffChain}}
+	return t, nil
+}
+
+// closeWith moves an open order to a terminal status with its event.
+func closeWith(rec *persistence.OrderRecord, status persistence.Status, trigger string, tx common.Hash, at time.Time) *persistence.OrderTransition {
 	rec.Status, rec.UpdatedAt = status, at.UTC()
 	ev := event(rec, trigger, rec.UpdatedAt)
-	ev.Data.TxHash = txHash
-	return &persistence.Change{Events: []persistence.OutboxEvent{ev}}
+	if tx != (common.Hash{}) {
+		ev.Data.TxHash = tx.Hex()
+	}
+	return &persistence.OrderTransition{Events: []persistence.OutboxEvent{ev}}
 }
 
-// endedOnChain reports whether the chain records (c/o, c/n) already hold
-// the order's end: amountIn fully executed, an on-chain cancel, or its
-// nonce invalidated. The trigger engine decides expiry, stop triggers and
-// stalls from the indexer's applied blocks, independently of the
-// projector, which may not have recorded that outcome yet; the chain's
-// outcome came first (a fill cannot execute after the deadline), so the
-// engine's transition is refused and the projector records the fill or
-// cancel with its own event (docs/lifecycle.md).
-func endedOnChain(rec *persistence.OrderRecord, orders *persistence.Orders) (bool, error) {
-	if orders == nil {
-		return false, nil
-	}
-	_, traits, err := chain.ParseTraits(rec.Order.MakerTraits)
-	if err != nil {
-		return false, orderengine.Errorf(orderengine.CodeInternal, "order %s: traits: %v", rec.OrderHash, err)
-	}
-	v, err := orders.ChainView(common.HexToHash(rec.OrderHash), common.HexToAddress(rec.Order.Maker), traits.Nonce)
-	if err != nil {
-		return false, orderengine.Errorf(orderengine.CodeInternal, "order %s: chain records: %v", rec.OrderHash, err)
-	}
+// endedOnChain reports whether the chain facts hold the order's end:
+// amountIn fully executed, an on-chain cancel, or its nonce invalidated.
+// The trigger engine decides expiry, stop triggers and stalls from the
+// indexer's applied blocks, independently of the chain projection, which
+// may not have recorded that outcome yet; the chain's outcome came first
+// (a fill cannot execute after the deadline), so the engine's transition
+// is refused and the projection records the fill or cancel with its own
+// event (docs/lifecycle.md).
+func endedOnChain(rec *persistence.OrderRecord, v persistence.ChainView) bool {
 	if v.Order.CancelledBlock != 0 || v.NonceInvalidated {
-		return true, nil
+		return true
 	}
-	amountIn, ok1 := new(big.Int).SetString(rec.Order.AmountIn, 10)
-	filled, ok2 := new(big.Int).SetString(v.Order.FilledAmountIn, 10)
-	return ok1 && ok2 && filled.Cmp(amountIn) >= 0, nil
+	return !v.Order.FilledAmountIn.Lt(&rec.Order.AmountIn)
 }
 
-// cancelOnChain closes an open order as cancelled by the transaction
-// m.TxHash, with order.cancelled unless the ledger shows that this
-// transaction's cancel was already announced (a cancel re-mined after a
-// reorg).
-func cancelOnChain(rec *persistence.OrderRecord, open bool, m *CancelOnChainRequest, orders *persistence.Orders) (*persistence.Change, error) {
-	c := closeWith(rec, open, persistence.StatusCancelled, persistence.TriggerOrderCancelled, m.TxHash, m.At)
-	if c == nil {
-		return nil, nil
+// observe applies the chain's facts: activation, every fill not applied
+// yet (in chain order), an on-chain cancel.
+func observe(rec *persistence.OrderRecord, l *ledger, m *ChainObserved) *persistence.OrderTransition {
+	t := &persistence.OrderTransition{}
+	changed := false
+	if m.Chain.ActivatedBlock != 0 && rec.Status == persistence.StatusPending && len(m.Fills) == 0 {
+		rec.Status, rec.UpdatedAt, changed = persistence.StatusActive, m.At.UTC(), true
 	}
-	entry := persistence.LedgerEntry{TxHash: common.HexToHash(m.TxHash), LogIndex: persistence.LedgerNoLog, Kind: persistence.LedgerCancel}
-	seen, err := ledgerHas(orders, rec, entry)
-	if err != nil {
-		return nil, err
+	for i := range m.Fills {
+		if applyFill(rec, l, &m.Fills[i], t) {
+			changed = true
+		}
 	}
-	if seen {
-		c.Events = nil
+	if m.Chain.CancelledBlock != 0 {
+		if c := cancelOnChain(rec, l, m.Chain.CancelTx, m.At); c != nil {
+			t.Events = append(t.Events, c.Events...)
+			t.Ledger = append(t.Ledger, c.Ledger...)
+			changed = true
+		}
 	}
-	c.Ledger = []persistence.LedgerEntry{entry}
-	return c, nil
+	if !changed {
+		return nil
+	}
+	return t
 }
 
-// ledgerHas reports whether rec's ledger holds e (false without a store:
-// tests of the bare transitions).
-func ledgerHas(orders *persistence.Orders, rec *persistence.OrderRecord, e persistence.LedgerEntry) (bool, error) {
-	if orders == nil {
-		return false, nil
+// applyFill applies one fill the order has not counted yet (the router's
+// executions counter is above the record's) and adds its ledger entry and
+// events to t. A fill already announced (its chain log is in the ledger: a
+// fill re-mined after a reorg) updates the record but emits nothing.
+func applyFill(rec *persistence.OrderRecord, l *ledger, f *persistence.Fill, t *persistence.OrderTransition) bool {
+	if f.Executions <= rec.Executions {
+		return false
 	}
-	ok, _, err := orders.LedgerHas(common.HexToHash(rec.OrderHash), e.TxHash, e.LogIndex)
-	if err != nil {
-		return false, orderengine.Errorf(orderengine.CodeInternal, "order ledger: %v", err)
-	}
-	return ok, nil
-}
-
-func recordFill(rec *persistence.OrderRecord, m *RecordFillRequest, orders *persistence.Orders) (*persistence.Change, error) {
-	if m.Executions < rec.Executions || (m.Executions == rec.Executions && m.FilledAmountIn == rec.FilledAmountIn) {
-		return nil, nil
-	}
-	out, ok1 := new(big.Int).SetString(rec.FilledAmountOut, 10)
-	add, ok2 := new(big.Int).SetString(m.Fill.AmountOut, 10)
-	if !ok1 || !ok2 {
-		return nil, orderengine.Errorf(orderengine.CodeInvalidRequest, "fill amountOut %q is not a decimal integer", m.Fill.AmountOut)
-	}
-	at := m.At.UTC()
-	rec.FilledAmountIn, rec.FilledAmountOut = m.FilledAmountIn, out.Add(out, add).String()
-	rec.Executions, rec.UpdatedAt = m.Executions, at
+	at := time.Unix(int64(f.Timestamp), 0).UTC()
+	rec.FilledIn = f.FilledAmountIn
+	rec.FilledOut.Add(&rec.FilledOut, &f.AmountOut)
+	rec.Executions, rec.UpdatedAt = f.Executions, at
 	if rec.Status == persistence.StatusPending {
 		rec.Status = persistence.StatusActive
 	}
-	if m.Complete && persistence.OrderStatusOpen(rec.Status) {
+	if !rec.FilledIn.Lt(&rec.Order.AmountIn) && rec.Status.Open() {
 		rec.Status = persistence.StatusFilled
 		rec.Stalled = false // no leg is left to be overdue; the engine no longer sees the order
 	}
-	entry := persistence.LedgerEntry{TxHash: common.HexToHash(m.Fill.TxHash), LogIndex: m.Fill.LogIndex, Kind: persistence.LedgerFill}
-	emitted, err := ledgerHas(orders, rec, entry)
-	if err != nil {
-		return nil, err
-	}
-	c := &persistence.Change{Ledger: []persistence.LedgerEntry{entry}}
-	if !m.RowStored {
-		c.Fills = []persistence.OrderFill{m.Fill}
-	}
+	entry := persistence.LedgerEntry{TxHash: f.TxHash, LogIndex: f.LogIndex, Kind: persistence.LedgerFill}
+	announced := l.has(entry) || pendingHas(t, entry)
+	t.Ledger = append(t.Ledger, entry)
 	switch {
-	case emitted:
-		// A re-mined fill: its events went out when it was first recorded.
-	case rec.OrderType != "dca":
+	case announced:
+	case rec.Class != chain.ClassDCA:
 		ev := event(rec, persistence.TriggerOrderFilled, at)
-		ev.Data.AmountIn, ev.Data.AmountOut, ev.Data.TxHash = m.Fill.AmountIn, m.Fill.AmountOut, m.Fill.TxHash
-		c.Events = append(c.Events, ev)
+		ev.Data.AmountIn, ev.Data.AmountOut, ev.Data.TxHash = f.AmountIn.Dec(), f.AmountOut.Dec(), f.TxHash.Hex()
+		t.Events = append(t.Events, ev)
 	case rec.Status == persistence.StatusFilled:
 		ev := dcaEvent(rec, persistence.TriggerDCACompleted, at)
-		ev.Data.TxHash = m.Fill.TxHash
-		c.Events = append(c.Events, ev)
+		ev.Data.TxHash = f.TxHash.Hex()
+		t.Events = append(t.Events, ev)
 	}
-	return c, nil
+	return true
+}
+
+// pendingHas reports whether t already carries e (two observations of the
+// same log in one message cannot happen, but a ledger write must be once).
+func pendingHas(t *persistence.OrderTransition, e persistence.LedgerEntry) bool {
+	for _, x := range t.Ledger {
+		if x.TxHash == e.TxHash && x.LogIndex == e.LogIndex {
+			return true
+		}
+	}
+	return false
+}
+
+// cancelOnChain closes an open order as cancelled by transaction tx, with
+// order.cancelled unless the ledger shows that this transaction's cancel
+// was already announced (a cancel re-mined after a reorg).
+func cancelOnChain(rec *persistence.OrderRecord, l *ledger, tx common.Hash, at time.Time) *persistence.OrderTransition {
+	if !rec.Status.Open() {
+		return nil
+	}
+	t := closeWith(rec, persistence.StatusCancelled, persistence.TriggerOrderCancelled, tx, at)
+	entry := persistence.LedgerEntry{TxHash: tx, LogIndex: persistence.LedgerNoLog, Kind: persistence.LedgerCancel}
+	if l.has(entry) {
+		t.Events = nil
+	}
+	t.Ledger = []persistence.LedgerEntry{entry}
+	return t
 }
 
 // event is the outbox event of rec with the data fields of specification
 // section 6; amountIn/amountOut are the order's totals.
 func event(rec *persistence.OrderRecord, trigger string, at time.Time) persistence.OutboxEvent {
+	o := &rec.Order
 	return persistence.OutboxEvent{
 		Trigger:   trigger,
 		CreatedAt: at,
 		Data: persistence.EventData{
-			OrderType: rec.OrderType, Pair: rec.Pair,
-			TokenIn: rec.Order.TokenIn, TokenOut: rec.Order.TokenOut,
-			AmountIn: rec.Order.AmountIn, AmountOut: rec.FilledAmountOut,
-			OrderHash: rec.OrderHash,
+			OrderType: rec.Class.String(), Pair: chain.Checksum(o.TokenIn) + "-" + chain.Checksum(o.TokenOut),
+			TokenIn: chain.Checksum(o.TokenIn), TokenOut: chain.Checksum(o.TokenOut),
+			AmountIn: o.AmountIn.Dec(), AmountOut: rec.FilledOut.Dec(),
+			OrderHash: rec.Hash.Hex(),
 		},
 	}
 }
 
 func dcaEvent(rec *persistence.OrderRecord, trigger string, at time.Time) persistence.OutboxEvent {
 	ev := event(rec, trigger, at)
-	ev.Data.AmountIn = rec.FilledAmountIn
-	ev.Data.Executions = strconv.Itoa(rec.Executions)
+	ev.Data.AmountIn = rec.FilledIn.Dec()
+	ev.Data.Executions = strconv.FormatUint(uint64(rec.Executions), 10)
 	if rec.DCA != nil {
 		ev.Data.TotalExecutions = strconv.Itoa(int(rec.DCA.TotalExecutions))
 	}
 	return ev
+}
+
+// ledger is the order's ledger in memory: the chain logs its events were
+// emitted for and how it was cancelled.
+type ledger struct {
+	entries map[ledgerKey]byte
+}
+
+type ledgerKey struct {
+	tx  common.Hash
+	log uint32
+}
+
+func newLedger(entries []persistence.LedgerEntry) ledger {
+	l := ledger{}
+	l.add(entries...)
+	return l
+}
+
+func (l *ledger) add(entries ...persistence.LedgerEntry) {
+	if len(entries) == 0 {
+		return
+	}
+	if l.entries == nil {
+		l.entries = make(map[ledgerKey]byte, len(entries))
+	}
+	for _, e := range entries {
+		l.entries[ledgerKey{e.TxHash, e.LogIndex}] = e.Kind
+	}
+}
+
+func (l *ledger) has(e persistence.LedgerEntry) bool {
+	_, ok := l.entries[ledgerKey{e.TxHash, e.LogIndex}]
+	return ok
+}
+
+// cancelledOnChain reports whether the order's cancel came from the chain:
+// its ledger holds an on-chain cancel and no off-chain one (an order
+// cancelled off-chain stays cancelled whatever the chain does).
+func (l *ledger) cancelledOnChain() bool {
+	onChain := false
+	for _, kind := range l.entries {
+		switch kind {
+		case persistence.LedgerOffChain:
+			return false
+		case persistence.LedgerCancel:
+			onChain = true
+		}
+	}
+	return onChain
 }

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/holiman/uint256"
 
 	"github.com/orderengine/orderengine/persistence"
 )
@@ -13,7 +14,7 @@ import (
 // sent; the actor checks only that the hash is not taken (ALREADY_EXISTS).
 type CreateRequest struct {
 	Record *persistence.OrderRecord
-	// BindReferrer binds the maker to this referrer in the same batch.
+	// BindReferrer binds the maker to this referrer in the same write.
 	BindReferrer *common.Address
 }
 
@@ -23,48 +24,42 @@ type CreateRequest struct {
 // NOT_CANCELLABLE.
 type CancelRequest struct{}
 
-// ActivateRequest records that the router has seen the order (first fill,
-// first DCA leg or an on-chain arm): pending → active.
-type ActivateRequest struct{ At time.Time }
-
-// RecordFillRequest applies one OrderFilled event: the fill is stored,
-// the filled totals and executions are set from the event, the order
-// becomes active, and filled when Complete. A fill already recorded (its
-// executions counter is not above the record's) changes nothing. Its
-// events (order.filled, dca.completed) are emitted once per (txHash,
-// logIndex) over the order's life: a fill re-mined after a reorg updates
-// the record again but emits nothing (the order ledger, l/).
-type RecordFillRequest struct {
-	Fill persistence.OrderFill
-	// RowStored says the fill row (f/) is already stored by the chain
-	// indexer's batch (the projector): the actor must not write it, so a
-	// row that a rewind removed is never written back.
-	RowStored bool
-	// FilledAmountIn and Executions are the router's running totals after
-	// this fill (OrderFilled's filledAmountIn and executions).
-	FilledAmountIn string
-	Executions     int
-	// Complete marks the order filled (amountIn spent, or a DCA order
-	// completed or short-circuited).
-	Complete bool
-	At       time.Time
+// ChainObserved carries what the chain records say about the order after
+// an applied block: its cumulative chain state and every fill in chain
+// order. The actor activates the order, applies the fills it has not
+// applied yet (by the router's executions counter) and records an
+// on-chain cancel, each with its event once per chain log over the order's
+// life (the ledger, persistence/orders_ledger.go).
+type ChainObserved struct {
+	Chain persistence.ChainOrder
+	Fills []persistence.Fill
+	// At dates an activation or a cancel (the block time); fills carry
+	// their own.
+	At time.Time
 }
 
-// CancelOnChainRequest records an on-chain cancel or nonce invalidation.
-type CancelOnChainRequest struct {
-	TxHash string
+// NonceInvalidated records the maker's invalidateNonce of the order's
+// nonce by transaction TxHash: an open order is cancelled on-chain.
+type NonceInvalidated struct {
+	TxHash common.Hash
 	At     time.Time
 }
 
-// ResyncRequest recomputes the order's chain-derived fields from the chain
-// records after a rewind (resync.go). It emits no event.
-type ResyncRequest struct{ At time.Time }
+// ResyncRequest recomputes the order's chain-derived fields from Chain,
+// what the chain records say after a rewind (resync.go). It emits no event.
+type ResyncRequest struct {
+	Chain persistence.ChainView
+	At    time.Time
+}
 
 // ExpireRequest records that the deadline passed before completion. It
-// changes nothing when the chain records already show the order fully
-// executed, cancelled on-chain or its nonce invalidated (the projector
+// changes nothing when Chain already shows the order fully executed,
+// cancelled on-chain or its nonce invalidated (the chain projection
 // records that outcome instead).
-type ExpireRequest struct{ At time.Time }
+type ExpireRequest struct {
+	Chain persistence.ChainView
+	At    time.Time
+}
 
 // FailRequest records that the order can no longer execute.
 type FailRequest struct {
@@ -73,19 +68,20 @@ type FailRequest struct {
 }
 
 // TriggerRequest records that the engine saw a stop or trailing trigger
-// condition met at price (stop.triggered). Only the first one counts, and
-// none once the chain records show the order fully executed, cancelled
-// on-chain or its nonce invalidated.
+// condition met at Price (stop.triggered). Only the first one counts, and
+// none once Chain shows the order fully executed, cancelled on-chain or its
+// nonce invalidated.
 type TriggerRequest struct {
-	Price string
+	Price uint256.Int
+	Chain persistence.ChainView
 	At    time.Time
 }
 
 // StallRequest sets or clears the stalled flag of a dca order; setting it
-// emits dca.stalled (not once the chain records show the order fully
-// executed, cancelled on-chain or its nonce invalidated).
+// emits dca.stalled (not once Chain shows the order ended).
 type StallRequest struct {
 	Stalled bool
+	Chain   persistence.ChainView
 	At      time.Time
 }
 

@@ -1,26 +1,29 @@
-// Package order holds the order actors: one per order hash, owning the
-// order's record and its transitions (contract.md section 3). An actor
-// loads its record from Pebble on its first message, commits every change
-// with Sync before it replies, and stops after Options.Idle without
-// messages, so memory follows the orders in use, not every order ever seen.
+// Package order holds the order actors: one per order hash, the only
+// writer of the order's record (contract.md section 3). An actor loads its
+// record and ledger from the journal (persistence.OrderJournal) on its
+// first message, decides each transition from the facts in the message
+// and its own state, appends it conditional on the version it loaded
+// before it replies, and stops after Options.Idle without messages, so
+// memory follows the orders in use, not every order ever seen.
 //
-// Memory per live actor is kept small (docs/performance.md, "Memory per
-// order"): every actor shares the registry's one Props and learns which
-// order it owns from its first message (bind), its mailbox is the
-// lock-free linked queue (no preallocated ring), and idleness is found by
-// one registry-wide sweep instead of a receive-timeout timer per actor.
+// Memory per live actor is kept small (docs/performance.md): every actor
+// shares the registry's one Props and learns which order it owns from its
+// first message (bind), its mailbox is the lock-free linked queue (no
+// preallocated ring), and idleness is found by one registry-wide sweep
+// instead of a receive-timeout timer per actor.
 //
 // A new order is stored by the submitting goroutine under a claim on its
-// hash, without an actor (create.go): it starts passivated, and its actor
-// starts on its first request. Every later change goes through the actor.
+// hash, without an actor (create.go), through the same commit as the
+// actor's: it starts passivated, and its actor starts on its first
+// request. Every later change goes through the actor.
 //
-// Durability at speed: actors and creates commit concurrently, and the
+// Durability at speed: actors and creates append concurrently, and the
 // store's group committer (persistence/group_commit.go) makes the writes
 // of a round durable with one sorted batch and one shared WAL fsync,
 // instead of queueing behind one writer.
 //
 // The Registry is the way in: the submit service calls Create and Cancel,
-// the chain lifecycle calls Activate, RecordFill, CancelOnChain, Expire,
+// the chain lifecycle calls Observe, InvalidateNonce, Resync, Expire,
 // Fail, Trigger and Stall (lifecycle.go).
 package order
 
@@ -42,9 +45,11 @@ import (
 
 // Options configure a Registry.
 type Options struct {
-	Orders *persistence.Orders
-	Clock  clock.Clock
-	Log    *slog.Logger
+	// Journal loads and appends order transitions (persistence.Orders on
+	// one node).
+	Journal persistence.OrderJournal
+	Clock   clock.Clock
+	Log     *slog.Logger
 	// Idle stops an actor after this long without a request. One sweep
 	// every Idle/2 stops the actors idle for Idle or more, so an idle actor
 	// stops between Idle and 1.5 × Idle. Default 1 min.
@@ -54,15 +59,15 @@ type Options struct {
 	// OnChange is called by the actor, after a change is durable, with the
 	// previous status ("" for a new order) and the new record. It must not
 	// block (orderbook events, counters).
-	OnChange func(prev string, rec *persistence.OrderRecord)
+	OnChange ChangeFunc
 }
 
 // ChangeFunc is told of every durable change of an order: its previous
-// status ("" for a new order) and the new record. The changes of one order
+// status (0 for a new order) and the new record. The changes of one order
 // arrive one at a time, in the order they were committed. rec is never
 // modified after the call (the next change is a copy), so a listener may
 // keep it; it must not modify it, and must not block.
-type ChangeFunc func(prev string, rec *persistence.OrderRecord)
+type ChangeFunc func(prev persistence.Status, rec *persistence.OrderRecord)
 
 const numShards = 64
 
@@ -297,7 +302,7 @@ func (r *Registry) Passivate(ctx context.Context, h common.Hash) (bool, error) {
 	return p != nil && p.Stopped, nil
 }
 
-func (r *Registry) changed(prev string, rec *persistence.OrderRecord) {
+func (r *Registry) changed(prev persistence.Status, rec *persistence.OrderRecord) {
 	if r.opts.OnChange != nil {
 		r.opts.OnChange(prev, rec)
 	}
@@ -341,15 +346,4 @@ func (r *Registry) withSubs(edit func([]*subscriber) []*subscriber) *[]*subscrib
 	}
 	next := edit(cur)
 	return &next
-}
-
-// Cancel cancels a pending order off-chain (the caller has verified the
-// maker's OrderCancel signature). It reports whether the order was already
-// cancelled.
-func (r *Registry) Cancel(ctx context.Context, h common.Hash) (already bool, err error) {
-	res, err := r.request(ctx, h, &CancelRequest{})
-	if err != nil {
-		return false, err
-	}
-	return res.Err == nil && !res.Changed, res.Err
 }

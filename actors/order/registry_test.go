@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/big"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -12,8 +13,10 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/holiman/uint256"
 
 	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/persistence"
 )
 
@@ -42,19 +45,19 @@ func openTestRegistry(t *testing.T, filter bool) (*Registry, *sync.Map) {
 		}
 	}
 	var changes sync.Map
-	onChange := func(prev string, rec *persistence.OrderRecord) {
-		n, _ := changes.LoadOrStore(rec.OrderHash+" "+prev+">"+rec.Status, new(atomic.Int32))
+	onChange := func(prev persistence.Status, rec *persistence.OrderRecord) {
+		n, _ := changes.LoadOrStore(rec.Hash.Hex()+" "+prev.String()+">"+rec.Status.String(), new(atomic.Int32))
 		n.(*atomic.Int32).Add(1)
 	}
 	// Idle is long: the tests run the sweep themselves.
-	return NewRegistry(system, Options{Orders: orders, Idle: time.Hour, OnChange: onChange}), &changes
+	return NewRegistry(system, Options{Journal: orders, Idle: time.Hour, OnChange: onChange}), &changes
 }
 
 func testRecord(i int) *persistence.OrderRecord {
 	now := time.Unix(1_800_000_000, 0).UTC()
 	return &persistence.OrderRecord{
-		OrderHash: fmt.Sprintf("0x%064x", i+1), OrderType: "limit", Status: persistence.StatusPending, Pair: "p", AccountID: "acc",
-		Order:     persistence.SignedOrder{Maker: "0x1000000000000000000000000000000000000001", AmountIn: "1"},
+		Hash: common.BigToHash(big.NewInt(int64(i + 1))), Version: 1, Class: chain.ClassLimit, Status: persistence.StatusPending, AccountID: "acc",
+		Order:     chain.Order{Maker: common.HexToAddress("0x1000000000000000000000000000000000000001"), AmountIn: *uint256.NewInt(1)},
 		CreatedAt: now, UpdatedAt: now,
 	}
 }
@@ -74,10 +77,10 @@ func TestActorsOwnTheirOrder(t *testing.T) {
 				errs <- err
 				return
 			}
-			h := common.HexToHash(rec.OrderHash)
+			h := rec.Hash
 			res, err := r.request(ctx, h, &CancelRequest{})
-			if err == nil && (res.Err != nil || res.Record.OrderHash != rec.OrderHash || res.Record.Status != persistence.StatusCancelled) {
-				err = fmt.Errorf("cancel %s answered %+v", rec.OrderHash, res)
+			if err == nil && (res.Err != nil || res.Record.Hash != rec.Hash || res.Record.Status != persistence.StatusCancelled) {
+				err = fmt.Errorf("cancel %s answered %+v", rec.Hash.Hex(), res)
 			}
 			if err != nil {
 				errs <- err
@@ -100,7 +103,7 @@ func TestSweepStopsIdleActorsAndRequestsReactivate(t *testing.T) {
 	r := newTestRegistry(t)
 	ctx := context.Background()
 	rec := testRecord(0)
-	h := common.HexToHash(rec.OrderHash)
+	h := rec.Hash
 	if err := r.Create(ctx, rec, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -185,10 +188,10 @@ func TestCreateClaimsTheHash(t *testing.T) {
 	if created.Load() != 1 || exists.Load() != 31 {
 		t.Fatalf("created %d, already exists %d", created.Load(), exists.Load())
 	}
-	if n, ok := changes.Load(rec.OrderHash + " >pending"); !ok || n.(*atomic.Int32).Load() != 1 {
+	if n, ok := changes.Load(rec.Hash.Hex() + " >pending"); !ok || n.(*atomic.Int32).Load() != 1 {
 		t.Fatalf("creation announced %v times", n)
 	}
-	h := common.HexToHash(rec.OrderHash)
+	h := rec.Hash
 	if already, err := r.Cancel(ctx, h); err != nil || already {
 		t.Fatalf("cancel: already %v, err %v", already, err)
 	}
@@ -203,7 +206,7 @@ func TestRequestWaitsForTheClaim(t *testing.T) {
 	r, _ := openTestRegistry(t, true)
 	ctx := context.Background()
 	rec := testRecord(8)
-	h := common.HexToHash(rec.OrderHash)
+	h := rec.Hash
 	claim := r.claim(h)
 	if claim == nil {
 		t.Fatal("a new hash was not claimable")
@@ -224,7 +227,7 @@ func TestRequestWaitsForTheClaim(t *testing.T) {
 		got <- answer{already, err}
 	}()
 	time.Sleep(20 * time.Millisecond) // without the wait, the cancel would answer NOT_FOUND by now
-	if _, err := r.opts.Orders.Commit(persistence.Change{Record: rec}); err != nil {
+	if err := r.opts.Journal.AppendOrder(ctx, &persistence.OrderTransition{Record: rec}); err != nil {
 		t.Fatal(err)
 	}
 	r.unclaim(h, claim)
@@ -248,9 +251,10 @@ func TestSubscribersHearChanges(t *testing.T) {
 		got []string
 	}
 	listen := func(h *heard) ChangeFunc {
-		return func(prev string, rec *persistence.OrderRecord) {
+		return func(prev persistence.Status, rec *persistence.OrderRecord) {
 			h.mu.Lock()
-			h.got = append(h.got, rec.OrderHash[len(rec.OrderHash)-1:]+" "+prev+">"+rec.Status)
+			hex := rec.Hash.Hex()
+			h.got = append(h.got, hex[len(hex)-1:]+" "+prev.String()+">"+rec.Status.String())
 			h.mu.Unlock()
 		}
 	}
@@ -262,7 +266,7 @@ func TestSubscribersHearChanges(t *testing.T) {
 	if err := r.Create(ctx, rec, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.Cancel(ctx, common.HexToHash(rec.OrderHash)); err != nil {
+	if _, err := r.Cancel(ctx, rec.Hash); err != nil {
 		t.Fatal(err)
 	}
 	cancelA()
@@ -275,7 +279,40 @@ func TestSubscribersHearChanges(t *testing.T) {
 	if got := strings.Join(b.got, ","); got != "1 >pending,1 pending>cancelled,2 >pending" {
 		t.Fatalf("second subscriber heard %q", got)
 	}
-	if n, ok := onChange.Load(testRecord(1).OrderHash + " >pending"); !ok || n.(*atomic.Int32).Load() != 1 {
+	if n, ok := onChange.Load(testRecord(1).Hash.Hex() + " >pending"); !ok || n.(*atomic.Int32).Load() != 1 {
 		t.Fatal("OnChange not called alongside the subscribers")
+	}
+}
+
+// An actor that loaded version 1 does not commit over a version 2 that
+// another writer appended meanwhile: its append is refused, it reloads and
+// decides again on version 2 (here: the order is now active, so the
+// off-chain cancel is NOT_CANCELLABLE, where version 1 would have allowed
+// it).
+func TestActorReloadsOnAVersionConflict(t *testing.T) {
+	r, changes := openTestRegistry(t, true)
+	ctx := context.Background()
+	rec := testRecord(4)
+	if err := r.Create(ctx, rec, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Warm(ctx, rec.Hash); err != nil { // the actor holds version 1
+		t.Fatal(err)
+	}
+	v2 := rec.Clone()
+	v2.Version, v2.Status = 2, persistence.StatusActive
+	if err := r.opts.Journal.AppendOrder(ctx, &persistence.OrderTransition{Record: v2, Expect: 1, Prev: persistence.StatusPending}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := r.Cancel(ctx, rec.Hash)
+	if e := orderengine.AsError(err); err == nil || e.Code != orderengine.CodeNotCancellable {
+		t.Fatalf("cancel over a newer version: %v", err)
+	}
+	res, err := r.request(ctx, rec.Hash, &WarmRequest{})
+	if err != nil || res.Record.Version != 2 || res.Record.Status != persistence.StatusActive {
+		t.Fatalf("the actor holds %+v, %v; want version 2 active", res, err)
+	}
+	if _, ok := changes.Load(rec.Hash.Hex() + " pending>cancelled"); ok {
+		t.Fatal("a cancel decided on the stale version was announced")
 	}
 }

@@ -36,7 +36,7 @@ func (b *Books) pid(pair string) *actor.PID {
 	defer b.mu.Unlock()
 	pid, ok := b.books[pair]
 	if !ok {
-		a := &bookActor{books: b, pair: pair, byHash: make(map[[32]byte]*bookEntry)}
+		a := &bookActor{books: b, pair: pair, byHash: make(map[[32]byte]*Entry)}
 		pid = b.system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return a }))
 		b.books[pair] = pid
 	}
@@ -62,7 +62,7 @@ func (b *Books) Page(ctx context.Context, pair string, limit int, after *Key) (*
 	pid, ok := b.books[pair]
 	b.mu.Unlock()
 	if !ok {
-		return &PageResponse{Entries: []Entry{}}, nil
+		return &PageResponse{Entries: []Row{}}, nil
 	}
 	timeout := b.timeout
 	if d, ok := ctx.Deadline(); ok {

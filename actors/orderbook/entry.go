@@ -7,75 +7,48 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/orderengine/orderengine/chain"
+	"github.com/orderengine/orderengine/persistence"
 )
 
-// bookEntry is how a book holds an open order: the fields of Entry in binary
-// (about 200 bytes, one allocation), so a book of a million orders does
-// not keep six strings per order alive. render gives the Entry back.
-// Every field round-trips exactly; an Entry with a field that would not
-// (never one the order service makes) is kept whole in full.
-type bookEntry struct {
+// Entry is how a book holds an open order: typed fields, one allocation
+// (about 200 bytes), so a book of a million orders keeps no strings
+// alive. Row renders it for the API.
+type Entry struct {
 	Key
+	class            chain.Class
+	status           persistence.Status
+	maker            common.Address
 	amountIn, filled uint256.Int
 	created          int64 // unix nanoseconds, rendered in UTC as RFC 3339
-	maker            common.Address
-	hasMaker         bool
-	typ, status      string // interned
-	full             *Entry
 }
 
-// interned are the order types and statuses a book sees, so entries share
-// one copy of each.
-var interned = map[string]string{}
-
-func init() {
-	for _, s := range []string{"limit", "stop_loss", "take_profit", "trailing", "dca", "pending", "active"} {
-		interned[s] = s
+// NewEntry returns the book entry of an open order.
+func NewEntry(rec *persistence.OrderRecord) *Entry {
+	return &Entry{
+		Key:   Key{Price: rec.Order.TriggerPrice, Hash: rec.Hash},
+		class: rec.Class, status: rec.Status, maker: rec.Order.Maker,
+		amountIn: rec.Order.AmountIn, filled: rec.FilledIn, created: rec.CreatedAt.UnixNano(),
 	}
 }
 
-// compact returns the binary form of e.
-func compact(e *Entry) *bookEntry {
-	c := &bookEntry{Key: e.key()}
-	typ, ok1 := interned[e.OrderType]
-	status, ok2 := interned[e.Status]
-	c.typ, c.status = typ, status
-	ok := ok1 && ok2 && c.Hash.Hex() == e.OrderHash && c.Price.Dec() == e.TriggerPrice &&
-		decimal(&c.amountIn, e.AmountIn) && decimal(&c.filled, e.FilledAmountIn)
-	if e.Maker != "" {
-		c.maker, c.hasMaker = common.HexToAddress(e.Maker), true
-		ok = ok && chain.Checksum(c.maker) == e.Maker // memoized: a Keccak otherwise
-	}
-	if t, err := time.Parse(time.RFC3339Nano, e.CreatedAt); err == nil {
-		c.created = t.UnixNano()
-		ok = ok && t.UTC().Format(time.RFC3339Nano) == e.CreatedAt
-	} else {
-		ok = false
-	}
-	if !ok {
-		c.full = e
-	}
-	return c
+// Row is an open order as GET /v1/orderbook/{pair} shows it. Addresses are
+// EIP-55, amounts decimal strings.
+type Row struct {
+	OrderHash      string `json:"orderHash"`
+	OrderType      string `json:"orderType"`
+	Status         string `json:"status"`
+	Maker          string `json:"maker"`
+	AmountIn       string `json:"amountIn"`
+	FilledAmountIn string `json:"filledAmountIn"`
+	TriggerPrice   string `json:"triggerPrice"`
+	CreatedAt      string `json:"createdAt"`
 }
 
-// decimal parses s into v and reports whether v renders back as s.
-func decimal(v *uint256.Int, s string) bool {
-	return v.SetFromDecimal(s) == nil && v.Dec() == s
-}
-
-// render returns the Entry that c was made from.
-func (c *bookEntry) render() Entry {
-	if c.full != nil {
-		return *c.full
+// Row renders e.
+func (e *Entry) Row() Row {
+	return Row{
+		OrderHash: e.Hash.Hex(), OrderType: e.class.String(), Status: e.status.String(),
+		Maker: chain.Checksum(e.maker), AmountIn: e.amountIn.Dec(), FilledAmountIn: e.filled.Dec(),
+		TriggerPrice: e.Price.Dec(), CreatedAt: time.Unix(0, e.created).UTC().Format(time.RFC3339Nano),
 	}
-	e := Entry{
-		OrderHash: c.Hash.Hex(), OrderType: c.typ, Status: c.status,
-		AmountIn: c.amountIn.Dec(), FilledAmountIn: c.filled.Dec(), TriggerPrice: c.Price.Dec(),
-		CreatedAt: time.Unix(0, c.created).UTC().Format(time.RFC3339Nano),
-		hash:      c.Hash, price: c.Price,
-	}
-	if c.hasMaker {
-		e.Maker = chain.Checksum(c.maker)
-	}
-	return e
 }

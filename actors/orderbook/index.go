@@ -13,7 +13,7 @@ const maxRun = 512
 // runs in order. One sorted slice would move half the book on every
 // insert (about 190 µs at a million orders); a run moves at most maxRun.
 type index struct {
-	runs [][]*bookEntry
+	runs [][]*Entry
 	n    int
 }
 
@@ -34,7 +34,7 @@ func (x *index) find(k Key) pos {
 	return pos{r, sort.Search(len(run), func(i int) bool { return !run[i].Key.less(k) })}
 }
 
-func (x *index) at(p pos) *bookEntry {
+func (x *index) at(p pos) *Entry {
 	if p.r < len(x.runs) && p.i < len(x.runs[p.r]) {
 		return x.runs[p.r][p.i]
 	}
@@ -49,10 +49,10 @@ func (x *index) next(p pos) pos {
 	return pos{p.r + 1, 0}
 }
 
-func (x *index) insert(e *bookEntry) {
+func (x *index) insert(e *Entry) {
 	x.n++
 	if len(x.runs) == 0 {
-		x.runs = [][]*bookEntry{{e}}
+		x.runs = [][]*Entry{{e}}
 		return
 	}
 	p := x.find(e.Key)
@@ -70,7 +70,7 @@ func (x *index) insert(e *bookEntry) {
 }
 
 // remove removes e and reports whether it was there.
-func (x *index) remove(e *bookEntry) bool {
+func (x *index) remove(e *Entry) bool {
 	p := x.find(e.Key)
 	if x.at(p) != e {
 		return false
@@ -87,11 +87,11 @@ func (x *index) remove(e *bookEntry) bool {
 // compacted returns the same order in full runs of maxRun/2 entries.
 func (x *index) compacted() index {
 	out := index{n: x.n}
-	var run []*bookEntry
+	var run []*Entry
 	for _, r := range x.runs {
 		for _, e := range r {
 			if run == nil {
-				run = make([]*bookEntry, 0, maxRun/2)
+				run = make([]*Entry, 0, maxRun/2)
 			}
 			run = append(run, e)
 			if len(run) == maxRun/2 {

@@ -18,42 +18,11 @@ import (
 	"github.com/holiman/uint256"
 )
 
-// Entry is an open order as the book shows it. Addresses are EIP-55,
-// amounts decimal strings.
-type Entry struct {
-	OrderHash      string `json:"orderHash"`
-	OrderType      string `json:"orderType"`
-	Status         string `json:"status"`
-	Maker          string `json:"maker"`
-	AmountIn       string `json:"amountIn"`
-	FilledAmountIn string `json:"filledAmountIn"`
-	TriggerPrice   string `json:"triggerPrice"`
-	CreatedAt      string `json:"createdAt"`
-
-	hash  common.Hash
-	price uint256.Int
-}
-
-// NewEntry returns an entry; hash and triggerPrice are parsed once here.
-func NewEntry(e Entry) (*Entry, error) {
-	if len(e.OrderHash) != 66 {
-		return nil, fmt.Errorf("orderbook: bad order hash %q", e.OrderHash)
-	}
-	out := e
-	out.hash = common.HexToHash(e.OrderHash)
-	if err := out.price.SetFromDecimal(e.TriggerPrice); err != nil {
-		return nil, fmt.Errorf("orderbook: bad trigger price %q: %w", e.TriggerPrice, err)
-	}
-	return &out, nil
-}
-
 // Key is a position in a book: trigger price, then hash.
 type Key struct {
 	Price uint256.Int
 	Hash  common.Hash
 }
-
-func (e *Entry) key() Key { return Key{Price: e.price, Hash: e.hash} }
 
 // less orders by price, then hash.
 func (k Key) less(o Key) bool {
@@ -106,7 +75,7 @@ type PageRequest struct {
 
 // PageResponse is a page of a book; Next is nil at the end.
 type PageResponse struct {
-	Entries []Entry
+	Entries []Row
 	Next    *Key
 	Total   int
 }
@@ -116,7 +85,7 @@ type bookActor struct {
 	books  *Books
 	pair   string
 	sorted index
-	byHash map[[32]byte]*bookEntry
+	byHash map[[32]byte]*Entry
 	peak   int // the most entries since byHash was last rebuilt
 }
 
@@ -135,8 +104,7 @@ func (b *bookActor) Receive(ctx actor.Context) {
 	}
 }
 
-func (b *bookActor) upsert(in *Entry) {
-	e := compact(in)
+func (b *bookActor) upsert(e *Entry) {
 	if old, ok := b.byHash[e.Hash]; ok {
 		if old.Price.Eq(&e.Price) {
 			*old = *e
@@ -166,7 +134,7 @@ func (b *bookActor) shrink() {
 	if b.peak < 1024 || len(b.byHash) >= b.peak/4 {
 		return
 	}
-	byHash := make(map[[32]byte]*bookEntry, len(b.byHash))
+	byHash := make(map[[32]byte]*Entry, len(b.byHash))
 	for k, v := range b.byHash {
 		byHash[k] = v
 	}
@@ -181,10 +149,10 @@ func (b *bookActor) page(req *PageRequest) *PageResponse {
 			p = b.sorted.next(p)
 		}
 	}
-	out := &PageResponse{Entries: make([]Entry, 0, max(0, min(req.Limit, b.sorted.n))), Total: b.sorted.n}
-	var last *bookEntry
+	out := &PageResponse{Entries: make([]Row, 0, max(0, min(req.Limit, b.sorted.n))), Total: b.sorted.n}
+	var last *Entry
 	for e := b.sorted.at(p); e != nil && len(out.Entries) < req.Limit; e = b.sorted.at(p) {
-		out.Entries = append(out.Entries, e.render())
+		out.Entries = append(out.Entries, e.Row())
 		last, p = e, b.sorted.next(p)
 	}
 	if last != nil && b.sorted.at(p) != nil {

@@ -2,25 +2,34 @@ package orderbook
 
 import (
 	"context"
+	"encoding/hex"
 	"fmt"
 	"log/slog"
+	"math/big"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/holiman/uint256"
+	"github.com/orderengine/orderengine/chain"
+	"github.com/orderengine/orderengine/persistence"
 )
 
-func entry(t *testing.T, n int, price string) *Entry {
+// testOrder is an open order with hash n at trigger price.
+func testOrder(t testing.TB, n int, price string) *persistence.OrderRecord {
 	t.Helper()
-	e, err := NewEntry(Entry{OrderHash: fmt.Sprintf("0x%064x", n), TriggerPrice: price, Status: "pending"})
-	if err != nil {
+	rec := &persistence.OrderRecord{Hash: common.BigToHash(big.NewInt(int64(n))), Class: chain.ClassLimit, Status: persistence.StatusPending}
+	if err := rec.Order.TriggerPrice.SetFromDecimal(price); err != nil {
 		t.Fatal(err)
 	}
-	return e
+	return rec
 }
+
+func entry(t testing.TB, n int, price string) *Entry { return NewEntry(testOrder(t, n, price)) }
 
 // prices pages through a book two at a time.
 func prices(t *testing.T, b *Books, pair string) string {
@@ -61,8 +70,8 @@ func TestBookOrderUpdatesAndPages(t *testing.T) {
 		t.Fatalf("book %s", got)
 	}
 	b.Upsert("p", entry(t, 1, "60")) // a price change moves the order
-	b.Remove("p", entry(t, 3, "50").hash)
-	b.Remove("p", entry(t, 99, "1").hash) // unknown: ignored
+	b.Remove("p", entry(t, 3, "50").Hash)
+	b.Remove("p", entry(t, 99, "1").Hash) // unknown: ignored
 	if got := prices(t, b, "p"); got != "10,20,20,40,60" {
 		t.Fatalf("after updates %s", got)
 	}
@@ -71,37 +80,31 @@ func TestBookOrderUpdatesAndPages(t *testing.T) {
 	}
 }
 
-// A book holds entries in binary and renders them back exactly, the
-// service's (EIP-55 maker, decimal amounts, RFC 3339 UTC time) and odd
-// ones (kept whole).
-func TestEntriesRoundTrip(t *testing.T) {
-	for _, in := range []Entry{
-		{OrderHash: fmt.Sprintf("0x%064x", 7), OrderType: "limit", Status: "pending",
-			Maker: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", AmountIn: "1000000000000000000", FilledAmountIn: "0",
-			TriggerPrice: "2000000123", CreatedAt: "2026-11-22T03:25:51.123456789Z"},
-		{OrderHash: fmt.Sprintf("0x%064x", 8), OrderType: "dca", Status: "active",
-			Maker: "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed", AmountIn: "007", FilledAmountIn: "",
-			TriggerPrice: "5", CreatedAt: "2026-11-22T04:25:51+01:00"},
-		{OrderHash: fmt.Sprintf("0x%064x", 9), TriggerPrice: "1"},
-	} {
-		e, err := NewEntry(in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := compact(e).render(); got != *e {
-			t.Fatalf("rendered %+v, want %+v", got, *e)
-		}
+// An entry renders the order as the API shows it: EIP-55 maker, decimal
+// amounts, RFC 3339 UTC time.
+func TestEntryRendersTheOrder(t *testing.T) {
+	rec := testOrder(t, 7, "2000000123")
+	rec.Class, rec.Status = chain.ClassDCA, persistence.StatusActive
+	rec.Order.Maker = common.HexToAddress("0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed")
+	rec.Order.AmountIn.SetUint64(1_000_000_000_000_000_000)
+	rec.FilledIn.SetUint64(250)
+	rec.CreatedAt = time.Date(2026, 11, 22, 3, 25, 51, 123456789, time.FixedZone("X", 3600))
+	want := Row{OrderHash: fmt.Sprintf("0x%064x", 7), OrderType: "dca", Status: "active",
+		Maker: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", AmountIn: "1000000000000000000", FilledAmountIn: "250",
+		TriggerPrice: "2000000123", CreatedAt: "2026-11-22T02:25:51.123456789Z"}
+	if got := NewEntry(rec).Row(); got != want {
+		t.Fatalf("rendered %+v, want %+v", got, want)
 	}
 }
 
 // A book that empties rebuilds its index at its present size, in order.
 func TestBookShrinksAfterItEmpties(t *testing.T) {
-	b := &bookActor{byHash: make(map[[32]byte]*bookEntry)}
+	b := &bookActor{byHash: make(map[[32]byte]*Entry)}
 	for i := range 2000 {
 		b.upsert(entry(t, i+1, fmt.Sprint(5000-i)))
 	}
 	for i := range 1990 {
-		b.remove(entry(t, i+1, "0").hash)
+		b.remove(entry(t, i+1, "0").Hash)
 	}
 	if b.peak >= 2000 || len(b.byHash) != 10 || b.sorted.n != 10 || len(b.sorted.runs) != 1 {
 		t.Fatalf("not rebuilt: peak %d, %d indexed, %d sorted in %d runs", b.peak, len(b.byHash), b.sorted.n, len(b.sorted.runs))
@@ -116,13 +119,13 @@ func TestBookShrinksAfterItEmpties(t *testing.T) {
 // inserts, price moves and removals, and pages walk it whole.
 func TestIndexMatchesASortedSlice(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	b := &bookActor{byHash: make(map[[32]byte]*bookEntry)}
+	b := &bookActor{byHash: make(map[[32]byte]*Entry)}
 	want := map[int]int{} // order → price
 	for step := range 20000 {
 		n := rng.IntN(3000) + 1
 		switch {
 		case step%5 == 4:
-			b.remove(entry(t, n, "0").hash)
+			b.remove(entry(t, n, "0").Hash)
 			delete(want, n)
 		default:
 			price := rng.IntN(400)
@@ -132,7 +135,7 @@ func TestIndexMatchesASortedSlice(t *testing.T) {
 	}
 	keys := make([]Key, 0, len(want))
 	for n, price := range want {
-		keys = append(keys, entry(t, n, fmt.Sprint(price)).key())
+		keys = append(keys, entry(t, n, fmt.Sprint(price)).Key)
 	}
 	slices.SortFunc(keys, func(a, b Key) int {
 		if a.less(b) {
@@ -148,7 +151,11 @@ func TestIndexMatchesASortedSlice(t *testing.T) {
 			t.Fatalf("total %d, want %d", p.Total, len(want))
 		}
 		for _, e := range p.Entries {
-			got = append(got, e.key())
+			k, err := ParseCursor(priceHex(t, e.TriggerPrice) + e.OrderHash[2:])
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, k)
 		}
 		if p.Next == nil {
 			break
@@ -167,14 +174,8 @@ func TestIndexMatchesASortedSlice(t *testing.T) {
 // already holds a million.
 func BenchmarkUpsertMillion(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	book := &bookActor{byHash: make(map[[32]byte]*bookEntry)}
-	mk := func(n int) *Entry {
-		e, err := NewEntry(Entry{OrderHash: fmt.Sprintf("0x%064x", n), TriggerPrice: fmt.Sprint(rng.IntN(5000)), Status: "pending"})
-		if err != nil {
-			b.Fatal(err)
-		}
-		return e
-	}
+	book := &bookActor{byHash: make(map[[32]byte]*Entry)}
+	mk := func(n int) *Entry { return entry(b, n, fmt.Sprint(rng.IntN(5000))) }
 	for n := range 1_000_000 {
 		book.upsert(mk(n + 1))
 	}
@@ -195,4 +196,15 @@ func TestPairKeyIsLowercaseHex(t *testing.T) {
 	if got := PairKey(in, out); got != want {
 		t.Fatalf("PairKey %s, want %s", got, want)
 	}
+}
+
+// priceHex is a decimal price as the 64 hex digits of a cursor.
+func priceHex(t *testing.T, dec string) string {
+	t.Helper()
+	v, err := uint256.FromDecimal(dec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := v.Bytes32()
+	return hex.EncodeToString(b[:])
 }

@@ -46,7 +46,7 @@ func TestDCAShortCircuitCompletes(t *testing.T) {
 		t.Fatal("completed dca still executable")
 	}
 	rec := e.record(h)
-	if rec.Status != persistence.StatusFilled || rec.FilledAmountIn != "3000000" || rec.Executions != 2 {
+	if rec.Status != persistence.StatusFilled || rec.FilledIn.Dec() != "3000000" || rec.Executions != 2 {
 		t.Fatalf("after the catch-up: %+v", rec)
 	}
 	if rec.Stalled {
@@ -64,11 +64,10 @@ func TestDCAShortCircuitCompletes(t *testing.T) {
 	fills, _ := e.orders.Fills(h)
 	out := new(big.Int)
 	for _, f := range fills {
-		v, _ := new(big.Int).SetString(f.AmountOut, 10)
-		out.Add(out, v)
+		out.Add(out, f.AmountOut.ToBig())
 	}
-	if len(fills) != 2 || d.AmountIn != "3000000" || d.AmountOut != out.String() || d.AmountOut != rec.FilledAmountOut ||
-		d.Executions != "2" || d.TotalExecutions != "3" || d.TxHash != fills[1].TxHash || d.OrderType != "dca" {
+	if len(fills) != 2 || d.AmountIn != "3000000" || d.AmountOut != out.String() || d.AmountOut != rec.FilledOut.Dec() ||
+		d.Executions != "2" || d.TotalExecutions != "3" || d.TxHash != fills[1].TxHash.Hex() || d.OrderType != "dca" {
 		t.Fatalf("dca.completed data %+v, fills %+v", d, fills)
 	}
 }

@@ -13,8 +13,10 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/holiman/uint256"
 
 	"github.com/orderengine/orderengine/actors/order"
+	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/chainsync"
 	"github.com/orderengine/orderengine/persistence"
 )
@@ -44,9 +46,9 @@ type Options struct {
 // Executable is an order a keeper may execute now. The engine keeps no
 // order record: Record reads it from the store when a keeper asks.
 type Executable struct {
-	Hash      common.Hash
-	Pair      string
-	OrderType string
+	Hash  common.Hash
+	Pair  string
+	Class chain.Class
 	// Maker and TokenIn are the order's: what the keeper interface checks
 	// the maker can pay before it reads the record.
 	Maker, TokenIn common.Address
@@ -218,7 +220,8 @@ func (e *Engine) EachExecutable(pair string, after common.Hash, fn func(Executab
 	}
 }
 
-// Record reads an order's record from the store (found false: unknown).
+// Record reads an order's record from the store (found false: unknown),
+// for the keeper interface to build its transaction.
 func (e *Engine) Record(h common.Hash) (*persistence.OrderRecord, bool, error) {
 	return e.opts.Orders.Load(h)
 }
@@ -293,22 +296,44 @@ func (e *Engine) Evaluate(ctx context.Context, ref BlockRef) error {
 	return nil
 }
 
-// apply sends a pair's decided transitions to the order actors (each is
-// idempotent; a failure is logged and retried at the next block).
+// apply sends a pair's decided transitions to the order actors, each with
+// the chain facts it was decided on (each is idempotent; a failure is
+// logged and retried at the next block).
 func (e *Engine) apply(ctx context.Context, d *PairDecision, price *big.Int, at time.Time) {
+	facts := func(h common.Hash) (persistence.ChainView, bool) {
+		v := e.open.views[h]
+		if v == nil {
+			return persistence.ChainView{}, false
+		}
+		cv, err := e.opts.Chain.OrderView(h, v.maker, v.traits.Nonce)
+		if err != nil {
+			e.log.Warn("chain facts", "order", h, "err", err)
+			return cv, false
+		}
+		return cv, true
+	}
 	for _, h := range d.Expire {
-		if _, err := e.opts.Registry.Expire(ctx, h, at); err != nil {
-			e.log.Warn("expire", "order", h, "err", err)
+		if cv, ok := facts(h); ok {
+			if _, err := e.opts.Registry.Expire(ctx, h, cv, at); err != nil {
+				e.log.Warn("expire", "order", h, "err", err)
+			}
 		}
 	}
-	for _, h := range d.Fire {
-		if _, err := e.opts.Registry.Trigger(ctx, h, price.String(), at); err != nil {
-			e.log.Warn("trigger", "order", h, "err", err)
+	var p uint256.Int
+	if price != nil && !p.SetFromBig(price) {
+		for _, h := range d.Fire {
+			if cv, ok := facts(h); ok {
+				if _, err := e.opts.Registry.Trigger(ctx, h, &p, cv, at); err != nil {
+					e.log.Warn("trigger", "order", h, "err", err)
+				}
+			}
 		}
 	}
 	for h, stalled := range d.Stall {
-		if _, err := e.opts.Registry.Stall(ctx, h, stalled, at); err != nil {
-			e.log.Warn("stall", "order", h, "err", err)
+		if cv, ok := facts(h); ok {
+			if _, err := e.opts.Registry.Stall(ctx, h, stalled, cv, at); err != nil {
+				e.log.Warn("stall", "order", h, "err", err)
+			}
 		}
 	}
 }

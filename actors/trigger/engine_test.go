@@ -43,7 +43,7 @@ func newEnv(t *testing.T) *env {
 	e.orders = persistence.NewOrders(e.store, e.outbox)
 	system := actor.NewActorSystem()
 	t.Cleanup(system.Shutdown)
-	e.registry = order.NewRegistry(system, order.Options{Orders: e.orders})
+	e.registry = order.NewRegistry(system, order.Options{Journal: e.orders})
 	e.prices = market.NewOraclePricer(e.Client.(market.HashCaller), e.D.Oracle, nil)
 	e.restart()
 	t.Cleanup(func() { e.trig.Stop() })
@@ -143,7 +143,7 @@ func TestStopLossFiresAndKeeperFillCompletes(t *testing.T) {
 	if x := find(e.tick(), h); x != nil {
 		t.Fatal("stop-loss executable above its trigger")
 	}
-	if rec := e.record(h); rec.TriggeredAt != nil {
+	if rec := e.record(h); !rec.TriggeredAt.IsZero() {
 		t.Fatal("triggered above the trigger price")
 	}
 	e.SetPrice("WETH", 4000_00000000)
@@ -151,7 +151,7 @@ func TestStopLossFiresAndKeeperFillCompletes(t *testing.T) {
 	if x == nil || x.FillIn.String() != "100000000" || x.Price.Cmp(usdcInWeth(4000)) != 0 {
 		t.Fatalf("executable after the drop: %+v", x)
 	}
-	if rec := e.record(h); rec.TriggeredAt == nil || rec.TriggeredAt.Unix() != int64(e.Now()) {
+	if rec := e.record(h); rec.TriggeredAt.IsZero() || rec.TriggeredAt.Unix() != int64(e.Now()) {
 		t.Fatalf("triggeredAt %v, block time %d", rec.TriggeredAt, e.Now())
 	}
 	e.MustSend(e.Keeper, e.D.Router, e.FillData(o, sig, x.FillIn.Int64()))
@@ -159,7 +159,7 @@ func TestStopLossFiresAndKeeperFillCompletes(t *testing.T) {
 		t.Fatal("filled order still executable")
 	}
 	rec := e.record(h)
-	if rec.Status != persistence.StatusFilled || rec.FilledAmountIn != "100000000" {
+	if rec.Status != persistence.StatusFilled || rec.FilledIn.Dec() != "100000000" {
 		t.Fatalf("after the fill: %+v", rec)
 	}
 	if got := e.triggers(); len(got) != 2 || got[0] != persistence.TriggerStopTriggered || got[1] != persistence.TriggerOrderFilled {
@@ -184,7 +184,7 @@ func TestTrailingPeakSurvivesRestart(t *testing.T) {
 	if x := find(e.tick(), h); x == nil {
 		t.Fatal("trailing did not fire after restart: peak lost")
 	}
-	if rec := e.record(h); rec.TriggeredAt == nil {
+	if rec := e.record(h); rec.TriggeredAt.IsZero() {
 		t.Fatal("triggeredAt not recorded")
 	}
 	e.SetPrice("WETH", 2700_00000000) // still executable once fired
@@ -304,7 +304,7 @@ func TestStaleOraclePriceDecidesNothing(t *testing.T) {
 	if x := find(e.tick(), h); x != nil {
 		t.Fatalf("executable on a stale price: %+v", x)
 	}
-	if rec := e.record(h); rec.TriggeredAt != nil {
+	if rec := e.record(h); !rec.TriggeredAt.IsZero() {
 		t.Fatal("stop.triggered on a stale price")
 	}
 	e.SetPrice("USDC", 1_00000000)
@@ -312,7 +312,7 @@ func TestStaleOraclePriceDecidesNothing(t *testing.T) {
 	if x := find(e.tick(), h); x == nil {
 		t.Fatal("not executable once the price is fresh")
 	}
-	if rec := e.record(h); rec.TriggeredAt == nil {
+	if rec := e.record(h); rec.TriggeredAt.IsZero() {
 		t.Fatal("not triggered once the price is fresh")
 	}
 }

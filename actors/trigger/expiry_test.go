@@ -145,8 +145,8 @@ func TestChainOutcomeBeforeTheDeadlineWinsOverExpiry(t *testing.T) {
 		{"nonce invalidated", invalidated, persistence.StatusCancelled, []string{persistence.TriggerOrderCancelled}},
 		{"no chain outcome", idle, persistence.StatusExpired, []string{persistence.TriggerOrderExpired}},
 	})
-	if rec := e.record(filled); rec.FilledAmountIn != "1000000" || rec.Executions != 1 {
-		t.Errorf("filled order's totals: %s / %d", rec.FilledAmountIn, rec.Executions)
+	if rec := e.record(filled); rec.FilledIn.Dec() != "1000000" || rec.Executions != 1 {
+		t.Errorf("filled order's totals: %s / %d", rec.FilledIn.Dec(), rec.Executions)
 	}
 }
 
@@ -202,7 +202,7 @@ func TestChainCancelWinsOverTriggerAndStall(t *testing.T) {
 type outcome struct {
 	name   string
 	h      common.Hash
-	status string
+	status persistence.Status
 	events []string
 }
 
@@ -215,7 +215,7 @@ func (e *env) expectOutcomes(want []outcome) {
 		rec := e.record(c.h)
 		got := e.eventsOf(c.h)
 		if rec.Status != c.status || len(got) != len(c.events) || (len(got) > 0 && got[0] != c.events[0]) ||
-			(c.status == persistence.StatusCancelled && (rec.TriggeredAt != nil || rec.Stalled)) {
+			(c.status == persistence.StatusCancelled && (!rec.TriggeredAt.IsZero() || rec.Stalled)) {
 			e.T.Errorf("%s: status %s, triggeredAt %v, stalled %v, events %v; want %s, %v",
 				c.name, rec.Status, rec.TriggeredAt, rec.Stalled, got, c.status, c.events)
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/persistence"
 )
 
@@ -99,7 +100,7 @@ func (a *pairActor) decide(m *EvaluatePair, o *orderView, d *PairDecision, chang
 		return nil, nil
 	}
 	x := func() *Executable {
-		return &Executable{Hash: o.hash, Pair: o.pair, OrderType: o.orderType, Maker: o.maker, TokenIn: o.tokenIn,
+		return &Executable{Hash: o.hash, Pair: o.pair, Class: o.class, Maker: o.maker, TokenIn: o.tokenIn,
 			FillIn: o.remaining, Price: price, Block: ref.Number}
 	}
 	fire := func() {
@@ -107,18 +108,18 @@ func (a *pairActor) decide(m *EvaluatePair, o *orderView, d *PairDecision, chang
 			d.Fire = append(d.Fire, o.hash)
 		}
 	}
-	switch o.orderType {
-	case "limit":
+	switch o.class {
+	case chain.ClassLimit:
 		if price != nil && price.Cmp(o.trigger) < 0 {
 			return nil, nil
 		}
 		return x(), nil
-	case "stop_loss", "take_profit":
+	case chain.ClassStopLoss, chain.ClassTakeProfit:
 		if price == nil {
 			return nil, nil
 		}
 		hit := StopLossHit(price, o.trigger)
-		if o.orderType == "take_profit" {
+		if o.class == chain.ClassTakeProfit {
 			hit = TakeProfitHit(price, o.trigger)
 		}
 		if !hit {
@@ -126,7 +127,7 @@ func (a *pairActor) decide(m *EvaluatePair, o *orderView, d *PairDecision, chang
 		}
 		fire()
 		return x(), nil
-	case "trailing":
+	case chain.ClassTrailing:
 		if o.triggered {
 			return x(), nil // fired: stays executable until filled
 		}
@@ -139,7 +140,7 @@ func (a *pairActor) decide(m *EvaluatePair, o *orderView, d *PairDecision, chang
 		}
 		fire()
 		return x(), nil
-	case "dca":
+	case chain.ClassDCA:
 		return a.dca(m, o, d, x), nil
 	}
 	return nil, nil

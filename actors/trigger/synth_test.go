@@ -68,7 +68,7 @@ func newSynthEnv(b testing.TB, n int) *synthEnv {
 	e.orders = persistence.NewOrders(e.store, persistence.NewOutbox(e.store, nil, nil))
 	system := actor.NewActorSystem()
 	b.Cleanup(system.Shutdown)
-	e.registry = order.NewRegistry(system, order.Options{Orders: e.orders})
+	e.registry = order.NewRegistry(system, order.Options{Journal: e.orders})
 	e.engine = New(Options{Store: e.store, Chain: persistence.NewChain(e.store), Orders: e.orders,
 		Registry: e.registry, Prices: fixedPrices{}})
 	b.Cleanup(e.engine.Stop)

@@ -22,7 +22,7 @@ import (
 type orderView struct {
 	hash      common.Hash
 	pair      string // lower case: one pair however its records spell it
-	orderType string
+	class     chain.Class
 	maker     common.Address
 	tokenIn   common.Address
 	tokenOut  common.Address
@@ -43,24 +43,21 @@ type orderView struct {
 	lastExecution  uint64
 }
 
-// newView decodes rec; ok is false for a record that cannot be evaluated.
-func newView(rec *persistence.OrderRecord) (*orderView, bool) {
-	v := &orderView{hash: common.HexToHash(rec.OrderHash), pair: strings.ToLower(rec.Pair), orderType: rec.OrderType,
-		maker: common.HexToAddress(rec.Order.Maker), tokenIn: common.HexToAddress(rec.Order.TokenIn), tokenOut: common.HexToAddress(rec.Order.TokenOut),
-		triggered: rec.TriggeredAt != nil, stalled: rec.Stalled, dca: rec.DCA, createdAt: rec.CreatedAt}
-	var err error
-	if _, v.traits, err = chain.ParseTraits(rec.Order.MakerTraits); err != nil {
-		return v, false
-	}
-	var ok1, ok2, ok3 bool
-	v.amountIn, ok1 = new(big.Int).SetString(rec.Order.AmountIn, 10)
-	v.recFilled, ok2 = new(big.Int).SetString(rec.FilledAmountIn, 10)
-	v.trigger, ok3 = new(big.Int).SetString(rec.Order.TriggerPrice, 10)
-	if !(ok1 && ok2 && ok3) {
-		return v, false
-	}
+// newView is rec as a pair actor evaluates it.
+func newView(rec *persistence.OrderRecord) *orderView {
+	o := &rec.Order
+	v := &orderView{hash: rec.Hash, pair: pairKey(o.TokenIn, o.TokenOut), class: rec.Class,
+		maker: o.Maker, tokenIn: o.TokenIn, tokenOut: o.TokenOut, traits: rec.Traits(),
+		amountIn: o.AmountIn.ToBig(), recFilled: rec.FilledIn.ToBig(), trigger: o.TriggerPrice.ToBig(),
+		triggered: !rec.TriggeredAt.IsZero(), stalled: rec.Stalled, dca: rec.DCA, createdAt: rec.CreatedAt}
 	v.setFilled(v.recFilled)
-	return v, true
+	return v
+}
+
+// pairKey is the lower-case "<tokenIn>-<tokenOut>" of a pair: one key
+// however its records spell it.
+func pairKey(in, out common.Address) string {
+	return strings.ToLower(in.Hex()) + "-" + strings.ToLower(out.Hex())
 }
 
 func (v *orderView) setFilled(filled *big.Int) {
@@ -73,7 +70,7 @@ func (v *orderView) setChain(co persistence.ChainOrder, found bool) {
 	v.executions, v.firstExecution, v.lastExecution = 0, 0, 0
 	if found {
 		v.executions, v.firstExecution, v.lastExecution = co.Executions, co.FirstExecution, co.LastExecution
-		if cf, ok := new(big.Int).SetString(co.FilledAmountIn, 10); ok && cf.Cmp(v.recFilled) > 0 {
+		if cf := co.FilledAmountIn.ToBig(); cf.Cmp(v.recFilled) > 0 {
 			filled = cf
 		}
 	}
@@ -210,8 +207,8 @@ func (e *Engine) roomLocked() bool {
 
 // onChange is the registry listener: it only records the change, the
 // decoding happens at the next tick, off the path that committed it.
-func (e *Engine) onChange(_ string, rec *persistence.OrderRecord) {
-	h := common.HexToHash(rec.OrderHash)
+func (e *Engine) onChange(_ persistence.Status, rec *persistence.OrderRecord) {
+	h := rec.Hash
 	e.pmu.Lock()
 	if e.roomLocked() {
 		e.pending.records[h] = rec
@@ -355,17 +352,12 @@ func (e *Engine) load() error {
 // chain record is read from the store (the projection that changed rec
 // ran after the indexer stored it).
 func (e *Engine) adopt(open *openSet, rec *persistence.OrderRecord) error {
-	h := common.HexToHash(rec.OrderHash)
-	if !persistence.OrderStatusOpen(rec.Status) {
+	h := rec.Hash
+	if !rec.Status.Open() {
 		open.remove(h)
 		return nil
 	}
-	v, ok := newView(rec)
-	if !ok {
-		e.log.Warn("order with unreadable traits or amounts", "order", rec.OrderHash)
-		open.remove(h)
-		return nil
-	}
+	v := newView(rec)
 	co, found, err := e.opts.Chain.ChainOrder(h)
 	if err != nil {
 		return err

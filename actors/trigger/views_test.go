@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/holiman/uint256"
 
 	"github.com/orderengine/orderengine/chainsync"
 	"github.com/orderengine/orderengine/persistence"
@@ -20,7 +21,7 @@ import (
 // viewString is what a tick decides an order by, printed.
 func viewString(v *orderView) string {
 	return fmt.Sprintf("%s %s %s in=%s out=%s traits=%+v amount=%s recFilled=%s filled=%s trigger=%s triggered=%v stalled=%v dca=%+v created=%d chain=%d/%d/%d",
-		v.hash.Hex(), v.pair, v.orderType, v.tokenIn.Hex(), v.tokenOut.Hex(), v.traits, v.amountIn, v.recFilled, v.filled,
+		v.hash.Hex(), v.pair, v.class, v.tokenIn.Hex(), v.tokenOut.Hex(), v.traits, v.amountIn, v.recFilled, v.filled,
 		v.trigger, v.triggered, v.stalled, v.dca, v.createdAt.UnixNano(), v.executions, v.firstExecution, v.lastExecution)
 }
 
@@ -57,7 +58,7 @@ func openViews(t *testing.T, e *Engine) []string {
 func executableStrings(xs []Executable) []string {
 	var out []string
 	for _, x := range xs {
-		out = append(out, fmt.Sprintf("%s %s %s fill=%s price=%s block=%d", x.Hash.Hex(), x.Pair, x.OrderType, x.FillIn, x.Price, x.Block))
+		out = append(out, fmt.Sprintf("%s %s %s fill=%s price=%s block=%d", x.Hash.Hex(), x.Pair, x.Class, x.FillIn, x.Price, x.Block))
 	}
 	return out
 }
@@ -138,11 +139,11 @@ func TestOpenSetFollowsTheRegistry(t *testing.T) {
 			case 0:
 				_, _ = env.registry.Cancel(ctx, h) // NOT_CANCELLABLE once closed
 			case 1:
-				if _, err := env.registry.Expire(ctx, h, at); err != nil {
+				if _, err := env.registry.Expire(ctx, h, persistence.ChainView{}, at); err != nil {
 					t.Fatal(err)
 				}
 			case 2:
-				if _, err := env.registry.Trigger(ctx, h, "400000", at); err != nil {
+				if _, err := env.registry.Trigger(ctx, h, uint256.NewInt(400000), persistence.ChainView{}, at); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -170,7 +171,7 @@ func TestChainAheadOfTheProjection(t *testing.T) {
 		t.Fatal("limit order not executable")
 	}
 	env.engine.Applied(&chainsync.Block{Number: 2, Events: []chainsync.Event{{Kind: chainsync.KindFilled, OrderHash: h,
-		Order: &persistence.ChainOrder{Hash: h, FilledAmountIn: "1000000", Executions: 1}}}})
+		Order: &persistence.ChainOrder{Hash: h, FilledAmountIn: *uint256.NewInt(1000000), Executions: 1}}}})
 	ref.Number = 2
 	if err := env.engine.Evaluate(ctx, ref); err != nil {
 		t.Fatal(err)

@@ -66,14 +66,7 @@ func TestCrashBeforeFanoutSyncRedelivers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := s.DB().NewBatch()
-	ref, err := ob.Append(b, "acc_a", persistence.OutboxEvent{Trigger: persistence.TriggerOrderFilled})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ob.Commit(b, ref); err != nil {
-		t.Fatal(err)
-	}
+	emitEvents(t, ob, s, "acc_a", persistence.OutboxEvent{Trigger: persistence.TriggerOrderFilled})
 	eventually(t, "first attempt in flight", func() bool { return rc.count() == 1 })
 	eventID := rc.all()[0].Header.Get(webhook.HeaderDelivery)
 	if left, _ := ob.Scan("acc_a", 0, 10); len(left) != 0 {

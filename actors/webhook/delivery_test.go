@@ -415,18 +415,11 @@ func TestCloseWaitsForTheFanOut(t *testing.T) {
 		// One commit of many events: its fan-out takes several synced
 		// batches (a delivery per endpoint per event), so Close finds it
 		// running.
-		b := h.store.DB().NewBatch()
-		refs := make([]persistence.OutboxRef, 0, 5000)
-		for range 5000 {
-			ref, err := h.outbox.Append(b, "acc_a", persistence.OutboxEvent{Trigger: persistence.TriggerOrderFilled})
-			if err != nil {
-				t.Fatal(err)
-			}
-			refs = append(refs, ref)
+		events := make([]persistence.OutboxEvent, 5000)
+		for i := range events {
+			events[i].Trigger = persistence.TriggerOrderFilled
 		}
-		if err := h.outbox.Commit(b, refs...); err != nil {
-			t.Fatal(err)
-		}
+		emitEvents(t, h.outbox, h.store, "acc_a", events...)
 		h.m.Close()
 		if err := h.store.Close(); err != nil { // panicked in a fan-out still committing
 			t.Fatal(err)

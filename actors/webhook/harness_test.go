@@ -1,15 +1,20 @@
 package webhook_test
 
 import (
+	"context"
+	"encoding/binary"
 	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/config"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -85,18 +90,29 @@ func (h *harness) restart() {
 	h.open()
 }
 
-// emit writes one event into the outbox the way a producer does.
+// emit writes one event the way a producer does: with an order's
+// transition, through the order journal.
 func (h *harness) emit(account, trigger string) {
 	h.t.Helper()
-	b := h.store.DB().NewBatch()
-	ref, err := h.outbox.Append(b, account, persistence.OutboxEvent{Trigger: trigger, Data: persistence.EventData{
+	emitEvents(h.t, h.outbox, h.store, account, persistence.OutboxEvent{Trigger: trigger, Data: persistence.EventData{
 		OrderType: "limit", OrderHash: "0x01", AmountIn: "1000", AmountOut: "990",
 	}})
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	if err := h.outbox.Commit(b, ref); err != nil {
-		h.t.Fatal(err)
+}
+
+// emitted numbers the orders emitEvents creates, so each is new.
+var emitted atomic.Uint64
+
+// emitEvents appends a new order of account carrying events to the order
+// journal over store and ob (an event exists only with its transition).
+func emitEvents(t *testing.T, ob *persistence.Outbox, store *persistence.Store, account string, events ...persistence.OutboxEvent) {
+	t.Helper()
+	var h common.Hash
+	binary.BigEndian.PutUint64(h[24:], emitted.Add(1))
+	now := time.Unix(1_800_000_000, 0).UTC()
+	rec := &persistence.OrderRecord{Hash: h, Version: 1, Class: chain.ClassLimit, Status: persistence.StatusPending,
+		AccountID: account, CreatedAt: now, UpdatedAt: now}
+	if err := persistence.NewOrders(store, ob).AppendOrder(context.Background(), &persistence.OrderTransition{Record: rec, Events: events}); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -178,21 +178,20 @@ func Record(o servicerouter.Order, sig []byte, h common.Hash, accountID string, 
 	t := chain.DecodeTraits(uint256.MustFromBig(o.MakerTraits))
 	class, _ := t.Class()
 	rec := &persistence.OrderRecord{
-		OrderHash: h.Hex(), OrderType: class.String(), Status: persistence.StatusPending,
-		Pair: o.TokenIn.Hex() + "-" + o.TokenOut.Hex(),
-		Order: persistence.SignedOrder{
-			Salt: "0x" + o.Salt.Text(16), Maker: o.Maker.Hex(), Receiver: o.Receiver.Hex(),
-			TokenIn: o.TokenIn.Hex(), TokenOut: o.TokenOut.Hex(), AmountIn: o.AmountIn.String(),
-			TriggerPrice: o.TriggerPrice.String(), TriggerAmountOut: o.TriggerAmountOut.String(),
-			MakerTraits: o.MakerTraits.String(), Referrer: o.Referrer.Hex(), ReferralFeePpm: o.ReferralFeePpm,
+		Hash: h, Version: 1, Class: class, Status: persistence.StatusPending,
+		Order: chain.Order{
+			Maker: o.Maker, Receiver: o.Receiver, TokenIn: o.TokenIn, TokenOut: o.TokenOut,
+			Referrer: o.Referrer, ReferralFeePpm: o.ReferralFeePpm,
+			Salt: *uint256.MustFromBig(o.Salt), AmountIn: *uint256.MustFromBig(o.AmountIn),
+			TriggerPrice: *uint256.MustFromBig(o.TriggerPrice), TriggerAmountOut: *uint256.MustFromBig(o.TriggerAmountOut),
+			MakerTraits: *uint256.MustFromBig(o.MakerTraits),
 		},
-		Signature: "0x" + common.Bytes2Hex(sig), FilledAmountIn: "0", FilledAmountOut: "0",
-		AccountID: accountID, CreatedAt: created.UTC(), UpdatedAt: created.UTC(),
+		Signature: sig, AccountID: accountID, CreatedAt: created.UTC(), UpdatedAt: created.UTC(),
 	}
 	switch class {
 	case chain.ClassDCA:
 		rec.DCA = &persistence.DCAParams{
-			IntervalSeconds: t.IntervalSeconds, TotalExecutions: t.TotalExecutions, TotalAmountIn: o.AmountIn.String(),
+			IntervalSeconds: t.IntervalSeconds, TotalExecutions: t.TotalExecutions,
 			FlexibilityPpm: t.FlexibilityPpm(), ShortCircuit: t.Flags&chain.FlagShortCircuit != 0,
 			PriceGated: t.Flags&chain.FlagPriceGated != 0,
 		}
