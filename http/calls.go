@@ -10,13 +10,14 @@ import (
 	"github.com/gofiber/fiber/v2/utils"
 
 	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/api"
 )
 
 // input gives a call copies of the request's parameters. It is valid only
 // inside the handler; everything it returns is a copy.
 type input struct {
 	c      *fiber.Ctx
-	caller Caller
+	caller api.Caller
 }
 
 func (in *input) query(name string) string { return utils.CopyString(in.c.Query(name)) }
@@ -95,7 +96,7 @@ func requireAll(errs ...error) error {
 }
 
 func callRoute(ctx context.Context, s *Services, in *input) (any, error) {
-	var req RouteRequest
+	var req api.RouteRequest
 	var e1, e2, e3, e4 error
 	req.TokenIn, e1 = in.required("tokenIn")
 	req.TokenOut, e2 = in.required("tokenOut")
@@ -113,7 +114,7 @@ func callRoute(ctx context.Context, s *Services, in *input) (any, error) {
 }
 
 func callQuote(ctx context.Context, s *Services, in *input) (any, error) {
-	var req QuoteRequest
+	var req api.QuoteRequest
 	var e1, e2, e3 error
 	req.TokenIn, e1 = in.required("tokenIn")
 	req.TokenOut, e2 = in.required("tokenOut")
@@ -128,7 +129,7 @@ func callQuote(ctx context.Context, s *Services, in *input) (any, error) {
 }
 
 func callPreflight(ctx context.Context, s *Services, in *input) (any, error) {
-	var req PreflightRequest
+	var req api.PreflightRequest
 	var e1, e2, e3, e4, e5, e6 error
 	req.TokenIn, e1 = in.required("tokenIn")
 	req.TokenOut, e2 = in.required("tokenOut")
@@ -146,7 +147,7 @@ func callPreflight(ctx context.Context, s *Services, in *input) (any, error) {
 }
 
 func callSpot(ctx context.Context, s *Services, in *input) (any, error) {
-	var req SpotRequest
+	var req api.SpotRequest
 	var e1, e2 error
 	req.TokenIn, e1 = in.required("tokenIn")
 	req.TokenOut, e2 = in.required("tokenOut")
@@ -164,7 +165,7 @@ func callTokens(ctx context.Context, s *Services, in *input) (any, error) {
 	if s.Routing == nil {
 		return nil, errUnimplemented
 	}
-	return s.Routing.Tokens(ctx, TokenSearchRequest{Search: in.query("search")})
+	return s.Routing.Tokens(ctx, api.TokenSearchRequest{Search: in.query("search")})
 }
 
 func callSubmit(ctx context.Context, s *Services, in *input) (any, error) {
@@ -182,7 +183,7 @@ func callListOrders(ctx context.Context, s *Services, in *input) (any, error) {
 	if s.Orders == nil {
 		return nil, errUnimplemented
 	}
-	return s.Orders.List(ctx, ListOrdersRequest{Wallet: in.query("wallet"), Status: in.query("status"),
+	return s.Orders.List(ctx, api.ListOrdersRequest{Wallet: in.query("wallet"), Status: in.query("status"),
 		OrderType: in.query("orderType"), Limit: n, Cursor: in.query("cursor")})
 }
 
@@ -221,7 +222,7 @@ func callOrderbook(ctx context.Context, s *Services, in *input) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.Orders.Orderbook(ctx, OrderbookRequest{Pair: in.param("pair"), Limit: n, Cursor: in.query("cursor")})
+	return s.Orders.Orderbook(ctx, api.OrderbookRequest{Pair: in.param("pair"), Limit: n, Cursor: in.query("cursor")})
 }
 
 func callSwaps(ctx context.Context, s *Services, in *input) (any, error) {
@@ -232,7 +233,7 @@ func callSwaps(ctx context.Context, s *Services, in *input) (any, error) {
 	if s.Market == nil {
 		return nil, errUnimplemented
 	}
-	return s.Market.Swaps(ctx, SwapsRequest{Token: in.query("token"), Wallet: in.query("wallet"), Limit: n, Cursor: in.query("cursor")})
+	return s.Market.Swaps(ctx, api.SwapsRequest{Token: in.query("token"), Wallet: in.query("wallet"), Limit: n, Cursor: in.query("cursor")})
 }
 
 func callVolume(ctx context.Context, s *Services, _ *input) (any, error) {
@@ -250,7 +251,7 @@ func callStats(ctx context.Context, s *Services, _ *input) (any, error) {
 }
 
 func callCreateWebhook(ctx context.Context, s *Services, in *input) (any, error) {
-	var req CreateWebhookRequest
+	var req api.CreateWebhookRequest
 	if err := json.Unmarshal(in.c.Body(), &req); err != nil || req.URL == "" {
 		return nil, orderengine.Errorf(orderengine.CodeInvalidRequest, "body must be {\"url\": \"https://…\", \"events\": [...]}")
 	}
@@ -303,5 +304,5 @@ func callKeeperExecutable(ctx context.Context, s *Services, in *input) (any, err
 	if s.Keeper == nil {
 		return nil, errUnimplemented
 	}
-	return s.Keeper.Executable(ctx, KeeperExecutableRequest{Keeper: in.query("keeper"), Pair: in.query("pair"), Limit: n, Cursor: in.query("cursor")})
+	return s.Keeper.Executable(ctx, api.KeeperExecutableRequest{Keeper: in.query("keeper"), Pair: in.query("pair"), Limit: n, Cursor: in.query("cursor")})
 }

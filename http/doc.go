@@ -9,10 +9,19 @@
 // path, rate-limit bucket (or keyless), the service call, the success status
 // and its OpenAPI description. The plumbing (request id, access log,
 // metrics, body limit, authentication, rate limiting, error mapping, 501 for
-// an absent service) is shared by every row. A later issue implements one of
-// the interfaces in services.go and hands it to Server.SetServices; it does
-// not touch the table's plumbing. Handlers stay thin: parse, call one typed
-// method, write JSON.
+// an absent service) is shared by every row. A capability implements one of
+// the interfaces in services.go and is handed to New (Options.Services) or
+// Server.SetServices; it does not touch the table's plumbing. Handlers stay
+// thin: parse the request into its package api type, call one typed method,
+// encode the typed result as JSON.
+//
+// # Layers
+//
+// Package http sits above the services: it imports them (the interfaces in
+// services.go name their result types, and the adapters of routing.Service
+// and webhook.Manager live here), and none of them imports http. What both
+// sides share, the caller and the request types, is package api. The test
+// in internal/layers fails when a lower package imports http.
 //
 // Errors: a service returns *orderengine.Error (or wraps one); anything else
 // is answered 500 INTERNAL and logged. writeError (errors.go) is the one

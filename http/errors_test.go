@@ -3,7 +3,6 @@ package http_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -15,8 +14,10 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/api"
 	"github.com/orderengine/orderengine/app/apptest"
 	apihttp "github.com/orderengine/orderengine/http"
+	"github.com/orderengine/orderengine/market"
 )
 
 func TestErrorContract(t *testing.T) {
@@ -94,17 +95,17 @@ func TestServicesPlugIn(t *testing.T) {
 
 type fakeMarket struct{}
 
-func (fakeMarket) Swaps(context.Context, apihttp.SwapsRequest) (any, error) {
+func (fakeMarket) Swaps(context.Context, api.SwapsRequest) (*market.SwapList, error) {
 	return nil, errors.New("database on fire") // unknown errors must be hidden
 }
 
-func (fakeMarket) Volume(context.Context) (any, error) {
+func (fakeMarket) Volume(context.Context) (*market.VolumeBody, error) {
 	return nil, orderengine.Errorf(orderengine.CodeNoPool, "no pools yet")
 }
 
-func (fakeMarket) Stats(context.Context) (any, error) {
-	return json.RawMessage(`{"orders":{"byStatus":{},"byClass":{},"byStatusAndClass":{}},"openOrders":3,` +
-		`"fills":0,"executions":0,"swaps":0,"actorsAlive":{},"indexer":null}`), nil
+func (fakeMarket) Stats(context.Context) (*market.StatsBody, error) {
+	return &market.StatsBody{OpenOrders: 3, ActorsAlive: map[string]int{}, Orders: market.OrderCounts{
+		ByStatus: map[string]int{}, ByClass: map[string]int{}, ByStatusAndClass: map[string]map[string]int{}}}, nil
 }
 
 // TestOnlyCatalogCodes scans the module's non-test Go sources for error

@@ -17,6 +17,7 @@ import (
 
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors/limiter"
+	"github.com/orderengine/orderengine/api"
 	"github.com/orderengine/orderengine/persistence"
 )
 
@@ -35,7 +36,7 @@ func (s *Server) routeHandler(r *Route) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		ri := info(c)
 		ri.route = r.Path
-		var caller Caller
+		var caller api.Caller
 		if r.Access == Keyless {
 			if err := s.limitAddress(c); err != nil {
 				return err
@@ -52,7 +53,7 @@ func (s *Server) routeHandler(r *Route) fiber.Handler {
 			if err := setLimitHeaders(c, d, "the API key's "+bucket.String()+" bucket"); err != nil {
 				return err
 			}
-			caller = Caller{AccountID: p.Account.ID, KeyID: p.Key.ID, Tier: p.Account.Tier, RequestID: ri.rid}
+			caller = api.Caller{AccountID: p.Account.ID, KeyID: p.Key.ID, Tier: p.Account.Tier, RequestID: ri.rid}
 		}
 		if name := repeatedParam(c, single); name != "" {
 			return orderengine.Errorf(orderengine.CodeInvalidRequest,

@@ -3,6 +3,7 @@ package http
 import (
 	"context"
 
+	"github.com/orderengine/orderengine/api"
 	"github.com/orderengine/orderengine/routing"
 )
 
@@ -19,7 +20,7 @@ type routingService struct {
 func NewRoutingService(svc *routing.Service) RoutingService { return routingService{svc: svc} }
 
 // Route implements RoutingService.
-func (r routingService) Route(ctx context.Context, req RouteRequest) (any, error) {
+func (r routingService) Route(ctx context.Context, req api.RouteRequest) (*routing.RouteResponse, error) {
 	return r.svc.Route(ctx, routing.RouteParams{
 		TokenIn: req.TokenIn, TokenOut: req.TokenOut, AmountIn: req.AmountIn, SlippagePpm: req.SlippagePpm,
 		DirectSwap: req.DirectSwap, Wallet: req.Wallet, Referrer: req.Referrer, OrderType: req.OrderType,
@@ -28,12 +29,12 @@ func (r routingService) Route(ctx context.Context, req RouteRequest) (any, error
 }
 
 // Quote implements RoutingService.
-func (r routingService) Quote(ctx context.Context, req QuoteRequest) (any, error) {
+func (r routingService) Quote(ctx context.Context, req api.QuoteRequest) (*routing.QuoteResponse, error) {
 	return r.svc.Quote(ctx, routing.QuoteParams{TokenIn: req.TokenIn, TokenOut: req.TokenOut, AmountIn: req.AmountIn})
 }
 
 // Preflight implements RoutingService.
-func (r routingService) Preflight(ctx context.Context, req PreflightRequest) (any, error) {
+func (r routingService) Preflight(ctx context.Context, req api.PreflightRequest) (*routing.PreflightResponse, error) {
 	return r.svc.Preflight(ctx, routing.PreflightParams{
 		TokenIn: req.TokenIn, TokenOut: req.TokenOut, AmountIn: req.AmountIn, Wallet: req.Wallet,
 		SlippagePpm: req.SlippagePpm, IsStopLoss: req.IsStopLoss,
@@ -41,11 +42,11 @@ func (r routingService) Preflight(ctx context.Context, req PreflightRequest) (an
 }
 
 // Spot implements RoutingService.
-func (r routingService) Spot(ctx context.Context, req SpotRequest) (any, error) {
+func (r routingService) Spot(ctx context.Context, req api.SpotRequest) (*routing.SpotResponse, error) {
 	return r.svc.Spot(ctx, routing.SpotParams{TokenIn: req.TokenIn, TokenOut: req.TokenOut, AmountIn: req.AmountIn})
 }
 
 // Tokens implements RoutingService.
-func (r routingService) Tokens(ctx context.Context, req TokenSearchRequest) (any, error) {
+func (r routingService) Tokens(ctx context.Context, req api.TokenSearchRequest) (*routing.TokensResponse, error) {
 	return r.svc.Tokens(ctx, req.Search)
 }

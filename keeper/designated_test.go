@@ -9,9 +9,9 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 
 	"github.com/orderengine/orderengine/actors/trigger"
+	"github.com/orderengine/orderengine/api"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/chainsync/chainsynctest"
-	apihttp "github.com/orderengine/orderengine/http"
 )
 
 // A trailing order with a designated keeper (allowedSender, the submit
@@ -33,11 +33,11 @@ func TestFiredTrailingOrderListedOnlyToItsDesignatedKeeper(t *testing.T) {
 	}
 	listed := func(keeper string) []Item {
 		t.Helper()
-		v, err := svc.Executable(context.Background(), apihttp.KeeperExecutableRequest{Keeper: keeper})
+		v, err := svc.Executable(context.Background(), api.KeeperExecutableRequest{Keeper: keeper})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return v.(ExecutableList).Orders
+		return (*v).Orders
 	}
 
 	e.SetPrice("WETH", 3000_00000000)

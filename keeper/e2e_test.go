@@ -25,7 +25,6 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/orderengine/orderengine/actors/webhook"
-	"github.com/orderengine/orderengine/actors/webhook/webhookapi"
 	"github.com/orderengine/orderengine/app/apptest"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/chain/devchain"
@@ -99,7 +98,7 @@ func newE2E(t *testing.T, devKeeper bool) *e2e {
 				return err
 			}
 			e.lc = lc
-			s.HTTP.SetServices(apihttp.Services{Orders: e.orders, Market: lc.Market, Keeper: lc.Keeper, Webhooks: webhookapi.Service{M: s.Webhooks}})
+			s.HTTP.SetServices(apihttp.Services{Orders: e.orders, Market: lc.Market, Keeper: lc.Keeper, Webhooks: apihttp.NewWebhookService(s.Webhooks)})
 			return nil
 		}),
 	)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/orderengine/orderengine/actors/order"
 	"github.com/orderengine/orderengine/actors/trigger"
+	"github.com/orderengine/orderengine/api"
 	"github.com/orderengine/orderengine/chainsync"
 	"github.com/orderengine/orderengine/market"
 	"github.com/orderengine/orderengine/persistence"
@@ -53,7 +54,7 @@ type LifecycleDeps struct {
 	KeeperKey *ecdsa.PrivateKey
 	// ActorsAlive and Webhooks feed /v1/stats (nil: omitted).
 	ActorsAlive func() map[string]int
-	Webhooks    func() any
+	Webhooks    func() api.WebhookStats
 	Now         func() time.Time
 	Log         *slog.Logger
 }

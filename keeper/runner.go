@@ -20,7 +20,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 
-	apihttp "github.com/orderengine/orderengine/http"
+	"github.com/orderengine/orderengine/api"
 )
 
 // Client is what the reference keeper needs of a node (ethclient and the
@@ -47,11 +47,10 @@ const sourcePage = 100
 // ServiceSource is a Source over an in-process Service.
 func ServiceSource(s *Service) Source {
 	return func(ctx context.Context, keeper common.Address, cursor string) ([]Item, string, error) {
-		v, err := s.Executable(ctx, apihttp.KeeperExecutableRequest{Keeper: keeper.Hex(), Limit: sourcePage, Cursor: cursor})
+		list, err := s.Executable(ctx, api.KeeperExecutableRequest{Keeper: keeper.Hex(), Limit: sourcePage, Cursor: cursor})
 		if err != nil {
 			return nil, "", err
 		}
-		list := v.(ExecutableList)
 		return list.Orders, deref(list.NextCursor), nil
 	}
 }

@@ -20,9 +20,9 @@ import (
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors/order"
 	"github.com/orderengine/orderengine/actors/trigger"
+	"github.com/orderengine/orderengine/api"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/contracts/bindings/servicerouter"
-	apihttp "github.com/orderengine/orderengine/http"
 	"github.com/orderengine/orderengine/persistence"
 	"github.com/orderengine/orderengine/routing"
 )
@@ -125,7 +125,7 @@ type TxData struct {
 // and nextCursor continues from the last order examined. A keeper follows
 // nextCursor and starts over when it is null. Unfunded orders thus cost a
 // cached lookup each, and a page walks past many of them.
-func (s *Service) Executable(ctx context.Context, req apihttp.KeeperExecutableRequest) (any, error) {
+func (s *Service) Executable(ctx context.Context, req api.KeeperExecutableRequest) (*ExecutableList, error) {
 	limit := req.Limit
 	if limit <= 0 {
 		limit = 100
@@ -187,7 +187,7 @@ func (s *Service) Executable(ctx context.Context, req apihttp.KeeperExecutableRe
 		if len(out.Orders) == limit || routes == 0 {
 			last := examined[i-1].Hash.Hex()
 			out.NextCursor = &last
-			return out, nil
+			return &out, nil
 		}
 		if s.opts.Covers != nil {
 			if covers, known := s.opts.Covers(ctx, x.TokenIn, x.Maker, x.FillIn); known && !covers {
@@ -214,7 +214,7 @@ func (s *Service) Executable(ctx context.Context, req apihttp.KeeperExecutableRe
 		last := examined[len(examined)-1].Hash.Hex()
 		out.NextCursor = &last
 	}
-	return out, nil
+	return &out, nil
 }
 
 // walkBudget is how many listed orders one request examines for a page of

@@ -17,11 +17,11 @@ import (
 	orderengine "github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors/order"
 	"github.com/orderengine/orderengine/actors/trigger"
+	"github.com/orderengine/orderengine/api"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/chainsync/chainsynctest"
 	"github.com/orderengine/orderengine/contracts"
 	"github.com/orderengine/orderengine/contracts/bindings/constantproductpool"
-	apihttp "github.com/orderengine/orderengine/http"
 	"github.com/orderengine/orderengine/internal/syncbuf"
 	"github.com/orderengine/orderengine/market"
 	"github.com/orderengine/orderengine/persistence"
@@ -77,11 +77,11 @@ func TestExecutableFailsTerminalRevertsAndListsValidOrders(t *testing.T) {
 	if err := trig.Evaluate(context.Background(), trigger.BlockRef{Number: h.Number.Uint64(), Hash: h.Hash(), Time: h.Time}); err != nil {
 		t.Fatal(err)
 	}
-	v, err := svc.Executable(context.Background(), apihttp.KeeperExecutableRequest{Keeper: e.Keeper.Addr.Hex()})
+	v, err := svc.Executable(context.Background(), api.KeeperExecutableRequest{Keeper: e.Keeper.Addr.Hex()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	list := v.(ExecutableList)
+	list := (*v)
 	if len(list.Orders) != 1 || list.Orders[0].OrderHash != goodHash.Hex() || list.Orders[0].FillIn != "1000000" {
 		t.Fatalf("listed %+v", list.Orders)
 	}
@@ -113,9 +113,9 @@ func TestExecutableFailsTerminalRevertsAndListsValidOrders(t *testing.T) {
 		keeper common.Address
 		want   bool
 	}{{e.Keeper.Addr, false}, {e.Deployer.Addr, true}} {
-		v, _ := svc.Executable(context.Background(), apihttp.KeeperExecutableRequest{Keeper: k.keeper.Hex()})
+		v, _ := svc.Executable(context.Background(), api.KeeperExecutableRequest{Keeper: k.keeper.Hex()})
 		found := false
-		for _, it := range v.(ExecutableList).Orders {
+		for _, it := range (*v).Orders {
 			found = found || it.OrderHash == desHash.Hex()
 		}
 		if found != k.want {
@@ -134,11 +134,11 @@ func TestExecutableFailsTerminalRevertsAndListsValidOrders(t *testing.T) {
 	}
 	page := func(cursor string, limit int) ExecutableList {
 		t.Helper()
-		v, err := svc.Executable(context.Background(), apihttp.KeeperExecutableRequest{Keeper: e.Deployer.Addr.Hex(), Limit: limit, Cursor: cursor})
+		v, err := svc.Executable(context.Background(), api.KeeperExecutableRequest{Keeper: e.Deployer.Addr.Hex(), Limit: limit, Cursor: cursor})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return v.(ExecutableList)
+		return (*v)
 	}
 	both := page("", 10)
 	if len(both.Orders) != 2 || both.NextCursor != nil || strings.ToLower(both.Orders[0].OrderHash) >= strings.ToLower(both.Orders[1].OrderHash) {
@@ -151,7 +151,7 @@ func TestExecutableFailsTerminalRevertsAndListsValidOrders(t *testing.T) {
 	if second := page(*first.NextCursor, 1); len(second.Orders) != 1 || second.Orders[0].OrderHash != both.Orders[1].OrderHash {
 		t.Fatalf("second page: %+v", second)
 	}
-	_, err = svc.Executable(context.Background(), apihttp.KeeperExecutableRequest{Cursor: "0x12"})
+	_, err = svc.Executable(context.Background(), api.KeeperExecutableRequest{Cursor: "0x12"})
 	if oe := orderengine.AsError(err); err == nil || oe.Code != orderengine.CodeInvalidRequest {
 		t.Fatalf("malformed cursor: %v", err)
 	}
@@ -271,11 +271,11 @@ func TestExecutablePagesWithinItsBudgets(t *testing.T) {
 	page := func(cursor string) ExecutableList {
 		t.Helper()
 		prefetched, coversAsked = 0, 0
-		v, err := svc.Executable(context.Background(), apihttp.KeeperExecutableRequest{Keeper: e.Keeper.Addr.Hex(), Limit: 1, Cursor: cursor})
+		v, err := svc.Executable(context.Background(), api.KeeperExecutableRequest{Keeper: e.Keeper.Addr.Hex(), Limit: 1, Cursor: cursor})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return v.(ExecutableList)
+		return (*v)
 	}
 	// The walk budget: 16 unfunded orders examined, none routed.
 	first := page("")
@@ -338,11 +338,11 @@ func TestExecutableSimulatesFromTheKeeperOrANonZeroSender(t *testing.T) {
 		calls.mu.Lock()
 		calls.from = nil
 		calls.mu.Unlock()
-		v, err := svc.Executable(context.Background(), apihttp.KeeperExecutableRequest{Keeper: k.keeper})
+		v, err := svc.Executable(context.Background(), api.KeeperExecutableRequest{Keeper: k.keeper})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n := len(v.(ExecutableList).Orders); n != 1 {
+		if n := len((*v).Orders); n != 1 {
 			t.Fatalf("keeper %q: %d orders listed", k.keeper, n)
 		}
 		calls.mu.Lock()

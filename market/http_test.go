@@ -16,7 +16,6 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/orderengine/orderengine/actors/webhook/webhookapi"
 	"github.com/orderengine/orderengine/app/apptest"
 	"github.com/orderengine/orderengine/contracts/bindings/servicerouter"
 	apihttp "github.com/orderengine/orderengine/http"
@@ -74,9 +73,9 @@ func newMarketEnv(t *testing.T) *marketEnv {
 			svc := market.NewService(s.Engine.Store, m.clk.Now, market.ServiceOptions{
 				Indexer:     func() chainsync.Status { return chainsync.Status{Head: m.head + 2, Cursor: m.head, LagBlocks: 2} },
 				ActorsAlive: func() map[string]int { return map[string]int{"order": 0} },
-				Webhooks:    func() any { return s.Webhooks.Stats() },
+				Webhooks:    s.Webhooks.Stats,
 			})
-			s.HTTP.SetServices(apihttp.Services{Market: svc, Webhooks: webhookapi.Service{M: s.Webhooks}})
+			s.HTTP.SetServices(apihttp.Services{Market: svc, Webhooks: apihttp.NewWebhookService(s.Webhooks)})
 			return nil
 		}))
 	m.ch = persistence.NewChain(m.ts.Engine.Store)

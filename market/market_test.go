@@ -9,9 +9,9 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/orderengine/orderengine/api"
 	"github.com/orderengine/orderengine/chainsync"
 	"github.com/orderengine/orderengine/contracts/bindings/servicerouter"
-	apihttp "github.com/orderengine/orderengine/http"
 	"github.com/orderengine/orderengine/persistence"
 )
 
@@ -72,7 +72,7 @@ func TestSwapsVolumeStats(t *testing.T) {
 	applyBlock(t, ch, sink, 3, t0.Add(-time.Hour), swapEvent(alice, tokA, tokB, 10_000_000, 0))
 
 	v, _ := svc.Volume(context.Background())
-	vol := v.(VolumeBody)
+	vol := (*v)
 	if vol.Day.TotalUSD != "20.00" || vol.Week.TotalUSD != "36.00" || vol.Month.TotalUSD != "36.00" {
 		t.Fatalf("volume %+v", vol)
 	}
@@ -84,32 +84,32 @@ func TestSwapsVolumeStats(t *testing.T) {
 	}
 
 	// Newest first, filter by wallet, pagination.
-	page := func(req apihttp.SwapsRequest) SwapList {
+	page := func(req api.SwapsRequest) SwapList {
 		r, err := svc.Swaps(context.Background(), req)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return r.(SwapList)
+		return (*r)
 	}
-	all := page(apihttp.SwapsRequest{})
+	all := page(api.SwapsRequest{})
 	if len(all.Swaps) != 4 || all.Swaps[0].BlockNumber != 3 || all.Swaps[3].BlockNumber != 1 || all.NextCursor != nil {
 		t.Fatalf("all swaps %+v", all)
 	}
-	p1 := page(apihttp.SwapsRequest{Wallet: alice.Hex(), Limit: 2})
+	p1 := page(api.SwapsRequest{Wallet: alice.Hex(), Limit: 2})
 	if len(p1.Swaps) != 2 || p1.NextCursor == nil || p1.Swaps[1].LogIndex != 1 {
 		t.Fatalf("page 1 %+v", p1)
 	}
-	p2 := page(apihttp.SwapsRequest{Wallet: alice.Hex(), Limit: 2, Cursor: *p1.NextCursor})
+	p2 := page(api.SwapsRequest{Wallet: alice.Hex(), Limit: 2, Cursor: *p1.NextCursor})
 	if len(p2.Swaps) != 1 || p2.Swaps[0].BlockNumber != 1 || p2.NextCursor != nil {
 		t.Fatalf("page 2 %+v", p2)
 	}
-	if _, err := svc.Swaps(context.Background(), apihttp.SwapsRequest{Limit: 501}); err == nil {
+	if _, err := svc.Swaps(context.Background(), api.SwapsRequest{Limit: 501}); err == nil {
 		t.Fatal("limit 501 accepted")
 	}
 
 	st, _ := svc.Stats(context.Background())
 	raw, _ := json.Marshal(st)
-	body := st.(StatsBody)
+	body := (*st)
 	if body.Swaps != 4 || body.Indexer == nil || body.Indexer.LagBlocks != 1 {
 		t.Fatalf("stats %s", raw)
 	}
@@ -119,13 +119,13 @@ func TestSwapsVolumeStats(t *testing.T) {
 		t.Fatal(err)
 	}
 	v, _ = svc.Volume(context.Background())
-	if got := v.(VolumeBody).Day.TotalUSD; got != "0.00" {
+	if got := (*v).Day.TotalUSD; got != "0.00" {
 		t.Fatalf("24h volume after rewind %s", got)
 	}
-	if got := page(apihttp.SwapsRequest{}); len(got.Swaps) != 3 {
+	if got := page(api.SwapsRequest{}); len(got.Swaps) != 3 {
 		t.Fatalf("swaps after rewind %d", len(got.Swaps))
 	}
-	if st, _ := svc.Stats(context.Background()); st.(StatsBody).Swaps != 3 {
+	if st, _ := svc.Stats(context.Background()); (*st).Swaps != 3 {
 		t.Fatalf("stats after rewind %+v", st)
 	}
 }

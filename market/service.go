@@ -10,9 +10,9 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/api"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/chainsync"
-	apihttp "github.com/orderengine/orderengine/http"
 	"github.com/orderengine/orderengine/persistence"
 )
 
@@ -36,8 +36,8 @@ type ServiceOptions struct {
 	Indexer func() chainsync.Status
 	// ActorsAlive reports live actors per kind.
 	ActorsAlive func() map[string]int
-	// Webhooks reports webhook delivery counters (any JSON value).
-	Webhooks func() any
+	// Webhooks reports the webhook delivery counters.
+	Webhooks func() api.WebhookStats
 }
 
 // NewService returns the market service over store; now is the clock.
@@ -60,7 +60,7 @@ type SwapList struct {
 // (either side) and wallet (sender/maker or receiver), keyset-paginated.
 // The filters are addresses as chain.ParseAddress takes them (0x-prefixed;
 // mixed case must be EIP-55).
-func (s *Service) Swaps(_ context.Context, req apihttp.SwapsRequest) (any, error) {
+func (s *Service) Swaps(_ context.Context, req api.SwapsRequest) (*SwapList, error) {
 	limit := req.Limit
 	if limit <= 0 {
 		limit = 100
@@ -107,7 +107,7 @@ func (s *Service) Swaps(_ context.Context, req apihttp.SwapsRequest) (any, error
 		c := persistence.SwapCursor(&last)
 		out.NextCursor = &c
 	}
-	return out, nil
+	return &out, nil
 }
 
 func matches(r persistence.SwapRecord, token, wallet string) bool {
@@ -145,7 +145,7 @@ type VolumeBody struct {
 // Volume implements http.MarketService: USD volume of fills and swaps,
 // priced by the oracle at their block, over 24 h, 7 d and 30 d (whole hour
 // buckets).
-func (s *Service) Volume(context.Context) (any, error) {
+func (s *Service) Volume(context.Context) (*VolumeBody, error) {
 	now := s.now().UTC()
 	body := VolumeBody{AsOf: now}
 	for _, w := range []struct {
@@ -158,7 +158,7 @@ func (s *Service) Volume(context.Context) (any, error) {
 		}
 		*w.dst = win
 	}
-	return body, nil
+	return &body, nil
 }
 
 func (s *Service) window(now time.Time, hours uint64) (Window, error) {
@@ -227,7 +227,7 @@ type StatsBody struct {
 	Swaps       uint64            `json:"swaps"`
 	ActorsAlive map[string]int    `json:"actorsAlive"`
 	Indexer     *chainsync.Status `json:"indexer"`
-	Webhooks    any               `json:"webhooks"`
+	Webhooks    *api.WebhookStats `json:"webhooks"`
 }
 
 // OrderCounts counts orders by status, by class, and both.
@@ -238,7 +238,7 @@ type OrderCounts struct {
 }
 
 // Stats implements http.MarketService.
-func (s *Service) Stats(context.Context) (any, error) {
+func (s *Service) Stats(context.Context) (*StatsBody, error) {
 	counts, err := persistence.CountOrders(s.store)
 	if err != nil {
 		return nil, err
@@ -269,7 +269,8 @@ func (s *Service) Stats(context.Context) (any, error) {
 		body.Indexer = &is
 	}
 	if s.opts.Webhooks != nil {
-		body.Webhooks = s.opts.Webhooks()
+		ws := s.opts.Webhooks()
+		body.Webhooks = &ws
 	}
-	return body, nil
+	return &body, nil
 }

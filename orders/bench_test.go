@@ -7,7 +7,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/crypto"
 
-	apihttp "github.com/orderengine/orderengine/http"
+	"github.com/orderengine/orderengine/api"
 )
 
 // cpuTime is the process's user+system CPU time in nanoseconds: less
@@ -50,7 +50,7 @@ func benchSubmit(b *testing.B, parallel bool) {
 	for i := range bodies {
 		bodies[i], _ = e.build(defaultSpec("limit", newKey(b)))
 	}
-	caller := apihttp.Caller{AccountID: e.srv.AccountID}
+	caller := api.Caller{AccountID: e.srv.AccountID}
 	ctx := context.Background()
 	b.ResetTimer()
 	before := cpuTime()

@@ -8,8 +8,8 @@ import (
 
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors/orderbook"
+	"github.com/orderengine/orderengine/api"
 	"github.com/orderengine/orderengine/chain"
-	apihttp "github.com/orderengine/orderengine/http"
 	"github.com/orderengine/orderengine/persistence"
 )
 
@@ -43,7 +43,7 @@ func (s *Service) Get(ctx context.Context, hash string) (any, error) {
 // Cancel implements http.OrderService: the maker's OrderCancel signature
 // is verified first, then the order's actor cancels it if pending. An
 // already cancelled order answers success again (idempotent).
-func (s *Service) Cancel(ctx context.Context, _ apihttp.Caller, hash, signature string) (any, error) {
+func (s *Service) Cancel(ctx context.Context, _ api.Caller, hash, signature string) (any, error) {
 	h, err := chain.ParseHash("hash", hash)
 	if err != nil {
 		return nil, err
@@ -103,7 +103,7 @@ func (s *Service) Fills(_ context.Context, hash string) (any, error) {
 }
 
 // List implements http.OrderService: newest first, keyset-paginated.
-func (s *Service) List(_ context.Context, req apihttp.ListOrdersRequest) (any, error) {
+func (s *Service) List(_ context.Context, req api.ListOrdersRequest) (any, error) {
 	f := persistence.ListFilter{Limit: req.Limit}
 	if f.Limit <= 0 || f.Limit > 500 {
 		f.Limit = 100
@@ -163,7 +163,7 @@ func (s *Service) List(_ context.Context, req apihttp.ListOrdersRequest) (any, e
 
 // Orderbook implements http.OrderService: the open orders of a pair by
 // ascending trigger price (then hash), keyset-paginated.
-func (s *Service) Orderbook(ctx context.Context, req apihttp.OrderbookRequest) (any, error) {
+func (s *Service) Orderbook(ctx context.Context, req api.OrderbookRequest) (any, error) {
 	in, out, err := parsePair(req.Pair)
 	if err != nil {
 		return nil, err

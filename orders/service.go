@@ -36,8 +36,8 @@ import (
 	"github.com/orderengine/orderengine/actors/limiter"
 	"github.com/orderengine/orderengine/actors/order"
 	"github.com/orderengine/orderengine/actors/orderbook"
+	"github.com/orderengine/orderengine/api"
 	"github.com/orderengine/orderengine/chain"
-	apihttp "github.com/orderengine/orderengine/http"
 	"github.com/orderengine/orderengine/internal/clock"
 	"github.com/orderengine/orderengine/persistence"
 	"github.com/orderengine/orderengine/routing"
@@ -90,8 +90,6 @@ type Service struct {
 	mu   sync.Mutex
 	open map[common.Address]int
 }
-
-var _ apihttp.OrderService = (*Service)(nil)
 
 // New builds the service and rebuilds the orderbooks and per-maker open
 // counts from the stored open orders.
@@ -207,7 +205,7 @@ func (s *Service) onChange(prev persistence.Status, rec *persistence.OrderRecord
 }
 
 // Submit implements http.OrderService.
-func (s *Service) Submit(ctx context.Context, caller apihttp.Caller, body []byte) (any, error) {
+func (s *Service) Submit(ctx context.Context, caller api.Caller, body []byte) (any, error) {
 	p := s.parsers.Get()
 	sub, err := parseSubmission(p, body)
 	s.parsers.Put(p)
@@ -238,7 +236,7 @@ type submitResponse struct {
 
 // check runs the submit rules and returns the record to store and the
 // referral binding to write with it.
-func (s *Service) check(ctx context.Context, sub *submission, caller apihttp.Caller) (*persistence.OrderRecord, *common.Address, error) {
+func (s *Service) check(ctx context.Context, sub *submission, caller api.Caller) (*persistence.OrderRecord, *common.Address, error) {
 	o := &sub.order
 	now := s.d.Clock.Now()
 	traits, err := chain.ValidateOrder(sub.class, o, now.Unix())

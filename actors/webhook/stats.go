@@ -5,27 +5,9 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-)
 
-// Stats are the webhook counters since the process started (Disabled is the
-// current number of disabled endpoints). GET /v1/stats merges them under
-// "webhooks".
-type Stats struct {
-	// Attempted counts delivery attempts (first tries and retries).
-	Attempted uint64 `json:"deliveriesAttempted"`
-	// Succeeded counts deliveries answered 2xx.
-	Succeeded uint64 `json:"deliveriesSucceeded"`
-	// Failed counts attempts that failed (non-2xx, timeout, connection error).
-	Failed uint64 `json:"deliveriesFailed"`
-	// Retried counts attempts that were retries.
-	Retried uint64 `json:"deliveriesRetried"`
-	// Abandoned counts deliveries that failed their last scheduled attempt.
-	Abandoned uint64 `json:"deliveriesAbandoned"`
-	// DisabledTotal counts endpoints disabled by the failure horizon.
-	DisabledTotal uint64 `json:"endpointsDisabledTotal"`
-	// Disabled is the number of endpoints disabled now.
-	Disabled int64 `json:"endpointsDisabled"`
-}
+	"github.com/orderengine/orderengine/api"
+)
 
 type counters struct {
 	attempted, succeeded, failed, retried, abandoned, disabledTotal atomic.Uint64
@@ -60,10 +42,10 @@ func (c *counters) record(n int, ok, abandoned bool, latency time.Duration) {
 	}
 }
 
-// Stats returns the counters.
-func (m *Manager) Stats() Stats {
+// Stats returns the counters (GET /v1/stats shows them under "webhooks").
+func (m *Manager) Stats() api.WebhookStats {
 	c := m.stats
-	return Stats{
+	return api.WebhookStats{
 		Attempted:     c.attempted.Load(),
 		Succeeded:     c.succeeded.Load(),
 		Failed:        c.failed.Load(),

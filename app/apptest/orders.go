@@ -3,7 +3,7 @@ package apptest
 import (
 	"context"
 
-	"github.com/orderengine/orderengine/actors/webhook/webhookapi"
+	apihttp "github.com/orderengine/orderengine/http"
 	"github.com/orderengine/orderengine/orders"
 )
 
@@ -24,7 +24,7 @@ func WithOrders(opts orders.BuildOptions, out **orders.Service) Option {
 		}
 		services := s.opts.services
 		if services.Webhooks == nil && s.Webhooks != nil {
-			services.Webhooks = webhookapi.Service{M: s.Webhooks}
+			services.Webhooks = apihttp.NewWebhookService(s.Webhooks)
 		}
 		services.Orders = svc
 		s.HTTP.SetServices(services)

@@ -4,7 +4,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/orderengine/orderengine/actors/webhook"
-	"github.com/orderengine/orderengine/actors/webhook/webhookapi"
 	"github.com/orderengine/orderengine/app"
 	apihttp "github.com/orderengine/orderengine/http"
 )
@@ -21,7 +20,7 @@ func startWebhooks(eng *app.Engine, svc *apihttp.Services) (*webhook.Manager, []
 		return nil, nil, err
 	}
 	if svc.Webhooks == nil {
-		svc.Webhooks = webhookapi.Service{M: m}
+		svc.Webhooks = apihttp.NewWebhookService(m)
 	}
 	return m, []prometheus.Collector{m.Collector()}, nil
 }

@@ -51,7 +51,7 @@ func startLifecycle(ctx context.Context, env *serveEnv) (stop func(), err error)
 		Prefetch:    orders.Prefetch,
 	}
 	if env.Webhooks != nil {
-		deps.Webhooks = func() any { return env.Webhooks.Stats() }
+		deps.Webhooks = env.Webhooks.Stats
 	}
 	lc, err := keeper.StartLifecycle(ctx, deps)
 	if err != nil {

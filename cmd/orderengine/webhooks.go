@@ -4,7 +4,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/orderengine/orderengine/actors/webhook"
-	"github.com/orderengine/orderengine/actors/webhook/webhookapi"
 	"github.com/orderengine/orderengine/app"
 	apihttp "github.com/orderengine/orderengine/http"
 )
@@ -22,7 +21,7 @@ func startWebhooks(eng *app.Engine) (*webhook.Manager, apihttp.Options, error) {
 		return nil, apihttp.Options{}, err
 	}
 	return m, apihttp.Options{
-		Services:   apihttp.Services{Webhooks: webhookapi.Service{M: m}},
+		Services:   apihttp.Services{Webhooks: apihttp.NewWebhookService(m)},
 		Collectors: []prometheus.Collector{m.Collector()},
 	}, nil
 }

@@ -1,4 +1,4 @@
-package webhookapi_test
+package webhook_test
 
 import (
 	"encoding/json"
@@ -18,15 +18,6 @@ import (
 	"github.com/orderengine/orderengine/app/apptest"
 	"github.com/orderengine/orderengine/internal/clock"
 )
-
-func decode[T any](t *testing.T, b []byte) T {
-	t.Helper()
-	var v T
-	if err := json.Unmarshal(b, &v); err != nil {
-		t.Fatalf("decode %s: %v", b, err)
-	}
-	return v
-}
 
 // TestWebhookAPI drives the management API end to end through the real
 // server; every answer is validated against the OpenAPI document.
