@@ -2,9 +2,10 @@
 // system, the Pebble store, the clock, the logger, the configuration and the
 // engine-wide actors built on them.
 //
-// Who may import it: cmd/orderengine, http and tests. Actor-kind packages
-// must not import it; they take the pieces they need (system, clock,
-// logger, store) as arguments.
+// Who may import it: cmd/orderengine, bench and tests (internal/layers
+// enforces it). Package http and the actor-kind packages must not import
+// it; they take the pieces they need (system, clock, logger, store) as
+// arguments (http.Engine for the server).
 package app
 
 import (

@@ -53,7 +53,7 @@ func startEngineAt(dir string) (*engineServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv, err := apihttp.New(eng, apihttp.Options{})
+	srv, err := apihttp.New(apihttp.Engine{Config: eng.Config, Log: eng.Log, Store: eng.Store, Accounts: eng.Accounts, Limiter: eng.Limiter}, apihttp.Options{})
 	if err != nil {
 		return nil, err
 	}

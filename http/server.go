@@ -21,7 +21,6 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/orderengine/orderengine"
-	"github.com/orderengine/orderengine/app"
 	"github.com/orderengine/orderengine/chainsync"
 )
 
@@ -44,7 +43,7 @@ type Options struct {
 
 // Server is the public API and the admin API of one engine.
 type Server struct {
-	eng        *app.Engine
+	eng        Engine
 	log        *slog.Logger
 	cfg        config.Config
 	app        *fiber.App
@@ -70,7 +69,7 @@ type Server struct {
 }
 
 // New builds the server of eng. It does not listen yet.
-func New(eng *app.Engine, opts Options) (*Server, error) {
+func New(eng Engine, opts Options) (*Server, error) {
 	token, err := AdminToken(eng.Config, opts.AdminToken)
 	if err != nil {
 		return nil, err

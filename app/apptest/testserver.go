@@ -162,7 +162,7 @@ func (s *Server) start() {
 		t.Fatalf("testserver: webhooks: %v", err)
 	}
 	s.Webhooks = hooks
-	srv, err := apihttp.New(eng, apihttp.Options{Services: services, ExtraRoutes: s.opts.routes, Collectors: collectors})
+	srv, err := apihttp.New(apihttp.Engine{Config: eng.Config, Log: eng.Log, Store: eng.Store, Accounts: eng.Accounts, Limiter: eng.Limiter}, apihttp.Options{Services: services, ExtraRoutes: s.opts.routes, Collectors: collectors})
 	if err != nil {
 		hooks.Close()
 		_ = eng.Close()

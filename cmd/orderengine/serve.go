@@ -89,7 +89,7 @@ func runServe(ctx context.Context, env *cliEnv, args []string) (err error) {
 		return err
 	}
 	defer hooks.Close() // after the HTTP drain, before the engine closes
-	srv, err := apihttp.New(eng, srvOpts)
+	srv, err := apihttp.New(apihttp.Engine{Config: eng.Config, Log: eng.Log, Store: eng.Store, Accounts: eng.Accounts, Limiter: eng.Limiter}, srvOpts)
 	if err != nil {
 		return err
 	}
