@@ -15,7 +15,6 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/orderengine/orderengine/contracts/bindings/oracle"
-	"github.com/orderengine/orderengine/contracts/bindings/testtoken"
 )
 
 // HashCaller makes eth_calls pinned to a block hash. ethclient.Client (and
@@ -36,7 +35,6 @@ type OraclePricer struct {
 	oracle   common.Address
 	decimals func(common.Address) (uint8, bool)
 	binding  *oracle.Oracle
-	erc20    *testtoken.TestToken
 
 	mu     sync.Mutex
 	block  common.Hash
@@ -58,8 +56,8 @@ type round struct {
 func NewOraclePricer(caller HashCaller, oracleAddr common.Address, decimals func(common.Address) (uint8, bool)) *OraclePricer {
 	return &OraclePricer{
 		caller: caller, oracle: oracleAddr, decimals: decimals,
-		binding: oracle.NewOracle(), erc20: testtoken.NewTestToken(),
-		prices: map[common.Address]round{}, decs: map[common.Address]uint8{},
+		binding: oracle.NewOracle(),
+		prices:  map[common.Address]round{}, decs: map[common.Address]uint8{},
 	}
 }
 
@@ -151,11 +149,11 @@ func (p *OraclePricer) tokenDecimals(ctx context.Context, block common.Hash, tok
 	if ok {
 		return d, nil
 	}
-	out, err := p.caller.CallContractAtHash(ctx, ethereum.CallMsg{To: &token, Data: p.erc20.PackDecimals()}, block)
+	out, err := p.caller.CallContractAtHash(ctx, ethereum.CallMsg{To: &token, Data: selDecimals}, block)
 	if err != nil {
 		return 0, fmt.Errorf("market: decimals of %s: %w", token, err)
 	}
-	d, err = p.erc20.UnpackDecimals(out)
+	d, err = decodeDecimals(token, out)
 	if err != nil {
 		return 0, err
 	}
