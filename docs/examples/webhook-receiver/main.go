@@ -2,7 +2,8 @@
 // orderengine webhooks: it verifies the X-Service-Signature header (HMAC
 // over "<t>.<raw body>", constant-time compare, 5-minute tolerance both
 // ways), dedupes on X-Service-Delivery, answers 2xx at once and hands the
-// event to the application asynchronously.
+// event to the application asynchronously. It imports nothing of the
+// engine: signature.go is the whole verifier, to copy into your own code.
 //
 //	go run ./docs/examples/webhook-receiver -addr 127.0.0.1:9000 -secret whsec_…
 //
@@ -25,8 +26,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/orderengine/orderengine/actors/webhook"
 )
 
 func main() {
@@ -99,18 +98,17 @@ func (r *receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		http.Error(w, "no secret configured", http.StatusServiceUnavailable)
 		return
 	}
-	sig := req.Header.Get(webhook.HeaderSignature)
-	if err := webhook.Verify(sig, body, secret, time.Now(), webhook.DefaultTolerance); err != nil {
+	if err := verifySignature(req.Header.Get(headerSignature), body, secret, time.Now(), tolerance); err != nil {
 		http.Error(w, "bad signature", http.StatusBadRequest)
 		return
 	}
-	id := req.Header.Get(webhook.HeaderDelivery)
+	id := req.Header.Get(headerDelivery)
 	r.mu.Lock()
 	dup := r.seen[id]
 	r.seen[id] = true
 	r.mu.Unlock()
 	if !dup {
-		r.work <- event{ID: id, Trigger: req.Header.Get(webhook.HeaderEvent), Body: body}
+		r.work <- event{ID: id, Trigger: req.Header.Get(headerEvent), Body: body}
 	}
 	// Acknowledge at once, duplicates included: a 2xx stops the retries.
 	w.WriteHeader(http.StatusNoContent)
