@@ -1,7 +1,7 @@
 // Package api is the vocabulary the HTTP layer and the services share: who
 // is calling (Caller), the parsed request of every endpoint (RouteRequest,
-// ListOrdersRequest, ...) and the few answer shapes more than one service
-// returns (Success, WebhookStats).
+// ListOrdersRequest, ...) and the few answer shapes that more than one
+// package builds or embeds (Success, WebhookStats).
 //
 // Package http parses a request into these types, calls one service method
 // and encodes its typed result as the JSON body; the services take and
@@ -16,8 +16,8 @@
 // its JSON by hand on a hot path returns the encoded bytes
 // (json.RawMessage), which the handler writes as is.
 //
-// Who imports it: package http and the packages below it that serve
-// requests (orders, market, keeper, actors/webhook, routing's adapter in
-// http). It imports nothing of the engine but config (the caller's tier),
-// so that no service needs to import http.
+// Who imports it: package http and the services below it (orders, market,
+// keeper, and actors/webhook for its counters), so that no service imports
+// http. It imports nothing of the engine but config (the caller's tier);
+// internal/layers enforces both directions.
 package api
