@@ -194,8 +194,17 @@ func TestRunnerSimulatesBeforeSending(t *testing.T) {
 	}
 	items = append(items, Item{OrderHash: "0xgood", Tx: TxData{To: e.D.Router.Hex(), Data: good}})
 	sent, err := r.Step(context.Background())
-	if err != nil || len(sent) != 1 || nonce() != before+1 {
+	if err != nil || len(sent) != 1 {
 		t.Fatalf("sent %d (%v)", len(sent), err)
+	}
+	// The simulated node's pool takes the transaction in on its own
+	// goroutine: its pending nonce moves shortly after the send returns.
+	deadline := time.Now().Add(5 * time.Second)
+	for nonce() == before && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if n := nonce(); n != before+1 {
+		t.Fatalf("pending nonce %d after one send, want %d", n, before+1)
 	}
 	if again, _ := r.Step(context.Background()); len(again) != 0 {
 		t.Fatal("resent while the first transaction is pending")
