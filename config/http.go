@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/url"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -12,6 +14,12 @@ import (
 type HTTPConfig struct {
 	// Listen is the public API address. Default 127.0.0.1:8080.
 	Listen string `json:"listen"`
+	// PublicURL is the base URL clients reach the public API at, served as
+	// the OpenAPI document's servers entry: behind a proxy or load
+	// balancer, its https URL (https://api.example.org). Empty derives it
+	// from Listen: http://<host>:<port>, 127.0.0.1 for an unspecified host
+	// (the default serves http://127.0.0.1:8080).
+	PublicURL string `json:"publicURL"`
 	// AdminListen is the admin API address; it must be a loopback address.
 	// Default 127.0.0.1:8081.
 	AdminListen string `json:"adminListen"`
@@ -49,6 +57,9 @@ func (h HTTPConfig) validate() error {
 	if err := checkHostPort(h.Listen); err != nil {
 		errs = append(errs, fmt.Errorf("http.listen: %w", err))
 	}
+	if err := checkPublicURL(h.PublicURL); err != nil {
+		errs = append(errs, fmt.Errorf("http.publicURL: %w", err))
+	}
 	if err := CheckLoopback(h.AdminListen); err != nil {
 		errs = append(errs, fmt.Errorf("http.adminListen: %w", err))
 	}
@@ -65,6 +76,38 @@ func (h HTTPConfig) validate() error {
 		errs = append(errs, fmt.Errorf("http.shutdownDelay must not be negative, got %s", h.ShutdownDelay))
 	}
 	return errors.Join(errs...)
+}
+
+// BaseURL is PublicURL without a trailing slash, or the URL derived from
+// Listen when PublicURL is empty.
+func (h HTTPConfig) BaseURL() string {
+	if h.PublicURL != "" {
+		return strings.TrimRight(h.PublicURL, "/")
+	}
+	host, port, err := net.SplitHostPort(h.Listen)
+	if err != nil {
+		return "http://127.0.0.1:8080"
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "127.0.0.1"
+	}
+	return "http://" + net.JoinHostPort(host, port)
+}
+
+// checkPublicURL returns an error unless u is empty or an absolute
+// http(s) URL with a host and no query, fragment or user information.
+func checkPublicURL(u string) error {
+	if u == "" {
+		return nil
+	}
+	p, err := url.Parse(u)
+	if err != nil {
+		return fmt.Errorf("%q is not a URL: %w", u, err)
+	}
+	if (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" || p.RawQuery != "" || p.Fragment != "" || p.User != nil {
+		return fmt.Errorf("%q must be an http:// or https:// URL with a host and no query, fragment or user information", u)
+	}
+	return nil
 }
 
 // checkHostPort returns an error unless addr is host:port with a numeric
