@@ -18,10 +18,12 @@ type obj = map[string]any
 
 func ref(schema string) obj { return obj{"$ref": "#/components/schemas/" + schema} }
 
-// OpenAPIDocument renders the OpenAPI 3.1 description of routes. Error
-// responses are derived from the catalog: each operation lists, per status,
-// the codes it may answer with.
-func OpenAPIDocument(routes []Route) ([]byte, error) {
+// OpenAPIDocument renders the OpenAPI 3.1 description of routes, served
+// from baseURL (config.HTTPConfig.BaseURL). Error responses are derived
+// from the catalog: each operation lists, per status, the codes it may
+// answer with. Descriptions and examples come from openapi_docs.go and
+// openapi_examples.go.
+func OpenAPIDocument(routes []Route, baseURL string) ([]byte, error) {
 	paths := obj{}
 	for _, r := range routes {
 		p := openAPIPath(r.Path)
@@ -36,12 +38,12 @@ func OpenAPIDocument(routes []Route) ([]byte, error) {
 		path, id, summary, schema string
 		status503                 []orderengine.Code
 	}{
-		{"/healthz", "healthz", "Liveness: 200 while the process serves requests; it does not look at the chain (a restart would not bring a node back). During a storage failure it answers 500 INTERNAL, like every request, and the process exits.", "Health", nil},
-		{"/readyz", "readyz", "Readiness, for a load balancer: 200 when this instance should receive traffic. 503 SERVICE_UNAVAILABLE while it drains for a shutdown (the listener closes at the same moment, so new connections are refused) or while the indexer trails the node's head by more than lifecycle.readyMaxLag blocks beyond chain.confirmations (e.g. the backfill after a restart: order statuses and triggers are that stale); 503 CHAIN_UNAVAILABLE while the indexer's latest poll of the node failed; 500 INTERNAL after a storage failure. A 503 carries the same fields under details. A single failed poll turns it 503 until the next poll (lifecycle.indexerPoll) succeeds: have the balancer require a few consecutive failures.", "Readiness",
+		{"/healthz", "healthz", "Liveness", "Health", nil},
+		{"/readyz", "readyz", "Readiness, for a load balancer", "Readiness",
 			[]orderengine.Code{orderengine.CodeServiceUnavailable, orderengine.CodeChainUnavailable}},
-		{"/metrics", "metrics", "Prometheus text exposition (docs/operations.md lists the metrics).", "", nil},
+		{"/metrics", "metrics", "Prometheus metrics", "", nil},
 	} {
-		resp := obj{"description": op.summary, "headers": limitHeaders()}
+		resp := obj{"description": op.summary + ".", "headers": limitHeaders()}
 		if op.schema != "" {
 			resp["content"] = obj{"application/json": obj{"schema": ref(op.schema)}}
 		} else {
@@ -62,31 +64,26 @@ func OpenAPIDocument(routes []Route) ([]byte, error) {
 		"info": obj{
 			"title":       "Order Engine API",
 			"version":     OpenAPIVersion,
+			"contact":     obj{"name": "orderengine", "url": "https://github.com/orderengine/orderengine"},
 			"description": "Non-custodial trading service for an EVM chain (chain id 4663): quotes, routes, EIP-712 signed orders executed by keepers, market data and webhooks. Error codes and retry guidance: GET /v1/errors. A storage failure (disk full, I/O error) is fail-stop: every request answers 500 INTERNAL until the service has restarted, and nothing answered 500 was stored. Rate limits: each operation's x-rate-limit-bucket names the sliding-window bucket it counts in: quote, read or order of the API key (limits per tier in GET /v1/config), or address (keyless operations, per client address at the free read rate, an IPv6 client per /64 prefix; requests refused before a route runs, such as an unknown route or an oversized body, count there too). Every answer carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset of the bucket it counted in; a 429 also Retry-After. Requests: a query parameter sent more than once is 400 INVALID_REQUEST, except a list parameter that says it may be repeated (exclude); a body over 64 KiB (the default http.bodyLimit) is 413 PAYLOAD_TOO_LARGE; a request line and headers over 4096 bytes together are 400 INVALID_REQUEST.",
 		},
-		"servers": []obj{{"url": "http://127.0.0.1:8080", "description": "make run"}},
+		"servers": []obj{{"url": strings.TrimRight(baseURL, "/"), "description": "This server (http.publicURL)."}},
 		"tags": []obj{
-			{"name": "meta"}, {"name": "routing"}, {"name": "orders"}, {"name": "market"},
-			{"name": "webhooks"}, {"name": "keeper"}, {"name": "operations"},
+			{"name": "meta", "description": "What a client reads before anything else: the error catalog, the signing configuration, this document."},
+			{"name": "routing", "description": "Quotes, executable routes with fee legs, and the pre-signing check (docs/routing.md)."},
+			{"name": "orders", "description": "Submitting, reading, listing and cancelling signed orders (docs/orders.md)."},
+			{"name": "market", "description": "Orderbooks, swaps, volume, counters, tokens and spot prices (docs/lifecycle.md, docs/routing.md)."},
+			{"name": "webhooks", "description": "Webhook endpoints of the account, and the signed deliveries they receive (docs/webhooks.md)."},
+			{"name": "keeper", "description": "What keepers execute, ready to send (docs/lifecycle.md)."},
+			{"name": "operations", "description": "Liveness, readiness and metrics for operators (docs/operations.md)."},
 		},
-		"paths": paths,
-		"webhooks": obj{
-			"orderEvent": obj{"post": obj{
-				"summary":     "Order lifecycle event delivered to a registered endpoint.",
-				"operationId": "orderEventDelivery",
-				"parameters": []obj{
-					{"name": "X-Service-Event", "in": "header", "required": true, "schema": ref("WebhookEvent")},
-					{"name": "X-Service-Delivery", "in": "header", "required": true, "schema": obj{"type": "string"}},
-					{"name": "X-Service-Signature", "in": "header", "required": true, "description": "t=<unix seconds>,v1=<hex HMAC-SHA256 of t.rawBody>", "schema": obj{"type": "string"}},
-				},
-				"requestBody": obj{"required": true, "content": obj{"application/json": obj{"schema": ref("WebhookDelivery")}}},
-				"responses":   obj{"2XX": obj{"description": "Acknowledged; anything else is retried."}},
-			}},
-		},
+		"paths":    paths,
+		"webhooks": webhooks(),
 		"components": obj{
 			"securitySchemes": obj{
-				"ApiKeyHeader": obj{"type": "apiKey", "in": "header", "name": "X-API-Key", "description": "API key svc_…"},
-				"BearerKey":    obj{"type": "http", "scheme": "bearer", "description": "The same API key as Authorization: Bearer svc_…"},
+				"ApiKeyHeader":     obj{"type": "apiKey", "in": "header", "name": "X-API-Key", "description": "API key svc_…"},
+				"BearerKey":        obj{"type": "http", "scheme": "bearer", "description": "The same API key as Authorization: Bearer svc_…"},
+				"WebhookSignature": obj{"type": "apiKey", "in": "header", "name": "X-Service-Signature", "description": webhookSignatureDoc},
 			},
 			"schemas": schemas(),
 			"headers": obj{
@@ -97,6 +94,12 @@ func OpenAPIDocument(routes []Route) ([]byte, error) {
 				"RetryAfter": obj{"description": "Whole seconds to wait, at least 1.", "required": true, "schema": obj{"type": "integer", "minimum": 1}},
 			},
 		},
+	}
+	if err := describe(doc); err != nil {
+		return nil, err
+	}
+	if err := addExamples(doc); err != nil {
+		return nil, err
 	}
 	return json.Marshal(doc)
 }
@@ -204,6 +207,6 @@ func errorResponse(codes []orderengine.Code) obj {
 	return obj{
 		"description": desc,
 		"headers":     headers,
-		"content":     obj{"application/json": obj{"schema": ref("Error")}},
+		"content":     obj{"application/json": obj{"schema": ref("Error"), "examples": errorExamples(codes)}},
 	}
 }

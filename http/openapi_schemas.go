@@ -241,16 +241,6 @@ func schemas() obj {
 			})),
 		}),
 		"DeliveryList": object([]string{"deliveries"}, obj{"deliveries": arrayOf(ref("Delivery"))}),
-		"WebhookDelivery": object([]string{"id", "trigger", "createdAt", "data"}, obj{
-			"id": obj{"type": "string"}, "trigger": ref("WebhookEvent"), "createdAt": obj{"type": "string", "format": "date-time"},
-			"data": object(nil, obj{
-				"orderType": ref("OrderType"), "pair": obj{"type": "string"}, "tokenIn": ref("Address"), "tokenOut": ref("Address"),
-				"amountIn": ref("UintString"), "amountOut": ref("UintString"), "txHash": ref("Hash"), "orderHash": ref("Hash"),
-				"reason": str("order.failed: why the order can no longer execute."), "revertName": str("order.failed: the router's custom error name."),
-				"executions": refDesc("UintString", "dca.*: the router's execution count so far (a SHORT_CIRCUIT catch-up execution carries several legs)."), "totalExecutions": refDesc("UintString", "dca.*: legs planned."), "triggerPrice": ref("UintString"),
-				"message": str("test.ping: a fixed text."),
-			}),
-		}),
 		"ExecutableOrder": object([]string{"orderHash", "orderType", "pair", "order", "signature", "fillIn", "oraclePrice", "block", "route",
 			"minAmountOut", "expectedAmountOut", "expectedKeeperFee", "tx"}, obj{
 			"orderHash": ref("Hash"), "orderType": ref("OrderType"), "pair": ref("Pair"), "order": ref("StoredOrder"),
@@ -272,6 +262,9 @@ func schemas() obj {
 			"nextCursor": obj{"type": []string{"string", "null"}, "description": "Cursor of the next page; null at the end. One request examines at most 16 × limit listed orders and routes and simulates at most 4 × limit of them, so a page may hold fewer than limit orders (even none) and still have a nextCursor: follow it, and start over when it is null."}}),
 	}
 	for name, schema := range routingSchemas() {
+		all[name] = schema
+	}
+	for name, schema := range webhookSchemas() {
 		all[name] = schema
 	}
 	return all

@@ -99,7 +99,7 @@ func New(eng Engine, opts Options) (*Server, error) {
 	if s.errorsJSON, err = errorsDocument(); err != nil {
 		return nil, err
 	}
-	if s.openapi, err = OpenAPIDocument(s.routes); err != nil {
+	if s.openapi, err = OpenAPIDocument(s.routes, eng.Config.HTTP.BaseURL()); err != nil {
 		return nil, err
 	}
 	s.app = s.newPublicApp()
