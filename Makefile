@@ -19,6 +19,7 @@ deps: $(GETH)
 	npm ci --prefix actors/webhook/testdata/stripe
 	npm ci --prefix docs/examples/ethers-order
 	npm ci --prefix docs/examples/viem-order
+	npm ci --prefix tools/openapi-lint
 
 # geth v1.16.7 is the external node of the chain/devchain tests (v1.17's
 # command does not build here); built once into the gitignored .cache/bin.

@@ -23,6 +23,14 @@
 // sides share, the caller and the request types, is package api. The test
 // in internal/layers fails when a lower package imports http.
 //
+// The OpenAPI document (openapi.go) is built from the table. Each
+// operation's description is its section of openapi_operations.md, its
+// examples are in openapi_examples.json, and schema and property
+// descriptions are in openapi_docs.go and openapi_properties.go:
+// TestOpenAPIDocumented and TestOpenAPIExamplesValidate fail when one is
+// missing or an example does not match its schema, and TestOpenAPILint when
+// Redocly CLI or Spectral (tools/openapi-lint) report anything.
+//
 // Errors: a service returns *orderengine.Error (or wraps one); anything else
 // is answered 500 INTERNAL and logged. writeError (errors.go) is the one
 // place an error becomes a status and a body.
