@@ -63,8 +63,8 @@ func OpenAPIDocument(routes []Route, baseURL string) ([]byte, error) {
 		"openapi": "3.1.0",
 		"info": obj{
 			"title":       "Order Engine API",
-			"version":     OpenAPIVersion,
 			"contact":     obj{"name": "orderengine", "url": "https://github.com/orderengine/orderengine"},
+			"version":     OpenAPIVersion,
 			"description": "Non-custodial trading service for an EVM chain (chain id 4663): quotes, routes, EIP-712 signed orders executed by keepers, market data and webhooks. Error codes and retry guidance: GET /v1/errors. A storage failure (disk full, I/O error) is fail-stop: every request answers 500 INTERNAL until the service has restarted, and nothing answered 500 was stored. Rate limits: each operation's x-rate-limit-bucket names the sliding-window bucket it counts in: quote, read or order of the API key (limits per tier in GET /v1/config), or address (keyless operations, per client address at the free read rate, an IPv6 client per /64 prefix; requests refused before a route runs, such as an unknown route or an oversized body, count there too). Every answer carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset of the bucket it counted in; a 429 also Retry-After. Requests: a query parameter sent more than once is 400 INVALID_REQUEST, except a list parameter that says it may be repeated (exclude); a body over 64 KiB (the default http.bodyLimit) is 413 PAYLOAD_TOO_LARGE; a request line and headers over 4096 bytes together are 400 INVALID_REQUEST.",
 		},
 		"servers": []obj{{"url": strings.TrimRight(baseURL, "/"), "description": "This server (http.publicURL)."}},
