@@ -65,22 +65,51 @@ func mustParseExamples(data []byte) *exampleSet {
 }
 
 // errorExamples are the examples of an error response with codes (nil:
-// any code, shown by INTERNAL), keyed by code.
+// any code, shown by INTERNAL), keyed by code: references to the code's
+// example in components.examples (errorComponents), which an operation's
+// own message replaces (errorMessages).
 func errorExamples(codes []orderengine.Code) obj {
 	if len(codes) == 0 {
 		codes = []orderengine.Code{orderengine.CodeInternal}
 	}
 	out := obj{}
 	for _, c := range codes {
-		info, _ := orderengine.LookupCode(c)
-		msg, ok := openapiExamples.Errors[c]
-		if !ok {
-			msg = info.Description
-		}
-		out[string(c)] = obj{"summary": info.Description,
-			"value": obj{"error": msg, "code": string(c), "requestId": openapiExamples.RequestID}}
+		out[string(c)] = obj{"$ref": "#/components/examples/" + string(c)}
 	}
 	return out
+}
+
+// errorExample is the example error object of code with message msg (the
+// default message of openapi_examples.json when empty).
+func errorExample(code orderengine.Code, msg string) obj {
+	info, _ := orderengine.LookupCode(code)
+	if msg == "" {
+		msg = openapiExamples.Errors[code]
+	}
+	if msg == "" {
+		msg = info.Description
+	}
+	return obj{"summary": info.Description,
+		"value": obj{"error": msg, "code": string(code), "requestId": openapiExamples.RequestID}}
+}
+
+// errorComponents adds to components.examples the example of every code
+// that a response of ops refers to.
+func errorComponents(doc obj, ops map[string]obj) {
+	examples := obj{}
+	for _, op := range ops {
+		for _, r := range op["responses"].(obj) {
+			content, _ := r.(obj)["content"].(obj)
+			media, _ := content["application/json"].(obj)
+			refs, _ := media["examples"].(obj)
+			for code, e := range refs {
+				if target, ok := e.(obj)["$ref"].(string); ok && strings.HasPrefix(target, "#/components/examples/") {
+					examples[code] = errorExample(orderengine.Code(code), "")
+				}
+			}
+		}
+	}
+	doc["components"].(obj)["examples"] = examples
 }
 
 // addExamples sets the examples of openapi_examples.json on doc's
@@ -112,6 +141,7 @@ func addExamples(doc obj) error {
 			return fmt.Errorf("http: openapi_examples.json, %s: %w", id, err)
 		}
 	}
+	errorComponents(doc, ops)
 	headers := doc["components"].(obj)["headers"].(obj)
 	for _, name := range sortedKeys(ex.Headers) {
 		h, _ := headers[name].(obj)
@@ -196,8 +226,8 @@ func errorMessages(op obj, messages map[orderengine.Code]string) error {
 			content, _ := r.(obj)["content"].(obj)
 			media, _ := content["application/json"].(obj)
 			examples, _ := media["examples"].(obj)
-			if e, ok := examples[string(code)].(obj); ok {
-				e["value"].(obj)["error"] = messages[code]
+			if _, ok := examples[string(code)]; ok {
+				examples[string(code)] = errorExample(code, messages[code])
 				found = true
 			}
 		}
