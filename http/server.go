@@ -104,27 +104,36 @@ func New(eng Engine, opts Options) (*Server, error) {
 	}
 	s.app = s.newPublicApp()
 	s.admin = s.newAdminApp()
-	s.guardMethods(s.app)
-	s.guardMethods(s.admin)
+	s.guard(s.app)
+	s.guard(s.admin)
 	return s, nil
 }
 
-// guardMethods answers a request whose method Fiber does not know like any
-// other method a route does not serve: 405 METHOD_NOT_ALLOWED as the error
-// object, with a request id and the rate-limit headers (serverError).
-// Fiber itself answers it before any middleware runs, with a text/plain
-// 400 "Invalid http method" and none of those headers.
-func (s *Server) guardMethods(app *fiber.App) {
+// guard runs before Fiber's router on every request of app. A request
+// whose framing is ambiguous (framingFault) is answered 400
+// INVALID_REQUEST and its connection closed. A method Fiber does not know
+// is answered like any other method a route does not serve: 405
+// METHOD_NOT_ALLOWED as the error object, with a request id and the
+// rate-limit headers (serverError). Fiber itself answers it before any
+// middleware runs, with a text/plain 400 "Invalid http method" and none of
+// those headers.
+func (s *Server) guard(app *fiber.App) {
 	srv := app.Server()
 	next := srv.Handler
 	srv.Handler = func(rctx *fasthttp.RequestCtx) {
-		if knownMethod(rctx.Method()) {
+		var refusal error
+		if fault := framingFault(&rctx.Request.Header); fault != "" {
+			rctx.SetConnectionClose()
+			refusal = orderengine.Errorf(orderengine.CodeInvalidRequest, "malformed request: %s", fault)
+		} else if !knownMethod(rctx.Method()) {
+			refusal = fiber.ErrMethodNotAllowed
+		} else {
 			next(rctx)
 			return
 		}
 		c := app.AcquireCtx(rctx)
 		defer app.ReleaseCtx(c)
-		_ = s.serverError(c, fiber.ErrMethodNotAllowed)
+		_ = s.serverError(c, refusal)
 	}
 }
 
@@ -268,6 +277,10 @@ func rejectReason(err error) string {
 	var fe *fiber.Error
 	if errors.As(err, &fe) {
 		return strconv.Itoa(fe.Code) + " " + utils.StatusMessage(fe.Code)
+	}
+	var oe *orderengine.Error
+	if errors.As(err, &oe) {
+		return oe.Message // the engine's own refusals (guard) never quote the request
 	}
 	return "unclassified"
 }
