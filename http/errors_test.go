@@ -17,6 +17,7 @@ import (
 	"github.com/orderengine/orderengine/api"
 	"github.com/orderengine/orderengine/app/apptest"
 	apihttp "github.com/orderengine/orderengine/http"
+	"github.com/orderengine/orderengine/internal/syncbuf"
 	"github.com/orderengine/orderengine/market"
 )
 
@@ -61,16 +62,47 @@ func TestErrorContract(t *testing.T) {
 	}
 }
 
+// TestRequestID: a client's X-Request-ID is used only when it is 1 to 64
+// characters of letters, digits, '-', '_', '.' and ':'; any other is
+// replaced by a generated id, on success and error answers of both
+// listeners, and none of its text reaches the log.
 func TestRequestID(t *testing.T) {
-	ts := apptest.NewTestServer(t)
-	r := ts.Do("GET", "/v1/config", nil, map[string]string{"X-Request-ID": "abc-DEF_1.2:3"})
-	if r.Header.Get("X-Request-ID") != "abc-DEF_1.2:3" {
-		t.Fatalf("sane id not echoed: %q", r.Header.Get("X-Request-ID"))
+	var logs syncbuf.Buffer
+	ts := apptest.NewTestServer(t, apptest.WithLogger(debugLogger(&logs)))
+	good := []string{"abc-DEF_1.2:3", strings.Repeat("x", 64), "7f8e9d0c-1b2a-4c3d-8e9f-0a1b2c3d4e5f"}
+	for _, id := range good {
+		r := ts.Do("GET", "/v1/config", nil, map[string]string{"X-Request-ID": id})
+		if r.Header.Get("X-Request-ID") != id {
+			t.Fatalf("sane id %q not echoed: %q", id, r.Header.Get("X-Request-ID"))
+		}
 	}
-	for _, bad := range []string{strings.Repeat("x", 65), "a b", "<script>"} {
-		r := ts.Do("GET", "/v1/config", nil, map[string]string{"X-Request-ID": bad})
-		if got := r.Header.Get("X-Request-ID"); got == "" || got == bad {
-			t.Fatalf("bad id %q answered with %q", bad, got)
+	bad := []string{strings.Repeat("y", 65), "a b", "<script>", `id"quoted"`, "path/like", "key=value",
+		"caf\u00e9", "\u65e5\u672c", "tab\there", "msg=forged level=ERROR"}
+	for _, id := range bad {
+		for _, c := range []struct{ base, path string }{
+			{ts.URL, "/v1/config"},              // answered 200
+			{ts.URL, "/v1/stats"},               // 401 without a key
+			{ts.AdminURL, "/admin/v1/accounts"}, // 401 without the token
+		} {
+			resp, body := rawExchange(t, hostOf(c.base), "GET "+c.path+" HTTP/1.1\r\nHost: x\r\nX-Request-ID: "+id+"\r\n\r\n")
+			got := resp.Header.Get("X-Request-ID")
+			if got == "" || got == id || strings.Contains(got, id) {
+				t.Fatalf("%s: bad id %q answered with %q", c.path, id, got)
+			}
+			if resp.StatusCode != 200 && !bytes.Contains(body, []byte(`"requestId":"`+got+`"`)) {
+				t.Fatalf("%s: error body %s does not carry the id %q", c.path, body, got)
+			}
+		}
+	}
+	out := logs.String()
+	for _, id := range good {
+		if !strings.Contains(out, "rid="+id) {
+			t.Errorf("sane id %q is not in the log", id)
+		}
+	}
+	for _, id := range bad {
+		if strings.Contains(out, id) {
+			t.Errorf("client text %q reached the log:\n%s", id, out)
 		}
 	}
 	a := ts.Do("GET", "/v1/config", nil, nil).Header.Get("X-Request-ID")
