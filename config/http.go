@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -38,17 +39,46 @@ type HTTPConfig struct {
 	// SIGTERM, answering GET /readyz 503 so that a load balancer takes the
 	// instance out of rotation before the drain starts. Default 0.
 	ShutdownDelay time.Duration `json:"shutdownDelay"`
+	// TrustedProxies are the reverse proxies and load balancers in front of
+	// the public listener, as CIDRs ("10.0.0.0/8") or single addresses.
+	// When the TCP peer of a request is inside one, the client address of
+	// the keyless per-address limits and of the access log is the one the
+	// proxies reported in ClientAddressHeader: the right-most address not
+	// inside a trusted CIDR. From any other peer that header is ignored.
+	// Default empty: the TCP peer is the client.
+	TrustedProxies []string `json:"trustedProxies"`
+	// ClientAddressHeader is the header the trusted proxies write the
+	// client address to: "X-Forwarded-For" (default; each proxy appends the
+	// address it received the request from) or "Forwarded" (RFC 7239, its
+	// for= parameters). Only this one is read: a proxy passes on the other
+	// as the client sent it, so reading it too would let a client choose
+	// its own address.
+	ClientAddressHeader string `json:"clientAddressHeader"`
+	// MetricsOnAdmin serves GET /metrics on the admin listener (loopback
+	// only, without the admin token) instead of the public one. Default
+	// true: a public /metrics shows anyone the traffic per route and error
+	// code and makes the store count the webhook backlog at each request.
+	MetricsOnAdmin bool `json:"metricsOnAdmin"`
 }
+
+// The values of HTTPConfig.ClientAddressHeader.
+const (
+	HeaderXForwardedFor = "X-Forwarded-For"
+	HeaderForwarded     = "Forwarded"
+)
 
 func defaultHTTP() HTTPConfig {
 	return HTTPConfig{
-		Listen:          "127.0.0.1:8080",
-		AdminListen:     "127.0.0.1:8081",
-		BodyLimit:       64 << 10,
-		ReadTimeout:     10 * time.Second,
-		WriteTimeout:    30 * time.Second,
-		IdleTimeout:     60 * time.Second,
-		ShutdownTimeout: 15 * time.Second,
+		Listen:              "127.0.0.1:8080",
+		AdminListen:         "127.0.0.1:8081",
+		BodyLimit:           64 << 10,
+		ReadTimeout:         10 * time.Second,
+		WriteTimeout:        30 * time.Second,
+		IdleTimeout:         60 * time.Second,
+		ShutdownTimeout:     15 * time.Second,
+		TrustedProxies:      []string{},
+		ClientAddressHeader: HeaderXForwardedFor,
+		MetricsOnAdmin:      true,
 	}
 }
 
@@ -74,6 +104,12 @@ func (h HTTPConfig) validate() error {
 	}
 	if h.ShutdownDelay < 0 {
 		errs = append(errs, fmt.Errorf("http.shutdownDelay must not be negative, got %s", h.ShutdownDelay))
+	}
+	if _, err := h.TrustedProxyPrefixes(); err != nil {
+		errs = append(errs, err)
+	}
+	if h.ClientAddressHeader != HeaderXForwardedFor && h.ClientAddressHeader != HeaderForwarded {
+		errs = append(errs, fmt.Errorf("http.clientAddressHeader must be %q or %q, got %q", HeaderXForwardedFor, HeaderForwarded, h.ClientAddressHeader))
 	}
 	return errors.Join(errs...)
 }
@@ -108,6 +144,30 @@ func checkPublicURL(u string) error {
 		return fmt.Errorf("%q must be an http:// or https:// URL with a host and no query, fragment or user information", u)
 	}
 	return nil
+}
+
+// TrustedProxyPrefixes parses TrustedProxies: a CIDR as its network, a
+// single address as a prefix of its full length, IPv4-mapped IPv6
+// addresses as IPv4. Every entry that parses as neither is reported.
+func (h HTTPConfig) TrustedProxyPrefixes() ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	var errs []error
+	for i, s := range h.TrustedProxies {
+		p, err := netip.ParsePrefix(s)
+		if err != nil {
+			a, aerr := netip.ParseAddr(s)
+			if aerr != nil || a.Zone() != "" {
+				errs = append(errs, fmt.Errorf("http.trustedProxies[%d]: %q is neither a CIDR nor an IP address", i, s))
+				continue
+			}
+			a = a.Unmap()
+			p = netip.PrefixFrom(a, a.BitLen())
+		} else if p.Addr().Is4In6() && p.Bits() >= 96 {
+			p = netip.PrefixFrom(p.Addr().Unmap(), p.Bits()-96)
+		}
+		out = append(out, p.Masked())
+	}
+	return out, errors.Join(errs...)
 }
 
 // checkHostPort returns an error unless addr is host:port with a numeric

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"net/netip"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -36,5 +38,35 @@ func TestPublicURL(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "http.publicURL") {
 			t.Errorf("publicURL %q: got %v, want an error naming http.publicURL", bad, err)
 		}
+	}
+}
+
+// TestTrustedProxiesValidated: http.trustedProxies takes CIDRs and single
+// addresses (IPv4-mapped ones as IPv4); anything else, and a client
+// address header other than the two read, is refused naming the entry.
+func TestTrustedProxiesValidated(t *testing.T) {
+	h := Default().HTTP
+	h.TrustedProxies = []string{"10.0.0.0/8", "192.0.2.1", "::ffff:10.1.0.0/112", "2001:db8::/32", "10.1.2.3/8"}
+	got, err := h.TrustedProxyPrefixes()
+	want := []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("192.0.2.1/32"),
+		netip.MustParsePrefix("10.1.0.0/16"), netip.MustParsePrefix("2001:db8::/32"), netip.MustParsePrefix("10.0.0.0/8")}
+	if err != nil || !slices.Equal(got, want) {
+		t.Fatalf("prefixes %v %v, want %v", got, err, want)
+	}
+	cfg := Default()
+	cfg.HTTP.TrustedProxies = []string{"10.0.0.0/8", "proxy.internal", "10.0.0.0/33", "fe80::1%eth0"}
+	cfg.HTTP.ClientAddressHeader = "X-Real-IP"
+	err = cfg.Validate()
+	for _, want := range []string{`http.trustedProxies[1]: "proxy.internal"`, `http.trustedProxies[2]: "10.0.0.0/33"`,
+		`http.trustedProxies[3]: "fe80::1%eth0"`, `http.clientAddressHeader must be "X-Forwarded-For" or "Forwarded", got "X-Real-IP"`} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("validation %v does not say %s", err, want)
+		}
+	}
+	if err != nil && strings.Contains(err.Error(), "trustedProxies[0]") {
+		t.Errorf("a valid entry refused: %v", err)
+	}
+	if d := Default().HTTP; len(d.TrustedProxies) != 0 || !d.MetricsOnAdmin || d.ClientAddressHeader != HeaderXForwardedFor {
+		t.Errorf("defaults %+v", d)
 	}
 }

@@ -1,7 +1,7 @@
 package http
 
 import (
-	"net"
+	"net/netip"
 	"testing"
 )
 
@@ -17,7 +17,7 @@ func TestAddressSubject(t *testing.T) {
 		{"2001:db8:1:3::1", "ip:2001:db8:1:3::/64"},
 		{"::1", "ip:::/64"},
 	} {
-		if got := addressSubject(net.ParseIP(c.ip)); got != c.want {
+		if got := addressSubject(netip.MustParseAddr(c.ip).Unmap()); got != c.want {
 			t.Errorf("%s: subject %q, want %q", c.ip, got, c.want)
 		}
 	}

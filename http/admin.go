@@ -80,7 +80,7 @@ type (
 )
 
 // newAdminApp builds the admin API: loopback only, every route behind the
-// admin token.
+// admin token, and /metrics without it when http.metricsOnAdmin is set.
 func (s *Server) newAdminApp() *fiber.App {
 	app := fiber.New(s.fiberConfig())
 	app.Use(s.adminOuter)
@@ -88,6 +88,9 @@ func (s *Server) newAdminApp() *fiber.App {
 	// trace) under /admin/v1/debug/pprof/, behind the admin token like
 	// every admin route (README, "Admin").
 	app.Use(pprof.New(pprof.Config{Prefix: "/admin/v1"}))
+	if s.cfg.HTTP.MetricsOnAdmin {
+		app.Add(fiber.MethodGet, "/metrics", s.metrics.handler())
+	}
 	accts := s.eng.Accounts
 	app.Post("/admin/v1/accounts", func(c *fiber.Ctx) error {
 		var req CreateAccountRequest
@@ -142,7 +145,7 @@ func (s *Server) adminOuter(c *fiber.Ctx) error {
 	rid := s.requestID(c)
 	c.Set(headerRequestID, rid)
 	var err error
-	if !s.adminAuthorized(c.Get(fiber.HeaderAuthorization)) {
+	if !s.openAdminRoute(c) && !s.adminAuthorized(c.Get(fiber.HeaderAuthorization)) {
 		err = orderengine.Errorf(orderengine.CodeUnauthorized, "admin token required: Authorization: Bearer <token from %s>", AdminTokenFile)
 	} else {
 		err = s.adminNext(c, rid)
@@ -154,6 +157,14 @@ func (s *Server) adminOuter(c *fiber.Ctx) error {
 		slog.String("rid", rid), slog.String("method", c.Method()), slog.String("path", c.Path()),
 		slog.Int("status", c.Response().StatusCode()), slog.Duration("dur", time.Since(start)))
 	return nil
+}
+
+// openAdminRoute reports whether c is GET /metrics on the admin listener
+// (http.metricsOnAdmin), the one admin route served without the token: a
+// Prometheus scraper then never holds the token that creates accounts and
+// keys, and the listener is loopback only.
+func (s *Server) openAdminRoute(c *fiber.Ctx) bool {
+	return s.cfg.HTTP.MetricsOnAdmin && c.Method() == fiber.MethodGet && c.Path() == "/metrics"
 }
 
 // adminNext runs the admin handler; a panic is logged with its stack and

@@ -65,17 +65,53 @@ func (o op) do(ts *apptest.Server, h map[string]string) *apptest.Response {
 	return ts.Do(o.method, o.path, o.body, h)
 }
 
-// limitHeaders fails unless r carries the three rate-limit headers as
-// non-negative integers, the limit being want when want > 0.
+// limitHeaders fails unless r carries the three X-RateLimit-* headers as
+// non-negative integers, the limit being want when want > 0, and the same
+// values in RateLimit-Policy and RateLimit (draft-ietf-httpapi-ratelimit-
+// headers-11), whose item names a bucket.
 func limitHeaders(t *testing.T, what string, r *apptest.Response, want int) {
 	t.Helper()
-	for _, h := range []string{"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"} {
-		if n, err := strconv.Atoi(r.Header.Get(h)); err != nil || n < 0 {
+	var n [3]int
+	for i, h := range []string{"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"} {
+		var err error
+		if n[i], err = strconv.Atoi(r.Header.Get(h)); err != nil || n[i] < 0 {
 			t.Errorf("%s: %d answer has %s = %q", what, r.Status, h, r.Header.Get(h))
 		}
 	}
 	if got := r.Header.Get("X-RateLimit-Limit"); want > 0 && got != strconv.Itoa(want) {
 		t.Errorf("%s: X-RateLimit-Limit %s, want %d", what, got, want)
+	}
+	bucket := rateLimitBucket(r)
+	if !validBucket[bucket] {
+		t.Errorf("%s: RateLimit-Policy %q names no bucket", what, r.Header.Get("RateLimit-Policy"))
+		return
+	}
+	if got, want := r.Header.Get("RateLimit-Policy"), `"`+bucket+`";q=`+strconv.Itoa(n[0])+";w=60"; got != want {
+		t.Errorf("%s: RateLimit-Policy %q, want %q", what, got, want)
+	}
+	if got, want := r.Header.Get("RateLimit"), `"`+bucket+`";r=`+strconv.Itoa(n[1])+";t="+strconv.Itoa(n[2]); got != want {
+		t.Errorf("%s: RateLimit %q, want %q", what, got, want)
+	}
+}
+
+var validBucket = map[string]bool{"quote": true, "read": true, "order": true, "address": true}
+
+// rateLimitBucket is the bucket RateLimit-Policy names ("" without one).
+func rateLimitBucket(r *apptest.Response) string {
+	name, _, _ := strings.Cut(r.Header.Get("RateLimit-Policy"), ";")
+	if len(name) < 2 || name[0] != '"' || name[len(name)-1] != '"' {
+		return ""
+	}
+	return name[1 : len(name)-1]
+}
+
+// noLimitHeaders fails if r carries any rate-limit header (the probes).
+func noLimitHeaders(t *testing.T, what string, r *apptest.Response) {
+	t.Helper()
+	for _, h := range []string{"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "RateLimit", "RateLimit-Policy", "Retry-After"} {
+		if v := r.Header.Get(h); v != "" {
+			t.Errorf("%s: %d answer carries %s: %s", what, r.Status, h, v)
+		}
 	}
 }
 
@@ -112,7 +148,7 @@ func TestEveryKeyedOperationNeedsAKey(t *testing.T) {
 			}
 		}
 	}
-	want := map[string]bool{"/v1/errors": true, "/v1/config": true, "/v1/openapi.json": true, "/healthz": true, "/readyz": true, "/metrics": true}
+	want := map[string]bool{"/v1/errors": true, "/v1/config": true, "/v1/openapi.json": true, "/healthz": true, "/readyz": true}
 	if len(keyless) != len(want) {
 		t.Errorf("keyless operations %v, want %v", keyless, want)
 	}
@@ -142,7 +178,9 @@ func TestEveryKeyedOperationNeedsAKey(t *testing.T) {
 // specBuckets is specification section 8's table, plus the operations it
 // does not name: /api/spot in the read bucket (contract.md section 9), the
 // webhook management and the keeper list in the read bucket (this
-// server's choice, declared per operation as x-rate-limit-bucket).
+// server's choice, declared per operation as x-rate-limit-bucket), and the
+// health probes in none. GET /metrics is on the admin listener
+// (http.metricsOnAdmin, the default), so not among the operations.
 var specBuckets = map[string]string{
 	"GET /v1/quote": "quote", "GET /v1/route": "quote", "GET /v1/order-preflight": "quote",
 	"POST /v1/orders": "order", "DELETE /v1/orders/{hash}": "order",
@@ -151,7 +189,7 @@ var specBuckets = map[string]string{
 	"GET /v1/tokens": "read", "GET /api/spot": "read",
 	"POST /v1/webhooks": "read", "GET /v1/webhooks": "read", "GET /v1/webhooks/{id}": "read", "DELETE /v1/webhooks/{id}": "read",
 	"POST /v1/webhooks/{id}/test": "read", "GET /v1/webhooks/{id}/deliveries": "read", "GET /v1/keeper/executable": "read",
-	"GET /v1/errors": "address", "GET /v1/config": "address", "GET /v1/openapi.json": "address", "GET /healthz": "address", "GET /readyz": "address", "GET /metrics": "address",
+	"GET /v1/errors": "address", "GET /v1/config": "address", "GET /v1/openapi.json": "address", "GET /healthz": "none", "GET /readyz": "none",
 }
 
 // TestEveryOperationCountsInItsBucket: with distinct limits per bucket and
@@ -183,7 +221,14 @@ func TestEveryOperationCountsInItsBucket(t *testing.T) {
 				}
 				want := map[string]int{"quote": limits.Quote, "read": limits.Read, "order": limits.Order, "address": free.Read}[bucket]
 				r := o.do(ts, keyHeader(ts.APIKey))
+				if bucket == "none" {
+					noLimitHeaders(t, o.String(), r)
+					continue
+				}
 				limitHeaders(t, o.String(), r, want)
+				if got := rateLimitBucket(r); got != bucket {
+					t.Errorf("%s: RateLimit-Policy names bucket %q, want %q", o, got, bucket)
+				}
 			}
 		})
 	}
@@ -229,7 +274,7 @@ func TestServesExactlyTheDescribedOperations(t *testing.T) {
 // every answer of the public API, including the ones refused before a
 // route counted them (unknown route, wrong method, oversized body, a
 // failed key check, a panic), and the document declares them required on
-// every response.
+// every response but the health probes', which declare none.
 func TestEveryResponseCarriesLimitHeaders(t *testing.T) {
 	panicRoute := apihttp.Route{Method: "GET", Path: "/v1/test-panic", Access: apihttp.Keyless, Status: 200,
 		Doc: apihttp.OpDoc{ID: "testPanic", Tag: "meta", Summary: "panics", Response: "Health"}}
@@ -263,9 +308,14 @@ func TestEveryResponseCarriesLimitHeaders(t *testing.T) {
 	doc, _ := operations(t, ts)
 	for path, item := range doc.Paths.Map() {
 		for method, o := range item.Operations() {
+			probe := o.Extensions["x-rate-limit-bucket"] == "none"
 			for status, resp := range o.Responses.Map() {
-				for _, h := range []string{"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"} {
-					if hr := resp.Value.Headers[h]; hr == nil || !hr.Value.Required {
+				for _, h := range []string{"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "RateLimit-Policy", "RateLimit"} {
+					hr := resp.Value.Headers[h]
+					if probe && hr != nil {
+						t.Errorf("%s %s %s: a probe declares %s", method, path, status, h)
+					}
+					if !probe && (hr == nil || !hr.Value.Required) {
 						t.Errorf("%s %s %s: %s is not a required header", method, path, status, h)
 					}
 				}

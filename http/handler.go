@@ -3,11 +3,8 @@ package http
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
-	"net"
 	"net/netip"
 	"runtime/debug"
-	"strconv"
 	"strings"
 
 	"github.com/orderengine/orderengine/config"
@@ -21,17 +18,11 @@ import (
 	"github.com/orderengine/orderengine/persistence"
 )
 
-// The rate-limit headers of specification section 8.
-const (
-	headerLimit     = "X-RateLimit-Limit"
-	headerRemaining = "X-RateLimit-Remaining"
-	headerReset     = "X-RateLimit-Reset"
-)
-
 // routeHandler returns the Fiber handler of one route: authentication, rate
 // limiting, body check, the call, the JSON answer.
 func (s *Server) routeHandler(r *Route) fiber.Handler {
 	bucket := r.Access.bucket()
+	policy := r.Access.BucketName()
 	single := singleValued(r.Doc.Params)
 	return func(c *fiber.Ctx) error {
 		ri := info(c)
@@ -50,7 +41,7 @@ func (s *Server) routeHandler(r *Route) fiber.Handler {
 			limits := s.cfg.Limits.ForTier(p.Account.Tier, p.Account.Limits)
 			// Key ids (key_…) and address subjects (ip:…) never collide.
 			d := s.eng.Limiter.Take(p.Key.ID, bucket, bucketLimit(limits, bucket))
-			if err := setLimitHeaders(c, d, "the API key's "+bucket.String()+" bucket"); err != nil {
+			if err := s.setLimitHeaders(c, d, policy); err != nil {
 				return err
 			}
 			caller = api.Caller{AccountID: p.Account.ID, KeyID: p.Key.ID, Tier: p.Account.Tier, RequestID: ri.rid}
@@ -137,8 +128,29 @@ func truncateHeader(v []byte) string {
 	return string(v)
 }
 
-// keylessOps wraps an operational endpoint (/healthz, /readyz, /metrics): keyless
-// and limited per client address like the keyless API routes.
+// probe wraps a health probe (/healthz, /readyz): keyless and never rate
+// limited, so that a load balancer's or an orchestrator's checks, however
+// frequent, never see a 429 and never spend a client's budget (all of a
+// balancer's probes come from a few addresses, often the ones its
+// clients' requests come from).
+func (s *Server) probe(route string, h fiber.Handler) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		info(c).route = route
+		return h(c)
+	}
+}
+
+// isProbe reports whether c is a request for a health probe.
+func isProbe(c *fiber.Ctx) bool {
+	if c.Method() != fiber.MethodGet {
+		return false
+	}
+	p := c.Path()
+	return p == "/healthz" || p == "/readyz"
+}
+
+// keylessOps wraps /metrics when the public listener serves it: keyless and
+// limited per client address like the keyless API routes.
 func (s *Server) keylessOps(route string, h fiber.Handler) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		info(c).route = route
@@ -152,22 +164,18 @@ func (s *Server) keylessOps(route string, h fiber.Handler) fiber.Handler {
 // limitAddress counts a keyless request against its client address at the
 // free read rate.
 func (s *Server) limitAddress(c *fiber.Ctx) error {
-	d := s.eng.Limiter.Take(addressSubject(c.Context().RemoteIP()), limiter.Read, s.cfg.Limits.Free.Read)
-	return setLimitHeaders(c, d, "this client address (keyless and unauthenticated requests)")
+	d := s.eng.Limiter.Take(addressSubject(s.clientAddr(c)), limiter.Read, s.cfg.Limits.Free.Read)
+	return s.setLimitHeaders(c, d, addressPolicy)
 }
 
 // addressSubject is the limiter subject of a client address: "ip:" and the
-// IPv4 address (an IPv4-mapped IPv6 peer included), or the /64 prefix of an
-// IPv6 address. A single IPv6 host is routinely given a whole /64, so
-// counting each address apart would let one client rotate through 2^64
-// fresh budgets (and limiter states).
-func addressSubject(ip net.IP) string {
-	if v4 := ip.To4(); v4 != nil {
-		return "ip:" + v4.String()
-	}
-	a, ok := netip.AddrFromSlice(ip)
-	if !ok {
-		return "ip:" + ip.String()
+// IPv4 address, or the /64 prefix of an IPv6 address. A single IPv6 host is
+// routinely given a whole /64, so counting each address apart would let one
+// client rotate through 2^64 fresh budgets (and limiter states). a is
+// unmapped (clientAddr): an IPv4-mapped peer counts as its IPv4 address.
+func addressSubject(a netip.Addr) string {
+	if a.Is4() {
+		return "ip:" + a.String()
 	}
 	p, err := a.WithZone("").Prefix(64)
 	if err != nil {
@@ -177,41 +185,21 @@ func addressSubject(ip net.IP) string {
 }
 
 // limitUncounted gives an answer that no route counted the rate-limit
-// headers every answer carries (specification section 8): a request refused
-// before a route ran (unknown route, method not allowed, body over the
-// limit, a fasthttp-level refusal) or whose handler panicked before its
-// headers were set counts against the client address like a keyless one.
+// headers every answer of the API carries (specification section 8): a
+// request refused before a route ran (unknown route, method not allowed,
+// body over the limit, a fasthttp-level refusal) or whose handler panicked
+// before its headers were set counts against the client address like a
+// keyless one. A health probe is not counted and carries none: its error
+// answers (500 after a storage failure, 503 from /readyz) are never 429.
 // It returns err, or RATE_LIMITED when the address is over its limit.
 func (s *Server) limitUncounted(c *fiber.Ctx, err error) error {
-	if len(c.Response().Header.Peek(headerLimit)) > 0 {
+	if len(c.Response().Header.Peek(headerLimit)) > 0 || isProbe(c) {
 		return err
 	}
 	if limErr := s.limitAddress(c); limErr != nil {
 		return limErr
 	}
 	return err
-}
-
-// savedLimitHeaders are the rate-limit headers of a response about to be
-// reset (a panic), to be put back on the error answer.
-type savedLimitHeaders [3][]byte
-
-var limitHeaderNames = [3]string{headerLimit, headerRemaining, headerReset}
-
-func saveLimitHeaders(c *fiber.Ctx) savedLimitHeaders {
-	var out savedLimitHeaders
-	for i, h := range limitHeaderNames {
-		out[i] = append([]byte(nil), c.Response().Header.Peek(h)...)
-	}
-	return out
-}
-
-func (l savedLimitHeaders) restore(c *fiber.Ctx) {
-	for i, h := range limitHeaderNames {
-		if len(l[i]) > 0 {
-			c.Response().Header.SetBytesV(h, l[i])
-		}
-	}
 }
 
 // authenticate resolves the request's API key. A failed attempt also counts
@@ -252,23 +240,6 @@ func bucketLimit(l config.BucketLimits, b limiter.Bucket) int {
 		return l.Order
 	}
 	return l.Read
-}
-
-// setLimitHeaders writes the rate-limit headers and returns RATE_LIMITED,
-// naming what was counted (who), when the decision refused the request.
-func setLimitHeaders(c *fiber.Ctx, d limiter.Decision, who string) error {
-	h := &c.Response().Header
-	h.Set(headerLimit, strconv.Itoa(d.Limit))
-	h.Set(headerRemaining, strconv.Itoa(d.Remaining))
-	h.Set(headerReset, strconv.Itoa(d.ResetSeconds()))
-	if d.Allowed {
-		return nil
-	}
-	return &orderengine.Error{
-		Code:              orderengine.CodeRateLimited,
-		Message:           fmt.Sprintf("rate limit of %s reached (%d requests per window); retry after %d s (Retry-After)", who, d.Limit, d.RetryAfterSeconds()),
-		RetryAfterSeconds: d.RetryAfterSeconds(),
-	}
 }
 
 // writeJSON writes a service result: raw JSON as is, anything else encoded.

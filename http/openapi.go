@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/config"
 )
 
 // OpenAPIVersion is the version of the API the document declares
@@ -18,12 +19,13 @@ type obj = map[string]any
 
 func ref(schema string) obj { return obj{"$ref": "#/components/schemas/" + schema} }
 
-// OpenAPIDocument renders the OpenAPI 3.1 description of routes, served
-// from baseURL (config.HTTPConfig.BaseURL). Error responses are derived
-// from the catalog: each operation lists, per status, the codes it may
-// answer with. Descriptions and examples come from openapi_docs.go and
-// openapi_examples.go.
-func OpenAPIDocument(routes []Route, baseURL string) ([]byte, error) {
+// OpenAPIDocument renders the OpenAPI 3.1 description of routes served
+// with httpCfg: from its base URL (config.HTTPConfig.BaseURL), with GET
+// /metrics described only when the public listener serves it. Error
+// responses are derived from the catalog: each operation lists, per
+// status, the codes it may answer with. Descriptions and examples come
+// from openapi_docs.go and openapi_examples.go.
+func OpenAPIDocument(routes []Route, httpCfg config.HTTPConfig) ([]byte, error) {
 	paths := obj{}
 	for _, r := range routes {
 		p := openAPIPath(r.Path)
@@ -43,6 +45,9 @@ func OpenAPIDocument(routes []Route, baseURL string) ([]byte, error) {
 			[]orderengine.Code{orderengine.CodeServiceUnavailable, orderengine.CodeChainUnavailable}},
 		{"/metrics", "metrics", "Prometheus metrics", "", nil},
 	} {
+		if op.path == "/metrics" && httpCfg.MetricsOnAdmin {
+			continue // served on the admin listener
+		}
 		resp := obj{"description": op.summary + ".", "headers": limitHeaders()}
 		if op.schema != "" {
 			resp["content"] = obj{"application/json": obj{"schema": ref(op.schema)}}
@@ -53,9 +58,17 @@ func OpenAPIDocument(routes []Route, baseURL string) ([]byte, error) {
 		if op.status503 != nil {
 			responses["503"] = errorResponse(op.status503)
 		}
+		bucket := Keyless.BucketName()
+		if op.path != "/metrics" { // the health probes are never rate limited
+			bucket = "none"
+			delete(responses, "429")
+			for _, r := range responses {
+				r.(obj)["headers"] = obj{"X-Request-ID": obj{"$ref": "#/components/headers/RequestID"}}
+			}
+		}
 		paths[op.path] = obj{"get": obj{
 			"operationId": op.id, "summary": op.summary, "tags": []string{"operations"}, "security": []obj{},
-			"x-rate-limit-bucket": Keyless.BucketName(),
+			"x-rate-limit-bucket": bucket,
 			"responses":           responses,
 		}}
 	}
@@ -65,9 +78,9 @@ func OpenAPIDocument(routes []Route, baseURL string) ([]byte, error) {
 			"title":       "Order Engine API",
 			"contact":     obj{"name": "orderengine", "url": "https://github.com/orderengine/orderengine"},
 			"version":     OpenAPIVersion,
-			"description": "Non-custodial trading service for an EVM chain (chain id 4663): quotes, routes, EIP-712 signed orders executed by keepers, market data and webhooks. Error codes and retry guidance: GET /v1/errors. A storage failure (disk full, I/O error) is fail-stop: every request answers 500 INTERNAL until the service has restarted, and nothing answered 500 was stored. Rate limits: each operation's x-rate-limit-bucket names the sliding-window bucket it counts in: quote, read or order of the API key (limits per tier in GET /v1/config), or address (keyless operations, per client address at the free read rate, an IPv6 client per /64 prefix; requests refused before a route runs, such as an unknown route or an oversized body, count there too). Every answer carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset of the bucket it counted in; a 429 also Retry-After. Requests: a query parameter sent more than once is 400 INVALID_REQUEST, except a list parameter that says it may be repeated (exclude); a body over 64 KiB (the default http.bodyLimit) is 413 PAYLOAD_TOO_LARGE; a request line and headers over 4096 bytes together are 400 INVALID_REQUEST.",
+			"description": "Non-custodial trading service for an EVM chain (chain id 4663): quotes, routes, EIP-712 signed orders executed by keepers, market data and webhooks. Error codes and retry guidance: GET /v1/errors. A storage failure (disk full, I/O error) is fail-stop: every request answers 500 INTERNAL until the service has restarted, and nothing answered 500 was stored. Rate limits: each operation's x-rate-limit-bucket names the sliding-window bucket it counts in: quote, read or order of the API key (limits per tier in GET /v1/config), or address (keyless operations, per client address at the free read rate, an IPv6 client per /64 prefix; requests refused before a route runs, such as an unknown route or an oversized body, count there too). Every answer carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset of the bucket it counted in, and the same as RateLimit-Policy and RateLimit (draft-ietf-httpapi-ratelimit-headers-11) naming the bucket; a 429 also Retry-After. The health probes /healthz and /readyz are never rate limited (x-rate-limit-bucket none) and carry none of these. Requests: a query parameter sent more than once is 400 INVALID_REQUEST, except a list parameter that says it may be repeated (exclude); a body over 64 KiB (the default http.bodyLimit) is 413 PAYLOAD_TOO_LARGE; a request line and headers over 4096 bytes together are 400 INVALID_REQUEST.",
 		},
-		"servers": []obj{{"url": strings.TrimRight(baseURL, "/"), "description": "This server (http.publicURL)."}},
+		"servers": []obj{{"url": httpCfg.BaseURL(), "description": "This server (http.publicURL)."}},
 		"tags": []obj{
 			{"name": "meta", "description": "What a client reads before anything else: the error catalog, the signing configuration, this document."},
 			{"name": "routing", "description": "Quotes, executable routes with fee legs, and the pre-signing check (docs/routing.md)."},
@@ -92,6 +105,9 @@ func OpenAPIDocument(routes []Route, baseURL string) ([]byte, error) {
 				"Remaining":  obj{"description": "Requests left in the window.", "required": true, "schema": obj{"type": "integer", "minimum": 0}},
 				"Reset":      obj{"description": "Whole seconds until the window frees capacity.", "required": true, "schema": obj{"type": "integer", "minimum": 0}},
 				"RetryAfter": obj{"description": "Whole seconds to wait, at least 1.", "required": true, "schema": obj{"type": "integer", "minimum": 1}},
+
+				"RateLimitPolicy": obj{"description": "The bucket's quota as a Structured Field list item (draft-ietf-httpapi-ratelimit-headers-11): the bucket's name (x-rate-limit-bucket), q its limit per window, w the window in seconds.", "required": true, "schema": obj{"type": "string"}, "example": `"order";q=30;w=60`},
+				"RateLimit":       obj{"description": "The bucket's state after this request (draft-ietf-httpapi-ratelimit-headers-11): the bucket's name, r the requests the window still admits (X-RateLimit-Remaining), t the seconds until capacity frees (X-RateLimit-Reset).", "required": true, "schema": obj{"type": "string"}, "example": `"order";r=12;t=40`},
 			},
 		},
 	}
@@ -119,7 +135,8 @@ var http429Codes = []orderengine.Code{orderengine.CodeRateLimited}
 
 func limitHeaders() obj {
 	h := obj{"X-Request-ID": obj{"$ref": "#/components/headers/RequestID"}}
-	for name, comp := range map[string]string{headerLimit: "Limit", headerRemaining: "Remaining", headerReset: "Reset"} {
+	for name, comp := range map[string]string{headerLimit: "Limit", headerRemaining: "Remaining", headerReset: "Reset",
+		headerRateLimitPolicy: "RateLimitPolicy", headerRateLimit: "RateLimit"} {
 		h[name] = obj{"$ref": "#/components/headers/" + comp}
 	}
 	return h

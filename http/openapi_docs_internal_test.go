@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/config"
 )
 
 // TestMustParseSections checks the split of openapi_operations.md: the
@@ -29,7 +30,7 @@ func TestMustParseSections(t *testing.T) {
 // dropped silently, and that a second description of a described schema
 // is refused. It edits package-level maps, so it must not run in parallel.
 func TestOpenAPIDocsNameOnlyExistingThings(t *testing.T) {
-	if _, err := OpenAPIDocument(publicRoutes(), "http://127.0.0.1:8080"); err != nil {
+	if _, err := OpenAPIDocument(publicRoutes(), config.Default().HTTP); err != nil {
 		t.Fatalf("the document does not build: %v", err)
 	}
 	cases := []struct {
@@ -80,7 +81,7 @@ func TestOpenAPIDocsNameOnlyExistingThings(t *testing.T) {
 	}
 	for _, c := range cases {
 		undo := c.edit()
-		_, err := OpenAPIDocument(publicRoutes(), "http://127.0.0.1:8080")
+		_, err := OpenAPIDocument(publicRoutes(), config.Default().HTTP)
 		undo()
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want an error naming %q", c.name, err, c.want)

@@ -57,6 +57,7 @@ type Server struct {
 	openapi    []byte
 	ridPrefix  string
 	ridSeq     atomic.Uint64
+	proxies    proxies
 	// draining is set when Shutdown starts (GET /readyz answers 503);
 	// chainStatus reports the indexer's progress (nil without a chain).
 	draining    atomic.Bool
@@ -93,13 +94,16 @@ func New(eng Engine, opts Options) (*Server, error) {
 			return nil, fmt.Errorf("http: register collector: %w", err)
 		}
 	}
+	if s.proxies, err = newProxies(eng.Config.HTTP); err != nil {
+		return nil, fmt.Errorf("http: %w", err)
+	}
 	services := opts.Services
 	s.services.Store(&services)
 	s.SetChain(eng.Config.Chain)
 	if s.errorsJSON, err = errorsDocument(); err != nil {
 		return nil, err
 	}
-	if s.openapi, err = OpenAPIDocument(s.routes, eng.Config.HTTP.BaseURL()); err != nil {
+	if s.openapi, err = OpenAPIDocument(s.routes, eng.Config.HTTP); err != nil {
 		return nil, err
 	}
 	s.app = s.newPublicApp()
@@ -293,11 +297,13 @@ func (s *Server) newPublicApp() *fiber.App {
 		app.Add(r.Method, r.Path, s.routeHandler(r))
 	}
 	// Add, not Get: Get would also serve HEAD, which is not described.
-	app.Add(fiber.MethodGet, "/healthz", s.keylessOps("/healthz", func(c *fiber.Ctx) error {
+	app.Add(fiber.MethodGet, "/healthz", s.probe("/healthz", func(c *fiber.Ctx) error {
 		return c.JSON(fiber.Map{"status": "ok"})
 	}))
-	app.Add(fiber.MethodGet, "/readyz", s.keylessOps("/readyz", s.serveReady))
-	app.Add(fiber.MethodGet, "/metrics", s.keylessOps("/metrics", s.metrics.handler()))
+	app.Add(fiber.MethodGet, "/readyz", s.probe("/readyz", s.serveReady))
+	if !s.cfg.HTTP.MetricsOnAdmin {
+		app.Add(fiber.MethodGet, "/metrics", s.keylessOps("/metrics", s.metrics.handler()))
+	}
 	return app
 }
 
@@ -434,7 +440,7 @@ func (s *Server) outer(c *fiber.Ctx) (err error) {
 			s.log.LogAttrs(context.Background(), slog.LevelInfo, "request",
 				slog.String("rid", ri.rid), slog.String("method", c.Method()), slog.String("path", c.Path()),
 				slog.String("route", ri.route), slog.Int("status", status), slog.Duration("dur", elapsed),
-				slog.String("ip", c.IP()), slog.String("key", ri.keyID))
+				slog.String("ip", s.clientAddr(c).String()), slog.String("key", ri.keyID))
 		}
 		c.Locals(localsInfo, nil)
 		infoPool.Put(ri)

@@ -133,7 +133,7 @@ func TestWebhookAPI(t *testing.T) {
 	}
 
 	// Metrics carry the webhook counters.
-	m := s.Raw(s.URL, "GET", "/metrics", nil, nil)
+	m := s.Raw(s.AdminURL, "GET", "/metrics", nil, nil) // http.metricsOnAdmin
 	if !strings.Contains(string(m.Body), "orderengine_webhook_deliveries_succeeded_total 1") {
 		t.Fatalf("metrics lack the webhook counters")
 	}

@@ -161,7 +161,8 @@ func startServer(t *testing.T, bin, data string) *server {
 	t.Helper()
 	port := strconv.Itoa(testport.Port(t))
 	s := &server{base: "http://127.0.0.1:" + port, exited: make(chan struct{})}
-	s.cmd = exec.Command(bin, "serve", "--data-dir", data, "--http-listen", "127.0.0.1:"+port, "--http-admin-listen", "127.0.0.1:0")
+	s.cmd = exec.Command(bin, "serve", "--data-dir", data, "--http-listen", "127.0.0.1:"+port, "--http-admin-listen", "127.0.0.1:0",
+		"--http-metrics-on-admin=false") // /metrics next to the API, on the known port
 	// Short retries so the test does not wait the production schedule:
 	// 300 retries one second apart, so no delivery exhausts its schedule
 	// however slowly a loaded machine runs the burst.

@@ -98,7 +98,7 @@ func TestMetricsMatchTheDocs(t *testing.T) {
 	var fams map[string]*family
 	for {
 		var values map[string]float64
-		fams, values = scrape(t, base)
+		fams, values = scrape(t, "http://"+r.adm) // http.metricsOnAdmin
 		if values["orderengine_trigger_evaluations_total"] >= 1 && fams["orderengine_indexer_head_block"] != nil {
 			break
 		}
