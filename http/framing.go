@@ -56,7 +56,7 @@ func framingFault(h *fasthttp.RequestHeader) string {
 	for len(raw) > 0 {
 		i := bytes.IndexByte(raw, '\n')
 		if i < 0 {
-			break // not produced by the parser: the block ends with CRLF
+			break // unreachable: fasthttp ends the block with CRLF
 		}
 		if i == 0 || raw[i-1] != '\r' {
 			return "a header line ends with a bare LF: end every line with CRLF"
