@@ -101,7 +101,8 @@ func TestReadResponsesMatchTheServedSchemas(t *testing.T) {
 	check := func(path string, body []byte) error {
 		req, _ := nethttp.NewRequest("GET", e.srv.URL+path, nil)
 		return v.Check(req, 200, nethttp.Header{"Content-Type": {"application/json"},
-			"X-Ratelimit-Limit": {"600"}, "X-Ratelimit-Remaining": {"599"}, "X-Ratelimit-Reset": {"60"}}, body)
+			"X-Ratelimit-Limit": {"600"}, "X-Ratelimit-Remaining": {"599"}, "X-Ratelimit-Reset": {"60"},
+			"Ratelimit-Policy": {`"read";q=600;w=60`}, "Ratelimit": {`"read";r=599;t=60`}}, body)
 	}
 	if err := check("/v1/orders/"+hashes[1].Hex(), detail); err != nil {
 		t.Fatalf("the validator refuses a real order: %v", err)
