@@ -62,6 +62,9 @@ func OpenAPIDocument(routes []Route, httpCfg config.HTTPConfig) ([]byte, error) 
 		if op.path != "/metrics" { // the health probes are never rate limited
 			bucket = "none"
 			delete(responses, "429")
+			// A request whose framing is refused (http/framing.go) is
+			// answered 400 on every path, the probes included.
+			responses["400"] = errorResponse([]orderengine.Code{orderengine.CodeInvalidRequest})
 			for _, r := range responses {
 				r.(obj)["headers"] = obj{"X-Request-ID": obj{"$ref": "#/components/headers/RequestID"}}
 			}
