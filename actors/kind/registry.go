@@ -49,6 +49,11 @@ type Kind[ID comparable, S any] struct {
 	// Use: one sweep every Idle/2 stops those idle for Idle or more, so
 	// an idle actor stops between Idle and 1.5 × Idle. Zero: never.
 	Idle time.Duration
+	// Keep, when set, is asked by the sweep before it passivates an idle
+	// identity with shared state: true keeps it (state that cannot be
+	// loaded again, such as a count kept up to date by messages). It is
+	// called under the registry's shard lock and must only read the state.
+	Keep func(state *S) bool
 	// Timeout bounds one Request when the context has no deadline.
 	// Default 10 s.
 	Timeout time.Duration
@@ -348,7 +353,8 @@ func (r *Registry[ID, S]) Sweep() {
 		// deleteLocked may replace sh.live; the range goes on over the map
 		// it started with, whose unvisited entries are all in the new one.
 		for id, s := range sh.live {
-			if s.created == nil && s.inflight.Load() == 0 && now-s.seen.Load() >= idleEpochs {
+			if s.created == nil && s.inflight.Load() == 0 && now-s.seen.Load() >= idleEpochs &&
+				(r.kind.Keep == nil || !r.kind.Keep(s.state)) {
 				sh.deleteLocked(id)
 				r.system.Root.Stop(s.pid)
 			}

@@ -320,3 +320,53 @@ func TestRequestHonoursTheContext(t *testing.T) {
 		t.Fatal("the request ignored the context's deadline")
 	}
 }
+
+// Keep stops the sweep from passivating an identity whose state must
+// stay; once Keep lets go, the identity passivates like any other.
+func TestKeepHoldsAnIdleIdentity(t *testing.T) {
+	system := actor.NewActorSystem()
+	t.Cleanup(system.Shutdown)
+	r := NewRegistry(system, Kind[string, testState]{
+		Name:  "kept",
+		State: func(string) *testState { return &testState{} },
+		New:   func(string, *testState) actor.Actor { return actor.ReceiveFunc(func(actor.Context) {}) },
+		Idle:  time.Hour,
+		Keep:  func(st *testState) bool { return st.uses > 0 },
+	}, nil)
+	r.Use("k", func(st *testState) { st.uses = 1 })
+	for range 2 * idleEpochs {
+		r.Sweep()
+	}
+	if !r.IsLive("k") {
+		t.Fatal("an identity Keep holds was passivated")
+	}
+	r.Use("k", func(st *testState) { st.uses = 0 })
+	for range idleEpochs {
+		r.Sweep()
+	}
+	if r.IsLive("k") {
+		t.Fatal("the identity stayed once Keep let go")
+	}
+}
+
+// A sweep that empties a shard past its rebuild threshold passivates
+// every idle identity (the shard's map is replaced while the sweep walks
+// it) and leaves the map at its present size.
+func TestSweepThroughARebuild(t *testing.T) {
+	system := actor.NewActorSystem()
+	t.Cleanup(system.Shutdown)
+	r := NewRegistry(system, Kind[int, struct{}]{Name: "many", Idle: time.Hour,
+		New: func(int, *struct{}) actor.Actor { return actor.ReceiveFunc(func(actor.Context) {}) }}, nil)
+	for i := range 3000 {
+		r.Use(i, func(*struct{}) {}) // one shard: Kind.Shard is nil
+	}
+	if sh := &r.shards[0]; sh.peak != 3000 {
+		t.Fatalf("peak %d", sh.peak)
+	}
+	for range idleEpochs {
+		r.Sweep()
+	}
+	if sh := &r.shards[0]; r.Live() != 0 || sh.peak >= 1024 {
+		t.Fatalf("after the sweep: live %d, peak %d", r.Live(), sh.peak)
+	}
+}
