@@ -28,7 +28,7 @@ func TestModesRun(t *testing.T) {
 // and prints what the route mode prints: rate and percentiles, answers by
 // code, the server's RSS.
 func TestReadAgainstServer(t *testing.T) {
-	eng, err := startEngine()
+	eng, err := startEngine(engineOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestDurableRateCountsOnly201(t *testing.T) {
 // BenchmarkConfigLoopback and BenchmarkBareConfigLoopback are the config
 // comparison as testing.B benchmarks: compare their ns/op.
 func BenchmarkConfigLoopback(b *testing.B) {
-	eng, err := startEngine()
+	eng, err := startEngine(engineOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func BenchmarkConfigLoopback(b *testing.B) {
 
 // BenchmarkBareConfigLoopback is the bare handler with the same bytes.
 func BenchmarkBareConfigLoopback(b *testing.B) {
-	eng, err := startEngine()
+	eng, err := startEngine(engineOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func BenchmarkBareConfigLoopback(b *testing.B) {
 // BenchmarkReadLoopback is the read mode's engine side: keyed GET /v1/stats
 // over loopback.
 func BenchmarkReadLoopback(b *testing.B) {
-	eng, err := startEngine()
+	eng, err := startEngine(engineOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}

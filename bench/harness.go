@@ -12,63 +12,87 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/orderengine/orderengine/config"
+	"github.com/orderengine/orderengine/routing"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/orderengine/orderengine/app"
-	apihttp "github.com/orderengine/orderengine/http"
 )
 
 // engineServer is a real engine (Pebble in a temporary directory, actors,
-// the Fiber app) listening on loopback, with one API key.
+// the Fiber app; no chain) listening on loopback, with one API key.
 type engineServer struct {
 	addr   string
 	apiKey string
-	eng    *app.Engine
-	srv    *apihttp.Server
+	sys    *app.System
 	dir    string
+	// built and started are how long app.New and Start took.
+	built, started time.Duration
+}
+
+// engineOptions adjust startEngineAt.
+type engineOptions struct {
+	// orders runs the order service (bench router, vault and tokens).
+	orders bool
+	// idle passivates order actors after this long (0: the default).
+	idle time.Duration
 }
 
 // startEngine starts the engine on a new temporary directory with limits
 // raised out of the way: the limiter still runs on every request, it just
 // never refuses.
-func startEngine() (*engineServer, error) {
+func startEngine(o engineOptions) (*engineServer, error) {
 	dir, err := os.MkdirTemp("", "orderengine-bench-")
 	if err != nil {
 		return nil, err
 	}
-	return startEngineAt(dir)
+	return startEngineAt(dir, o)
 }
 
 // startEngineAt is startEngine on dir, which may hold a store already.
-func startEngineAt(dir string) (*engineServer, error) {
+func startEngineAt(dir string, o engineOptions) (*engineServer, error) {
 	cfg := config.Default()
 	cfg.DataDir = dir
 	cfg.HTTP.Listen, cfg.HTTP.AdminListen = "127.0.0.1:0", "127.0.0.1:0"
 	big := config.BucketLimits{Quote: 1 << 30, Read: 1 << 30, Order: 1 << 30}
 	cfg.Limits.Free, cfg.Limits.Builder = big, big
+	opts := app.Options{NoChain: true}
+	if o.orders {
+		cfg.Chain.Router, cfg.Chain.FeeVault = benchRouter.Hex(), benchVault.Hex()
+		cfg.Orders.ActorIdle = o.idle
+		reg, err := routing.NewTokens([]config.TokenConfig{
+			{Address: benchIn.Hex(), Symbol: "AAA", Decimals: 18, Class: config.ClassMajor},
+			{Address: benchOut.Hex(), Symbol: "BBB", Decimals: 6, Class: config.ClassStable},
+		})
+		if err != nil {
+			return nil, err
+		}
+		reg = reg.WithOracle(func(common.Address) bool { return true })
+		opts.Tokens = func() *routing.Tokens { return reg }
+	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil)) // formatted, then dropped
-	eng, err := app.Open(cfg, log)
+	start := time.Now()
+	sys, err := app.New(context.Background(), cfg, log, opts)
 	if err != nil {
 		return nil, err
 	}
-	srv, err := apihttp.New(apihttp.Engine{Config: eng.Config, Log: eng.Log, Store: eng.Store, Accounts: eng.Accounts, Limiter: eng.Limiter}, apihttp.Options{})
+	built := time.Since(start)
+	if err := sys.Start(context.Background()); err != nil {
+		_ = sys.Close()
+		return nil, err
+	}
+	started := time.Since(start) - built
+	acct, err := sys.Accounts.CreateAccount("bench", config.TierFree, config.BucketLimits{})
 	if err != nil {
 		return nil, err
 	}
-	acct, err := eng.Accounts.CreateAccount("bench", config.TierFree, config.BucketLimits{})
+	key, _, err := sys.Accounts.IssueKey(acct.ID)
 	if err != nil {
 		return nil, err
 	}
-	key, _, err := eng.Accounts.IssueKey(acct.ID)
-	if err != nil {
-		return nil, err
-	}
-	if err := srv.Start(); err != nil {
-		return nil, err
-	}
-	return &engineServer{addr: srv.Addr(), apiKey: key, eng: eng, srv: srv, dir: dir}, nil
+	return &engineServer{addr: sys.HTTP.Addr(), apiKey: key, sys: sys, dir: dir, built: built, started: started}, nil
 }
 
 // close stops the engine and removes its directory.
@@ -82,8 +106,8 @@ func (e *engineServer) close() error {
 func (e *engineServer) stop() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	err := e.srv.Shutdown(ctx)
-	if cerr := e.eng.Close(); err == nil {
+	err := e.sys.Shutdown(ctx)
+	if cerr := e.sys.Close(); err == nil {
 		err = cerr
 	}
 	return err

@@ -13,7 +13,7 @@ func runConfig(ctx context.Context, out io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	eng, err := startEngine()
+	eng, err := startEngine(engineOptions{})
 	if err != nil {
 		return err
 	}
@@ -53,7 +53,7 @@ func runRead(ctx context.Context, out io.Writer, args []string) error {
 		return nil
 	}
 	f := *lf
-	eng, err := startEngine()
+	eng, err := startEngine(engineOptions{})
 	if err != nil {
 		return err
 	}

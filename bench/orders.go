@@ -24,9 +24,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/orderengine/orderengine/chain"
-	apihttp "github.com/orderengine/orderengine/http"
 	"github.com/orderengine/orderengine/orders"
-	"github.com/orderengine/orderengine/routing"
 )
 
 // orderFlags are the flags of the submit and order-read modes.
@@ -114,41 +112,21 @@ func openTarget(f orderFlags) (*target, error) {
 	return inProcessTarget(0)
 }
 
-// inProcessTarget starts an engine with the order service over a
-// two-token registry; idle is the order actors' idle timeout (0: the
-// service's default).
+// inProcessTarget starts an engine with the order service (no chain,
+// the bench tokens with oracle prices), its order actors passivated after
+// idle (0: the default).
 func inProcessTarget(idle time.Duration) (*target, error) {
-	e, err := startEngine()
+	e, err := startEngine(engineOptions{orders: true, idle: idle})
 	if err != nil {
 		return nil, err
 	}
-	return withOrderService(e, idle)
+	return orderTarget(e), nil
 }
 
-// withOrderService builds the order service of inProcessTarget on e; the
-// target's close closes e.
-func withOrderService(e *engineServer, idle time.Duration) (*target, error) {
-	cfg := e.eng.Config
-	cfg.Chain.Router, cfg.Chain.FeeVault = benchRouter.Hex(), benchVault.Hex()
-	reg, err := routing.NewTokens([]config.TokenConfig{
-		{Address: benchIn.Hex(), Symbol: "AAA", Decimals: 18, Class: config.ClassMajor},
-		{Address: benchOut.Hex(), Symbol: "BBB", Decimals: 6, Class: config.ClassStable},
-	})
-	if err != nil {
-		_ = e.close()
-		return nil, err
-	}
-	reg = reg.WithOracle(func(common.Address) bool { return true })
-	svc, err := orders.Build(context.Background(), e.eng, orders.BuildOptions{
-		Config: &cfg, Tokens: func() *routing.Tokens { return reg }, Idle: idle,
-	})
-	if err != nil {
-		_ = e.close()
-		return nil, err
-	}
-	e.srv.SetServices(apihttp.Services{Orders: svc})
+// orderTarget is the in-process target of e; its close closes e.
+func orderTarget(e *engineServer) *target {
 	return &target{addr: e.addr, key: e.apiKey, domain: chain.NewRouterDomain(4663, benchRouter), vault: benchVault,
-		in: benchIn, out: benchOut, decimals: 18, pid: os.Getpid(), close: e.close, inProcessRSS: true, svc: svc}, nil
+		in: benchIn, out: benchOut, decimals: 18, pid: os.Getpid(), close: e.close, inProcessRSS: true, svc: e.sys.OrderAPI}
 }
 
 func remoteTarget(f orderFlags) (*target, error) {

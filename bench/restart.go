@@ -31,15 +31,11 @@ func runRestart(ctx context.Context, out io.Writer, args []string) error {
 	if *closed < 0 || *closed > 1 || *n < 2 {
 		return fmt.Errorf("restart: -n must be at least 2 and -closed in [0, 1]")
 	}
-	e, err := startEngine()
+	e, err := startEngine(engineOptions{orders: true})
 	if err != nil {
 		return err
 	}
-	t, err := withOrderService(e, 0)
-	if err != nil {
-		_ = e.close()
-		return err
-	}
+	t := orderTarget(e)
 	s, err := newOrderSigner(t, max(1, (*n+9)/10), *n, defaultReferralPpm())
 	if err != nil {
 		_ = t.close()
@@ -69,18 +65,12 @@ func runRestart(ctx context.Context, out io.Writer, args []string) error {
 	stopProfile = sync.OnceFunc(stopProfile)
 	defer stopProfile()
 	start := time.Now()
-	e2, err := startEngineAt(e.dir)
+	e2, err := startEngineAt(e.dir, engineOptions{orders: true})
 	if err != nil {
 		return err
 	}
-	storeOpen := time.Since(start)
-	t2, err := withOrderService(e2, 0)
-	if err != nil {
-		_ = e2.close()
-		return err
-	}
+	t2 := orderTarget(e2)
 	defer func() { _ = t2.close() }()
-	service := time.Since(start) - storeOpen
 	header := map[string]string{"X-API-Key": t2.key}
 	status, body, err := fetch(t2.addr, "/v1/orders/"+s.hashes[*n-1].Hex(), header)
 	if err != nil || status != 200 {
@@ -105,8 +95,8 @@ func runRestart(ctx context.Context, out io.Writer, args []string) error {
 	if open != *n-nClosed {
 		return fmt.Errorf("open orders after the restart: %d, want %d", open, *n-nClosed)
 	}
-	fmt.Fprintf(out, "restart with %d orders (%d open): store open %s, order service %s (hash filter, %d open orders into books), first order read at %s\n",
-		*n, open, storeOpen.Round(time.Millisecond), service.Round(time.Millisecond), open, firstRead.Round(time.Millisecond))
+	fmt.Fprintf(out, "restart with %d orders (%d open): engine built %s (store, hash filter), started %s (%d open orders into their pairs), first order read at %s\n",
+		*n, open, e2.built.Round(time.Millisecond), e2.started.Round(time.Millisecond), open, firstRead.Round(time.Millisecond))
 	fmt.Fprintf(out, "restart time per stored order %.1f µs, per open order %.1f µs\n",
 		float64(firstRead.Microseconds())/float64(*n), float64(firstRead.Microseconds())/float64(open))
 	return nil

@@ -112,11 +112,11 @@ func TestRequestID(t *testing.T) {
 	}
 }
 
-// TestServicesPlugIn checks that a service plugged in later answers through
-// the same plumbing, and that its *orderengine.Error is mapped.
-func TestServicesPlugIn(t *testing.T) {
-	ts := apptest.NewTestServer(t)
-	ts.HTTP.SetServices(apihttp.Services{Market: fakeMarket{}})
+// TestServiceErrorsAreMapped checks that a service double answers through
+// the same plumbing as the built services, and that its *orderengine.Error
+// is mapped.
+func TestServiceErrorsAreMapped(t *testing.T) {
+	ts := apptest.NewTestServer(t, apptest.WithServices(apihttp.Services{Market: fakeMarket{}}))
 	r := ts.Get("/v1/stats")
 	if r.Status != 200 || !bytes.Contains(r.Body, []byte(`"openOrders":3`)) {
 		t.Fatalf("stats: %d %s", r.Status, r.Body)

@@ -66,7 +66,7 @@ func (s *Server) routeHandler(r *Route) fiber.Handler {
 			return r.raw(s, c)
 		}
 		in := input{c: c, caller: caller}
-		out, err := r.call(c.UserContext(), s.services.Load(), &in)
+		out, err := r.call(c.UserContext(), &s.services, &in)
 		if err != nil {
 			return err
 		}

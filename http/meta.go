@@ -152,7 +152,7 @@ func sendJSONBytes(c *fiber.Ctx, b []byte) error {
 	return c.Send(b)
 }
 
-func (s *Server) serveConfig(c *fiber.Ctx) error { return sendJSONBytes(c, *s.config.Load()) }
+func (s *Server) serveConfig(c *fiber.Ctx) error { return sendJSONBytes(c, s.config) }
 
 func (s *Server) serveErrors(c *fiber.Ctx) error { return sendJSONBytes(c, s.errorsJSON) }
 

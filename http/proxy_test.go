@@ -18,7 +18,7 @@ import (
 // subject in the current window (0 when it has no state).
 func addressCount(t *testing.T, ts *apptest.Server, subject string) int64 {
 	t.Helper()
-	u, ok, err := ts.Engine.Limiter.Usage(t.Context(), subject)
+	u, ok, err := ts.System.Limiter.Usage(t.Context(), subject)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,11 +9,6 @@ import (
 	"github.com/orderengine/orderengine/chainsync"
 )
 
-// SetChainStatus gives GET /readyz the indexer's progress; the wiring calls
-// it once the lifecycle runs. Without it readiness does not look at the
-// chain.
-func (s *Server) SetChainStatus(f func() chainsync.Status) { s.chainStatus.Store(&f) }
-
 // readiness is the GET /readyz body, and the details of its 503.
 type readiness struct {
 	Status   string            `json:"status,omitempty"`
@@ -45,8 +40,8 @@ func (s *Server) serveReady(c *fiber.Ctx) error {
 // by the middleware).
 func (s *Server) readiness() (readiness, error) {
 	r := readiness{Draining: s.draining.Load(), MaxLagBlocks: s.cfg.Lifecycle.Resolved().ReadyMaxLag}
-	if f := s.chainStatus.Load(); f != nil {
-		st := (*f)()
+	if s.chainStatus != nil {
+		st := s.chainStatus()
 		r.Indexer = &st
 	}
 	switch {

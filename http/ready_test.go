@@ -61,11 +61,11 @@ func ready(t *testing.T, ts *apptest.Server) (int, readyBody) {
 // liveness does not depend on the node); 503 SERVICE_UNAVAILABLE once the
 // server drains.
 func TestReadiness(t *testing.T) {
-	ts := apptest.NewTestServer(t, apptest.WithConfig(func(c *config.Config) {
+	configure := apptest.WithConfig(func(c *config.Config) {
 		c.Lifecycle.ReadyMaxLag = 5
 		c.Limits.Free.Read = 1_000_000 // /readyz is polled below
-	}))
-	if st, b := ready(t, ts); st != 200 || b.Status != "ready" || b.Indexer != nil {
+	})
+	if st, b := ready(t, apptest.NewTestServer(t, configure)); st != 200 || b.Status != "ready" || b.Indexer != nil {
 		t.Fatalf("without a chain: %d %+v", st, b)
 	}
 
@@ -77,7 +77,8 @@ func TestReadiness(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts.HTTP.SetChainStatus(ix.Status)
+	// An indexer this test steps by hand, as the engine's would report it.
+	ts := apptest.NewTestServer(t, configure, apptest.WithChainStatus(ix.Status))
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	for range 10 {

@@ -170,11 +170,11 @@ func TestIPv6ClientCountedPerPrefix(t *testing.T) {
 	if r := ts.Do("GET", "/v1/errors", nil, nil); r.Status != 200 {
 		t.Fatalf("keyless request over IPv6: %d %s", r.Status, r.Body)
 	}
-	u, ok, err := ts.Engine.Limiter.Usage(t.Context(), "ip:::/64")
+	u, ok, err := ts.System.Limiter.Usage(t.Context(), "ip:::/64")
 	if err != nil || !ok || u.Counts[limiter.Read] < 1 {
 		t.Fatalf("usage of ip:::/64: %+v %v %v", u, ok, err)
 	}
-	if _, ok, _ := ts.Engine.Limiter.Usage(t.Context(), "ip:::1"); ok {
+	if _, ok, _ := ts.System.Limiter.Usage(t.Context(), "ip:::1"); ok {
 		t.Fatal("the single address ::1 has a limiter of its own")
 	}
 }

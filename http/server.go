@@ -27,8 +27,11 @@ import (
 // Options configure a Server beyond the engine's configuration.
 type Options struct {
 	// Services are the capabilities behind the public routes; nil fields
-	// answer 501. SetServices replaces them later.
+	// answer 501.
 	Services Services
+	// ChainStatus reports the indexer's progress to GET /readyz (nil: no
+	// chain is followed, readiness does not look at it).
+	ChainStatus func() chainsync.Status
 	// AdminToken guards the admin API. Empty means the caller did not
 	// provide one: New then uses Config.HTTP.AdminToken or generates one
 	// into <DataDir>/admin.token (see AdminToken).
@@ -51,8 +54,8 @@ type Server struct {
 	adminToken string
 	routes     []Route
 	metrics    *metrics
-	services   atomic.Pointer[Services]
-	config     atomic.Pointer[[]byte] // GET /v1/config body
+	services   Services
+	config     []byte // GET /v1/config body
 	errorsJSON []byte
 	openapi    []byte
 	ridPrefix  string
@@ -61,7 +64,7 @@ type Server struct {
 	// draining is set when Shutdown starts (GET /readyz answers 503);
 	// chainStatus reports the indexer's progress (nil without a chain).
 	draining    atomic.Bool
-	chainStatus atomic.Pointer[func() chainsync.Status]
+	chainStatus func() chainsync.Status
 
 	mu        sync.Mutex
 	publicLn  net.Listener
@@ -80,14 +83,17 @@ func New(eng Engine, opts Options) (*Server, error) {
 		return nil, fmt.Errorf("http: request id prefix: %w", err)
 	}
 	s := &Server{
-		eng:        eng,
-		log:        eng.Log.With("component", "http"),
-		cfg:        eng.Config,
-		adminToken: token,
-		routes:     append(publicRoutes(), opts.ExtraRoutes...),
-		metrics:    newMetrics(),
-		ridPrefix:  hex.EncodeToString(prefix[:]) + "-",
-		serveErrs:  make(chan error, 2),
+		eng:         eng,
+		log:         eng.Log.With("component", "http"),
+		cfg:         eng.Config,
+		adminToken:  token,
+		routes:      append(publicRoutes(), opts.ExtraRoutes...),
+		metrics:     newMetrics(),
+		ridPrefix:   hex.EncodeToString(prefix[:]) + "-",
+		serveErrs:   make(chan error, 2),
+		services:    opts.Services,
+		config:      buildConfigJSON(eng.Config.Chain, eng.Config.Limits),
+		chainStatus: opts.ChainStatus,
 	}
 	for _, c := range append([]prometheus.Collector{eng.Store.Collector(), chainCollector{s}}, opts.Collectors...) {
 		if err := s.metrics.reg.Register(c); err != nil {
@@ -97,9 +103,6 @@ func New(eng Engine, opts Options) (*Server, error) {
 	if s.proxies, err = newProxies(eng.Config.HTTP); err != nil {
 		return nil, fmt.Errorf("http: %w", err)
 	}
-	services := opts.Services
-	s.services.Store(&services)
-	s.SetChain(eng.Config.Chain)
 	if s.errorsJSON, err = errorsDocument(); err != nil {
 		return nil, err
 	}
@@ -150,26 +153,6 @@ func knownMethod(m []byte) bool {
 		return true
 	}
 	return false
-}
-
-// RegisterCollector adds a subsystem's metrics to /metrics once it runs
-// (e.g. the trigger engine, started after the server is built).
-func (s *Server) RegisterCollector(c prometheus.Collector) error {
-	if err := s.metrics.reg.Register(c); err != nil {
-		return fmt.Errorf("http: register collector: %w", err)
-	}
-	return nil
-}
-
-// SetServices replaces the services behind the public routes. The wiring
-// calls it once the chain and the other subsystems are up.
-func (s *Server) SetServices(svc Services) { s.services.Store(&svc) }
-
-// SetChain rebuilds the GET /v1/config body from chain, e.g. after the dev
-// chain has deployed the contracts and filled in their addresses.
-func (s *Server) SetChain(chain config.ChainConfig) {
-	body := buildConfigJSON(chain, s.cfg.Limits)
-	s.config.Store(&body)
 }
 
 // Handler returns the public Fiber app (benchmarks drive it in-process).

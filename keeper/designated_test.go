@@ -8,7 +8,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 
-	"github.com/orderengine/orderengine/actors/trigger"
+	"github.com/orderengine/orderengine/actors/pair"
 	"github.com/orderengine/orderengine/api"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/chainsync/chainsynctest"
@@ -23,11 +23,11 @@ func TestFiredTrailingOrderListedOnlyToItsDesignatedKeeper(t *testing.T) {
 	e := chainsynctest.NewEnv(t)
 	st := newStack(t, e, true)
 	orders, reg, trig := st.orders, st.reg, st.trig
-	svc := NewService(Options{Trigger: trig, Routes: poolRoute{e}, RouterAddr: e.D.Router, Chain: e.Client, Registry: reg})
+	svc := NewService(Options{Pairs: trig, Routes: poolRoute{e}, RouterAddr: e.D.Router, Chain: e.Client, Registry: reg})
 	evaluate := func() {
 		t.Helper()
 		h := e.Head()
-		if err := trig.Evaluate(context.Background(), trigger.BlockRef{Number: h.Number.Uint64(), Hash: h.Hash(), Time: h.Time}); err != nil {
+		if err := trig.Evaluate(context.Background(), pair.BlockRef{Number: h.Number.Uint64(), Hash: h.Hash(), Time: h.Time}); err != nil {
 			t.Fatal(err)
 		}
 	}

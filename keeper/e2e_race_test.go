@@ -142,7 +142,7 @@ func TestE2EPartialFillLeavesTheRemainderExecutable(t *testing.T) {
 		t.Fatal(err)
 	}
 	slip := int64(50_000)
-	rt, err := e.routes.Route(e.ctx, routing.RouteParams{TokenIn: e.tok("USDC").Hex(), TokenOut: e.tok("WETH").Hex(), AmountIn: "15000000",
+	rt, err := e.sys().Routing.Service.Route(e.ctx, routing.RouteParams{TokenIn: e.tok("USDC").Hex(), TokenOut: e.tok("WETH").Hex(), AmountIn: "15000000",
 		SlippagePpm: &slip, DirectSwap: "0", Wallet: e.maker.Address.Hex(), OrderType: "limit"})
 	if err != nil {
 		t.Fatal(err)

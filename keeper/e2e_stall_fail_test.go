@@ -174,7 +174,7 @@ func (e *e2e) waitEvaluated(h common.Hash) {
 		e.t.Fatal(err)
 	}
 	e.waitFor("the trigger engine's decision of "+h.Hex()[:10], func() bool {
-		for _, x := range e.lc.Trigger.Executable("") {
+		for _, x := range e.sys().Pairs.Executable("") {
 			if x.Hash == h && x.Block >= head {
 				return true
 			}

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/orderengine/orderengine/app"
 	"github.com/orderengine/orderengine/config"
 
 	"github.com/ethereum/go-ethereum"
@@ -30,10 +31,7 @@ import (
 	"github.com/orderengine/orderengine/chain/devchain"
 	"github.com/orderengine/orderengine/contracts/bindings/servicerouter"
 	"github.com/orderengine/orderengine/contracts/bindings/testtoken"
-	apihttp "github.com/orderengine/orderengine/http"
 	"github.com/orderengine/orderengine/keeper"
-	"github.com/orderengine/orderengine/orders"
-	"github.com/orderengine/orderengine/routing"
 )
 
 // e2e is the embedded dev chain (manual mining) behind the real server with
@@ -44,18 +42,13 @@ type e2e struct {
 	dev    *devchain.DevChain
 	srv    *apptest.Server
 	cfg    config.Config
-	orders *orders.Service
-	lc     *keeper.Lifecycle
 	maker  devchain.Account
 	domain *chain.Domain
 	salt   uint64
-	// venues is the routing stack's pool cache, which the keeper's routes
-	// are quoted from (serve keeps it current with Venues.Follow).
-	venues *routing.VenueCache
-	// routes is the routing service the keeper interface builds its routes
-	// with (the server here has no /v1/route).
-	routes *routing.Service
 }
+
+// sys is the running engine (a new one after a restart).
+func (e *e2e) sys() *app.System { return e.srv.System }
 
 func newE2E(t *testing.T, devKeeper bool) *e2e {
 	t.Helper()
@@ -76,33 +69,17 @@ func newE2E(t *testing.T, devKeeper bool) *e2e {
 	}
 	e.cfg = config.Default()
 	configure(&e.cfg)
-	stack, err := routing.Setup(e.ctx, e.cfg, routing.SetupDeps{Chain: dev.Client()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.venues, e.routes = stack.Venues, stack.Service
-	e.srv = apptest.NewTestServer(t,
+	opts := []apptest.Option{
 		apptest.WithTier(config.TierEnterprise, config.BucketLimits{Quote: 100000, Read: 100000, Order: 100000}),
 		apptest.WithConfig(configure),
-		apptest.WithOrders(orders.BuildOptions{Chain: dev.Client()}, &e.orders),
-		apptest.WithBeforeStart(func(s *apptest.Server) error {
-			var key *ecdsa.PrivateKey
-			if devKeeper {
-				key = dev.Accounts().Keeper.Key
-			}
-			lc, err := keeper.StartLifecycle(e.ctx, keeper.LifecycleDeps{
-				Config: s.Config, Store: s.Engine.Store, Orders: e.orders.Orders(), Registry: e.orders.Registry(),
-				Client: dev.Client(), Routes: stack.Service, KeeperKey: key, Log: nil, Covers: e.orders.Covers,
-			})
-			if err != nil {
-				return err
-			}
-			e.lc = lc
-			s.HTTP.SetServices(apihttp.Services{Orders: e.orders, Market: lc.Market, Keeper: lc.Keeper, Webhooks: apihttp.NewWebhookService(s.Webhooks)})
-			return nil
-		}),
-	)
-	t.Cleanup(func() { e.lc.Stop() }) // before the server's cleanup closes the store
+		apptest.WithChain(func() *devchain.Conn { return devchain.ConnOf(dev) }),
+	}
+	if devKeeper {
+		opts = append(opts, apptest.WithKeeperKey(dev.Accounts().Keeper.Key))
+	} else {
+		opts = append(opts, apptest.WithConfig(func(c *config.Config) { c.Lifecycle.DevKeeper = false }))
+	}
+	e.srv = apptest.NewTestServer(t, opts...)
 	e.maker = dev.Accounts().Makers[0]
 	e.domain = chain.NewRouterDomain(dev.ChainID(), common.HexToAddress(e.cfg.Chain.Router))
 	usdc := e.tok("USDC")
@@ -168,7 +145,7 @@ func (e *e2e) moveWETH(usd8 int64) {
 		e.t.Fatalf("WETH target %d outside the market maker's bounds (moved to %v)", usd8, res.Target)
 	}
 	e.mine(res.Txs...)
-	if err := e.venues.Advance(e.ctx); err != nil {
+	if err := e.sys().Routing.Venues.Advance(e.ctx); err != nil {
 		e.t.Fatal(err)
 	}
 }
@@ -475,7 +452,6 @@ func TestE2ERestartMidDCA(t *testing.T) {
 		IntervalSeconds: 3600, TotalExecutions: 2, Flags: chain.FlagDCA},
 		map[string]any{"intervalSeconds": "3600", "totalExecutions": "2", "totalAmountIn": "20000000", "flexibilityPpm": 100_000, "shortCircuit": false})
 	e.waitFor("the first leg", func() bool { return fmt.Sprint(e.order(dca)["executions"]) == "1" })
-	e.lc.Stop() // the lifecycle stops before the store closes, as in serve
 	e.srv.Restart()
 	for range 5 { // blocks after the restart, still inside the interval
 		e.dev.Commit()
@@ -486,7 +462,7 @@ func TestE2ERestartMidDCA(t *testing.T) {
 	}
 	wctx, cancel := context.WithTimeout(e.ctx, 30*time.Second)
 	defer cancel()
-	if err := e.lc.Indexer.WaitCursor(wctx, head); err != nil {
+	if err := e.sys().Indexer.WaitCursor(wctx, head); err != nil {
 		t.Fatal(err)
 	}
 	if got := e.order(dca); fmt.Sprint(got["executions"]) != "1" || got["status"] != "active" {

@@ -19,7 +19,7 @@ import (
 
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors/order"
-	"github.com/orderengine/orderengine/actors/trigger"
+	"github.com/orderengine/orderengine/actors/pair"
 	"github.com/orderengine/orderengine/api"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/contracts/bindings/servicerouter"
@@ -39,7 +39,7 @@ type Caller interface {
 
 // Options configure a Service.
 type Options struct {
-	Trigger    *trigger.Engine
+	Pairs      *pair.Pairs
 	Routes     Router
 	RouterAddr common.Address
 	Chain      Caller          // nil: no simulation, no failed transitions
@@ -138,24 +138,24 @@ func (s *Service) Executable(ctx context.Context, req api.KeeperExecutableReques
 		}
 		keeper = k
 	}
-	pair := ""
+	pairKey := ""
 	if req.Pair != "" {
 		a, b, ok := strings.Cut(req.Pair, "-")
 		if !ok {
-			return nil, orderengine.Errorf(orderengine.CodeInvalidRequest, "pair must be <tokenIn address>-<tokenOut address>")
+			return nil, orderengine.Errorf(orderengine.CodeInvalidRequest, "pairKey must be <tokenIn address>-<tokenOut address>")
 		}
-		in, err := chain.ParseAddress("pair tokenIn", a)
+		in, err := chain.ParseAddress("pairKey tokenIn", a)
 		if err != nil {
 			return nil, err
 		}
-		out, err := chain.ParseAddress("pair tokenOut", b)
+		out, err := chain.ParseAddress("pairKey tokenOut", b)
 		if err != nil {
 			return nil, err
 		}
 		if in == out {
-			return nil, orderengine.Errorf(orderengine.CodeInvalidRequest, "pair tokenOut must differ from tokenIn")
+			return nil, orderengine.Errorf(orderengine.CodeInvalidRequest, "pairKey tokenOut must differ from tokenIn")
 		}
-		pair = in.Hex() + "-" + out.Hex()
+		pairKey = in.Hex() + "-" + out.Hex()
 	}
 	var after common.Hash
 	if req.Cursor != "" {
@@ -164,9 +164,9 @@ func (s *Service) Executable(ctx context.Context, req api.KeeperExecutableReques
 		}
 		after = common.HexToHash(req.Cursor)
 	}
-	var examined []trigger.Executable
+	var examined []pair.Executable
 	more := false
-	s.opts.Trigger.EachExecutable(pair, after, func(x trigger.Executable) bool {
+	s.opts.Pairs.EachExecutable(pairKey, after, func(x pair.Executable) bool {
 		if len(examined) == walkBudget(limit) {
 			more = true
 			return false
@@ -194,7 +194,7 @@ func (s *Service) Executable(ctx context.Context, req api.KeeperExecutableReques
 				continue // the maker lacks the balance or the allowance: no record read, no route
 			}
 		}
-		rec, found, err := s.opts.Trigger.Record(x.Hash)
+		rec, found, err := s.opts.Pairs.Record(x.Hash)
 		if err != nil {
 			s.opts.Log.Error("keeper: executable order record", "err", err)
 			return nil, orderengine.Errorf(orderengine.CodeInternal, "the executable orders could not be read")
@@ -235,7 +235,7 @@ func isHash(s string) bool {
 // the order is not executable by this keeper now (designated to another
 // keeper, no route, or simulation reverts), routed whether a route was
 // built for it.
-func (s *Service) item(ctx context.Context, x trigger.Executable, rec *persistence.OrderRecord, keeper common.Address) (it Item, ok, routed bool) {
+func (s *Service) item(ctx context.Context, x pair.Executable, rec *persistence.OrderRecord, keeper common.Address) (it Item, ok, routed bool) {
 	so, tr, sig := signed(rec)
 	if tr.AllowedSender != ([10]byte{}) && tr.AllowedSender != chain.SenderLow80(keeper) {
 		return Item{}, false, false
@@ -288,7 +288,7 @@ var SimulationSender = common.HexToAddress("0x0000000000000000000000000000000000
 // simulate runs fillOrder as the keeper (SimulationSender without one) at
 // the latest block. A terminal router error fails the order (order.failed
 // with revertName); any revert keeps the order off the list.
-func (s *Service) simulate(ctx context.Context, x trigger.Executable, keeper common.Address, data []byte) bool {
+func (s *Service) simulate(ctx context.Context, x pair.Executable, keeper common.Address, data []byte) bool {
 	if s.opts.Chain == nil {
 		return true
 	}

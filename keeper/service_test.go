@@ -16,7 +16,7 @@ import (
 
 	orderengine "github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors/order"
-	"github.com/orderengine/orderengine/actors/trigger"
+	"github.com/orderengine/orderengine/actors/pair"
 	"github.com/orderengine/orderengine/api"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/chainsync/chainsynctest"
@@ -60,7 +60,7 @@ func TestExecutableFailsTerminalRevertsAndListsValidOrders(t *testing.T) {
 	e := chainsynctest.NewEnv(t)
 	st := newStack(t, e, true)
 	outbox, orders, reg, trig := st.outbox, st.orders, st.reg, st.trig
-	svc := NewService(Options{Trigger: trig, Routes: poolRoute{e}, RouterAddr: e.D.Router, Chain: e.Client, Registry: reg})
+	svc := NewService(Options{Pairs: trig, Routes: poolRoute{e}, RouterAddr: e.D.Router, Chain: e.Client, Registry: reg})
 
 	good, goodSig, goodHash := e.LimitOrder(1_000_000, 1)
 	bad, badSig, badHash := e.LimitOrder(2_000_000, 2)
@@ -74,7 +74,7 @@ func TestExecutableFailsTerminalRevertsAndListsValidOrders(t *testing.T) {
 		}
 	}
 	h := e.Head()
-	if err := trig.Evaluate(context.Background(), trigger.BlockRef{Number: h.Number.Uint64(), Hash: h.Hash(), Time: h.Time}); err != nil {
+	if err := trig.Evaluate(context.Background(), pair.BlockRef{Number: h.Number.Uint64(), Hash: h.Hash(), Time: h.Time}); err != nil {
 		t.Fatal(err)
 	}
 	v, err := svc.Executable(context.Background(), api.KeeperExecutableRequest{Keeper: e.Keeper.Addr.Hex()})
@@ -106,7 +106,7 @@ func TestExecutableFailsTerminalRevertsAndListsValidOrders(t *testing.T) {
 		t.Fatal(err)
 	}
 	h = e.Head()
-	if err := trig.Evaluate(context.Background(), trigger.BlockRef{Number: h.Number.Uint64(), Hash: h.Hash(), Time: h.Time}); err != nil {
+	if err := trig.Evaluate(context.Background(), pair.BlockRef{Number: h.Number.Uint64(), Hash: h.Hash(), Time: h.Time}); err != nil {
 		t.Fatal(err)
 	}
 	for _, k := range []struct {
@@ -129,7 +129,7 @@ func TestExecutableFailsTerminalRevertsAndListsValidOrders(t *testing.T) {
 	if err := reg.Create(context.Background(), chainsynctest.Record(more, moreSig, moreHash, "acc", time.Now()), nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := trig.Evaluate(context.Background(), trigger.BlockRef{Number: h.Number.Uint64(), Hash: h.Hash(), Time: h.Time}); err != nil {
+	if err := trig.Evaluate(context.Background(), pair.BlockRef{Number: h.Number.Uint64(), Hash: h.Hash(), Time: h.Time}); err != nil {
 		t.Fatal(err)
 	}
 	page := func(cursor string, limit int) ExecutableList {
@@ -256,7 +256,7 @@ func TestExecutablePagesWithinItsBudgets(t *testing.T) {
 		}
 	}
 	hd := e.Head()
-	if err := trig.Evaluate(context.Background(), trigger.BlockRef{Number: hd.Number.Uint64(), Hash: hd.Hash(), Time: hd.Time}); err != nil {
+	if err := trig.Evaluate(context.Background(), pair.BlockRef{Number: hd.Number.Uint64(), Hash: hd.Hash(), Time: hd.Time}); err != nil {
 		t.Fatal(err)
 	}
 	all := trig.Executable("")
@@ -266,7 +266,7 @@ func TestExecutablePagesWithinItsBudgets(t *testing.T) {
 	covered := map[string]bool{all[18].FillIn.String(): true} // only this order's maker "can pay"
 	var prefetched, coversAsked int
 	routes := &countingRoutes{Router: poolRoute{e}}
-	svc := NewService(Options{Trigger: trig, Routes: routes, RouterAddr: e.D.Router, Chain: e.Client, Registry: reg,
+	svc := NewService(Options{Pairs: trig, Routes: routes, RouterAddr: e.D.Router, Chain: e.Client, Registry: reg,
 		Covers: func(_ context.Context, _, _ common.Address, amount *big.Int) (bool, bool) {
 			coversAsked++
 			return covered[amount.String()], true
@@ -331,13 +331,13 @@ func TestExecutableSimulatesFromTheKeeperOrANonZeroSender(t *testing.T) {
 	e := chainsynctest.NewEnv(t)
 	st := newStack(t, e, true)
 	calls := &senders{Caller: e.Client}
-	svc := NewService(Options{Trigger: st.trig, Routes: poolRoute{e}, RouterAddr: e.D.Router, Chain: calls, Registry: st.reg})
+	svc := NewService(Options{Pairs: st.trig, Routes: poolRoute{e}, RouterAddr: e.D.Router, Chain: calls, Registry: st.reg})
 	o, sig, h := e.LimitOrder(1_000_000, 1)
 	if err := st.reg.Create(context.Background(), chainsynctest.Record(o, sig, h, "acc", time.Now()), nil); err != nil {
 		t.Fatal(err)
 	}
 	head := e.Head()
-	if err := st.trig.Evaluate(context.Background(), trigger.BlockRef{Number: head.Number.Uint64(), Hash: head.Hash(), Time: head.Time}); err != nil {
+	if err := st.trig.Evaluate(context.Background(), pair.BlockRef{Number: head.Number.Uint64(), Hash: head.Hash(), Time: head.Time}); err != nil {
 		t.Fatal(err)
 	}
 	for _, k := range []struct {
@@ -423,13 +423,13 @@ func TestRunnerFollowsTheCursor(t *testing.T) {
 }
 
 // stack is the order side a keeper service reads: orders on a Pebble store
-// in a temp dir, their registry, and a trigger engine (with oracle prices
-// from the simulated chain when priced).
+// in a temp dir, their registry, and the pairs (with oracle prices from the
+// simulated chain when priced), fed by the registry's change feed.
 type stack struct {
 	outbox *persistence.Outbox
 	orders *persistence.Orders
 	reg    *order.Registry
-	trig   *trigger.Engine
+	trig   *pair.Pairs
 }
 
 func newStack(t *testing.T, e *chainsynctest.Env, priced bool) stack {
@@ -440,12 +440,16 @@ func newStack(t *testing.T, e *chainsynctest.Env, priced bool) stack {
 	orders := persistence.NewOrders(store, outbox)
 	system := actor.NewActorSystem()
 	t.Cleanup(system.Shutdown)
-	reg := order.NewRegistry(system, order.Options{Journal: orders})
-	opts := trigger.Options{Store: store, Chain: persistence.NewChain(store), Orders: orders, Registry: reg}
+	var trig *pair.Pairs
+	reg := order.NewRegistry(system, order.Options{Journal: orders,
+		Feed: func(prev persistence.Status, rec *persistence.OrderRecord, _ *common.Address) {
+			trig.Changed(prev, rec)
+		}})
+	opts := pair.Options{System: system, Store: store, Chain: persistence.NewChain(store), Orders: orders, Registry: reg}
 	if priced {
 		opts.Prices = market.NewOraclePricer(e.Client.(market.HashCaller), e.D.Oracle, nil)
 	}
-	trig := trigger.New(opts)
+	trig = pair.New(opts)
 	t.Cleanup(trig.Stop)
 	return stack{outbox: outbox, orders: orders, reg: reg, trig: trig}
 }

@@ -18,7 +18,6 @@ import (
 
 	"github.com/orderengine/orderengine/app/apptest"
 	"github.com/orderengine/orderengine/contracts/bindings/servicerouter"
-	apihttp "github.com/orderengine/orderengine/http"
 	"github.com/orderengine/orderengine/internal/clock"
 	"github.com/orderengine/orderengine/market"
 	"github.com/orderengine/orderengine/persistence"
@@ -69,16 +68,10 @@ func newMarketEnv(t *testing.T) *marketEnv {
 	m.ts = apptest.NewTestServer(t,
 		apptest.WithClock(m.clk),
 		apptest.WithTier(config.TierEnterprise, config.BucketLimits{Quote: 100_000, Read: 100_000, Order: 100_000}),
-		apptest.WithBeforeStart(func(s *apptest.Server) error {
-			svc := market.NewService(s.Engine.Store, m.clk.Now, market.ServiceOptions{
-				Indexer:     func() chainsync.Status { return chainsync.Status{Head: m.head + 2, Cursor: m.head, LagBlocks: 2} },
-				ActorsAlive: func() map[string]int { return map[string]int{"order": 0} },
-				Webhooks:    s.Webhooks.Stats,
-			})
-			s.HTTP.SetServices(apihttp.Services{Market: svc, Webhooks: apihttp.NewWebhookService(s.Webhooks)})
-			return nil
-		}))
-	m.ch = persistence.NewChain(m.ts.Engine.Store)
+		// The indexer's progress as the market writes below leave it (the
+		// engine runs without a chain here).
+		apptest.WithChainStatus(func() chainsync.Status { return chainsync.Status{Head: m.head + 2, Cursor: m.head, LagBlocks: 2} }))
+	m.ch = persistence.NewChain(m.ts.System.Store)
 	if err := m.ch.SetCursor(persistence.ChainBlock{Number: 0, Hash: hashOf(0)}); err != nil {
 		t.Fatal(err)
 	}

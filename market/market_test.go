@@ -64,7 +64,7 @@ func TestSwapsVolumeStats(t *testing.T) {
 	sink := NewSink(nil, fixedPricer{}, nil)
 	now := t0
 	svc := NewService(s, func() time.Time { return now }, ServiceOptions{
-		Indexer: func() chainsync.Status { return chainsync.Status{Head: 9, Cursor: 8, LagBlocks: 1} },
+		Indexer: func() *chainsync.Status { return &chainsync.Status{Head: 9, Cursor: 8, LagBlocks: 1} },
 	})
 	// 40 days ago (outside every window), 3 days ago, 1 hour ago.
 	applyBlock(t, ch, sink, 1, t0.Add(-40*24*time.Hour), swapEvent(alice, tokA, tokB, 1_000_000, 0))

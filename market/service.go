@@ -32,8 +32,8 @@ type Service struct {
 
 // ServiceOptions are the optional sources of /v1/stats.
 type ServiceOptions struct {
-	// Indexer reports the indexer's progress.
-	Indexer func() chainsync.Status
+	// Indexer reports the indexer's progress (nil: no indexer runs).
+	Indexer func() *chainsync.Status
 	// ActorsAlive reports live actors per kind.
 	ActorsAlive func() map[string]int
 	// Webhooks reports the webhook delivery counters.
@@ -265,8 +265,7 @@ func (s *Service) Stats(context.Context) (*StatsBody, error) {
 		body.ActorsAlive = s.opts.ActorsAlive()
 	}
 	if s.opts.Indexer != nil {
-		is := s.opts.Indexer()
-		body.Indexer = &is
+		body.Indexer = s.opts.Indexer()
 	}
 	if s.opts.Webhooks != nil {
 		ws := s.opts.Webhooks()

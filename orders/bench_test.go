@@ -63,7 +63,7 @@ func benchSubmit(b *testing.B, parallel bool) {
 		close(next)
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
-				if _, err := e.svc.Submit(ctx, caller, bodies[<-next]); err != nil {
+				if _, err := e.svc().Submit(ctx, caller, bodies[<-next]); err != nil {
 					b.Error(err)
 					return
 				}
@@ -71,7 +71,7 @@ func benchSubmit(b *testing.B, parallel bool) {
 		})
 	} else {
 		for i := range b.N {
-			if _, err := e.svc.Submit(ctx, caller, bodies[i]); err != nil {
+			if _, err := e.svc().Submit(ctx, caller, bodies[i]); err != nil {
 				b.Fatal(err)
 			}
 		}

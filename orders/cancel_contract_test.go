@@ -48,7 +48,7 @@ func cancelBody(sig []byte) []byte {
 func TestCancelContract(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	reg := e.svc.Registry()
+	reg := e.svc().Registry()
 	key := newKey(t)
 	maker := crypto.PubkeyToAddress(key.PublicKey)
 	h := e.submit(defaultSpec("limit", key))
@@ -196,11 +196,11 @@ func TestCancelByAnotherAccountsKey(t *testing.T) {
 	e := newEnv(t)
 	key := newKey(t)
 	h := e.submit(defaultSpec("limit", key))
-	acct, err := e.srv.Engine.Accounts.CreateAccount("relayer", config.TierFree, config.BucketLimits{})
+	acct, err := e.srv.System.Accounts.CreateAccount("relayer", config.TierFree, config.BucketLimits{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	other, _, err := e.srv.Engine.Accounts.IssueKey(acct.ID)
+	other, _, err := e.srv.System.Accounts.IssueKey(acct.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

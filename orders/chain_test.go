@@ -21,7 +21,6 @@ import (
 	"github.com/orderengine/orderengine/chain/devchain"
 	"github.com/orderengine/orderengine/contracts/bindings/smartwallet"
 	"github.com/orderengine/orderengine/internal/clock"
-	"github.com/orderengine/orderengine/orders"
 )
 
 // chainEnv is env over the dev chain (manual mining): the deployed router,
@@ -32,8 +31,8 @@ type chainEnv struct {
 	weth, usdc devchain.Token
 }
 
-// newChainEnv starts the dev chain and the server; opts add server options
-// that may use the chain env (its service is set once WithOrders ran).
+// newChainEnv starts the dev chain and the engine following it; opts add
+// server options that may use the chain env.
 func newChainEnv(t *testing.T, opts ...func(*chainEnv) apptest.Option) *chainEnv {
 	t.Helper()
 	ctx := context.Background()
@@ -54,8 +53,11 @@ func newChainEnv(t *testing.T, opts ...func(*chainEnv) apptest.Option) *chainEnv
 	sopts := []apptest.Option{
 		apptest.WithClock(e.clk),
 		apptest.WithTier(config.TierEnterprise, config.BucketLimits{Quote: 100000, Read: 100000, Order: 100000}),
-		apptest.WithConfig(func(c *config.Config) { dep.ApplyTo(c) }),
-		apptest.WithOrders(orders.BuildOptions{Chain: dc.Client()}, &e.svc),
+		apptest.WithConfig(func(c *config.Config) {
+			dep.ApplyTo(c)
+			c.Lifecycle.DevKeeper = false // the tests fill orders themselves
+		}),
+		apptest.WithChain(func() *devchain.Conn { return devchain.ConnOf(dc) }),
 	}
 	for _, o := range opts {
 		sopts = append(sopts, o(ce))

@@ -27,7 +27,7 @@ func (e *env) nextBlock() uint64 {
 // makerOf reads order h's maker (the chain records carry it).
 func (e *env) makerOf(h common.Hash) common.Address {
 	e.t.Helper()
-	rec, ok, err := e.svc.Orders().Load(h)
+	rec, ok, err := e.svc().Orders().Load(h)
 	if err != nil || !ok {
 		e.t.Fatalf("order %s: %v %v", h.Hex(), ok, err)
 	}
@@ -36,15 +36,15 @@ func (e *env) makerOf(h common.Hash) common.Address {
 
 // observe sends order h its chain facts.
 func (e *env) observe(h common.Hash, at time.Time) (*order.Response, error) {
-	co, _, err := e.svc.Chain().ChainOrder(h)
+	co, _, err := e.svc().Chain().ChainOrder(h)
 	if err != nil {
 		return nil, err
 	}
-	fills, err := e.svc.Chain().Fills(h)
+	fills, err := e.svc().Chain().Fills(h)
 	if err != nil {
 		return nil, err
 	}
-	return e.svc.Registry().Observe(context.Background(), h, order.ChainObserved{Chain: co, Fills: fills, At: at})
+	return e.svc().Registry().Observe(context.Background(), h, order.ChainObserved{Chain: co, Fills: fills, At: at})
 }
 
 // chainActivate records OrderActivated of h and observes it.

@@ -17,7 +17,7 @@ import (
 func (e *env) indexChain(number uint64, apply func(cb *persistence.ChainBatch) error) {
 	e.t.Helper()
 	hash := common.BigToHash(new(big.Int).SetUint64(1_000_000 + number))
-	cb := e.svc.Chain().Begin(persistence.ChainBlock{Number: number, Hash: hash, Time: 1_800_000_000})
+	cb := e.svc().Chain().Begin(persistence.ChainBlock{Number: number, Hash: hash, Time: 1_800_000_000})
 	if err := apply(cb); err != nil {
 		cb.Abort()
 		e.t.Fatal(err)
@@ -105,7 +105,7 @@ func TestSubmitKnowsTheChain(t *testing.T) {
 	if err := json.Unmarshal(r.Body, &fills); err != nil || len(fills.Fills) != 1 || fills.Fills[0].BlockNumber != 13 {
 		t.Fatalf("fills: %d %s", r.Status, r.Body)
 	}
-	if n := e.svc.OpenOrders(maker); n != 1 {
+	if n := e.svc().OpenOrders(maker); n != 1 {
 		t.Fatalf("open orders of the maker %d, want 1", n)
 	}
 

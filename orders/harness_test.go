@@ -29,7 +29,6 @@ import (
 type env struct {
 	t      testing.TB
 	srv    *apptest.Server
-	svc    *orders.Service
 	domain *chain.Domain
 	clk    *clock.Manual
 	vault  common.Address
@@ -77,11 +76,14 @@ func newEnv(t testing.TB, opts ...apptest.Option) *env {
 				{Address: tokC.Hex(), Symbol: "CCC", Name: "Token C", Decimals: 18, Class: config.ClassOther},
 			}
 		}),
-		apptest.WithOrders(orders.BuildOptions{Tokens: func() *routing.Tokens { return testTokens }}, &e.svc),
+		apptest.WithTokens(func() *routing.Tokens { return testTokens }),
 	}
 	e.srv = apptest.NewTestServer(t, append(base, opts...)...)
 	return e
 }
+
+// svc is the running engine's order service (a new one after Restart).
+func (e *env) svc() *orders.Service { return e.srv.System.OrderAPI }
 
 // spec describes an order to sign.
 type spec struct {
@@ -271,7 +273,7 @@ func (e *env) cancelBody(h common.Hash, key *ecdsa.PrivateKey) []byte {
 // consistent fails the test when the order key space is inconsistent.
 func (e *env) consistent() {
 	e.t.Helper()
-	res, err := e.svc.Orders().CheckOrders()
+	res, err := e.svc().Orders().CheckOrders()
 	if err != nil {
 		e.t.Fatal(err)
 	}

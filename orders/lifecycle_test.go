@@ -13,7 +13,7 @@ import (
 func TestLifecycleTransitions(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	reg := e.svc.Registry()
+	reg := e.svc().Registry()
 	now := e.clk.Now()
 	hook := e.receiver()
 

@@ -87,7 +87,7 @@ type listed struct {
 func TestListWalksEveryOrderOnce(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	reg := e.svc.Registry()
+	reg := e.svc().Registry()
 	keys := []*ecdsa.PrivateKey{newKey(t), newKey(t), newKey(t)}
 	classes := []string{"limit", "stop_loss", "take_profit", "dca", "trailing"}
 	var all []listed
@@ -290,7 +290,7 @@ func sortBook(keys []bookKey) []string {
 func TestOrderbookWalksEveryOrderOnce(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	reg := e.svc.Registry()
+	reg := e.svc().Registry()
 	now := e.clk.Now()
 	classes := []string{"limit", "stop_loss", "take_profit", "dca", "trailing"}
 	var open []bookKey

@@ -180,7 +180,7 @@ func burst(t *testing.T, e *env, reqs []burstRequest, unsyncedPercent int, aroun
 func (e *env) checkedOrders() int {
 	e.t.Helper()
 	e.consistent()
-	res, err := e.svc.Orders().CheckOrders()
+	res, err := e.svc().Orders().CheckOrders()
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/orderengine/orderengine"
-	"github.com/orderengine/orderengine/actors/orderbook"
+	"github.com/orderengine/orderengine/actors/pair"
 	"github.com/orderengine/orderengine/api"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/persistence"
@@ -168,9 +168,9 @@ func (s *Service) Orderbook(ctx context.Context, req api.OrderbookRequest) (any,
 	if err != nil {
 		return nil, err
 	}
-	var after *orderbook.Key
+	var after *pair.Key
 	if req.Cursor != "" {
-		k, err := orderbook.ParseCursor(req.Cursor)
+		k, err := pair.ParseCursor(req.Cursor)
 		if err != nil {
 			return nil, orderengine.Errorf(orderengine.CodeInvalidRequest, "cursor: %v", err)
 		}
@@ -180,7 +180,7 @@ func (s *Service) Orderbook(ctx context.Context, req api.OrderbookRequest) (any,
 	if limit <= 0 || limit > 500 {
 		limit = 100
 	}
-	page, err := s.books.Page(ctx, orderbook.PairKey(in, out), limit, after)
+	page, err := s.d.Pairs.Page(ctx, pair.PairKey(in, out), limit, after)
 	if err != nil {
 		return nil, err
 	}
@@ -193,9 +193,9 @@ func (s *Service) Orderbook(ctx context.Context, req api.OrderbookRequest) (any,
 }
 
 type orderbookBody struct {
-	Pair       string          `json:"pair"`
-	Orders     []orderbook.Row `json:"orders"`
-	NextCursor *string         `json:"nextCursor"`
+	Pair       string     `json:"pair"`
+	Orders     []pair.Row `json:"orders"`
+	NextCursor *string    `json:"nextCursor"`
 }
 
 // parsePair parses "<tokenIn>-<tokenOut>" (lowercase or checksummed). The

@@ -199,7 +199,7 @@ func TestReadEndpointsRateLimited(t *testing.T) {
 func TestOrderDetailCarriesEveryField(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	reg := e.svc.Registry()
+	reg := e.svc().Registry()
 	key := newKey(t)
 	maker := crypto.PubkeyToAddress(key.PublicKey).Hex()
 	created := e.clk.Now()

@@ -235,7 +235,7 @@ func TestPassivationAndReactivation(t *testing.T) {
 	e := newEnv(t)
 	key := newKey(t)
 	h := e.submit(defaultSpec("limit", key))
-	reg := e.svc.Registry()
+	reg := e.svc().Registry()
 	// A new order is stored without an actor: it starts passivated.
 	if reg.Live() != 0 {
 		t.Fatalf("live actors after submit %d, want 0", reg.Live())

@@ -1,32 +1,13 @@
 package orders_test
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
-
-	"github.com/orderengine/orderengine/app/apptest"
-	apihttp "github.com/orderengine/orderengine/http"
-	"github.com/orderengine/orderengine/routing"
 )
-
-// withRouting plugs the routing stack in as serve does (cmd/orderengine
-// startRouting): built from the configuration the dev chain filled, its fee
-// legs resolving referral bindings through the order service's store.
-func withRouting(ce *chainEnv) apptest.Option {
-	return apptest.WithBeforeStart(func(s *apptest.Server) error {
-		st, err := routing.Setup(context.Background(), s.Config, routing.SetupDeps{Chain: ce.dc.Client(), Bindings: ce.svc.Orders()})
-		if err != nil {
-			return err
-		}
-		s.HTTP.SetServices(apihttp.Services{Orders: ce.svc, Routing: apihttp.NewRoutingService(st.Service)})
-		return nil
-	})
-}
 
 // feeLegs calls GET /v1/route for wallet (orderType and referrer omitted
 // when empty) and returns feeLegs.referrer and fees.triggered.referralPpm.
@@ -67,7 +48,7 @@ func (ce *chainEnv) feeLegs(wallet common.Address, orderType, referrer string) (
 // are FEE_PARAMS_MISMATCH; a referrer passed to the route binds the wallet,
 // and the route then serves the binding.
 func TestSubmitFeeFieldsFromRoute(t *testing.T) {
-	ce := newChainEnv(t, withRouting)
+	ce := newChainEnv(t)
 	signed := func(class string, ref common.Address, ppm uint32) spec {
 		sp := ce.spec(class, newKey(t))
 		sp.referrer, sp.ppm = ref, &ppm

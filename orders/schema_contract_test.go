@@ -22,7 +22,7 @@ import (
 func TestReadResponsesMatchTheServedSchemas(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	reg := e.svc.Registry()
+	reg := e.svc().Registry()
 	now := e.clk.Now()
 	doc, err := apptest.LoadDocument(ctx, e.srv.Do("GET", "/v1/openapi.json", nil, nil).Body)
 	if err != nil {

@@ -1,7 +1,8 @@
 // Package orders is the order API behind POST/GET/DELETE /v1/orders,
 // /v1/orders/{hash}/fills and /v1/orderbook/{pair}: it implements
-// http.OrderService on the order actors (actors/order) and the orderbook
-// actors (actors/orderbook).
+// http.OrderService on the order actors (actors/order), the maker actors
+// (actors/maker: submit limits, open-order cap, referral binding) and the
+// pair actors (actors/pair: the book and the executable orders).
 //
 // Submit runs every check that needs no disk or actor first, in this
 // order: schema (INVALID_REQUEST), order content (INVALID_ORDER), traits
@@ -24,18 +25,16 @@ import (
 	"log/slog"
 	"math/big"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/asynkron/protoactor-go/actor"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
 	"github.com/valyala/fastjson"
 
 	"github.com/orderengine/orderengine"
-	"github.com/orderengine/orderengine/actors/limiter"
+	"github.com/orderengine/orderengine/actors/maker"
 	"github.com/orderengine/orderengine/actors/order"
-	"github.com/orderengine/orderengine/actors/orderbook"
+	"github.com/orderengine/orderengine/actors/pair"
 	"github.com/orderengine/orderengine/api"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/internal/clock"
@@ -45,29 +44,29 @@ import (
 
 // Deps are what the service is built from.
 type Deps struct {
-	System *actor.ActorSystem
-	Store  *persistence.Store
-	// Outbox receives the events of transitions (order.cancelled, ...).
-	Outbox *persistence.Outbox
-	// Orders is the record store; nil creates one on Store and Outbox. The
-	// fee policy's bindings must be this same value (its binding cache is
-	// kept by its own writes).
+	// Orders is the order journal and its reads.
 	Orders *persistence.Orders
+	// Chain is the indexer's records the submit path reads (chainstate.go).
+	Chain *persistence.Chain
+	// Registry holds the order actors.
+	Registry *order.Registry
+	// Pairs serve the books.
+	Pairs *pair.Pairs
+	// Makers admit submissions (per-maker limits, open-order cap) and hold
+	// the referral bindings.
+	Makers *maker.Makers
 	Clock  clock.Clock
 	Log    *slog.Logger
 	// Verifier checks order and cancel signatures (its backend, when set,
 	// verifies EIP-1271 wallets).
 	Verifier *chain.Verifier
-	// Fees is the fee policy the route serves; its bindings must be Orders.
+	// Fees is the fee policy the route serves (its bindings are the maker
+	// actors', so a route and a submit never disagree).
 	Fees *routing.FeePolicy
 	// Tokens returns the current token registry with oracle flags.
 	Tokens func() *routing.Tokens
-	// Makers is the per-maker submit limiter.
-	Makers limiter.MakerLimiter
 	// Balances, when set, answers the funded flag of open orders.
 	Balances Balances
-	// Idle passivates order actors after this long without messages.
-	Idle time.Duration
 	// FundedTTL is how long a balance/allowance reading is reused (default
 	// 1 s).
 	FundedTTL time.Duration
@@ -76,23 +75,18 @@ type Deps struct {
 	Multicall common.Address
 }
 
-// Service implements http.OrderService.
+// Service is the order API: submit, cancel, reads and books.
 type Service struct {
 	d       Deps
 	log     *slog.Logger
 	orders  *persistence.Orders
 	chain   *persistence.Chain
 	reg     *order.Registry
-	books   *orderbook.Books
 	parsers fastjson.ParserPool
 	funded  *fundedCache
-
-	mu   sync.Mutex
-	open map[common.Address]int
 }
 
-// New builds the service and rebuilds the orderbooks and per-maker open
-// counts from the stored open orders.
+// New builds the service.
 func New(d Deps) (*Service, error) {
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
@@ -100,19 +94,11 @@ func New(d Deps) (*Service, error) {
 	if d.Clock == nil {
 		d.Clock = clock.Real{}
 	}
-	if d.Verifier == nil || d.Fees == nil || d.Tokens == nil || d.Makers == nil || d.Store == nil || d.System == nil {
-		return nil, fmt.Errorf("orders: service needs a system, store, verifier, fee policy, tokens and maker limiter")
+	if d.Verifier == nil || d.Fees == nil || d.Tokens == nil || d.Makers == nil || d.Orders == nil ||
+		d.Chain == nil || d.Registry == nil || d.Pairs == nil {
+		return nil, fmt.Errorf("orders: service needs the journal, chain records, order registry, pairs, makers, verifier, fee policy and tokens")
 	}
-	s := &Service{d: d, log: d.Log.With("component", "orders"), open: make(map[common.Address]int)}
-	s.orders = d.Orders
-	if s.orders == nil {
-		s.orders = persistence.NewOrders(d.Store, d.Outbox)
-	}
-	s.chain = persistence.NewChain(d.Store)
-	s.books = orderbook.New(d.System, d.Log, 0)
-	s.reg = order.NewRegistry(d.System, order.Options{
-		Journal: s.orders, Clock: d.Clock, Log: d.Log, Idle: d.Idle, OnChange: s.onChange,
-	})
+	s := &Service{d: d, log: d.Log.With("component", "orders"), orders: d.Orders, chain: d.Chain, reg: d.Registry}
 	if d.Balances != nil {
 		ttl := d.FundedTTL
 		if ttl <= 0 {
@@ -120,19 +106,6 @@ func New(d Deps) (*Service, error) {
 		}
 		s.funded = newFundedCache(d.Balances, d.Verifier.Domain().VerifyingContract(), d.Multicall, ttl, d.Clock)
 	}
-	if err := s.orders.LoadHashFilter(); err != nil {
-		return nil, err
-	}
-	n := 0
-	err := s.orders.OpenOrders(func(rec *persistence.OrderRecord) error {
-		n++
-		s.onChange(0, rec)
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("orders: rebuild open orders: %w", err)
-	}
-	s.log.Info("open orders loaded", "count", n)
 	return s, nil
 }
 
@@ -162,8 +135,8 @@ func (s *Service) Prefetch(ctx context.Context, pairs [][2]common.Address) {
 	}
 }
 
-// Registry is the order actors' registry: the lifecycle API (Activate,
-// RecordFill, CancelOnChain, Expire, Fail, Trigger, Stall).
+// Registry is the order actors' registry: the lifecycle API (Observe,
+// InvalidateNonce, Resync, Expire, Fail, Trigger, Stall).
 func (s *Service) Registry() *order.Registry { return s.reg }
 
 // Orders is the order records' store.
@@ -172,37 +145,8 @@ func (s *Service) Orders() *persistence.Orders { return s.orders }
 // Chain is the indexer's records the submit path reads (chainstate.go).
 func (s *Service) Chain() *persistence.Chain { return s.chain }
 
-// Books are the orderbook actors.
-func (s *Service) Books() *orderbook.Books { return s.books }
-
-// OpenOrders returns maker's open orders as the service counts them.
-func (s *Service) OpenOrders(maker common.Address) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.open[maker]
-}
-
-// onChange keeps the books and open counts in step with durable changes.
-func (s *Service) onChange(prev persistence.Status, rec *persistence.OrderRecord) {
-	wasOpen, isOpen := prev.Open(), rec.Status.Open()
-	maker := rec.Order.Maker
-	if wasOpen != isOpen {
-		s.mu.Lock()
-		if isOpen {
-			s.open[maker]++
-		} else if s.open[maker]--; s.open[maker] <= 0 {
-			delete(s.open, maker)
-		}
-		s.mu.Unlock()
-	}
-	pair := orderbook.PairKey(rec.Order.TokenIn, rec.Order.TokenOut)
-	switch {
-	case isOpen:
-		s.books.Upsert(pair, orderbook.NewEntry(rec))
-	case wasOpen:
-		s.books.Remove(pair, rec.Hash)
-	}
-}
+// OpenOrders returns maker's open orders as its maker actor counts them.
+func (s *Service) OpenOrders(maker common.Address) int { return s.d.Makers.OpenOrders(maker) }
 
 // Submit implements http.OrderService.
 func (s *Service) Submit(ctx context.Context, caller api.Caller, body []byte) (any, error) {
@@ -274,7 +218,7 @@ func (s *Service) check(ctx context.Context, sub *submission, caller api.Caller)
 	// The per-maker limit comes before any disk or actor work (so a
 	// resubmitted duplicate counts against it); the order's actor then
 	// refuses a taken hash with ALREADY_EXISTS.
-	if err := s.d.Makers.AdmitSubmit(chain.Checksum(o.Maker), s.OpenOrders(o.Maker)); err != nil {
+	if err := s.d.Makers.Admit(o.Maker); err != nil {
 		return nil, nil, err
 	}
 	rec := newRecord(sub, traits, hash, caller.AccountID, now)
@@ -318,7 +262,7 @@ func checkTokens(tokens *routing.Tokens, c chain.Class, in, out common.Address) 
 // wallet is FEE_PARAMS_MISMATCH (contract.md section 6).
 func (s *Service) signatureError(ctx context.Context, err error, maker common.Address) error {
 	if reason, _ := chain.SignatureReasonOf(err); reason == chain.ReasonSignedV70 {
-		if _, bound, berr := s.orders.BoundReferrer(ctx, maker); berr == nil && bound {
+		if _, bound, berr := s.d.Makers.BoundReferrer(ctx, maker); berr == nil && bound {
 			return orderengine.Errorf(orderengine.CodeFeeParamsMismatch, "referred wallet %s: %s", maker.Hex(), orderengine.AsError(err).Message)
 		}
 	}

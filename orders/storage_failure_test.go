@@ -48,7 +48,7 @@ func TestStorageFailureIsFailStop(t *testing.T) {
 	}
 	internal("submit", e.submitRaw(body2))
 	internal("cancel", e.cancel(h1, key))
-	if err := e.srv.Engine.Store.Err(); !errors.Is(err, persistence.ErrStoreFailed) {
+	if err := e.srv.System.Store.Err(); !errors.Is(err, persistence.ErrStoreFailed) {
 		t.Fatalf("store error %v, want ErrStoreFailed", err)
 	}
 	broken.Store(false) // the disk is writable again: the store stays failed
@@ -56,15 +56,15 @@ func TestStorageFailureIsFailStop(t *testing.T) {
 	internal("retried submit", e.submitRaw(body2))
 	internal("get of the failed cancel's order", e.srv.Get("/v1/orders/"+h1.Hex()))
 	internal("healthz", e.srv.Raw(e.srv.URL, "GET", "/healthz", nil, nil))
-	if _, err := e.srv.Engine.Outbox.Scan(e.srv.AccountID, 0, 10); !errors.Is(err, persistence.ErrStoreFailed) {
+	if _, err := e.srv.System.Outbox.Scan(e.srv.AccountID, 0, 10); !errors.Is(err, persistence.ErrStoreFailed) {
 		t.Fatalf("outbox scan after the failure: %v, want ErrStoreFailed", err)
 	}
 	// The other writers (accounts, webhooks, the chain indexer) are refused
 	// by the store too, instead of reaching Pebble's failed log.
-	if _, err := e.srv.Engine.Accounts.CreateAccount("after the failure", config.TierFree, config.BucketLimits{}); !errors.Is(err, persistence.ErrStoreFailed) {
+	if _, err := e.srv.System.Accounts.CreateAccount("after the failure", config.TierFree, config.BucketLimits{}); !errors.Is(err, persistence.ErrStoreFailed) {
 		t.Fatalf("account write after the failure: %v, want ErrStoreFailed", err)
 	}
-	if err := persistence.NewChain(e.srv.Engine.Store).SetProjected(1); !errors.Is(err, persistence.ErrStoreFailed) {
+	if err := persistence.NewChain(e.srv.System.Store).SetProjected(1); !errors.Is(err, persistence.ErrStoreFailed) {
 		t.Fatalf("chain write after the failure: %v, want ErrStoreFailed", err)
 	}
 
@@ -78,7 +78,7 @@ func TestStorageFailureIsFailStop(t *testing.T) {
 	if r := after.srv.Get("/v1/orders/" + h2.Hex()); r.Status != 404 {
 		t.Fatalf("order of the failed submit after the restart: %d %s, want 404", r.Status, r.Body)
 	}
-	if left, err := after.srv.Engine.Outbox.Scan(account, 0, 10); err != nil || len(left) != 0 {
+	if left, err := after.srv.System.Outbox.Scan(account, 0, 10); err != nil || len(left) != 0 {
 		t.Fatalf("outbox after the restart: %v %+v, want empty", err, left)
 	}
 	if rc.has("order.cancelled", h1) {

@@ -215,7 +215,7 @@ func TestSubmitMakerLimits(t *testing.T) {
 	}
 	// Another maker is not limited.
 	e.submit(defaultSpec("limit", newKey(t)))
-	if got := e.svc.OpenOrders(crypto.PubkeyToAddress(key.PublicKey)); got != 10 {
+	if got := e.svc().OpenOrders(crypto.PubkeyToAddress(key.PublicKey)); got != 10 {
 		t.Fatalf("open orders %d, want 10", got)
 	}
 	// Once the 10 s window has passed, the refused order is admitted.

@@ -23,13 +23,6 @@ type Orders struct {
 	store  *Store
 	outbox *Outbox
 
-	// bindings caches every referral binding (r/ rows), loaded on first
-	// use: the submit path reads it twice per order, and only AppendOrder
-	// writes it, so the cache is exact as long as one Orders per store
-	// writes bindings (the engine's).
-	bindMu   sync.RWMutex
-	bindings map[common.Address]common.Address
-
 	// stored holds the hashes of stored orders (orders_filter.go); it
 	// answers "maybe" for everything until LoadHashFilter.
 	stored hashSet
@@ -84,7 +77,6 @@ func (o *Orders) AppendOrder(_ context.Context, t *OrderTransition) error {
 	case err != nil:
 		return fmt.Errorf("%w: commit order %s: %w", ErrOutcomeUnknown, rec.Hash.Hex(), err)
 	}
-	o.cacheBinding(rec.Order.Maker, t.Bind)
 	return nil
 }
 
@@ -341,9 +333,8 @@ func orderCursorHex(suffix []byte) string {
 // indexer's rows, chain_orders.go).
 func (o *Orders) Fills(hash common.Hash) ([]Fill, error) { return NewChain(o.store).Fills(hash) }
 
-// OpenOrders calls fn with every pending and active order (the start-up
-// rebuild of orderbooks and per-maker open counts, the trigger engine's
-// first tick), in order hash order. fn is called from the calling
+// OpenOrders calls fn with every pending and active order (at start the
+// engine replays them into the pair and maker actors), in order hash order. fn is called from the calling
 // goroutine, one record at a time.
 //
 // Reading an order is a point read (most of a restart's time: bench
@@ -414,55 +405,15 @@ func (o *Orders) loadAll(hashes []common.Hash, into []*OrderRecord) error {
 	return nil
 }
 
-// BoundReferrer implements routing.ReferralBindings: the referrer wallet
-// was bound to by its first accepted order naming a non-vault referrer.
-func (o *Orders) BoundReferrer(_ context.Context, wallet common.Address) (common.Address, bool, error) {
-	if err := o.loadBindings(); err != nil {
-		return common.Address{}, false, err
+// Binding returns the referrer maker is bound to (r/<maker>; found false:
+// unbound). The maker actors read it once per activation.
+func (o *Orders) Binding(maker common.Address) (referrer common.Address, found bool, err error) {
+	v, ok, err := o.store.get(refereeKey(maker))
+	if err != nil || !ok {
+		return referrer, false, err
 	}
-	o.bindMu.RLock()
-	ref, ok := o.bindings[wallet]
-	o.bindMu.RUnlock()
-	return ref, ok, nil
-}
-
-// loadBindings reads every r/ row once.
-func (o *Orders) loadBindings() error {
-	o.bindMu.RLock()
-	loaded := o.bindings != nil
-	o.bindMu.RUnlock()
-	if loaded {
-		return nil
+	if len(v) != 20 {
+		return referrer, false, fmt.Errorf("persistence: corrupt referral binding of %s", maker.Hex())
 	}
-	o.bindMu.Lock()
-	defer o.bindMu.Unlock()
-	if o.bindings != nil {
-		return nil
-	}
-	m := make(map[common.Address]common.Address)
-	var bad error
-	err := ordersScan(o.store.db, []byte(ordPrefixReferee), func(k, v []byte) {
-		if len(k) != len(ordPrefixReferee)+20 || len(v) != 20 {
-			bad = fmt.Errorf("persistence: corrupt referral binding %x", k)
-			return
-		}
-		m[common.BytesToAddress(k[len(ordPrefixReferee):])] = common.BytesToAddress(v)
-	})
-	if err != nil {
-		return err
-	}
-	if bad != nil {
-		return bad
-	}
-	o.bindings = m
-	return nil
-}
-
-func (o *Orders) cacheBinding(maker common.Address, ref *common.Address) {
-	if ref == nil || o.loadBindings() != nil {
-		return
-	}
-	o.bindMu.Lock()
-	o.bindings[maker] = *ref
-	o.bindMu.Unlock()
+	return common.BytesToAddress(v), true, nil
 }

@@ -2,7 +2,6 @@ package limiter
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"hash/maphash"
 	"log/slog"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/orderengine/orderengine/actors/kind"
 	"github.com/orderengine/orderengine/internal/clock"
 )
 
@@ -38,32 +38,21 @@ func (b Bucket) String() string {
 	return fmt.Sprintf("bucket(%d)", uint8(b))
 }
 
-const numShards = 64
-
-// Limiter is the registry of per-subject limiter actors. It is safe for
-// concurrent use.
+// Limiter holds the limiter actors of the subjects in use (API key ids,
+// client addresses). It is safe for concurrent use.
 type Limiter struct {
-	system *actor.ActorSystem
-	clock  clock.Clock
-	log    *slog.Logger
-	slot   time.Duration
-	idle   time.Duration
-	seed   maphash.Seed
-	shards [numShards]shard
+	reg   *kind.Registry[string, state]
+	clock clock.Clock
+	slot  time.Duration
+	idle  time.Duration
 }
 
-type shard struct {
-	mu sync.RWMutex
-	m  map[string]*state
-}
-
-// state is one subject's buckets. Its mutex guards every field.
+// state is one subject's buckets, shared by its actor and the requests
+// that Take on their own goroutines. Its mutex guards every field.
 type state struct {
 	mu       sync.Mutex
-	dead     bool
-	lastUsed int64 // unix nanoseconds of the last Take
+	lastUsed int64 // unix nanoseconds of the last Take, by the limiter's clock
 	rings    [numBuckets]*ring
-	pid      *actor.PID
 }
 
 // Options configure a Limiter.
@@ -78,151 +67,69 @@ type Options struct {
 // New returns a limiter whose actors live in system and whose windows follow
 // clk.
 func New(system *actor.ActorSystem, clk clock.Clock, log *slog.Logger, opts Options) *Limiter {
-	l := &Limiter{
-		system: system,
-		clock:  clk,
-		log:    log.With("component", "limiter"),
-		slot:   opts.Window / slotsPerWindow,
-		idle:   opts.Idle,
-		seed:   maphash.MakeSeed(),
-	}
+	l := &Limiter{clock: clk, slot: opts.Window / slotsPerWindow, idle: opts.Idle}
 	if l.slot <= 0 {
 		l.slot = time.Millisecond
 	}
-	for i := range l.shards {
-		l.shards[i].m = make(map[string]*state)
-	}
+	seed := maphash.MakeSeed()
+	l.reg = kind.NewRegistry(system, kind.Kind[string, state]{
+		Name:  "limiter",
+		State: func(string) *state { return &state{lastUsed: clk.Now().UnixNano()} },
+		New:   func(subject string, st *state) actor.Actor { return &limiterActor{l: l, subject: subject, st: st} },
+		Idle:  opts.Idle,
+		// Idle by the limiter's clock too: the sweep's epochs follow real
+		// time, the window follows clk.
+		Keep:  func(st *state) bool { return clk.Now().UnixNano()-st.lastUsedLocked() < int64(opts.Idle) },
+		Shard: func(subject string) uint32 { return uint32(maphash.String(seed, subject)) },
+	}, log)
 	return l
 }
 
+// lastUsedLocked reads lastUsed under the state's mutex.
+func (st *state) lastUsedLocked() int64 {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.lastUsed
+}
+
 // Take counts one request of subject in bucket b against limit and reports
-// the decision. A refused request is not counted.
+// the decision. A refused request is not counted. It runs on the caller's
+// goroutine under the subject's own mutex (see the package doc).
 func (l *Limiter) Take(subject string, b Bucket, limit int) Decision {
 	now := l.clock.Now().UnixNano()
-	for {
-		st := l.lookup(subject)
+	var d Decision
+	l.reg.Use(subject, func(st *state) {
 		st.mu.Lock()
-		if st.dead {
-			st.mu.Unlock()
-			continue
-		}
 		r := st.rings[b]
 		if r == nil {
 			r = new(ring)
 			st.rings[b] = r
 		}
-		d := r.take(now, l.slot, limit)
+		d = r.take(now, l.slot, limit)
 		st.lastUsed = now
 		st.mu.Unlock()
-		return d
-	}
-}
-
-func (l *Limiter) shardOf(subject string) *shard {
-	return &l.shards[maphash.String(l.seed, subject)%numShards]
-}
-
-// lookup returns the live state of subject, spawning its actor when absent.
-func (l *Limiter) lookup(subject string) *state {
-	sh := l.shardOf(subject)
-	sh.mu.RLock()
-	st := sh.m[subject]
-	sh.mu.RUnlock()
-	if st != nil {
-		return st
-	}
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	if st = sh.m[subject]; st != nil {
-		return st
-	}
-	st = &state{lastUsed: l.clock.Now().UnixNano()}
-	props := actor.PropsFromProducer(func() actor.Actor { return &limiterActor{l: l, subject: subject, st: st} })
-	pid, err := l.system.Root.SpawnNamed(props, "limiter/"+subject)
-	if err != nil {
-		// A previous actor of this subject is still stopping; an anonymous
-		// name is as good.
-		pid = l.system.Root.Spawn(props)
-	}
-	st.pid = pid
-	sh.m[subject] = st
-	return st
-}
-
-// retire drops subject's state when it has been idle for l.idle at now and
-// reports whether it did. Called by the subject's actor only.
-func (l *Limiter) retire(subject string, st *state, now time.Time) bool {
-	sh := l.shardOf(subject)
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if st.dead {
-		return true
-	}
-	if now.UnixNano()-st.lastUsed < int64(l.idle) {
-		return false
-	}
-	st.dead = true
-	if sh.m[subject] == st {
-		delete(sh.m, subject)
-	}
-	return true
+	})
+	return d
 }
 
 // Active returns the number of subjects with a live actor.
-func (l *Limiter) Active() int {
-	n := 0
-	for i := range l.shards {
-		sh := &l.shards[i]
-		sh.mu.RLock()
-		n += len(sh.m)
-		sh.mu.RUnlock()
-	}
-	return n
-}
+func (l *Limiter) Active() int { return l.reg.Live() }
 
-// SweepIdle asks every limiter actor to check for idleness now (by the
-// limiter's clock) instead of waiting for its receive timeout, and returns
-// how many retired. Tests with a manual clock use it; production relies on
-// the actors' own timers.
-func (l *Limiter) SweepIdle(ctx context.Context) (int, error) {
-	var pids []*actor.PID
-	for i := range l.shards {
-		sh := &l.shards[i]
-		sh.mu.RLock()
-		for _, st := range sh.m {
-			pids = append(pids, st.pid)
-		}
-		sh.mu.RUnlock()
-	}
-	retired := 0
-	for _, pid := range pids {
-		res, err := l.request(ctx, pid, &CheckIdleRequest{})
-		if errors.Is(err, actor.ErrDeadLetter) {
-			continue // it retired on its own timer meanwhile
-		}
-		if err != nil {
-			return retired, err
-		}
-		if r, ok := res.(*CheckIdleResponse); ok && r.Retired {
-			retired++
-		}
-	}
-	return retired, nil
-}
+// Sweep passivates the subjects idle for the limiter's idle time (by its
+// clock) at the registry's next sweeps. The registry sweeps on its own;
+// tests with a manual clock call it.
+func (l *Limiter) Sweep() { l.reg.Sweep() }
+
+// Stop ends the registry's sweep.
+func (l *Limiter) Stop() { l.reg.Stop() }
 
 // Usage returns subject's current counts without counting a request; ok is
 // false when the subject has no live actor.
 func (l *Limiter) Usage(ctx context.Context, subject string) (UsageResponse, bool, error) {
-	sh := l.shardOf(subject)
-	sh.mu.RLock()
-	st := sh.m[subject]
-	sh.mu.RUnlock()
-	if st == nil {
+	if !l.reg.IsLive(subject) {
 		return UsageResponse{}, false, nil
 	}
-	res, err := l.request(ctx, st.pid, &UsageRequest{})
+	res, err := l.reg.Request(ctx, subject, &UsageRequest{})
 	if err != nil {
 		return UsageResponse{}, false, err
 	}
@@ -233,14 +140,42 @@ func (l *Limiter) Usage(ctx context.Context, subject string) (UsageResponse, boo
 	return *u, true, nil
 }
 
-func (l *Limiter) request(ctx context.Context, pid *actor.PID, msg any) (any, error) {
-	timeout := 5 * time.Second
-	if dl, ok := ctx.Deadline(); ok {
-		timeout = time.Until(dl)
+// UsageRequest asks a limiter actor for its subject's current counts.
+type UsageRequest struct{}
+
+// UsageResponse holds the counted requests per bucket in the current window.
+type UsageResponse struct {
+	Subject string
+	Counts  [numBuckets]int64
+}
+
+// limiterActor is one subject's actor: it owns the subject's window (the
+// registry passivates it, and drops the state, once the subject is idle)
+// and answers Usage. Cluster mode hangs the subject's token leases here.
+type limiterActor struct {
+	l       *Limiter
+	subject string
+	st      *state
+}
+
+// Receive handles the actor's messages.
+func (a *limiterActor) Receive(ctx actor.Context) {
+	switch ctx.Message().(type) {
+	case *UsageRequest:
+		ctx.Respond(a.usage())
 	}
-	res, err := l.system.Root.RequestFuture(pid, msg, timeout).Result()
-	if err != nil {
-		return nil, fmt.Errorf("limiter: request %T: %w", msg, err)
+}
+
+func (a *limiterActor) usage() *UsageResponse {
+	now := a.l.clock.Now().UnixNano()
+	out := &UsageResponse{Subject: a.subject}
+	a.st.mu.Lock()
+	defer a.st.mu.Unlock()
+	for b, r := range a.st.rings {
+		if r != nil {
+			r.advance(now / int64(a.l.slot))
+			out.Counts[b] = r.total
+		}
 	}
-	return res, nil
+	return out
 }

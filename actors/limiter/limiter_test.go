@@ -2,7 +2,6 @@ package limiter
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"testing"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/internal/clock"
 )
 
@@ -103,8 +101,11 @@ func TestIdleActorsRetire(t *testing.T) {
 		t.Fatalf("active %d", l.Active())
 	}
 	ctx := context.Background()
-	if n, err := l.SweepIdle(ctx); err != nil || n != 0 {
-		t.Fatalf("early sweep retired %d (%v)", n, err)
+	for range 3 {
+		l.Sweep()
+	}
+	if l.Active() != 10 {
+		t.Fatalf("early sweeps retired %d", 10-l.Active())
 	}
 	u, ok, err := l.Usage(ctx, "key-3")
 	if err != nil || !ok || u.Counts[Read] != 1 {
@@ -112,50 +113,15 @@ func TestIdleActorsRetire(t *testing.T) {
 	}
 	clk.Advance(2 * time.Minute)
 	l.Take("key-0", Read, 10) // key-0 stays active
-	n, err := l.SweepIdle(ctx)
-	if err != nil || n != 9 || l.Active() != 1 {
-		t.Fatalf("sweep retired %d, active %d (%v)", n, l.Active(), err)
+	for range 3 {
+		l.Sweep()
+	}
+	if l.Active() != 1 {
+		t.Fatalf("after the sweeps: active %d, want key-0 alone", l.Active())
 	}
 	// A retired subject starts from a fresh state.
 	if d := l.Take("key-5", Read, 10); !d.Allowed || d.Remaining != 9 {
 		t.Fatalf("after retire: %+v", d)
-	}
-}
-
-func TestMakers(t *testing.T) {
-	sys := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return slog.New(slog.DiscardHandler) }))
-	defer sys.Shutdown()
-	clk := clock.NewManual(t0)
-	m := NewMakers(sys, clk, slog.New(slog.DiscardHandler), MakerOptions{Submits: 10, Window: 10 * time.Second, OpenOrders: 1000})
-	maker := "0xAbC0000000000000000000000000000000000001"
-	for i := range 10 {
-		if err := m.AdmitSubmit(maker, 0); err != nil {
-			t.Fatalf("submit %d: %v", i, err)
-		}
-		clk.Advance(100 * time.Millisecond)
-	}
-	err := m.AdmitSubmit("0xabc0000000000000000000000000000000000001", 0) // same maker, other case
-	var e *orderengine.Error
-	if !errors.As(err, &e) || e.Code != orderengine.CodeMakerRateLimited || e.RetryAfterSeconds != 9 {
-		t.Fatalf("11th submit: %v", err)
-	}
-	if err := m.AdmitSubmit("0x0000000000000000000000000000000000000002", 0); err != nil {
-		t.Fatalf("other maker: %v", err)
-	}
-	clk.Advance(9 * time.Second) // the first submission is now 10 s old
-	if err := m.AdmitSubmit(maker, 0); err != nil {
-		t.Fatalf("after slide: %v", err)
-	}
-	if err := m.AdmitSubmit(maker, 0); err == nil {
-		t.Fatal("second after slide admitted")
-	}
-	if err := m.AdmitSubmit("0x03", 1000); !errors.As(err, &e) || e.Code != orderengine.CodeMakerRateLimited || e.RetryAfterSeconds < 1 {
-		t.Fatalf("open orders cap: %v", err)
-	}
-	clk.Advance(time.Minute)
-	m.Sweep()
-	if m.Tracked() != 0 {
-		t.Fatalf("tracked %d after sweep", m.Tracked())
 	}
 }
 

@@ -9,17 +9,17 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/actors/kind"
 	"github.com/orderengine/orderengine/persistence"
 )
 
 // orderActor owns one order: its record (and ledger) is loaded from the
 // journal on the first request and every change is appended to the
 // journal, conditional on the version loaded, before the reply. The
-// registry's bind, first in the mailbox, says which order it is.
+// registry (actors/kind) makes it knowing its hash, and passivates it.
 type orderActor struct {
 	reg    *Registry
 	hash   common.Hash
-	slot   *slot
 	rec    *persistence.OrderRecord
 	ledger ledger
 	loaded bool
@@ -28,12 +28,6 @@ type orderActor struct {
 // Receive handles the actor's messages.
 func (a *orderActor) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
-	case *bind:
-		a.hash, a.slot = msg.hash, msg.slot
-	case *actor.Restarting:
-		a.restarting(ctx)
-	case *PassivateRequest:
-		ctx.Respond(&PassivateResponse{Stopped: a.passivate(ctx)})
 	case *CreateRequest:
 		ctx.Respond(a.create(msg))
 	case *WarmRequest:
@@ -41,30 +35,10 @@ func (a *orderActor) Receive(ctx actor.Context) {
 	case *CancelRequest, *ChainObserved, *NonceInvalidated, *ResyncRequest,
 		*ExpireRequest, *FailRequest, *TriggerRequest, *StallRequest:
 		ctx.Respond(a.apply(msg))
-	case *actor.Started, *actor.Stopping, *actor.Stopped:
+	case *kind.Activated, *actor.Stopping, *actor.Stopped:
 	default:
 		a.reg.log.Warn("order: unexpected message", "type", fmt.Sprintf("%T", msg), "order", a.hash.Hex())
 	}
-}
-
-// passivate stops the actor when no request is in flight to it.
-func (a *orderActor) passivate(ctx actor.Context) bool {
-	if !a.reg.retire(a.hash, a.slot) {
-		return false
-	}
-	ctx.Stop(ctx.Self())
-	return true
-}
-
-// restarting handles a panic in Receive: the producer's fresh actor would
-// not know its order, so this incarnation leaves the registry and stops;
-// the next request starts a new actor, which reloads the durable record.
-func (a *orderActor) restarting(ctx actor.Context) {
-	a.reg.log.Error("order: actor failed; it stops and reloads on the next request", "order", a.hash.Hex())
-	if a.slot != nil {
-		a.reg.forget(a.hash, a.slot)
-	}
-	ctx.Stop(ctx.Self())
 }
 
 // load reads the record and its ledger once per activation (again after a
@@ -171,7 +145,7 @@ func (r *Registry) commit(t *persistence.OrderTransition) error {
 	err := r.opts.Journal.AppendOrder(context.Background(), t)
 	switch {
 	case err == nil:
-		r.changed(t.Prev, t.Record)
+		r.changed(t.Prev, t.Record, t.Bind)
 		return nil
 	case errors.Is(err, persistence.ErrVersionConflict):
 		if t.Expect == 0 {

@@ -12,63 +12,38 @@ import (
 // ALREADY_EXISTS when the hash is taken. It returns once the order is
 // durable.
 //
-// A hash that is certainly new (no live actor, absent from the store's
+// A hash that is certainly new (no live actor, absent from the journal's
 // hash filter) is stored by the calling goroutine, not by an actor: the
-// caller claims the hash in the registry, commits, tells the listeners and
+// caller claims the hash in the registry, commits, tells the feed and
 // releases the claim. The write is the actor's own (Registry.commit): one
-// append to the journal, one error mapping. The order's actor then starts on its first request,
-// loading the record from Pebble, exactly as after a passivation: a new
-// order starts passivated. This saves a submit the actor's spawn and
-// request round trip (two goroutine hand-offs, a future, a mailbox run),
-// which were a tenth of its CPU (docs/performance.md, "Orders").
+// append to the journal, one error mapping. The order's actor then starts
+// on its first request, loading the record from the journal, exactly as
+// after a passivation: a new order starts passivated. This saves a submit
+// the actor's spawn and request round trip (two goroutine hand-offs, a
+// future, a mailbox run), which were a tenth of its CPU
+// (docs/performance.md).
 //
 // The claim keeps the actor's guarantees: every other request for the hash
-// (a duplicate submit, a cancel, a chain event) waits in acquire until the
-// claim is released, after the commit and after OnChange, so transitions
-// of an order are still committed and announced one at a time, in order.
-// A hash that may exist goes to its actor, which answers ALREADY_EXISTS
-// or, for a filter false positive, stores it.
+// (a duplicate submit, a cancel, a chain event) waits until the claim is
+// released, after the commit and after the feed, so transitions of an
+// order are still committed and announced one at a time, in order. A hash
+// that may exist goes to its actor, which answers ALREADY_EXISTS or, for a
+// filter false positive, stores it.
 func (r *Registry) Create(ctx context.Context, rec *persistence.OrderRecord, bind *common.Address) error {
 	h := rec.Hash
-	claim := r.claim(h)
-	if claim == nil {
+	var release func()
+	if !r.opts.Journal.MayExist(h) {
+		release = r.reg.Claim(h)
+	}
+	if release == nil {
 		res, err := r.request(ctx, h, &CreateRequest{Record: rec, BindReferrer: bind})
 		if err != nil {
 			return err
 		}
 		return res.Err
 	}
-	err := r.commit(&persistence.OrderTransition{Record: rec, Bind: bind})
-	r.unclaim(h, claim)
-	return err
-}
-
-// claim reserves h for a Create without an actor. It returns nil when h
-// has a live actor or claim, or may be stored: the actor decides then.
-func (r *Registry) claim(h common.Hash) *slot {
-	sh := r.shard(h)
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	if sh.live[h] != nil || r.opts.Journal.MayExist(h) {
-		return nil
-	}
-	s := &slot{inflight: 1, created: make(chan struct{})}
-	sh.live[h] = s
-	sh.claims++
-	sh.peak = max(sh.peak, len(sh.live))
-	return s
-}
-
-// unclaim releases a claim: the requests waiting for h go on.
-func (r *Registry) unclaim(h common.Hash, s *slot) {
-	sh := r.shard(h)
-	sh.mu.Lock()
-	if sh.live[h] == s {
-		sh.deleteLocked(h)
-	}
-	sh.claims--
-	close(s.created)
-	sh.mu.Unlock()
+	defer release()
+	return r.commit(&persistence.OrderTransition{Record: rec, Bind: bind})
 }
 
 // Warm starts the actor of h, if it is not running, with its record

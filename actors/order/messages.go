@@ -97,17 +97,3 @@ type Response struct {
 // WarmRequest starts the order's actor, if not running, and loads its
 // record (tests and the memory benchmark: a new order starts passivated).
 type WarmRequest struct{}
-
-// PassivateRequest asks the actor to stop now if nothing is in flight
-// (tests and memory pressure; the registry's sweep stops idle actors).
-type PassivateRequest struct{}
-
-// PassivateResponse says whether the actor stopped.
-type PassivateResponse struct{ Stopped bool }
-
-// bind is the first message of a new order actor: the order it owns and
-// its registry slot.
-type bind struct {
-	hash common.Hash
-	slot *slot
-}

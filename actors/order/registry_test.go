@@ -28,7 +28,7 @@ func newTestRegistry(t *testing.T) *Registry {
 // openTestRegistry opens a registry over a fresh store; with filter, the
 // store's hash filter is loaded, as the order service runs it, so a
 // certainly-new hash is created without an actor (create.go). The map
-// counts OnChange calls by "hash prev>status".
+// counts the change feed's calls by "hash prev>status".
 func openTestRegistry(t *testing.T, filter bool) (*Registry, *sync.Map) {
 	t.Helper()
 	store, err := persistence.Open(t.TempDir(), nil)
@@ -45,12 +45,12 @@ func openTestRegistry(t *testing.T, filter bool) (*Registry, *sync.Map) {
 		}
 	}
 	var changes sync.Map
-	onChange := func(prev persistence.Status, rec *persistence.OrderRecord) {
+	feed := func(prev persistence.Status, rec *persistence.OrderRecord, _ *common.Address) {
 		n, _ := changes.LoadOrStore(rec.Hash.Hex()+" "+prev.String()+">"+rec.Status.String(), new(atomic.Int32))
 		n.(*atomic.Int32).Add(1)
 	}
 	// Idle is long: the tests run the sweep themselves.
-	return NewRegistry(system, Options{Journal: orders, Idle: time.Hour, OnChange: onChange}), &changes
+	return NewRegistry(system, Options{Journal: orders, Idle: time.Hour, Feed: feed}), &changes
 }
 
 func testRecord(i int) *persistence.OrderRecord {
@@ -97,9 +97,9 @@ func TestActorsOwnTheirOrder(t *testing.T) {
 	}
 }
 
-// The sweep stops an actor idle for idleEpochs sweeps, never one with a
-// request in flight, and the next request reactivates it from Pebble.
-func TestSweepStopsIdleActorsAndRequestsReactivate(t *testing.T) {
+// An idle actor is passivated by the sweeps; the next request starts a new
+// one, which loads the record from the journal.
+func TestSweepPassivatesAndRequestsReactivate(t *testing.T) {
 	r := newTestRegistry(t)
 	ctx := context.Background()
 	rec := testRecord(0)
@@ -107,51 +107,24 @@ func TestSweepStopsIdleActorsAndRequestsReactivate(t *testing.T) {
 	if err := r.Create(ctx, rec, nil); err != nil {
 		t.Fatal(err)
 	}
-	for range idleEpochs - 1 {
-		r.sweep()
+	if err := r.Warm(ctx, h); err != nil || r.Live() != 1 {
+		t.Fatalf("warm: live %d, %v", r.Live(), err)
 	}
-	if r.Live() != 1 {
-		t.Fatalf("stopped before it was idle: live %d", r.Live())
+	for range 3 {
+		r.Sweep()
 	}
-	r.sweep()
 	if r.Live() != 0 {
-		t.Fatalf("idle actor not stopped: live %d", r.Live())
+		t.Fatalf("idle actor not passivated: live %d", r.Live())
 	}
-	already, err := r.Cancel(ctx, h) // reloads the pending record from Pebble
+	already, err := r.Cancel(ctx, h) // reloads the pending record from the journal
 	if err != nil || already || r.Live() != 1 {
 		t.Fatalf("cancel after the sweep: already %v, err %v, live %d", already, err, r.Live())
 	}
-	s := r.acquire(h)
-	for range 2 * idleEpochs {
-		r.sweep()
-	}
-	if r.Live() != 1 {
-		t.Fatalf("swept with a request in flight: live %d", r.Live())
-	}
-	r.release(h, s)
 	if already, err := r.Cancel(ctx, h); err != nil || !already {
 		t.Fatalf("second cancel: already %v, err %v", already, err)
 	}
-}
-
-// A sweep that empties a shard past its rebuild threshold stops every idle
-// actor (the shard's map is replaced while the sweep walks it).
-func TestSweepThroughARebuild(t *testing.T) {
-	r := newTestRegistry(t)
-	sh := &r.shards[0]
-	for i := range 3000 {
-		var h common.Hash
-		h[0], h[1] = byte(i), byte(i>>8) // h[31] == 0: all in shard 0
-		r.release(h, r.acquire(h))
-	}
-	if sh.peak != 3000 {
-		t.Fatalf("peak %d", sh.peak)
-	}
-	for range idleEpochs {
-		r.sweep()
-	}
-	if r.Live() != 0 || sh.peak >= 1024 {
-		t.Fatalf("after the sweep: live %d, peak %d", r.Live(), sh.peak)
+	if stopped, _ := r.Passivate(ctx, h); !stopped || r.Live() != 0 {
+		t.Fatal("explicit passivation")
 	}
 }
 
@@ -207,11 +180,11 @@ func TestRequestWaitsForTheClaim(t *testing.T) {
 	ctx := context.Background()
 	rec := testRecord(8)
 	h := rec.Hash
-	claim := r.claim(h)
-	if claim == nil {
+	release := r.reg.Claim(h)
+	if release == nil {
 		t.Fatal("a new hash was not claimable")
 	}
-	if r.claim(h) != nil {
+	if r.reg.Claim(h) != nil {
 		t.Fatal("a claimed hash was claimed twice")
 	}
 	if n := r.Live(); n != 0 {
@@ -230,7 +203,7 @@ func TestRequestWaitsForTheClaim(t *testing.T) {
 	if err := r.opts.Journal.AppendOrder(ctx, &persistence.OrderTransition{Record: rec}); err != nil {
 		t.Fatal(err)
 	}
-	r.unclaim(h, claim)
+	release()
 	a := <-got
 	if a.err != nil || a.already {
 		t.Fatalf("cancel after the claim: already %v, err %v", a.already, a.err)
@@ -240,47 +213,49 @@ func TestRequestWaitsForTheClaim(t *testing.T) {
 	}
 }
 
-// Subscribers hear every durable change after OnChange, in commit order
-// per order, both for creates without an actor and for actor transitions;
-// a cancelled subscription hears nothing more, the others still do.
-func TestSubscribersHearChanges(t *testing.T) {
-	r, onChange := openTestRegistry(t, true)
-	ctx := context.Background()
-	type heard struct {
-		mu  sync.Mutex
-		got []string
+// The change feed hears every durable change, in commit order per order,
+// for creates without an actor and for actor transitions, with the
+// binding written with a create.
+func TestFeedHearsEveryChange(t *testing.T) {
+	store, err := persistence.Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	listen := func(h *heard) ChangeFunc {
-		return func(prev persistence.Status, rec *persistence.OrderRecord) {
-			h.mu.Lock()
-			hex := rec.Hash.Hex()
-			h.got = append(h.got, hex[len(hex)-1:]+" "+prev.String()+">"+rec.Status.String())
-			h.mu.Unlock()
+	t.Cleanup(func() { _ = store.Close() })
+	system := actor.NewActorSystem()
+	t.Cleanup(system.Shutdown)
+	orders := persistence.NewOrders(store, persistence.NewOutbox(store, nil, nil))
+	if err := orders.LoadHashFilter(); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var got []string
+	r := NewRegistry(system, Options{Journal: orders, Feed: func(prev persistence.Status, rec *persistence.OrderRecord, bind *common.Address) {
+		mu.Lock()
+		defer mu.Unlock()
+		hex := rec.Hash.Hex()
+		line := hex[len(hex)-1:] + " " + prev.String() + ">" + rec.Status.String()
+		if bind != nil {
+			line += " bound"
 		}
-	}
-	var a, b heard
-	cancelA := r.Subscribe(listen(&a))
-	cancelB := r.Subscribe(listen(&b))
-	defer cancelB()
+		got = append(got, line)
+	}})
+	ctx := context.Background()
 	rec := testRecord(0)
-	if err := r.Create(ctx, rec, nil); err != nil {
+	ref := common.Address{0xaa}
+	if err := r.Create(ctx, rec, &ref); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := r.Cancel(ctx, rec.Hash); err != nil {
 		t.Fatal(err)
 	}
-	cancelA()
 	if err := r.Create(ctx, testRecord(1), nil); err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(a.got, ","); got != "1 >pending,1 pending>cancelled" {
-		t.Fatalf("first subscriber heard %q", got)
-	}
-	if got := strings.Join(b.got, ","); got != "1 >pending,1 pending>cancelled,2 >pending" {
-		t.Fatalf("second subscriber heard %q", got)
-	}
-	if n, ok := onChange.Load(testRecord(1).Hash.Hex() + " >pending"); !ok || n.(*atomic.Int32).Load() != 1 {
-		t.Fatal("OnChange not called alongside the subscribers")
+	mu.Lock()
+	defer mu.Unlock()
+	if line := strings.Join(got, ","); line != "1 >pending bound,1 pending>cancelled,2 >pending" {
+		t.Fatalf("the feed heard %q", line)
 	}
 }
 

@@ -65,10 +65,10 @@ func (e *env) restart() {
 	ch := persistence.NewChain(e.store)
 	e.proj = chainsync.NewProjector(ch, e.orders, e.registry, nil)
 	e.trig = New(Options{System: e.system, Store: e.store, Chain: ch, Orders: e.orders, Registry: e.registry, Prices: e.prices})
-	if err := e.trig.Load(); err != nil {
+	if err := loadOpen(e.trig); err != nil {
 		e.T.Fatal(err)
 	}
-	// Both observe the indexer, as in keeper.StartLifecycle: the engine
+	// Both observe the indexer, as in app.System: the pairs
 	// takes the chain records of applied blocks before the projection.
 	var err error
 	e.ix, err = chainsync.New(e.Client, e.store, nil, chainsync.Options{Router: e.D.Router, StartBlock: e.D.Block,

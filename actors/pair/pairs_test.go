@@ -244,3 +244,11 @@ func TestClosedOrderLosesItsPeak(t *testing.T) {
 	}
 	sameAsFresh(t, env, env.engine, ref)
 }
+
+// loadOpen feeds p every stored open order, as the engine does at start.
+func loadOpen(p *Pairs) error {
+	return p.opts.Orders.OpenOrders(func(rec *persistence.OrderRecord) error {
+		p.Changed(0, rec)
+		return nil
+	})
+}

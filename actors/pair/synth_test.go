@@ -83,7 +83,7 @@ func newSynthEnv(b testing.TB, n int) *synthEnv {
 func (e *synthEnv) newPairs() *Pairs {
 	p := New(Options{System: e.system, Store: e.store, Chain: persistence.NewChain(e.store), Orders: e.orders,
 		Registry: e.registry, Prices: fixedPrices{}})
-	if err := p.Load(); err != nil {
+	if err := loadOpen(p); err != nil {
 		panic(err)
 	}
 	return p

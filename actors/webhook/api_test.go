@@ -74,11 +74,11 @@ func TestWebhookAPI(t *testing.T) {
 	}
 
 	// Another account sees none of it: 404, like an unknown id.
-	acct, err := s.Engine.Accounts.CreateAccount("other", config.TierFree, config.BucketLimits{})
+	acct, err := s.System.Accounts.CreateAccount("other", config.TierFree, config.BucketLimits{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	otherKey, _, err := s.Engine.Accounts.IssueKey(acct.ID)
+	otherKey, _, err := s.System.Accounts.IssueKey(acct.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,15 +1,16 @@
-// Package apptest starts the real engine for tests: the Fiber app on
-// 127.0.0.1:0, the admin API on another loopback port, Pebble in
-// t.TempDir(), the actor system, a ready account and API key, and a client
-// that validates every response against the server's own OpenAPI document.
-//
-// Other issues extend it with options (for example the simulated chain via
-// WithBeforeStart) rather than writing their own harness.
+// Package apptest starts the real engine for tests, built by the one
+// composition root (app.New): the Fiber app on 127.0.0.1:0, the admin API
+// on another loopback port, Pebble in t.TempDir(), the actor system, a
+// ready account and API key, and a client that validates every response
+// against the server's own OpenAPI document. A test gives the engine a
+// chain (WithChain: a simulated backend or a dev chain) and other pieces
+// through options; without WithChain the engine runs without one.
 package apptest
 
 import (
 	"bytes"
 	"context"
+	"crypto/ecdsa"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -18,7 +19,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/orderengine/orderengine/chain/devchain"
+	"github.com/orderengine/orderengine/chainsync"
 	"github.com/orderengine/orderengine/config"
+	"github.com/orderengine/orderengine/routing"
 
 	"github.com/cockroachdb/pebble/v2/vfs"
 
@@ -42,9 +46,13 @@ type options struct {
 	limits      config.BucketLimits
 	beforeStart []func(*Server) error
 	log         *slog.Logger
+	chain       func() *devchain.Conn
+	tokens      func() *routing.Tokens
+	keeperKey   *ecdsa.PrivateKey
+	chainStatus func() chainsync.Status
 }
 
-// WithConfig edits the configuration before the engine opens.
+// WithConfig edits the configuration before the engine is built.
 func WithConfig(f func(*config.Config)) Option {
 	return func(o *options) { o.configure = append(o.configure, f) }
 }
@@ -52,7 +60,9 @@ func WithConfig(f func(*config.Config)) Option {
 // WithClock replaces the real clock, e.g. with a clock.Manual.
 func WithClock(c clock.Clock) Option { return func(o *options) { o.clock = c } }
 
-// WithServices plugs services behind the public routes.
+// WithServices puts test doubles behind the public routes in place of the
+// built services (app.Options.Doubles): for what a test cannot provoke
+// through the real ones.
 func WithServices(s apihttp.Services) Option { return func(o *options) { o.services = s } }
 
 // WithRoutes appends routes to the public table.
@@ -63,7 +73,7 @@ func WithRoutes(r ...apihttp.Route) Option {
 // WithDataDir uses dir for Pebble instead of a fresh t.TempDir().
 func WithDataDir(dir string) Option { return func(o *options) { o.dataDir = dir } }
 
-// WithFS opens the engine's Pebble store on fs (app.WithFS), e.g. a
+// WithFS opens the engine's Pebble store on fs (app.Options.FS), e.g. a
 // vfs.NewCrashableMem whose CrashClone a later server opens.
 func WithFS(fs vfs.FS) Option { return func(o *options) { o.fs = fs } }
 
@@ -79,9 +89,27 @@ func WithTier(t config.Tier, enterprise config.BucketLimits) Option {
 // WithLogger sends the server's logs to log (default: discarded).
 func WithLogger(log *slog.Logger) Option { return func(o *options) { o.log = log } }
 
-// WithBeforeStart runs f after the engine and server are built and before
-// the listeners start: the place to start a simulated chain, call
-// Server.HTTP.SetChain / SetServices, and register cleanups.
+// WithChain gives the engine a chain: conn is called at every start (also
+// after Restart) and the connection it returns is the caller's to close.
+// Without it the engine runs without a chain (no routing, no lifecycle).
+func WithChain(conn func() *devchain.Conn) Option { return func(o *options) { o.chain = conn } }
+
+// WithTokens replaces the engine's token registry (app.Options.Tokens):
+// with a fee vault configured, the order service runs without a chain.
+func WithTokens(tokens func() *routing.Tokens) Option { return func(o *options) { o.tokens = tokens } }
+
+// WithKeeperKey runs the reference keeper in-process with key.
+func WithKeeperKey(key *ecdsa.PrivateKey) Option { return func(o *options) { o.keeperKey = key } }
+
+// WithChainStatus makes GET /readyz report f's indexer progress
+// (app.Options.ChainStatus): a double for a lagging or failing indexer.
+func WithChainStatus(f func() chainsync.Status) Option {
+	return func(o *options) { o.chainStatus = f }
+}
+
+// WithBeforeStart runs f after the engine is built and before it starts
+// (its listeners open): the place for checks and cleanups that need the
+// built engine.
 func WithBeforeStart(f func(*Server) error) Option {
 	return func(o *options) { o.beforeStart = append(o.beforeStart, f) }
 }
@@ -93,9 +121,10 @@ type Server struct {
 	AdminToken    string
 	// APIKey is a ready key of AccountID (tier per WithTier, default free).
 	APIKey, AccountID, KeyID string
-	Engine                   *app.Engine
-	HTTP                     *apihttp.Server
-	// Webhooks is the webhook manager (Wake it after moving a manual clock).
+	// System is the engine; HTTP and Webhooks are its parts (Wake the
+	// webhook manager after moving a manual clock).
+	System   *app.System
+	HTTP     *apihttp.Server
 	Webhooks *webhook.Manager
 	Config   config.Config
 
@@ -121,11 +150,11 @@ func NewTestServer(t testing.TB, opts ...Option) *Server {
 	}
 	s := &Server{t: t, opts: o, client: &nethttp.Client{Timeout: 30 * time.Second}}
 	s.start()
-	acct, err := s.Engine.Accounts.CreateAccount("test", o.tier, o.limits)
+	acct, err := s.System.Accounts.CreateAccount("test", o.tier, o.limits)
 	if err != nil {
 		t.Fatalf("testserver: create account: %v", err)
 	}
-	key, rec, err := s.Engine.Accounts.IssueKey(acct.ID)
+	key, rec, err := s.System.Accounts.IssueKey(acct.ID)
 	if err != nil {
 		t.Fatalf("testserver: issue key: %v", err)
 	}
@@ -144,41 +173,29 @@ func (s *Server) start() {
 	for _, f := range s.opts.configure {
 		f(&cfg)
 	}
-	var engOpts []app.Option
-	if s.opts.clock != nil {
-		engOpts = append(engOpts, app.WithClock(s.opts.clock))
+	appOpts := app.Options{Clock: s.opts.clock, FS: s.opts.fs, Tokens: s.opts.tokens, KeeperKey: s.opts.keeperKey,
+		Doubles: s.opts.services, Routes: s.opts.routes, ChainStatus: s.opts.chainStatus}
+	if s.opts.chain != nil {
+		appOpts.Chain = s.opts.chain()
+	} else {
+		appOpts.NoChain = true
 	}
-	if s.opts.fs != nil {
-		engOpts = append(engOpts, app.WithFS(s.opts.fs))
-	}
-	eng, err := app.Open(cfg, s.opts.log, engOpts...)
+	sys, err := app.New(context.Background(), cfg, s.opts.log, appOpts)
 	if err != nil {
-		t.Fatalf("testserver: open engine: %v", err)
+		t.Fatalf("testserver: build the engine: %v", err)
 	}
-	services := s.opts.services
-	hooks, collectors, err := startWebhooks(eng, &services)
-	if err != nil {
-		_ = eng.Close()
-		t.Fatalf("testserver: webhooks: %v", err)
-	}
-	s.Webhooks = hooks
-	srv, err := apihttp.New(apihttp.Engine{Config: eng.Config, Log: eng.Log, Store: eng.Store, Accounts: eng.Accounts, Limiter: eng.Limiter}, apihttp.Options{Services: services, ExtraRoutes: s.opts.routes, Collectors: collectors})
-	if err != nil {
-		hooks.Close()
-		_ = eng.Close()
-		t.Fatalf("testserver: new server: %v", err)
-	}
-	s.Engine, s.HTTP, s.Config, s.closed = eng, srv, cfg, false
+	s.System, s.HTTP, s.Webhooks, s.Config, s.closed = sys, sys.HTTP, sys.Webhooks, sys.Config, false
 	for _, f := range s.opts.beforeStart {
 		if err := f(s); err != nil {
-			_ = eng.Close()
+			_ = sys.Close()
 			t.Fatalf("testserver: before start: %v", err)
 		}
 	}
-	if err := srv.Start(); err != nil {
-		_ = eng.Close()
+	if err := sys.Start(context.Background()); err != nil {
+		_ = sys.Close()
 		t.Fatalf("testserver: start: %v", err)
 	}
+	srv := sys.HTTP
 	s.URL, s.AdminURL, s.AdminToken = "http://"+srv.Addr(), "http://"+srv.AdminAddr(), srv.AdminTokenValue()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -228,13 +245,12 @@ func (s *Server) Close() {
 	s.client.CloseIdleConnections()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := s.HTTP.Shutdown(ctx); err != nil {
+	if err := s.System.Shutdown(ctx); err != nil {
 		s.t.Errorf("testserver: shutdown: %v", err)
 	}
-	s.Webhooks.Close()
 	// A store failed on purpose (persistence.Store.Err) reports its
 	// failure again on close; the test that caused it checks it.
-	if err := s.Engine.Close(); err != nil && s.Engine.Store.Err() == nil {
+	if err := s.System.Close(); err != nil && s.System.Store.Err() == nil {
 		s.t.Errorf("testserver: close engine: %v", err)
 	}
 }

@@ -172,3 +172,9 @@ func (t *fullURLTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	}
 	return resp, nil
 }
+
+// ConnOf is a connection to a dev chain the caller started and stops
+// itself (tests): closing the connection leaves the chain running.
+func ConnOf(d *DevChain) *Conn {
+	return &Conn{Client: d.Client(), ChainID: d.ChainID(), RPCURL: d.RPCURL(), Dev: d, close: func() error { return nil }}
+}

@@ -19,7 +19,6 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/orderengine/orderengine/chain/devchain"
-	"github.com/orderengine/orderengine/persistence"
 )
 
 // devnetCommand is `orderengine devnet <deploy|faucet>`: deploy the
@@ -146,69 +145,4 @@ func readKeyFile(path string) (*ecdsa.PrivateKey, error) {
 		return nil, fmt.Errorf("key file %s: %w", path, err)
 	}
 	return key, nil
-}
-
-// startChain is serve's chain hook: it opens the chain (the embedded dev
-// chain with an empty chain.rpcURL, else the external node, whose chain id
-// and router are checked), hands its client to the services wired after
-// it, serves the filled chain section on /v1/config, and stops the chain
-// after the HTTP drain.
-func startChain(ctx context.Context, env *serveEnv) (func(context.Context) error, error) {
-	conn, err := devchain.Open(ctx, env.Config, env.Log, env.Stdout)
-	if err != nil {
-		return nil, err
-	}
-	if err := bindChain(ctx, env, conn); err != nil {
-		_ = conn.Close()
-		return nil, err
-	}
-	env.ChainClient = conn.Client
-	env.ChainRPC = conn.RPC
-	env.HTTP.SetChain(env.Config.Chain)
-	return func(context.Context) error { return conn.Close() }, nil
-}
-
-// bindChain checks that the data folder's chain-bound records (orders, the
-// indexer's state, fills, market data: persistence.Prefixes) belong to the
-// chain just opened, named by its id and the hash of the block the indexer
-// starts from. The embedded dev chain is in memory and starts from genesis
-// at every start, so the records of an earlier run are cleared (accounts,
-// keys, referral bindings and webhooks stay); with an external node a data
-// folder of another chain is refused. It runs before the order service and
-// the indexer read the store.
-func bindChain(ctx context.Context, env *serveEnv, conn *devchain.Conn) error {
-	block := env.Config.Chain.DeployBlock
-	h, err := conn.Client.HeaderByNumber(ctx, new(big.Int).SetUint64(block))
-	if err != nil {
-		return fmt.Errorf("read block %d of chain %d: %w", block, conn.ChainID, err)
-	}
-	id := persistence.ChainIdentity{ChainID: conn.ChainID, Block: block, Hash: h.Hash()}
-	store := env.Engine.Store
-	bound, err := store.HasChainBound()
-	if err != nil {
-		return err
-	}
-	if conn.Dev != nil {
-		// Every start is a new chain, even when its first blocks hash the
-		// same as the last run's (same keys, same second).
-		if !bound {
-			return store.SetChainIdentity(id)
-		}
-		env.Log.Warn("the embedded dev chain starts from genesis at every start: clearing the previous run's orders, fills, market data and indexer state (accounts, keys and webhooks are kept)",
-			"dataDir", env.Config.DataDir)
-		return store.ResetChainBound(id)
-	}
-	stored, known, err := store.ChainIdentity()
-	switch {
-	case err != nil || (known && stored == id):
-		return err
-	case !bound || !known:
-		// Nothing bound yet, or a folder written before identities were
-		// recorded, served by the node it was made with.
-		return store.SetChainIdentity(id)
-	default:
-		return fmt.Errorf("data folder %s holds orders and chain data of another chain (chain %d, block %d has hash %s there; the node at %s has %s): "+
-			"serve it with the node it was made with, or start with another data folder",
-			env.Config.DataDir, stored.ChainID, stored.Block, stored.Hash.Hex(), devchain.RedactURL(env.Config.Chain.RPCURL), id.Hash.Hex())
-	}
 }

@@ -37,16 +37,12 @@ type cliEnv struct {
 	reg     registryT
 }
 
-// registryT lists the commands and the hooks of serve.
+// registryT lists the commands.
 type registryT struct {
 	commands map[string]command
-	// startChain starts the chain the engine follows before the listeners
-	// open (the embedded dev chain, or a connection to an external node).
-	// nil: no chain; /v1/config serves the configured addresses.
-	startChain chainStarter
 }
 
-// registry is the one place commands and hooks are registered.
+// registry is the one place commands are registered.
 func registry() registryT {
 	return registryT{
 		commands: map[string]command{
@@ -55,7 +51,6 @@ func registry() registryT {
 			"devnet": devnetCommand(),
 			"keeper": keeperCommand(),
 		},
-		startChain: startChain,
 	}
 }
 

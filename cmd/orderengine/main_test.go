@@ -132,14 +132,26 @@ func waitIndexed(t *testing.T, base, key string, block uint64) {
 
 var keyRe = regexp.MustCompile(`export KEY=(svc_[0-9A-Za-z]+)`)
 
+// devKey waits for the development key serve prints once its listeners
+// serve (a moment after /healthz first answers) and returns it.
+func (r *running) devKey(t *testing.T) string {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if m := keyRe.FindStringSubmatch(r.stdout.String()); m != nil && persistence.WellFormedAPIKey(m[1]) {
+			return m[1]
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no dev key printed:\n%s", r.stdout.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 func TestServeDevKeyAdminAndGracefulRestart(t *testing.T) {
 	dir := t.TempDir()
 	r := startServe(t, dir)
-	m := keyRe.FindStringSubmatch(r.stdout.String())
-	if m == nil || !persistence.WellFormedAPIKey(m[1]) {
-		t.Fatalf("no dev key printed:\n%s", r.stdout.String())
-	}
-	devKey := m[1]
+	devKey := r.devKey(t)
 	checkDevRPC(t, "http://"+r.pub)
 	checkRouting(t, "http://"+r.pub, devKey)
 	if code := get(t, "http://"+r.pub+"/v1/stats", devKey); code != 200 { // market data is served (lifecycle)
@@ -216,11 +228,7 @@ func TestDevRestartStartsFromAFreshChain(t *testing.T) {
 	dir := t.TempDir()
 	fast := []string{"--chain-block-interval", "20ms"}
 	r := startServe(t, dir, fast...)
-	m := keyRe.FindStringSubmatch(r.stdout.String())
-	if m == nil {
-		t.Fatalf("no dev key printed:\n%s", r.stdout.String())
-	}
-	key, base := m[1], "http://"+r.pub
+	key, base := r.devKey(t), "http://"+r.pub
 	var cfg struct {
 		ChainID  uint64         `json:"chainId"`
 		Router   common.Address `json:"router"`

@@ -82,11 +82,7 @@ func TestMetricsMatchTheDocs(t *testing.T) {
 	r := startServe(t, dir)
 	defer r.stop(t)
 	base := "http://" + r.pub
-	m := keyRe.FindStringSubmatch(r.stdout.String())
-	if m == nil {
-		t.Fatalf("no dev key printed:\n%s", r.stdout.String())
-	}
-	key := m[1]
+	key := r.devKey(t)
 	if code := send(t, "POST", base+"/v1/orders", key, []byte(`{"order":{}}`)); code != 400 {
 		t.Fatalf("refused submit: %d", code)
 	}

@@ -4,58 +4,23 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"path/filepath"
 	"time"
 
-	"github.com/orderengine/orderengine/config"
-
-	"github.com/ethereum/go-ethereum/rpc"
-
-	"github.com/orderengine/orderengine/actors/webhook"
 	"github.com/orderengine/orderengine/app"
 	"github.com/orderengine/orderengine/chain/devchain"
+	"github.com/orderengine/orderengine/config"
 	apihttp "github.com/orderengine/orderengine/http"
-	"github.com/orderengine/orderengine/orders"
-	"github.com/orderengine/orderengine/routing"
 )
-
-// serveEnv is what a serve hook gets: the loaded configuration, the logger,
-// the engine and the (not yet listening) HTTP server.
-type serveEnv struct {
-	Config *config.Config
-	Log    *slog.Logger
-	Engine *app.Engine
-	HTTP   *apihttp.Server
-	Stdout io.Writer
-	// Services are the services plugged so far; a hook adds its own and
-	// calls HTTP.SetServices(Services).
-	Services apihttp.Services
-	// ChainClient is the chain hook's node client (nil without a chain).
-	ChainClient orders.ChainClient
-	// ChainRPC is the raw JSON-RPC client (eth_call with state overrides);
-	// nil when the chain offers none.
-	ChainRPC *rpc.Client
-	// Webhooks is the webhook manager (its Stats feed GET /v1/stats).
-	Webhooks *webhook.Manager
-	// Routing is the routing stack, shared by the routing routes and the
-	// keeper interface (nil without a chain).
-	Routing *routing.Stack
-
-	volumes volumeSlot
-}
-
-// chainStarter starts the chain side before the listeners open. It may
-// update the served chain configuration (env.HTTP.SetChain) and plug
-// services (env.HTTP.SetServices). The returned stop runs after the HTTP
-// drain and before the engine closes; it may be nil.
-type chainStarter func(ctx context.Context, env *serveEnv) (stop func(context.Context) error, err error)
 
 func serveCommand() command {
 	return command{summary: "run the service (default)", run: runServe}
 }
 
+// runServe loads the configuration, builds the engine (app.New), runs it
+// until a signal, a listener failure or a storage failure, and shuts it
+// down: /readyz turns 503 for http.shutdownDelay, the listeners drain for
+// up to http.shutdownTimeout, then the engine stops.
 func runServe(ctx context.Context, env *cliEnv, args []string) (err error) {
 	cfg, err := config.LoadConfig(args, env.lookupEnv, env.stderr)
 	if err != nil {
@@ -74,58 +39,21 @@ func runServe(ctx context.Context, env *cliEnv, args []string) (err error) {
 			log.Warn("environment variables that name no setting are ignored", "err", err)
 		}
 	}
-	eng, err := app.Open(cfg, log)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if cerr := eng.Close(); cerr != nil {
-			err = errors.Join(err, cerr)
-		}
-		log.Info("engine closed")
-	}()
-	hooks, srvOpts, err := startWebhooks(eng)
-	if err != nil {
-		return err
-	}
-	defer hooks.Close() // after the HTTP drain, before the engine closes
-	srv, err := apihttp.New(apihttp.Engine{Config: eng.Config, Log: eng.Log, Store: eng.Store, Accounts: eng.Accounts, Limiter: eng.Limiter}, srvOpts)
-	if err != nil {
-		return err
-	}
 	if cfg.Dev && cfg.Chain.RPCURL != "" {
 		log.Warn("dev mode with an external node: webhook targets may be plain-http and private addresses (webhooks.allowLoopbackHTTP); set dev=false (ORDERENGINE_DEV=false) for a network that is not yours",
 			"rpc", devchain.RedactURL(cfg.Chain.RPCURL))
 	}
-	if cfg.Dev && cfg.Chain.RPCURL == "" {
-		// Only with the embedded dev chain, like the dev keeper: with an
-		// external node the folder may serve a real network, whose keys
-		// are issued through the admin API and never printed.
-		if err := ensureDevKey(eng, env.stdout); err != nil {
-			return err
-		}
-	}
-	senv := &serveEnv{Config: &cfg, Log: log, Engine: eng, HTTP: srv, Stdout: env.stdout, Services: srvOpts.Services, Webhooks: hooks}
-	var stopChain func(context.Context) error
-	if env.reg.startChain != nil {
-		if stopChain, err = env.reg.startChain(ctx, senv); err != nil {
-			return fmt.Errorf("start chain: %w", err)
-		}
-	}
-	if err := startOrders(ctx, senv); err != nil {
-		return err
-	}
-	stopRouting, err := startRouting(ctx, senv)
+	sys, err := app.New(ctx, cfg, log, app.Options{Stdout: env.stdout})
 	if err != nil {
 		return err
 	}
-	defer stopRouting()
-	stopLifecycle, err := startLifecycle(ctx, senv)
-	if err != nil {
-		return err
-	}
-	defer stopLifecycle() // idempotent; also runs on an early return, before the engine closes
-	if err := srv.Start(); err != nil {
+	defer func() {
+		if cerr := sys.Close(); cerr != nil {
+			err = errors.Join(err, cerr)
+		}
+		log.Info("engine closed")
+	}()
+	if err := sys.Start(ctx); err != nil {
 		return err
 	}
 	if cfg.HTTP.AdminToken == "" {
@@ -137,57 +65,26 @@ func runServe(ctx context.Context, env *cliEnv, args []string) (err error) {
 		if d := cfg.HTTP.ShutdownDelay; d > 0 {
 			// Out of rotation first: /readyz answers 503 while the
 			// listeners keep serving (a second signal ends the process).
-			srv.Drain()
+			sys.HTTP.Drain()
 			log.Info("shutting down: not ready, listeners open", "shutdownDelay", d)
 			time.Sleep(d)
 		}
 		log.Info("shutting down: draining in-flight requests", "timeout", cfg.HTTP.ShutdownTimeout)
-	case serveErr = <-srv.Errors():
+	case serveErr = <-sys.HTTP.Errors():
 		log.Error("listener stopped", "err", serveErr)
-	case <-eng.Store.Failed():
+	case <-sys.Store.Failed():
 		// Fail-stop (persistence/walwatch.go): requests are refused with
 		// 500 from now on; exit non-zero so the supervisor restarts the
 		// service, which recovers what was answered as durable.
-		serveErr = eng.Store.Err()
+		serveErr = sys.Store.Err()
 		log.Error("storage failed: shutting down", "err", serveErr)
 	}
 	dctx, cancel := context.WithTimeout(context.Background(), cfg.HTTP.ShutdownTimeout)
 	defer cancel()
 	errs := []error{serveErr}
-	if err := srv.Shutdown(dctx); err != nil {
+	if err := sys.Shutdown(dctx); err != nil {
 		errs = append(errs, fmt.Errorf("http: in-flight requests not drained within http.shutdownTimeout (%s): %w", cfg.HTTP.ShutdownTimeout, err))
-	}
-	stopLifecycle() // before the chain stops
-	stopRouting()
-	if stopChain != nil {
-		errs = append(errs, stopChain(dctx))
 	}
 	log.Info("http drained")
 	return errors.Join(errs...)
-}
-
-// ensureDevKey creates a development account and key on the first start of
-// a data directory on the embedded dev chain and prints the key, once.
-func ensureDevKey(eng *app.Engine, out io.Writer) error {
-	accts, err := eng.Accounts.ListAccounts()
-	if err != nil || len(accts) > 0 {
-		return err
-	}
-	acct, err := eng.Accounts.CreateAccount("dev", config.TierFree, config.BucketLimits{})
-	if err != nil {
-		return err
-	}
-	key, _, err := eng.Accounts.IssueKey(acct.ID)
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(out, `
-==================== DEVELOPMENT API KEY (shown once) ====================
-  account %s, tier free
-  export KEY=%s
-  It is stored only as a hash. Lost it? orderengine admin issue-key --account %s
-===========================================================================
-
-`, acct.ID, key, acct.ID)
-	return err
 }

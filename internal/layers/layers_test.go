@@ -47,14 +47,30 @@ var rules = []rule{
 		from:       []string{"..."},
 		fromExcept: []string{"cmd/...", "bench/...", "app/..."},
 		to:         []string{"app"},
-		// orders/wire.go builds the order service from an *app.Engine;
-		// the entry goes when the composition root wires orders itself.
-		known: []string{"orders"},
 	},
 	{
 		name: "actors do not import the services built on them",
 		from: []string{"actors/..."},
 		to:   []string{"orders/...", "market/...", "keeper/..."},
+	},
+	{
+		name: "actors of one kind do not import the services, the chain lifecycle or the HTTP layer",
+		from: []string{"actors/..."},
+		to:   []string{"chainsync/...", "routing/..."},
+		// The pairs observe the indexer's blocks (chainsync.Block); the
+		// order actors know nothing of it.
+		fromExcept: []string{"actors/pair"},
+	},
+	{
+		name:     "persistence is below every actor and service",
+		from:     []string{"persistence/..."},
+		to:       []string{"actors/...", "orders/...", "market/...", "keeper/...", "chainsync/...", "routing/...", "api/..."},
+		toExcept: []string{},
+	},
+	{
+		name: "the chain packages know nothing of the engine above them",
+		from: []string{"chain/...", "contracts/..."},
+		to:   []string{"persistence/...", "actors/...", "orders/...", "market/...", "keeper/...", "chainsync/...", "routing/...", "api/..."},
 	},
 	{
 		name:     "api is a vocabulary: it imports nothing of the engine but config",

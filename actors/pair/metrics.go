@@ -1,4 +1,4 @@
-package trigger
+package pair
 
 import (
 	"sync/atomic"
@@ -7,8 +7,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 )
 
-// metrics are the trigger engine's Prometheus metrics: how long a tick
-// takes and how many orders it holds open.
+// metrics are the pairs' Prometheus metrics: how long a tick takes and how
+// many orders the pairs hold open.
 type metrics struct {
 	duration prometheus.Histogram
 	open     atomic.Int64
@@ -23,36 +23,34 @@ func newMetrics() metrics {
 	})}
 }
 
-// evaluated records a tick that started at start; open is the engine's
-// open set after it (nil before the first load).
-func (m *metrics) evaluated(start time.Time, open *openSet) {
+// evaluated records a tick that started at start, after which the pairs
+// held open orders.
+func (m *metrics) evaluated(start time.Time, open int) {
 	m.duration.Observe(time.Since(start).Seconds())
 	m.ticks.Add(1)
-	if open != nil {
-		m.open.Store(int64(len(open.views)))
-	}
+	m.open.Store(int64(open))
 }
 
 var (
-	descOpen  = prometheus.NewDesc("orderengine_orders_open", "Open orders (pending or active) held by the trigger engine at its last evaluation.", nil, nil)
+	descOpen  = prometheus.NewDesc("orderengine_orders_open", "Open orders (pending or active) held by the pair actors at their last evaluation.", nil, nil)
 	descTicks = prometheus.NewDesc("orderengine_trigger_evaluations_total", "Trigger evaluations run (one per applied block).", nil, nil)
 )
 
-// Collector returns the engine's metrics for a Prometheus registry:
+// Collector returns the pairs' metrics for a Prometheus registry:
 // orderengine_trigger_evaluation_duration_seconds,
 // orderengine_trigger_evaluations_total and orderengine_orders_open.
-func (e *Engine) Collector() prometheus.Collector { return collector{e} }
+func (p *Pairs) Collector() prometheus.Collector { return collector{p} }
 
-type collector struct{ e *Engine }
+type collector struct{ p *Pairs }
 
 func (c collector) Describe(ch chan<- *prometheus.Desc) {
-	c.e.metrics.duration.Describe(ch)
+	c.p.metrics.duration.Describe(ch)
 	ch <- descOpen
 	ch <- descTicks
 }
 
 func (c collector) Collect(ch chan<- prometheus.Metric) {
-	m := &c.e.metrics
+	m := &c.p.metrics
 	m.duration.Collect(ch)
 	ch <- prometheus.MustNewConstMetric(descOpen, prometheus.GaugeValue, float64(m.open.Load()))
 	ch <- prometheus.MustNewConstMetric(descTicks, prometheus.CounterValue, float64(m.ticks.Load()))

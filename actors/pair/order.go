@@ -1,0 +1,185 @@
+package pair
+
+import (
+	"bytes"
+	"encoding/hex"
+	"fmt"
+	"math/big"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/holiman/uint256"
+
+	"github.com/orderengine/orderengine/chain"
+	"github.com/orderengine/orderengine/persistence"
+)
+
+// openOrder is an open order as its pair actor holds it: the record the
+// change feed last delivered (immutable), the chain's progress on it, and
+// what the book and the decisions need, derived once. An openOrder is never
+// modified once the actor holds it: a change puts a new one, so an
+// Executable published from a tick never sees a later change.
+type openOrder struct {
+	Key
+	rec    *persistence.OrderRecord
+	traits chain.Traits
+	// amountIn, recFilled and trigger are the record's; filled is the
+	// larger of the record's and the chain's filledAmountIn (the chain may
+	// be ahead of the projection into the record), remaining amountIn −
+	// filled (≤ 0: nothing left; shared by the ticks' Executables).
+	amountIn, recFilled, trigger *big.Int
+	filled, remaining            *big.Int
+	// From the chain record: executions and the times of the first and
+	// latest fill.
+	executions                    uint32
+	firstExecution, lastExecution uint64
+}
+
+// newOpenOrder is rec as its pair holds it, with the chain's record of it
+// (found false: the chain has not seen it).
+func newOpenOrder(rec *persistence.OrderRecord, co persistence.ChainOrder, found bool) *openOrder {
+	o := &openOrder{
+		Key: Key{Price: rec.Order.TriggerPrice, Hash: rec.Hash}, rec: rec, traits: rec.Traits(),
+		amountIn: rec.Order.AmountIn.ToBig(), recFilled: rec.FilledIn.ToBig(), trigger: rec.Order.TriggerPrice.ToBig(),
+	}
+	o.setChain(co, found)
+	return o
+}
+
+// withChain returns a copy of o with the chain's new record of it.
+func (o *openOrder) withChain(co persistence.ChainOrder, found bool) *openOrder {
+	n := *o
+	n.setChain(co, found)
+	return &n
+}
+
+func (o *openOrder) setChain(co persistence.ChainOrder, found bool) {
+	filled := o.recFilled
+	o.executions, o.firstExecution, o.lastExecution = 0, 0, 0
+	if found {
+		o.executions, o.firstExecution, o.lastExecution = co.Executions, co.FirstExecution, co.LastExecution
+		if cf := co.FilledAmountIn.ToBig(); cf.Cmp(o.recFilled) > 0 {
+			filled = cf
+		}
+	}
+	o.filled, o.remaining = filled, new(big.Int).Sub(o.amountIn, filled)
+}
+
+// Key is a position in a book: trigger price, then hash.
+type Key struct {
+	Price uint256.Int
+	Hash  common.Hash
+}
+
+// less orders by price, then hash.
+func (k Key) less(o Key) bool {
+	if c := k.Price.Cmp(&o.Price); c != 0 {
+		return c < 0
+	}
+	return bytes.Compare(k.Hash[:], o.Hash[:]) < 0
+}
+
+// Cursor renders k as an opaque cursor (128 hex digits).
+func (k Key) Cursor() string {
+	b := k.Price.Bytes32()
+	return hex.EncodeToString(b[:]) + hex.EncodeToString(k.Hash[:])
+}
+
+// ParseCursor parses a cursor made by Key.Cursor.
+func ParseCursor(s string) (Key, error) {
+	var k Key
+	b, err := hex.DecodeString(s)
+	if err != nil || len(b) != 64 {
+		return k, fmt.Errorf("cursor is not one this server issued")
+	}
+	k.Price.SetBytes32(b[:32])
+	copy(k.Hash[:], b[32:])
+	return k, nil
+}
+
+// PairKey returns the canonical (lower-case) identity of a pair's actor.
+func PairKey(tokenIn, tokenOut common.Address) string {
+	b := make([]byte, 0, 2*(2+2*common.AddressLength)+1)
+	b = append(b, "0x"...)
+	b = hex.AppendEncode(b, tokenIn[:])
+	b = append(b, "-0x"...)
+	b = hex.AppendEncode(b, tokenOut[:])
+	return string(b)
+}
+
+// pairTokens parses a PairKey back into its tokens.
+func pairTokens(key string) (in, out common.Address, ok bool) {
+	a, b, found := strings.Cut(key, "-")
+	if !found || !common.IsHexAddress(a) || !common.IsHexAddress(b) {
+		return in, out, false
+	}
+	return common.HexToAddress(a), common.HexToAddress(b), true
+}
+
+// Row is an open order as GET /v1/orderbook/{pair} shows it. Addresses are
+// EIP-55, amounts decimal strings.
+type Row struct {
+	OrderHash      string `json:"orderHash"`
+	OrderType      string `json:"orderType"`
+	Status         string `json:"status"`
+	Maker          string `json:"maker"`
+	AmountIn       string `json:"amountIn"`
+	FilledAmountIn string `json:"filledAmountIn"`
+	TriggerPrice   string `json:"triggerPrice"`
+	CreatedAt      string `json:"createdAt"`
+}
+
+// row renders o for the book.
+func (o *openOrder) row() Row {
+	r := o.rec
+	return Row{
+		OrderHash: r.Hash.Hex(), OrderType: r.Class.String(), Status: r.Status.String(),
+		Maker: chain.Checksum(r.Order.Maker), AmountIn: r.Order.AmountIn.Dec(), FilledAmountIn: r.FilledIn.Dec(),
+		TriggerPrice: r.Order.TriggerPrice.Dec(), CreatedAt: r.CreatedAt.UTC().Format(time.RFC3339Nano),
+	}
+}
+
+// hashOrder lists a pair's open orders in hash order, so a tick's
+// executables come out in the order the keeper interface pages them. The
+// changes since the last settle are kept aside (added, unsorted; replaced
+// and removed orders by identity) and merged in once per tick: a tick
+// costs one pass over the pair, however many orders changed.
+type hashOrder struct {
+	list    []*openOrder // sorted by hash as of the last settle; never modified in place
+	added   []*openOrder
+	dropped map[*openOrder]bool
+}
+
+func (p *hashOrder) add(o *openOrder) { p.added = append(p.added, o) }
+
+func (p *hashOrder) drop(o *openOrder) {
+	if p.dropped == nil {
+		p.dropped = map[*openOrder]bool{}
+	}
+	p.dropped[o] = true
+}
+
+// settle merges the changes into a new sorted list.
+func (p *hashOrder) settle() {
+	if len(p.added) == 0 && len(p.dropped) == 0 {
+		return
+	}
+	byHash := func(a, b *openOrder) int { return bytes.Compare(a.Hash[:], b.Hash[:]) }
+	slices.SortFunc(p.added, byHash)
+	out := make([]*openOrder, 0, len(p.list)+len(p.added))
+	i, j := 0, 0
+	for i < len(p.list) || j < len(p.added) {
+		var v *openOrder
+		if j == len(p.added) || (i < len(p.list) && byHash(p.list[i], p.added[j]) < 0) {
+			v, i = p.list[i], i+1
+		} else {
+			v, j = p.added[j], j+1
+		}
+		if !p.dropped[v] {
+			out = append(out, v)
+		}
+	}
+	p.list, p.added, p.dropped = out, nil, nil
+}
