@@ -94,7 +94,7 @@ func runServe(ctx context.Context, env *cliEnv, args []string) (err error) {
 		return err
 	}
 	if cfg.Dev && cfg.Chain.RPCURL != "" {
-		log.Warn("dev mode with an external node: webhook targets may be plain-http and private addresses (webhooks.allowLoopbackHTTP); set dev=false (ORDERENGINE_DEV=false) for a network that is not yours",
+		log.Warn("dev mode set explicitly with an external node: webhook targets may be loopback addresses, over plain http too (webhooks.allowLoopbackHTTP); leave dev unset for a network that is not yours",
 			"rpc", devchain.RedactURL(cfg.Chain.RPCURL))
 	}
 	if cfg.Dev && cfg.Chain.RPCURL == "" {
