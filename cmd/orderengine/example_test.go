@@ -48,7 +48,7 @@ func TestOrderExamples(t *testing.T) {
 	exampleNode(t, viemExample, "viem")
 	r := startServe(t, t.TempDir())
 	defer r.stop(t)
-	m := keyRe.FindStringSubmatch(r.stdout.String())
+	m := r.devKeyMatch(t)
 	if m == nil {
 		t.Fatalf("no dev key printed:\n%s", r.stdout.String())
 	}

@@ -135,7 +135,7 @@ var keyRe = regexp.MustCompile(`export KEY=(svc_[0-9A-Za-z]+)`)
 func TestServeDevKeyAdminAndGracefulRestart(t *testing.T) {
 	dir := t.TempDir()
 	r := startServe(t, dir)
-	m := keyRe.FindStringSubmatch(r.stdout.String())
+	m := r.devKeyMatch(t)
 	if m == nil || !persistence.WellFormedAPIKey(m[1]) {
 		t.Fatalf("no dev key printed:\n%s", r.stdout.String())
 	}
@@ -195,15 +195,15 @@ func TestServeDevKeyAdminAndGracefulRestart(t *testing.T) {
 	// Pebble was closed cleanly: the directory opens again, and the dev key
 	// is not printed a second time but still works.
 	r = startServe(t, dir)
-	defer r.stop(t)
-	if strings.Contains(r.stdout.String(), "export KEY=") {
-		t.Fatal("dev key printed again on restart")
-	}
 	if code := get(t, "http://"+r.pub+"/v1/stats", devKey); code != 200 { // market data is served (lifecycle)
 		t.Fatalf("dev key after restart: %d", code)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "admin.token")); err != nil {
 		t.Fatal(err)
+	}
+	r.stop(t) // serve has returned: all it printed is in stdout
+	if strings.Contains(r.stdout.String(), "export KEY=") {
+		t.Fatal("dev key printed again on restart")
 	}
 }
 
@@ -216,7 +216,7 @@ func TestDevRestartStartsFromAFreshChain(t *testing.T) {
 	dir := t.TempDir()
 	fast := []string{"--chain-block-interval", "20ms"}
 	r := startServe(t, dir, fast...)
-	m := keyRe.FindStringSubmatch(r.stdout.String())
+	m := r.devKeyMatch(t)
 	if m == nil {
 		t.Fatalf("no dev key printed:\n%s", r.stdout.String())
 	}
@@ -285,17 +285,17 @@ func TestServeRefusesAnotherChainsDataFolder(t *testing.T) {
 	dir := t.TempDir()
 	first := external()
 	r := startServe(t, dir, first...)
+	// With an external node production mode is the default: no dev mode
+	// warning (an explicit dev=true gets one, below).
+	if strings.Contains(r.stderr.String(), "dev mode set explicitly with an external node") {
+		t.Fatalf("dev mode on an external node without asking for it:\n%s", r.stderr.String())
+	}
+	waitIndexed(t, "http://"+r.pub, adminIssueKey(t, r.adm, dir), 5)
+	r.stop(t)
 	// With an external node no development key is created or printed.
 	if strings.Contains(r.stdout.String(), "export KEY=") || strings.Contains(r.stdout.String(), "DEVELOPMENT API KEY") {
 		t.Fatalf("dev key printed with an external node:\n%s", r.stdout.String())
 	}
-	// Dev mode (the default) relaxes the webhook target checks: with an
-	// external node, which may be a real network, serve says so.
-	if !strings.Contains(r.stderr.String(), "dev mode with an external node") {
-		t.Fatalf("no warning about dev mode on an external node:\n%s", r.stderr.String())
-	}
-	waitIndexed(t, "http://"+r.pub, adminIssueKey(t, r.adm, dir), 5)
-	r.stop(t)
 
 	// Block times are whole seconds: a chain started in the same second
 	// from the same keys would hash the same.
@@ -303,7 +303,12 @@ func TestServeRefusesAnotherChainsDataFolder(t *testing.T) {
 	if _, err := tryServe(t, dir, external()); err == nil || !strings.Contains(err.Error(), "another chain") {
 		t.Fatalf("serve on another chain's data folder: %v", err)
 	}
-	r = startServe(t, dir, first...) // the node it was made with is still accepted
+	// The node it was made with is still accepted; dev mode asked for by
+	// name relaxes the webhook targets to loopback, and serve says so.
+	r = startServe(t, dir, append(first, "--dev=true")...)
+	if !strings.Contains(r.stderr.String(), "dev mode set explicitly with an external node") {
+		t.Fatalf("no warning about dev mode on an external node:\n%s", r.stderr.String())
+	}
 	r.stop(t)
 }
 
@@ -389,8 +394,11 @@ func TestServeOnABusyPortNamesTheSetting(t *testing.T) {
 
 func TestUnknownCommand(t *testing.T) {
 	env := &cliEnv{stdout: io.Discard, stderr: io.Discard, lookupEnv: func(string) (string, bool) { return "", false }, reg: registry()}
-	if err := run(context.Background(), env, []string{"frobnicate"}); err == nil {
-		t.Fatal("unknown command accepted")
+	if err := run(context.Background(), env, []string{"frobnicate"}); exitCode(err) != 2 {
+		t.Fatalf("unknown command: %v, exit %d, want 2", err, exitCode(err))
+	}
+	if err := run(context.Background(), env, nil); exitCode(err) != 2 {
+		t.Fatalf("no command: %v, exit %d, want 2", err, exitCode(err))
 	}
 	if err := run(context.Background(), env, []string{"admin", "nope"}); err == nil {
 		t.Fatal("unknown admin command accepted")

@@ -53,7 +53,7 @@ type serveEnv struct {
 type chainStarter func(ctx context.Context, env *serveEnv) (stop func(context.Context) error, err error)
 
 func serveCommand() command {
-	return command{summary: "run the service (default)", run: runServe}
+	return command{summary: "run the service (make run)", run: runServe}
 }
 
 func runServe(ctx context.Context, env *cliEnv, args []string) (err error) {
@@ -97,14 +97,6 @@ func runServe(ctx context.Context, env *cliEnv, args []string) (err error) {
 		log.Warn("dev mode set explicitly with an external node: webhook targets may be loopback addresses, over plain http too (webhooks.allowLoopbackHTTP); leave dev unset for a network that is not yours",
 			"rpc", devchain.RedactURL(cfg.Chain.RPCURL))
 	}
-	if cfg.Dev && cfg.Chain.RPCURL == "" {
-		// Only with the embedded dev chain, like the dev keeper: with an
-		// external node the folder may serve a real network, whose keys
-		// are issued through the admin API and never printed.
-		if err := ensureDevKey(eng, env.stdout); err != nil {
-			return err
-		}
-	}
 	senv := &serveEnv{Config: &cfg, Log: log, Engine: eng, HTTP: srv, Stdout: env.stdout, Services: srvOpts.Services, Webhooks: hooks}
 	var stopChain func(context.Context) error
 	if env.reg.startChain != nil {
@@ -126,6 +118,9 @@ func runServe(ctx context.Context, env *cliEnv, args []string) (err error) {
 	}
 	defer stopLifecycle() // idempotent; also runs on an early return, before the engine closes
 	if err := srv.Start(); err != nil {
+		return err
+	}
+	if err := announceDevKey(cfg, eng, env.stdout); err != nil {
 		return err
 	}
 	if cfg.HTTP.AdminToken == "" {
@@ -164,30 +159,4 @@ func runServe(ctx context.Context, env *cliEnv, args []string) (err error) {
 	}
 	log.Info("http drained")
 	return errors.Join(errs...)
-}
-
-// ensureDevKey creates a development account and key on the first start of
-// a data directory on the embedded dev chain and prints the key, once.
-func ensureDevKey(eng *app.Engine, out io.Writer) error {
-	accts, err := eng.Accounts.ListAccounts()
-	if err != nil || len(accts) > 0 {
-		return err
-	}
-	acct, err := eng.Accounts.CreateAccount("dev", config.TierFree, config.BucketLimits{})
-	if err != nil {
-		return err
-	}
-	key, _, err := eng.Accounts.IssueKey(acct.ID)
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(out, `
-==================== DEVELOPMENT API KEY (shown once) ====================
-  account %s, tier free
-  export KEY=%s
-  It is stored only as a hash. Lost it? orderengine admin issue-key --account %s
-===========================================================================
-
-`, acct.ID, key, acct.ID)
-	return err
 }
