@@ -59,11 +59,14 @@ type DevChain struct {
 
 	feePolicy map[string]map[string]config.FeeCell
 
-	// deployer serialises the deployer's transactions (faucet, oracle
-	// writes), so each takes the next nonce.
-	deployer *sender
-	deploy   *Deployment
-	mm       *MarketMaker
+	// senders holds the one sender of each dev account that sends
+	// in-process (senderOf); deployer is the deployer's (faucet, oracle
+	// writes).
+	sendersMu sync.Mutex
+	senders   map[common.Address]*sender
+	deployer  *sender
+	deploy    *Deployment
+	mm        *MarketMaker
 
 	// timer is set, before Start returns, when the mining loop runs.
 	timer bool
@@ -141,8 +144,9 @@ func Start(ctx context.Context, cfg config.ChainConfig, logger *slog.Logger, opt
 	if err := d.startBackend(); err != nil {
 		return nil, err
 	}
-	d.deployer = newSender(d.client, d.accounts.Deployer.Key, d.chainID)
+	d.deployer = d.senderOf(d.accounts.Deployer)
 	if err := d.setup(ctx); err != nil {
+		d.closeSenders()
 		_ = d.backend.Close()
 		return nil, err
 	}
@@ -313,6 +317,7 @@ func (d *DevChain) Close() error {
 			d.stop()
 		}
 		d.wg.Wait()
+		d.closeSenders()
 		d.closeErr = d.backend.Close()
 		if d.closeErr != nil && errors.Is(d.closeErr, node.ErrNodeStopped) {
 			d.closeErr = nil
@@ -342,8 +347,7 @@ func (d *DevChain) setup(ctx context.Context) error {
 		txs = append(txs, hashes...)
 	}
 	if d.cfg.MarketMaker.Enabled {
-		d.mm = newMarketMaker(d.cfg.MarketMaker, d.logger, d.client, dep,
-			newSender(d.client, d.accounts.MarketMaker.Key, d.chainID), d.deployer)
+		d.mm = newMarketMaker(d.cfg.MarketMaker, d.logger, d.client, dep, d.senderOf(d.accounts.MarketMaker), d.deployer)
 		hashes, err := d.mm.prepare(ctx, f.send)
 		if err != nil {
 			return err
@@ -352,6 +356,32 @@ func (d *DevChain) setup(ctx context.Context) error {
 	}
 	_, err = d.Mine(ctx, txs...)
 	return err
+}
+
+// senderOf returns the one sender of acct's transactions, starting it on
+// first use: every in-process user of a dev account sends through it, so
+// the account's nonces are taken in one place.
+func (d *DevChain) senderOf(acct Account) *sender {
+	d.sendersMu.Lock()
+	defer d.sendersMu.Unlock()
+	if d.senders == nil {
+		d.senders = map[common.Address]*sender{}
+	}
+	s, ok := d.senders[acct.Address]
+	if !ok {
+		s = newSender(d.client, acct.Key, d.chainID)
+		d.senders[acct.Address] = s
+	}
+	return s
+}
+
+// closeSenders stops every account's sender (after the timers).
+func (d *DevChain) closeSenders() {
+	d.sendersMu.Lock()
+	defer d.sendersMu.Unlock()
+	for _, s := range d.senders {
+		s.close()
+	}
 }
 
 // Mine seals blocks until every transaction of txs is mined (a
