@@ -171,9 +171,11 @@ func startChain(ctx context.Context, env *serveEnv) (func(context.Context) error
 // bindChain checks that the data folder's chain-bound records (orders, the
 // indexer's state, fills, market data: persistence.Prefixes) belong to the
 // chain just opened, named by its id and the hash of the block the indexer
-// starts from. The embedded dev chain is in memory and starts from genesis
-// at every start, so the records of an earlier run are cleared (accounts,
-// keys, referral bindings and webhooks stay); with an external node a data
+// starts from. A persisted dev chain (chain.devPersist) keeps its identity
+// across restarts, so the records stay; when the dev chain is a new one
+// (its folder was removed, or chain.devPersist is off and the chain lives
+// in memory) the records of the earlier chain are cleared (accounts, keys,
+// referral bindings and webhooks stay). With an external node a data
 // folder of another chain is refused. It runs before the order service and
 // the indexer read the store.
 func bindChain(ctx context.Context, env *serveEnv, conn *devchain.Conn) error {
@@ -188,24 +190,29 @@ func bindChain(ctx context.Context, env *serveEnv, conn *devchain.Conn) error {
 	if err != nil {
 		return err
 	}
-	if conn.Dev != nil {
-		// Every start is a new chain, even when its first blocks hash the
-		// same as the last run's (same keys, same second).
+	stored, known, err := store.ChainIdentity()
+	switch {
+	case err != nil:
+		return err
+	case conn.Dev != nil && !conn.Dev.Persistent():
+		// Every start is a new chain, even when its first blocks hash
+		// the same as the last run's (same keys, same second).
 		if !bound {
 			return store.SetChainIdentity(id)
 		}
-		env.Log.Warn("the embedded dev chain starts from genesis at every start: clearing the previous run's orders, fills, market data and indexer state (accounts, keys and webhooks are kept)",
+		env.Log.Warn("the embedded dev chain is kept in memory (chain.devPersist=false) and starts from genesis at every start: clearing the previous run's orders, fills, market data and indexer state (accounts, keys and webhooks are kept)",
 			"dataDir", env.Config.DataDir)
 		return store.ResetChainBound(id)
-	}
-	stored, known, err := store.ChainIdentity()
-	switch {
-	case err != nil || (known && stored == id):
-		return err
+	case known && stored == id:
+		return nil
 	case !bound || !known:
 		// Nothing bound yet, or a folder written before identities were
-		// recorded, served by the node it was made with.
+		// recorded, served by the chain it was made with.
 		return store.SetChainIdentity(id)
+	case conn.Dev != nil:
+		env.Log.Warn("a new embedded dev chain: clearing the earlier chain's orders, fills, market data and indexer state (accounts, keys and webhooks are kept)",
+			"dataDir", env.Config.DataDir, "was", stored.Hash.Hex(), "now", id.Hash.Hex())
+		return store.ResetChainBound(id)
 	default:
 		return fmt.Errorf("data folder %s holds orders and chain data of another chain (chain %d, block %d has hash %s there; the node at %s has %s): "+
 			"serve it with the node it was made with, or start with another data folder",

@@ -18,10 +18,6 @@ import (
 
 	"github.com/orderengine/orderengine/config"
 
-	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/crypto"
-
-	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/chain/devchain"
 	"github.com/orderengine/orderengine/internal/syncbuf"
 	"github.com/orderengine/orderengine/internal/testport"
@@ -204,61 +200,6 @@ func TestServeDevKeyAdminAndGracefulRestart(t *testing.T) {
 	r.stop(t) // serve has returned: all it printed is in stdout
 	if strings.Contains(r.stdout.String(), "export KEY=") {
 		t.Fatal("dev key printed again on restart")
-	}
-}
-
-// The embedded dev chain is in memory and starts from genesis at every
-// start, while the data folder keeps what the previous run stored: a
-// restart must clear the previous run's orders and indexer state (the
-// indexer would otherwise wait for blocks the new chain reaches only later,
-// then rewind past its window), and keep the dev key.
-func TestDevRestartStartsFromAFreshChain(t *testing.T) {
-	dir := t.TempDir()
-	fast := []string{"--chain-block-interval", "20ms"}
-	r := startServe(t, dir, fast...)
-	m := r.devKeyMatch(t)
-	if m == nil {
-		t.Fatalf("no dev key printed:\n%s", r.stdout.String())
-	}
-	key, base := m[1], "http://"+r.pub
-	var cfg struct {
-		ChainID  uint64         `json:"chainId"`
-		Router   common.Address `json:"router"`
-		FeeVault common.Address `json:"feeVault"`
-	}
-	getJSON(t, base+"/v1/config", "", &cfg)
-	tokens := map[string]devchain.Token{}
-	for _, sym := range []string{"WETH", "USDC"} {
-		var list struct{ Tokens []devchain.Token }
-		getJSON(t, base+"/v1/tokens?search="+sym, key, &list)
-		tokens[sym] = list.Tokens[0]
-	}
-	maker, _ := crypto.GenerateKey()
-	ppm := config.Default().Routing.FeePolicy["limit"][config.ClassMajor].ReferralPpm
-	body, h := signedLimit(chain.NewRouterDomain(cfg.ChainID, cfg.Router), maker, tokens["WETH"], tokens["USDC"], cfg.FeeVault, ppm, 7)
-	submit := func() int { return send(t, "POST", base+"/v1/orders", key, body) }
-	if code := submit(); code != 201 {
-		t.Fatalf("submit: %d", code)
-	}
-	waitIndexed(t, base, key, 60)
-	r.stop(t)
-
-	r = startServe(t, dir, fast...)
-	defer r.stop(t)
-	base = "http://" + r.pub
-	if strings.Contains(r.stdout.String(), "export KEY=") {
-		t.Fatal("dev key printed again on restart")
-	}
-	var st indexerStatus
-	getJSON(t, base+"/v1/stats", key, &st)
-	if st.Indexer.Cursor > st.Indexer.Head {
-		t.Fatalf("after the restart the indexer is ahead of the new chain: %+v", st)
-	}
-	if code := get(t, base+"/v1/orders/"+h.Hex(), key); code != 404 {
-		t.Fatalf("the previous run's order after the restart: %d, want 404", code)
-	}
-	if code := submit(); code != 201 {
-		t.Fatalf("the same order on the new chain: %d, want 201", code)
 	}
 }
 

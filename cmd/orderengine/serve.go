@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/orderengine/orderengine/config"
@@ -103,6 +104,12 @@ func runServe(ctx context.Context, env *cliEnv, args []string) (err error) {
 		if stopChain, err = env.reg.startChain(ctx, senv); err != nil {
 			return fmt.Errorf("start chain: %w", err)
 		}
+		if stopChain != nil {
+			// A start that fails from here on (a busy port) must stop the
+			// chain too: the dev chain's node holds its folder and mines.
+			stopChain = stopOnce(stopChain)
+			defer func() { _ = stopChain(context.Background()) }()
+		}
 	}
 	if err := startOrders(ctx, senv); err != nil {
 		return err
@@ -159,4 +166,15 @@ func runServe(ctx context.Context, env *cliEnv, args []string) (err error) {
 	}
 	log.Info("http drained")
 	return errors.Join(errs...)
+}
+
+// stopOnce makes stop idempotent, so that the end of the drain and an early
+// return can both call it.
+func stopOnce(stop func(context.Context) error) func(context.Context) error {
+	var once sync.Once
+	var err error
+	return func(ctx context.Context) error {
+		once.Do(func() { err = stop(ctx) })
+		return err
+	}
 }
