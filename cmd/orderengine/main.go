@@ -66,17 +66,22 @@ func registry() registryT {
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		// The first SIGTERM or SIGINT starts the drain (serve waits up to
-		// http.shutdownTimeout); releasing the signals then gives a second
-		// one its default action, so it ends the process at once.
-		<-ctx.Done()
-		stop()
+		// http.shutdownTimeout). The signals are released first, then the
+		// drain begins: a second one, even one sent as soon as the drain
+		// is logged, gets its default action and ends the process at once.
+		<-sigs
+		signal.Stop(sigs)
+		cancel()
 	}()
 	env := &cliEnv{stdout: os.Stdout, stderr: os.Stderr, lookupEnv: os.LookupEnv, environ: os.Environ, reg: registry()}
 	err := run(ctx, env, os.Args[1:])
-	stop()
+	signal.Stop(sigs)
+	cancel()
 	os.Exit(exitCode(err))
 }
 
