@@ -35,7 +35,7 @@ func (s *System) openChain(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("start chain: %w", err)
 		}
-		conn, fresh = c, c.Dev != nil
+		conn, fresh = c, c.Dev != nil && !c.Dev.Persistent()
 		s.closeWith(c.Close)
 	}
 	s.ChainConn = conn
@@ -45,11 +45,13 @@ func (s *System) openChain(ctx context.Context) error {
 // bindChain checks that the data folder's chain-bound records (orders, the
 // indexer's state, fills, market data: persistence.Prefixes) belong to the
 // chain just opened, named by its id and the hash of the block the indexer
-// starts from. The embedded dev chain this start opened is in memory and
-// starts from genesis (fresh), so the records of an earlier run are
-// cleared (accounts, keys, referral bindings and webhooks stay); with any
-// other chain a data folder of another chain is refused. It runs before
-// anything reads the store's orders.
+// starts from. A persisted dev chain (chain.devPersist) keeps its identity
+// across restarts, so the records stay; when the dev chain is a new one
+// (its folder was removed, or this start opened it in memory: fresh) the
+// records of the earlier chain are cleared (accounts, keys, referral
+// bindings and webhooks stay). With an external node a data folder of
+// another chain is refused. It runs before anything reads the store's
+// orders.
 func (s *System) bindChain(ctx context.Context, fresh bool) error {
 	conn := s.ChainConn
 	block := s.Config.Chain.DeployBlock
@@ -63,24 +65,29 @@ func (s *System) bindChain(ctx context.Context, fresh bool) error {
 	if err != nil {
 		return err
 	}
-	if fresh {
-		// Every start is a new chain, even when its first blocks hash the
-		// same as the last run's (same keys, same second).
+	stored, known, err := store.ChainIdentity()
+	switch {
+	case err != nil:
+		return err
+	case fresh:
+		// Every start is a new chain, even when its first blocks hash
+		// the same as the last run's (same keys, same second).
 		if !bound {
 			return store.SetChainIdentity(id)
 		}
-		s.Log.Warn("the embedded dev chain starts from genesis at every start: clearing the previous run's orders, fills, market data and indexer state (accounts, keys and webhooks are kept)",
+		s.Log.Warn("the embedded dev chain is kept in memory (chain.devPersist=false) and starts from genesis at every start: clearing the previous run's orders, fills, market data and indexer state (accounts, keys and webhooks are kept)",
 			"dataDir", s.Config.DataDir)
 		return store.ResetChainBound(id)
-	}
-	stored, known, err := store.ChainIdentity()
-	switch {
-	case err != nil || (known && stored == id):
-		return err
+	case known && stored == id:
+		return nil
 	case !bound || !known:
 		// Nothing bound yet, or a folder written before identities were
-		// recorded, served by the node it was made with.
+		// recorded, served by the chain it was made with.
 		return store.SetChainIdentity(id)
+	case conn.Dev != nil:
+		s.Log.Warn("a new embedded dev chain: clearing the earlier chain's orders, fills, market data and indexer state (accounts, keys and webhooks are kept)",
+			"dataDir", s.Config.DataDir, "was", stored.Hash.Hex(), "now", id.Hash.Hex())
+		return store.ResetChainBound(id)
 	default:
 		return fmt.Errorf("data folder %s holds orders and chain data of another chain (chain %d, block %d has hash %s there; the node at %s has %s): "+
 			"serve it with the node it was made with, or start with another data folder",

@@ -37,6 +37,11 @@ type ChainConfig struct {
 	// DevRPCListen is where the dev chain serves JSON-RPC. Default
 	// 127.0.0.1:8545; empty disables it; port 0 picks a free port.
 	DevRPCListen string `json:"devRPCListen"`
+	// DevPersist keeps the embedded dev chain in <dataDir>/devchain, so
+	// that a restart continues it (orders, balances and fills survive);
+	// false keeps it in memory, a new chain at every start (the previous
+	// run's chain-bound records are then cleared at start). Default true.
+	DevPersist bool `json:"devPersist"`
 	// DevAccounts is the number of prefunded dev maker accounts, derived
 	// from a fixed public seed (dev only). Default 5; zero means 5.
 	DevAccounts int `json:"devAccounts"`
@@ -191,6 +196,7 @@ func defaultChain() ChainConfig {
 		ChainID:       4663,
 		BlockInterval: time.Second,
 		DevRPCListen:  "127.0.0.1:8545",
+		DevPersist:    true,
 		DevAccounts:   5,
 		OracleMaxAge:  time.Hour,
 		MarketMaker: MarketMakerConfig{

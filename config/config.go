@@ -6,9 +6,15 @@ package config
 type Config struct {
 	// DataDir is the Pebble data folder. Default "./data".
 	DataDir string `json:"dataDir"`
-	// Dev enables development behaviour: plain-http loopback webhook targets,
-	// and, when no RPC URL is set, the embedded dev chain with a development
-	// API key printed on the first start of a data folder. Default true.
+	// Dev enables development behaviour. With no chain.rpcURL it runs the
+	// embedded dev chain, prints a development API key on the first start
+	// of a data folder, runs the dev keeper (lifecycle.devKeeper) and
+	// allows loopback webhook targets, plain http included
+	// (webhooks.allowLoopbackHTTP). With chain.rpcURL only the webhook
+	// relaxation applies, and only when dev is set explicitly (file,
+	// environment or flag), with a warning at start. Private, link-local
+	// and other internal webhook targets are refused in every mode.
+	// Default true without chain.rpcURL, false with it.
 	Dev bool `json:"dev"`
 
 	Log       LogConfig       `json:"log"`
@@ -22,7 +28,8 @@ type Config struct {
 }
 
 // Default returns the configuration of `make run`: the embedded dev chain,
-// Pebble in ./data, the public API on 127.0.0.1:8080.
+// Pebble in ./data, the public API on 127.0.0.1:8080. LoadConfig turns dev
+// mode off when it reads a chain.rpcURL and no explicit dev setting.
 func Default() Config {
 	return Config{
 		DataDir:   "./data",

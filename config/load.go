@@ -151,6 +151,7 @@ func LoadConfig(args []string, lookupEnv func(string) (string, bool), usage io.W
 	if file == "" {
 		file, _ = lookupEnv(ConfigFileEnv)
 	}
+	explicit := map[string]bool{} // dotted paths some source set
 	if file != "" {
 		data, err := os.ReadFile(file)
 		if err != nil {
@@ -159,12 +160,19 @@ func LoadConfig(args []string, lookupEnv func(string) (string, bool), usage io.W
 		if err := applyJSON(root, data, ""); err != nil {
 			return cfg, fmt.Errorf("config: file %s: %w", file, err)
 		}
+		var top map[string]json.RawMessage
+		if json.Unmarshal(data, &top) == nil {
+			for k := range top {
+				explicit[k] = true
+			}
+		}
 	}
 	for _, f := range fields {
 		if v, ok := lookupEnv(f.Env); ok {
 			if err := setFromString(root.FieldByIndex(f.index), v); err != nil {
 				return cfg, fmt.Errorf("config: %s: %w", f.Env, err)
 			}
+			explicit[f.Path] = true
 		}
 	}
 	for _, f := range fields {
@@ -172,7 +180,13 @@ func LoadConfig(args []string, lookupEnv func(string) (string, bool), usage io.W
 			if err := setFromString(root.FieldByIndex(f.index), v); err != nil {
 				return cfg, fmt.Errorf("config: --%s: %w", f.Flag, err)
 			}
+			explicit[f.Path] = true
 		}
+	}
+	if !explicit["dev"] && cfg.Chain.RPCURL != "" {
+		// An external node may serve a real network: production mode
+		// unless dev is asked for by name (Config.Dev).
+		cfg.Dev = false
 	}
 	return cfg, cfg.Validate()
 }
@@ -351,6 +365,11 @@ func applyJSON(v reflect.Value, data []byte, path string) error {
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(data, &obj); err != nil {
+		if json.Valid(data) {
+			// Valid JSON of another kind: say what was expected rather
+			// than quote the decoder's Go types.
+			err = errors.New("must be a JSON object")
+		}
 		if path == "" {
 			return err
 		}

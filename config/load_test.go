@@ -250,7 +250,7 @@ func TestLoadConfigFileErrorPaths(t *testing.T) {
 	for content, want := range map[string]string{
 		`{"http":{"lisen":"x"}}`:          `unknown key "http.lisen"`,
 		`{"webhooks":{"timeout":"soon"}}`: `webhooks.timeout: time: invalid duration "soon"`,
-		`{"http":5}`:                      `http: json: cannot unmarshal number into Go value of type map[string]json.RawMessage`,
+		`{"http":5}`:                      `http: must be a JSON object`,
 		`{"http":`:                        `unexpected end of JSON input`,
 	} {
 		if err := os.WriteFile(file, []byte(content), 0o600); err != nil {
@@ -328,6 +328,54 @@ func TestCheckEnvReportsUnknownVariables(t *testing.T) {
 	for _, want := range []string{"ORDERENGINE_DEVE (did you mean ORDERENGINE_DEV?)", "unknown environment variable ORDERENGINE_NO_SUCH_THING_AT_ALL;"} {
 		if !strings.Contains(msg, want) {
 			t.Fatalf("%q does not say %q", msg, want)
+		}
+	}
+}
+
+// TestDevModeFollowsTheChain: dev mode is the default only with the
+// embedded dev chain; a chain.rpcURL from any source turns it off unless
+// dev is set explicitly, from any source.
+func TestDevModeFollowsTheChain(t *testing.T) {
+	chain := []string{"--chain-router", "0x00000000000000000000000000000000000000aa",
+		"--chain-oracle", "0x00000000000000000000000000000000000000bb", "--chain-fee-vault", "0x00000000000000000000000000000000000000cc"}
+	dir := t.TempDir()
+	n := 0
+	file := func(body string) string {
+		n++
+		p := filepath.Join(dir, "c"+strings.Repeat("x", n)+".json")
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	cases := []struct {
+		name string
+		args []string
+		env  func(string) (string, bool)
+		dev  bool
+	}{
+		{"embedded dev chain", nil, nil, true},
+		{"rpc url flag", append([]string{"--rpc-url", "http://127.0.0.1:8546"}, chain...), nil, false},
+		{"rpc url env", chain, envOf(map[string]string{"ORDERENGINE_CHAIN_RPC_URL": "http://127.0.0.1:8546"}), false},
+		{"rpc url file", append([]string{"--config", file(`{"chain":{"rpcURL":"http://127.0.0.1:8546"}}`)}, chain...), nil, false},
+		{"explicit dev flag", append([]string{"--rpc-url", "http://127.0.0.1:8546", "--dev=true"}, chain...), nil, true},
+		{"explicit dev env", append([]string{"--rpc-url", "http://127.0.0.1:8546"}, chain...), envOf(map[string]string{"ORDERENGINE_DEV": "true"}), true},
+		{"explicit dev file", append([]string{"--config", file(`{"dev":true,"chain":{"rpcURL":"http://127.0.0.1:8546"}}`)}, chain...), nil, true},
+		{"explicit production without a node", []string{"--dev=false"}, nil, false},
+	}
+	for _, c := range cases {
+		cfg, err := LoadConfig(c.args, c.env, nil)
+		if c.name == "explicit production without a node" {
+			if err == nil || !strings.Contains(err.Error(), "chain.rpcURL is required outside dev mode") {
+				t.Errorf("%s: err %v", c.name, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if cfg.Dev != c.dev {
+			t.Errorf("%s: dev %v, want %v", c.name, cfg.Dev, c.dev)
 		}
 	}
 }

@@ -30,8 +30,9 @@ type WebhooksConfig struct {
 	// History is the number of finished deliveries kept per endpoint for
 	// GET /v1/webhooks/{id}/deliveries. Default 100.
 	History int `json:"history"`
-	// AllowLoopbackHTTP allows plain-http loopback targets (and skips the
-	// private-address checks) when the engine runs in dev mode. Default true;
+	// AllowLoopbackHTTP allows loopback targets (127.0.0.0/8, ::1), over
+	// plain http too, when the engine runs in dev mode; private,
+	// link-local and other internal addresses stay refused. Default true;
 	// it has no effect outside dev mode.
 	AllowLoopbackHTTP bool `json:"allowLoopbackHTTP"`
 	// SecretKeyFile holds the 32-byte key that encrypts signing secrets at

@@ -9,6 +9,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/internal/buildinfo"
 )
 
 // The signing domain and EIP-712 types of contract.md section 1.
@@ -127,6 +128,7 @@ func buildConfigJSON(chain config.ChainConfig, limits config.LimitsConfig) []byt
 			"makerOpenOrders":    limits.MakerOpenOrders,
 			"keylessPerAddress":  limits.Free.Read,
 		},
+		"build": buildinfo.Get(),
 	}
 	out, err := json.Marshal(body)
 	if err != nil {

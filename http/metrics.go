@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/internal/buildinfo"
 )
 
 // metrics are the server's Prometheus collectors, in a registry of their
@@ -59,7 +60,13 @@ func newMetrics() *metrics {
 		Name: "orderengine_http_errors_total",
 		Help: "HTTP error answers by route template, method and error code (GET /v1/errors), e.g. the refusals of POST /v1/orders.",
 	}, []string{"route", "method", "code"})
-	m.reg.MustRegister(m.requests, m.latency, m.errors,
+	build := buildinfo.Get()
+	buildInfo := prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "orderengine_build_info",
+		Help: "The running build: always 1, labelled with its version, commit and Go release (as in GET /v1/config).",
+	}, []string{"version", "commit", "goversion"})
+	buildInfo.WithLabelValues(build.Version, build.Commit, build.GoVersion).Set(1)
+	m.reg.MustRegister(m.requests, m.latency, m.errors, buildInfo,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

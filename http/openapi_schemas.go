@@ -117,6 +117,11 @@ func schemas() obj {
 				"makerOpenOrders":    obj{"type": "integer", "description": "Open orders per maker wallet (MAKER_RATE_LIMITED beyond)."},
 				"keylessPerAddress":  obj{"type": "integer", "description": "Requests per window per client address on the keyless endpoints."},
 			}),
+			"build": described(object([]string{"version", "commit", "goVersion"}, obj{
+				"version":   str("Release or `git describe` of the running build, e.g. v1.4.0; \"(devel)\" when the build did not say."),
+				"commit":    str("Commit the build was made from (\"-dirty\" when the work tree had changes); \"unknown\" when the build did not say."),
+				"goVersion": str("Go release that built the binary, e.g. go1.27.3."),
+			}), "The running build, as `orderengine version` prints it and the orderengine_build_info metric labels it."),
 		}),
 		"BucketLimits": object([]string{"quote", "read", "order"}, obj{
 			"quote": obj{"type": "integer", "description": "Quote bucket: requests per window."},

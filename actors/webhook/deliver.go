@@ -1,8 +1,9 @@
 package webhook
 
 import (
-	"errors"
+	"context"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
@@ -72,7 +73,13 @@ func (m *Manager) attempt(self *actor.PID, guard *endpoint, client *sender, url,
 	ok := err == nil && code >= 200 && code < 300
 	switch {
 	case err != nil:
-		att.Error = errorText(err)
+		att.Error = failureText(err, m.policy.Dev)
+		if m.policy.Dev {
+			// How long a failure took tells a closed port from a
+			// filtered one (failureText): not shown in dev mode.
+			att.LatencyMs = 0
+		}
+		m.logFailure(d.EndpointID, err)
 	case !ok:
 		att.Error = "HTTP " + strconv.Itoa(code)
 	}
@@ -136,16 +143,14 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 	return 0
 }
 
-// errorText shortens a transport error for the delivery log (never a
-// secret: requests carry only the signature).
-func errorText(err error) string {
-	var ne interface{ Timeout() bool }
-	if errors.As(err, &ne) && ne.Timeout() {
-		return "timeout"
+// logFailure writes the cause of an attempt that got no HTTP answer to the
+// engine's log (the deliveries log shows only its kind, failureText): at
+// info level in dev mode, where a developer watches the console, at debug
+// level otherwise, where failing receivers could flood the log.
+func (m *Manager) logFailure(endpointID string, err error) {
+	level := slog.LevelDebug
+	if m.policy.Dev {
+		level = slog.LevelInfo
 	}
-	s := err.Error()
-	if len(s) > 300 {
-		s = s[:300]
-	}
-	return s
+	m.log.Log(context.Background(), level, "webhook attempt failed", "endpoint", endpointID, "err", err)
 }

@@ -39,8 +39,9 @@ func TestScheduleExhaustedMarksFailed(t *testing.T) {
 }
 
 // TestRedirectAndTimeoutAreFailures: a 3xx is not followed and counts as a
-// failed attempt; an answer slower than the timeout is a failed attempt
-// recorded as "timeout".
+// failed attempt; an answer slower than the timeout is a failed attempt,
+// recorded (dev mode, loopback receiver) as the generic "connection
+// failed" (failure_internal_test.go has the production texts).
 func TestRedirectAndTimeoutAreFailures(t *testing.T) {
 	h := newHarness(t, func(h *harness) { h.cfg.Timeout = 300 * time.Millisecond })
 	target := newReceiver(t, nil)
@@ -74,7 +75,7 @@ func TestRedirectAndTimeoutAreFailures(t *testing.T) {
 	if target.count() != 0 {
 		t.Fatal("the redirect was followed")
 	}
-	if d := h.lastDelivery("acc_b", slo.ID); d.Status != "pending" || d.Error != "timeout" || d.ResponseCode != nil {
+	if d := h.lastDelivery("acc_b", slo.ID); d.Status != "pending" || d.Error != "connection failed" || d.ResponseCode != nil {
 		t.Fatalf("timeout: %+v", d)
 	}
 }

@@ -69,8 +69,16 @@ var blockedPrefixes = func() []struct {
 // CheckAddr returns an error wrapping ErrTargetRefused when a is not a
 // public unicast address. A zoned (scoped) IPv6 address is refused whatever
 // its prefix.
-func CheckAddr(a netip.Addr) error {
+func CheckAddr(a netip.Addr) error { return checkAddr(a, false) }
+
+// checkAddr is CheckAddr that, with loopback, also lets the loopback
+// addresses through (127.0.0.0/8 and ::1, IPv4-mapped or not): dev mode's
+// only relaxation. Every other blocked range stays refused.
+func checkAddr(a netip.Addr, loopback bool) error {
 	a = a.Unmap()
+	if loopback && a.IsLoopback() && a.Zone() == "" {
+		return nil
+	}
 	if !a.IsValid() {
 		return fmt.Errorf("%w: invalid address", ErrTargetRefused)
 	}
@@ -93,9 +101,9 @@ func CheckAddr(a netip.Addr) error {
 // for a name it says only that an address is not public, so that the
 // creation error and the delivery log cannot be used to read what the
 // server's resolver answers for internal names.
-func checkResolved(host string, addrs []netip.Addr) error {
+func checkResolved(host string, addrs []netip.Addr, loopback bool) error {
 	for _, a := range addrs {
-		if err := CheckAddr(a); err != nil {
+		if err := checkAddr(a, loopback); err != nil {
 			if isIPLiteral(host) {
 				return err
 			}
@@ -112,12 +120,16 @@ func isIPLiteral(host string) bool {
 
 // Policy decides which webhook targets are allowed. Outside dev mode a URL
 // must be https and every address its host resolves to must be public;
-// the same check runs again when a delivery dials (Dialer), on the
-// addresses resolved at that moment, and the connection goes to the checked
-// address, so a DNS answer that changes between the checks (rebinding)
-// cannot reach an internal host. In dev mode with loopback http allowed,
-// plain http is accepted for loopback hosts only and no address is refused.
+// the same check runs again when a delivery dials (DialContext), on the
+// addresses resolved at that moment, and the connection goes to the
+// checked address, so a DNS answer that changes between the checks
+// (rebinding) cannot reach an internal host. Dev mode relaxes loopback
+// only: loopback addresses are allowed, and plain http is accepted for a
+// host whose addresses are all loopback; private, link-local (cloud
+// metadata), CGNAT and every other blocked range stay refused.
 type Policy struct {
+	// Dev allows loopback targets, over plain http too (dev mode with
+	// webhooks.allowLoopbackHTTP).
 	Dev      bool
 	Resolver Resolver
 }
@@ -160,10 +172,8 @@ func (p Policy) CheckURL(ctx context.Context, raw string) (*url.URL, error) {
 	default:
 		return nil, fmt.Errorf("%w: url must be https", ErrTargetRefused)
 	}
-	if !p.Dev {
-		if err := checkResolved(u.Hostname(), addrs); err != nil {
-			return nil, err
-		}
+	if err := checkResolved(u.Hostname(), addrs, p.Dev); err != nil {
+		return nil, err
 	}
 	return u, nil
 }
@@ -193,8 +203,8 @@ func (p Policy) lookup(ctx context.Context, host string) ([]netip.Addr, error) {
 }
 
 // DialContext returns a dial function for an http.Transport that resolves
-// the host itself, checks every address (outside dev mode) and dials a
-// checked address.
+// the host itself, checks every address (dev mode lets loopback through)
+// and dials a checked address.
 func (p Policy) DialContext(d *net.Dialer) func(ctx context.Context, network, addr string) (net.Conn, error) {
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
 		host, port, err := net.SplitHostPort(addr)
@@ -205,10 +215,8 @@ func (p Policy) DialContext(d *net.Dialer) func(ctx context.Context, network, ad
 		if err != nil {
 			return nil, err
 		}
-		if !p.Dev {
-			if err := checkResolved(host, addrs); err != nil {
-				return nil, err
-			}
+		if err := checkResolved(host, addrs, p.Dev); err != nil {
+			return nil, err
 		}
 		var last error
 		for _, a := range addrs {

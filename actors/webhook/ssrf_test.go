@@ -110,6 +110,20 @@ func TestCheckURLDevMode(t *testing.T) {
 	if _, err := p.CheckURL(t.Context(), "http://public.example/hook"); !errors.Is(err, webhook.ErrTargetRefused) {
 		t.Errorf("plain http to a public host accepted in dev mode: %v", err)
 	}
+	// Dev mode relaxes loopback only: every other internal range stays
+	// refused, by literal or by name.
+	res.set("metadata.example", "169.254.169.254")
+	res.set("mixed-loopback.example", "127.0.0.1", "10.0.0.7")
+	for _, u := range []string{
+		"https://169.254.169.254/latest", "http://169.254.169.254/latest", "https://[fd00:ec2::254]/latest",
+		"https://[fe80::1]/hook", "https://10.0.0.1/hook", "https://172.16.5.5/hook", "https://192.168.0.1/hook",
+		"https://[fc00::1]/hook", "https://100.64.0.1/hook", "https://0.0.0.0/hook", "http://0.0.0.0:9000/hook",
+		"https://[::1%25lo]/hook", "https://metadata.example/x", "http://mixed-loopback.example/x",
+	} {
+		if _, err := p.CheckURL(t.Context(), u); !errors.Is(err, webhook.ErrTargetRefused) {
+			t.Errorf("%s accepted in dev mode: %v", u, err)
+		}
+	}
 }
 
 // TestDNSRebindingRefusedAtDelivery registers a name that resolves to a

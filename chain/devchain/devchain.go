@@ -51,7 +51,7 @@ var (
 type DevChain struct {
 	cfg      config.ChainConfig
 	logger   *slog.Logger
-	backend  *simulated.Backend
+	backend  chainNode
 	client   Client
 	chainID  *big.Int
 	accounts Accounts
@@ -59,11 +59,21 @@ type DevChain struct {
 
 	feePolicy map[string]map[string]config.FeeCell
 
-	// deployer serialises the deployer's transactions (faucet, oracle
-	// writes), so each takes the next nonce.
-	deployer *sender
-	deploy   *Deployment
-	mm       *MarketMaker
+	// dataDir keeps the chain on disk (WithDataDir); empty: in memory.
+	dataDir string
+	// resumed is set when Start continued the chain found in dataDir.
+	resumed bool
+	// mmReady is set once the market-maker account is funded and approved.
+	mmReady bool
+
+	// senders holds the one sender of each dev account that sends
+	// in-process (senderOf); deployer is the deployer's (faucet, oracle
+	// writes).
+	sendersMu sync.Mutex
+	senders   map[common.Address]*sender
+	deployer  *sender
+	deploy    *Deployment
+	mm        *MarketMaker
 
 	// timer is set, before Start returns, when the mining loop runs.
 	timer bool
@@ -138,11 +148,26 @@ func Start(ctx context.Context, cfg config.ChainConfig, logger *slog.Logger, opt
 	for _, opt := range opts {
 		opt(d)
 	}
+	var saved savedChain
+	var persisted bool
+	if d.dataDir != "" {
+		var err error
+		if saved, persisted, err = d.prepareDataDir(); err != nil {
+			return nil, err
+		}
+	}
 	if err := d.startBackend(); err != nil {
 		return nil, err
 	}
-	d.deployer = newSender(d.client, d.accounts.Deployer.Key, d.chainID)
-	if err := d.setup(ctx); err != nil {
+	d.deployer = d.senderOf(d.accounts.Deployer)
+	var err error
+	if persisted {
+		err = d.resume(ctx, saved)
+	} else if err = d.setup(ctx); err == nil && d.dataDir != "" {
+		err = d.save()
+	}
+	if err != nil {
+		d.closeSenders()
 		_ = d.backend.Close()
 		return nil, err
 	}
@@ -157,8 +182,8 @@ func Start(ctx context.Context, cfg config.ChainConfig, logger *slog.Logger, opt
 			go d.mm.loop(runCtx, &d.wg)
 		}
 	}
-	d.logger.Info("dev chain started", "chainId", cfg.ChainID, "rpc", d.rpcURL,
-		"router", d.deploy.Router, "manualMining", cfg.ManualMining, "blockInterval", cfg.BlockInterval)
+	d.logger.Info("dev chain started", "chainId", cfg.ChainID, "rpc", d.rpcURL, "router", d.deploy.Router,
+		"manualMining", cfg.ManualMining, "blockInterval", cfg.BlockInterval, "dataDir", d.dataDir, "resumed", d.resumed)
 	return d, nil
 }
 
@@ -194,6 +219,18 @@ func (d *DevChain) startBackend() (err error) {
 			nodeConf.HTTPCors = []string{"*"}
 		}
 	}
+	if d.dataDir != "" {
+		n, err := openPersistentNode(d.dataDir, d.logger, alloc, contracts.WithChainID(d.chainID.Uint64()), option)
+		if errors.Is(err, errGenesisChanged) {
+			return fmt.Errorf("%w: chain.devAccounts or the dev chain's genesis changed since it was made; "+
+				"start with the settings it was made with, or remove %s to start a new dev chain", err, d.dataDir)
+		}
+		if err != nil {
+			return err
+		}
+		d.backend, d.client = n, n.Client()
+		return nil
+	}
 	// NewBackend panics when the node cannot start (for instance when the
 	// RPC port was taken since reserveListen): report that as an error.
 	defer func() {
@@ -201,8 +238,8 @@ func (d *DevChain) startBackend() (err error) {
 			err = fmt.Errorf("devchain: start simulated node: %v", r)
 		}
 	}()
-	d.backend = simulated.NewBackend(alloc, contracts.WithChainID(d.chainID.Uint64()), option)
-	d.client = d.backend.Client()
+	b := simulated.NewBackend(alloc, contracts.WithChainID(d.chainID.Uint64()), option)
+	d.backend, d.client = b, b.Client()
 	return nil
 }
 
@@ -290,12 +327,26 @@ func (d *DevChain) WriteBanner(w io.Writer) error {
 		d.cfg.ChainID, orNone(d.rpcURL), d.deploy.Router.Hex(), d.deploy.Oracle.Hex()); err != nil {
 		return err
 	}
+	if _, err := fmt.Fprintln(w, "  "+d.persistenceLine()); err != nil {
+		return err
+	}
 	for _, t := range d.deploy.Tokens {
 		if _, err := fmt.Fprintf(w, "  token %-5s %s  decimals %d  class %s\n", t.Symbol, t.Address.Hex(), t.Decimals, t.Class); err != nil {
 			return err
 		}
 	}
 	return d.accounts.WriteBanner(w)
+}
+
+// persistenceLine says where the chain lives and what a restart does.
+func (d *DevChain) persistenceLine() string {
+	switch {
+	case d.dataDir == "":
+		return "kept in memory (chain.devPersist=false): a restart starts a new chain and clears the previous run's orders, fills and market data"
+	case d.resumed:
+		return "continued from " + d.dataDir + " (a restart keeps orders, balances and fills)"
+	}
+	return "new chain in " + d.dataDir + " (a restart keeps orders, balances and fills)"
 }
 
 func orNone(s string) string {
@@ -313,6 +364,7 @@ func (d *DevChain) Close() error {
 			d.stop()
 		}
 		d.wg.Wait()
+		d.closeSenders()
 		d.closeErr = d.backend.Close()
 		if d.closeErr != nil && errors.Is(d.closeErr, node.ErrNodeStopped) {
 			d.closeErr = nil
@@ -342,16 +394,42 @@ func (d *DevChain) setup(ctx context.Context) error {
 		txs = append(txs, hashes...)
 	}
 	if d.cfg.MarketMaker.Enabled {
-		d.mm = newMarketMaker(d.cfg.MarketMaker, d.logger, d.client, dep,
-			newSender(d.client, d.accounts.MarketMaker.Key, d.chainID), d.deployer)
+		d.mm = newMarketMaker(d.cfg.MarketMaker, d.logger, d.client, dep, d.senderOf(d.accounts.MarketMaker), d.deployer)
 		hashes, err := d.mm.prepare(ctx, f.send)
 		if err != nil {
 			return err
 		}
 		txs = append(txs, hashes...)
+		d.mmReady = true
 	}
 	_, err = d.Mine(ctx, txs...)
 	return err
+}
+
+// senderOf returns the one sender of acct's transactions, starting it on
+// first use: every in-process user of a dev account sends through it, so
+// the account's nonces are taken in one place.
+func (d *DevChain) senderOf(acct Account) *sender {
+	d.sendersMu.Lock()
+	defer d.sendersMu.Unlock()
+	if d.senders == nil {
+		d.senders = map[common.Address]*sender{}
+	}
+	s, ok := d.senders[acct.Address]
+	if !ok {
+		s = newSender(d.client, acct.Key, d.chainID)
+		d.senders[acct.Address] = s
+	}
+	return s
+}
+
+// closeSenders stops every account's sender (after the timers).
+func (d *DevChain) closeSenders() {
+	d.sendersMu.Lock()
+	defer d.sendersMu.Unlock()
+	for _, s := range d.senders {
+		s.close()
+	}
 }
 
 // Mine seals blocks until every transaction of txs is mined (a

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"math/big"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -345,14 +347,22 @@ func TestOpen(t *testing.T) {
 	d := startTest(t, testConfig())
 	ctx := testCtx(t)
 
-	// Dev mode fills the configuration.
+	// Dev mode fills the configuration; the chain is kept in the data
+	// folder (chain.devPersist).
 	cfg := config.Default()
+	cfg.DataDir = t.TempDir()
 	cfg.Chain = testConfig()
 	conn, err := Open(ctx, &cfg, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.Close()
+	if !conn.Dev.Persistent() {
+		t.Fatal("the dev chain of Open is not kept in the data folder")
+	}
+	if _, err := os.Stat(filepath.Join(cfg.DataDir, DataDirName, savedFile)); err != nil {
+		t.Fatal(err)
+	}
 	if conn.Dev == nil || cfg.Chain.Router != conn.Dev.Deployment().Router.Hex() || cfg.Chain.PublicRPCURL != conn.RPCURL || conn.RPCURL == "" {
 		t.Fatalf("dev Open: router %q public %q conn %q", cfg.Chain.Router, cfg.Chain.PublicRPCURL, conn.RPCURL)
 	}
@@ -393,6 +403,7 @@ func TestOpen(t *testing.T) {
 		t.Fatalf("router without code: %v", err)
 	}
 	noHost := config.Default()
+	noHost.DataDir = t.TempDir()
 	noHost.Chain = testConfig()
 	noHost.Chain.DevRPCListen = ":0"
 	if _, err := Open(ctx, &noHost, nil, nil); err == nil || !strings.Contains(err.Error(), "needs a host") {

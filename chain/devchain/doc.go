@@ -1,5 +1,6 @@
 // Package devchain runs the engine's chain: the embedded dev chain (an
-// in-process go-ethereum simulated backend with the router, oracle, test
+// in-process go-ethereum simulated node, kept in the data folder so that
+// it survives restarts, or in memory, with the router, oracle, test
 // tokens and pools deployed, liquidity and prices seeded, blocks mined on a
 // timer, standard JSON-RPC served on loopback, a faucet and a market maker),
 // or a connection to an external node whose chain id is checked at start.

@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"net/http"
 	"net/url"
+	"path/filepath"
 
 	"github.com/orderengine/orderengine/config"
 
@@ -41,9 +42,13 @@ type Conn struct {
 // Close releases the connection (and stops the dev chain).
 func (c *Conn) Close() error { return c.close() }
 
+// DataDirName is the folder of the engine's data directory that holds the
+// persisted dev chain (chain.devPersist).
+const DataDirName = "devchain"
+
 // Open connects the engine to its chain, the hook `serve` calls at start.
 // With cfg.Chain.RPCURL empty (dev mode only) it starts the embedded dev
-// chain, prints its banner (accounts with keys, dev only) to banner, and
+// chain (kept in <dataDir>/devchain with chain.devPersist), prints its banner (accounts with keys, dev only) to banner, and
 // writes the deployment into cfg (chain addresses, pools, PublicRPCURL, the
 // routing token registry's addresses). With an RPCURL it dials the node,
 // checks its chain id against cfg.Chain.ChainID and that the router has
@@ -58,7 +63,11 @@ func Open(ctx context.Context, cfg *config.Config, logger *slog.Logger, banner i
 	if cfg.Chain.RPCURL != "" {
 		return openExternal(ctx, cfg, logger)
 	}
-	d, err := Start(ctx, cfg.Chain, logger, WithFeePolicy(cfg.Routing.FeePolicy))
+	opts := []Option{WithFeePolicy(cfg.Routing.FeePolicy)}
+	if cfg.Chain.DevPersist {
+		opts = append(opts, WithDataDir(filepath.Join(cfg.DataDir, DataDirName)))
+	}
+	d, err := Start(ctx, cfg.Chain, logger, opts...)
 	if err != nil {
 		return nil, err
 	}

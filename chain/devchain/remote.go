@@ -48,7 +48,9 @@ func RemoteFaucet(ctx context.Context, rpcURL string, chainID uint64, key *ecdsa
 		}
 		dep.Tokens = []Token{{Symbol: symbol, Address: token, Decimals: decimals, WrappedNative: symbol == "WETH"}}
 	}
-	f := newFaucet(client, newSender(client, key, new(big.Int).SetUint64(chainID)), dep)
+	s := newSender(client, key, new(big.Int).SetUint64(chainID))
+	defer s.close()
+	f := newFaucet(client, s, dep)
 	hash, err := f.send(ctx, to, token, amount)
 	if err != nil {
 		return common.Hash{}, err

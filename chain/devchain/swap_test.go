@@ -39,6 +39,7 @@ func checkRouterSwap(ctx context.Context, t *testing.T, c Client, chainID uint64
 		t.Fatalf("no cpmm pool %s/%s", tokenIn.Symbol, tokenOut.Symbol)
 	}
 	s := newSender(c, key, new(big.Int).SetUint64(chainID))
+	t.Cleanup(s.close)
 	tt := testtoken.NewTestToken()
 	cp := constantproductpool.NewConstantProductPool()
 	router := servicerouter.NewServiceRouter()

@@ -12,81 +12,159 @@ import (
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core"
+	"github.com/ethereum/go-ethereum/core/txpool"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 )
 
-// sender sends one account's transactions one at a time and assigns their
-// nonces itself, so several goroutines (the faucet, the market maker) can
-// share the account. The node's pending nonce is read once, at the first
-// send, and again after a failed send: it lags behind transactions just
-// added to the pool, so it cannot be read per transaction.
+// sender is the one sender of a dev account's transactions: a goroutine
+// that owns the account's nonce and sends, one at a time, the transactions
+// of every in-process user of the account (the faucet and the oracle
+// writes share the deployer's; the market maker's steps, from its timer or
+// MoveTo, share the market-maker account's). The DevChain makes exactly
+// one per account (DevChain.senderOf).
+//
+// The account may still be used from outside: its key is public (the
+// banner, `orderengine devnet faucet`'s default funder, a wallet). A nonce
+// taken that way is answered by the node as "nonce too low", "already
+// known" or "replacement transaction underpriced"; the sender then moves
+// its nonce past the node's pending nonce and sends again, up to
+// maxNonceRetries times, so neither user sees the other. Its own nonce
+// never moves backwards: the node's pending nonce lags behind transactions
+// just added to the pool, and reusing a nonce of its own would replace or
+// collide with its own transaction.
 type sender struct {
-	mu      sync.Mutex
 	client  Client
 	key     *ecdsa.PrivateKey
 	from    common.Address
 	chainID *big.Int
-	nonce   uint64
-	synced  bool // nonce is valid
+
+	reqs chan sendRequest
+	stop chan struct{}
+	done chan struct{}
+	once sync.Once
+
+	// Owned by the run goroutine.
+	nonce  uint64
+	synced bool
 }
 
+// sendRequest is one transaction to send and where its outcome goes.
+type sendRequest struct {
+	ctx      context.Context
+	to       common.Address
+	data     []byte
+	value    *big.Int
+	gasLimit uint64
+	reply    chan sendResult // buffered: the goroutine never waits on it
+}
+
+type sendResult struct {
+	tx  *types.Transaction
+	err error
+}
+
+// maxNonceRetries bounds the re-sends after a nonce taken by another
+// sender of the same account.
+const maxNonceRetries = 8
+
+// errSenderClosed is returned once the dev chain closed.
+var errSenderClosed = errors.New("devchain: the account's sender is closed")
+
+// newSender starts the sender goroutine of the account of key; close stops
+// it.
 func newSender(client Client, key *ecdsa.PrivateKey, chainID *big.Int) *sender {
-	return &sender{client: client, key: key, from: crypto.PubkeyToAddress(key.PublicKey), chainID: chainID}
+	s := &sender{client: client, key: key, from: crypto.PubkeyToAddress(key.PublicKey), chainID: chainID,
+		reqs: make(chan sendRequest), stop: make(chan struct{}), done: make(chan struct{})}
+	go s.run()
+	return s
 }
 
-// nextNonceLocked is the nonce of the next transaction.
-func (s *sender) nextNonceLocked(ctx context.Context) (uint64, error) {
-	if !s.synced {
-		n, err := s.client.PendingNonceAt(ctx, s.from)
-		if err != nil {
-			return 0, fmt.Errorf("devchain: nonce of %s: %w", s.from, err)
+// close stops the goroutine after the transaction in progress; later sends
+// fail with errSenderClosed. It is idempotent.
+func (s *sender) close() {
+	s.once.Do(func() { close(s.stop) })
+	<-s.done
+}
+
+func (s *sender) run() {
+	defer close(s.done)
+	for {
+		select {
+		case <-s.stop:
+			return
+		case r := <-s.reqs:
+			tx, err := s.sendNow(r)
+			r.reply <- sendResult{tx, err}
 		}
-		s.nonce, s.synced = n, true
 	}
-	return s.nonce, nil
-}
-
-// doneLocked records the outcome of a send: a sent transaction consumed
-// the nonce; a failed send makes the next one read the node's nonce again.
-func (s *sender) doneLocked(err error) {
-	if err != nil {
-		s.synced = false
-		return
-	}
-	s.nonce++
 }
 
 // send sends a transaction of the account to to with calldata data and
-// value wei (nil for none). gasLimit 0 estimates against the latest block
-// and adds a quarter: the estimate can be low when the transaction writes
-// storage the latest block already wrote (the oracle's updatedAt).
+// value wei (nil for none), through the account's goroutine. gasLimit 0
+// estimates against the latest block and adds a quarter: the estimate can
+// be low when the transaction writes storage the latest block already
+// wrote (the oracle's updatedAt).
 func (s *sender) send(ctx context.Context, to common.Address, data []byte, value *big.Int, gasLimit uint64) (*types.Transaction, error) {
 	if value == nil {
 		value = new(big.Int)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	nonce, err := s.nextNonceLocked(ctx)
-	if err != nil {
-		return nil, err
+	r := sendRequest{ctx: ctx, to: to, data: data, value: value, gasLimit: gasLimit, reply: make(chan sendResult, 1)}
+	select {
+	case s.reqs <- r:
+	case <-s.stop:
+		return nil, errSenderClosed
+	case <-ctx.Done():
+		return nil, fmt.Errorf("devchain: send transaction to %s: %w", to, ctx.Err())
 	}
-	tx, err := s.signLocked(ctx, nonce, to, data, value, gasLimit)
-	if err == nil {
-		err = s.client.SendTransaction(ctx, tx)
-		if err != nil {
-			err = fmt.Errorf("devchain: send transaction to %s: %w", to, err)
-		}
-	}
-	s.doneLocked(err)
-	if err != nil {
-		return nil, err
-	}
-	return tx, nil
+	res := <-r.reply // the goroutine answers promptly: its calls use ctx
+	return res.tx, res.err
 }
 
-// signLocked builds and signs a dynamic-fee transaction with nonce.
-func (s *sender) signLocked(ctx context.Context, nonce uint64, to common.Address, data []byte, value *big.Int, gasLimit uint64) (*types.Transaction, error) {
+// sendNow signs and sends r with the account's next nonce (run goroutine
+// only).
+func (s *sender) sendNow(r sendRequest) (*types.Transaction, error) {
+	for attempt := 0; ; attempt++ {
+		if !s.synced {
+			n, err := s.client.PendingNonceAt(r.ctx, s.from)
+			if err != nil {
+				return nil, fmt.Errorf("devchain: nonce of %s: %w", s.from, err)
+			}
+			s.nonce, s.synced = max(s.nonce, n), true
+		}
+		tx, err := s.sign(r.ctx, s.nonce, r.to, r.data, r.value, r.gasLimit)
+		if err != nil {
+			return nil, err // nothing was sent: the nonce is still free
+		}
+		err = s.client.SendTransaction(r.ctx, tx)
+		if err == nil {
+			s.nonce++
+			return tx, nil
+		}
+		if !nonceTaken(err) || attempt == maxNonceRetries {
+			// Otherwise unknown whether the node took it: keep the
+			// nonce; if it did, the next send finds it taken.
+			return nil, fmt.Errorf("devchain: send transaction to %s: %w", r.to, err)
+		}
+		// Another sender of the account used this nonce: move past it
+		// and past what the node has pending.
+		s.nonce++
+		s.synced = false
+	}
+}
+
+// nonceTaken reports the node's answers to a transaction whose nonce is
+// already used, mined or pending (geth's txpool and core errors, compared
+// by text: they arrive as JSON-RPC error messages).
+func nonceTaken(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, core.ErrNonceTooLow.Error()) || strings.Contains(msg, txpool.ErrAlreadyKnown.Error()) ||
+		strings.Contains(msg, txpool.ErrReplaceUnderpriced.Error())
+}
+
+// sign builds and signs a dynamic-fee transaction with nonce.
+func (s *sender) sign(ctx context.Context, nonce uint64, to common.Address, data []byte, value *big.Int, gasLimit uint64) (*types.Transaction, error) {
 	if gasLimit == 0 {
 		est, err := s.client.EstimateGas(ctx, ethereum.CallMsg{From: s.from, To: &to, Value: value, Data: data})
 		if err != nil {

@@ -163,6 +163,11 @@ func adminCall(ctx context.Context, out io.Writer, base, token, method, path str
 	if err != nil {
 		return fmt.Errorf("admin: %w", err)
 	}
+	if resp.StatusCode == http.StatusUnauthorized {
+		// The token of another server, or of an earlier start of this
+		// one (an unset http.adminToken is new at every start).
+		return fmt.Errorf("admin: the admin token was refused by %s: pass --token or run from the data folder of that server (--data-dir)", base)
+	}
 	var pretty bytes.Buffer
 	if json.Indent(&pretty, data, "", "  ") == nil {
 		data = pretty.Bytes()

@@ -48,7 +48,11 @@ func TestOrderExamples(t *testing.T) {
 	exampleNode(t, viemExample, "viem")
 	r := startServe(t, t.TempDir())
 	defer r.stop(t)
-	base, apiKey := "http://"+r.pub, r.devKey(t)
+	m := r.devKeyMatch(t)
+	if m == nil {
+		t.Fatalf("no dev key printed:\n%s", r.stdout.String())
+	}
+	base, apiKey := "http://"+r.pub, m[1]
 
 	t.Run("ethers/maker-1", func(t *testing.T) {
 		steps, _ := runExample(t, node, ethersExample, base, apiKey, devchain.DevKey(3)) // index 3 = maker-1 (0 deployer, 1 market maker, 2 keeper)

@@ -18,10 +18,6 @@ import (
 
 	"github.com/orderengine/orderengine/config"
 
-	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/crypto"
-
-	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/chain/devchain"
 	"github.com/orderengine/orderengine/internal/syncbuf"
 	"github.com/orderengine/orderengine/internal/testport"
@@ -132,26 +128,14 @@ func waitIndexed(t *testing.T, base, key string, block uint64) {
 
 var keyRe = regexp.MustCompile(`export KEY=(svc_[0-9A-Za-z]+)`)
 
-// devKey waits for the development key serve prints once its listeners
-// serve (a moment after /healthz first answers) and returns it.
-func (r *running) devKey(t *testing.T) string {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		if m := keyRe.FindStringSubmatch(r.stdout.String()); m != nil && persistence.WellFormedAPIKey(m[1]) {
-			return m[1]
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no dev key printed:\n%s", r.stdout.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 func TestServeDevKeyAdminAndGracefulRestart(t *testing.T) {
 	dir := t.TempDir()
 	r := startServe(t, dir)
-	devKey := r.devKey(t)
+	m := r.devKeyMatch(t)
+	if m == nil || !persistence.WellFormedAPIKey(m[1]) {
+		t.Fatalf("no dev key printed:\n%s", r.stdout.String())
+	}
+	devKey := m[1]
 	checkDevRPC(t, "http://"+r.pub)
 	checkRouting(t, "http://"+r.pub, devKey)
 	if code := get(t, "http://"+r.pub+"/v1/stats", devKey); code != 200 { // market data is served (lifecycle)
@@ -207,66 +191,15 @@ func TestServeDevKeyAdminAndGracefulRestart(t *testing.T) {
 	// Pebble was closed cleanly: the directory opens again, and the dev key
 	// is not printed a second time but still works.
 	r = startServe(t, dir)
-	defer r.stop(t)
-	if strings.Contains(r.stdout.String(), "export KEY=") {
-		t.Fatal("dev key printed again on restart")
-	}
 	if code := get(t, "http://"+r.pub+"/v1/stats", devKey); code != 200 { // market data is served (lifecycle)
 		t.Fatalf("dev key after restart: %d", code)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "admin.token")); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// The embedded dev chain is in memory and starts from genesis at every
-// start, while the data folder keeps what the previous run stored: a
-// restart must clear the previous run's orders and indexer state (the
-// indexer would otherwise wait for blocks the new chain reaches only later,
-// then rewind past its window), and keep the dev key.
-func TestDevRestartStartsFromAFreshChain(t *testing.T) {
-	dir := t.TempDir()
-	fast := []string{"--chain-block-interval", "20ms"}
-	r := startServe(t, dir, fast...)
-	key, base := r.devKey(t), "http://"+r.pub
-	var cfg struct {
-		ChainID  uint64         `json:"chainId"`
-		Router   common.Address `json:"router"`
-		FeeVault common.Address `json:"feeVault"`
-	}
-	getJSON(t, base+"/v1/config", "", &cfg)
-	tokens := map[string]devchain.Token{}
-	for _, sym := range []string{"WETH", "USDC"} {
-		var list struct{ Tokens []devchain.Token }
-		getJSON(t, base+"/v1/tokens?search="+sym, key, &list)
-		tokens[sym] = list.Tokens[0]
-	}
-	maker, _ := crypto.GenerateKey()
-	ppm := config.Default().Routing.FeePolicy["limit"][config.ClassMajor].ReferralPpm
-	body, h := signedLimit(chain.NewRouterDomain(cfg.ChainID, cfg.Router), maker, tokens["WETH"], tokens["USDC"], cfg.FeeVault, ppm, 7)
-	submit := func() int { return send(t, "POST", base+"/v1/orders", key, body) }
-	if code := submit(); code != 201 {
-		t.Fatalf("submit: %d", code)
-	}
-	waitIndexed(t, base, key, 60)
-	r.stop(t)
-
-	r = startServe(t, dir, fast...)
-	defer r.stop(t)
-	base = "http://" + r.pub
+	r.stop(t) // serve has returned: all it printed is in stdout
 	if strings.Contains(r.stdout.String(), "export KEY=") {
 		t.Fatal("dev key printed again on restart")
-	}
-	var st indexerStatus
-	getJSON(t, base+"/v1/stats", key, &st)
-	if st.Indexer.Cursor > st.Indexer.Head {
-		t.Fatalf("after the restart the indexer is ahead of the new chain: %+v", st)
-	}
-	if code := get(t, base+"/v1/orders/"+h.Hex(), key); code != 404 {
-		t.Fatalf("the previous run's order after the restart: %d, want 404", code)
-	}
-	if code := submit(); code != 201 {
-		t.Fatalf("the same order on the new chain: %d, want 201", code)
 	}
 }
 
@@ -293,17 +226,17 @@ func TestServeRefusesAnotherChainsDataFolder(t *testing.T) {
 	dir := t.TempDir()
 	first := external()
 	r := startServe(t, dir, first...)
+	// With an external node production mode is the default: no dev mode
+	// warning (an explicit dev=true gets one, below).
+	if strings.Contains(r.stderr.String(), "dev mode set explicitly with an external node") {
+		t.Fatalf("dev mode on an external node without asking for it:\n%s", r.stderr.String())
+	}
+	waitIndexed(t, "http://"+r.pub, adminIssueKey(t, r.adm, dir), 5)
+	r.stop(t)
 	// With an external node no development key is created or printed.
 	if strings.Contains(r.stdout.String(), "export KEY=") || strings.Contains(r.stdout.String(), "DEVELOPMENT API KEY") {
 		t.Fatalf("dev key printed with an external node:\n%s", r.stdout.String())
 	}
-	// Dev mode (the default) relaxes the webhook target checks: with an
-	// external node, which may be a real network, serve says so.
-	if !strings.Contains(r.stderr.String(), "dev mode with an external node") {
-		t.Fatalf("no warning about dev mode on an external node:\n%s", r.stderr.String())
-	}
-	waitIndexed(t, "http://"+r.pub, adminIssueKey(t, r.adm, dir), 5)
-	r.stop(t)
 
 	// Block times are whole seconds: a chain started in the same second
 	// from the same keys would hash the same.
@@ -311,7 +244,12 @@ func TestServeRefusesAnotherChainsDataFolder(t *testing.T) {
 	if _, err := tryServe(t, dir, external()); err == nil || !strings.Contains(err.Error(), "another chain") {
 		t.Fatalf("serve on another chain's data folder: %v", err)
 	}
-	r = startServe(t, dir, first...) // the node it was made with is still accepted
+	// The node it was made with is still accepted; dev mode asked for by
+	// name relaxes the webhook targets to loopback, and serve says so.
+	r = startServe(t, dir, append(first, "--dev=true")...)
+	if !strings.Contains(r.stderr.String(), "dev mode set explicitly with an external node") {
+		t.Fatalf("no warning about dev mode on an external node:\n%s", r.stderr.String())
+	}
 	r.stop(t)
 }
 
@@ -397,8 +335,11 @@ func TestServeOnABusyPortNamesTheSetting(t *testing.T) {
 
 func TestUnknownCommand(t *testing.T) {
 	env := &cliEnv{stdout: io.Discard, stderr: io.Discard, lookupEnv: func(string) (string, bool) { return "", false }, reg: registry()}
-	if err := run(context.Background(), env, []string{"frobnicate"}); err == nil {
-		t.Fatal("unknown command accepted")
+	if err := run(context.Background(), env, []string{"frobnicate"}); exitCode(err) != 2 {
+		t.Fatalf("unknown command: %v, exit %d, want 2", err, exitCode(err))
+	}
+	if err := run(context.Background(), env, nil); exitCode(err) != 2 {
+		t.Fatalf("no command: %v, exit %d, want 2", err, exitCode(err))
 	}
 	if err := run(context.Background(), env, []string{"admin", "nope"}); err == nil {
 		t.Fatal("unknown admin command accepted")

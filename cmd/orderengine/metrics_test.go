@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/orderengine/orderengine/internal/buildinfo"
 )
 
 // family is one metric family of a scrape: its type and its samples'
@@ -82,7 +84,11 @@ func TestMetricsMatchTheDocs(t *testing.T) {
 	r := startServe(t, dir)
 	defer r.stop(t)
 	base := "http://" + r.pub
-	key := r.devKey(t)
+	m := r.devKeyMatch(t)
+	if m == nil {
+		t.Fatalf("no dev key printed:\n%s", r.stdout.String())
+	}
+	key := m[1]
 	if code := send(t, "POST", base+"/v1/orders", key, []byte(`{"order":{}}`)); code != 400 {
 		t.Fatalf("refused submit: %d", code)
 	}
@@ -131,6 +137,10 @@ func TestMetricsMatchTheDocs(t *testing.T) {
 			for l, v := range labels {
 				switch l {
 				case "method", "status", "code", "le":
+				case "version", "commit", "goversion":
+					if name != "orderengine_build_info" {
+						t.Errorf("%s: unexpected label %s=%q", name, l, v)
+					}
 				case "route":
 					if strings.Contains(v, "0x") || !(strings.HasPrefix(v, "/") || v == "unmatched" || v == "rejected") {
 						t.Errorf("%s: route label %q is not a template", name, v)
@@ -145,6 +155,11 @@ func TestMetricsMatchTheDocs(t *testing.T) {
 		if fams[name] == nil {
 			t.Errorf("documented %s is not exported", name)
 		}
+	}
+	b := buildinfo.Get()
+	if bi := fams["orderengine_build_info"]; bi == nil || len(bi.labels) != 1 || bi.labels[0]["version"] != b.Version ||
+		bi.labels[0]["commit"] != b.Commit || bi.labels[0]["goversion"] != b.GoVersion {
+		t.Errorf("orderengine_build_info does not name the running build %+v: %+v", b, bi)
 	}
 	refused := false
 	for _, l := range fams["orderengine_http_errors_total"].labels {

@@ -14,7 +14,7 @@ import (
 )
 
 func serveCommand() command {
-	return command{summary: "run the service (default)", run: runServe}
+	return command{summary: "run the service (make run)", run: runServe}
 }
 
 // runServe loads the configuration, builds the engine (app.New), runs it
@@ -40,7 +40,7 @@ func runServe(ctx context.Context, env *cliEnv, args []string) (err error) {
 		}
 	}
 	if cfg.Dev && cfg.Chain.RPCURL != "" {
-		log.Warn("dev mode with an external node: webhook targets may be plain-http and private addresses (webhooks.allowLoopbackHTTP); set dev=false (ORDERENGINE_DEV=false) for a network that is not yours",
+		log.Warn("dev mode set explicitly with an external node: webhook targets may be loopback addresses, over plain http too (webhooks.allowLoopbackHTTP); leave dev unset for a network that is not yours",
 			"rpc", devchain.RedactURL(cfg.Chain.RPCURL))
 	}
 	sys, err := app.New(ctx, cfg, log, app.Options{Stdout: env.stdout})
