@@ -18,10 +18,11 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 COMMIT    ?= $(shell git rev-parse HEAD 2>/dev/null)
 LDFLAGS   := -X github.com/orderengine/orderengine/internal/buildinfo.version=$(VERSION) \
              -X github.com/orderengine/orderengine/internal/buildinfo.commit=$(COMMIT)
-# Packages with concurrency run under the race detector in `make test`.
+# Packages with concurrency run under the race detector in `make test`;
+# the others run without it. Each test runs once.
 RACE_PKGS ?= ./actors/... ./app/... ./chainsync/... ./market/... ./keeper/... ./orders/... ./http/... ./persistence/... ./cmd/... ./chain/devchain/...
 
-.PHONY: run build test deps fmt-check vet vulncheck unit race bench clean
+.PHONY: run build test deps fmt-check vet vulncheck unit plain race bench clean
 
 run: build
 	$(BIN) serve
@@ -61,13 +62,19 @@ vulncheck:
 	$(GO) mod download $(VULNDB)
 	$(GO) tool govulncheck -db file://$$($(GO) env GOMODCACHE)/$(VULNDB)/data/osv ./...
 
+# unit runs every package without the race detector; race runs the
+# concurrent ones with it; plain runs the rest, which with race is all of
+# `make test`.
 unit:
 	$(GO) test -count=1 ./...
 
 race:
 	$(GO) test -count=1 -race $(RACE_PKGS)
 
-test: deps fmt-check vet vulncheck unit race
+plain:
+	$(GO) test -count=1 $$($(GO) list ./... | grep -v -x -F "$$($(GO) list $(RACE_PKGS))")
+
+test: deps fmt-check vet vulncheck plain race
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
