@@ -242,18 +242,28 @@ func bucketLimit(l config.BucketLimits, b limiter.Bucket) int {
 	return l.Read
 }
 
-// writeJSON writes a service result: raw JSON as is, anything else encoded.
+// writeJSON writes a service result: a body the service rendered as is,
+// one that renders itself appended to the response, anything else encoded.
 func writeJSON(c *fiber.Ctx, status int, v any) error {
 	c.Status(status)
 	switch b := v.(type) {
+	case api.Rendered:
+		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+		return c.Send(b)
 	case json.RawMessage:
 		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
 		return c.Send(b)
 	case []byte:
 		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
 		return c.Send(b)
+	case jsonAppender:
+		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+		return c.Send(b.AppendJSON(make([]byte, 0, 128)))
 	}
 	return c.JSON(v)
 }
+
+// jsonAppender is a result that renders itself (api.Submitted).
+type jsonAppender interface{ AppendJSON(b []byte) []byte }
 
 func stack() string { return string(debug.Stack()) }

@@ -37,18 +37,18 @@ type RoutingService interface {
 	Tokens(ctx context.Context, req api.TokenSearchRequest) (*routing.TokensResponse, error)
 }
 
-// OrderService accepts, cancels and reads orders (orders.Service). Its
-// methods return the body to encode: the order service renders most of its
-// answers as pre-encoded JSON (json.RawMessage) on the submit and GET paths.
+// OrderService accepts, cancels and reads orders (orders.Service). The
+// order and fill bodies are rendered by the service from its typed records
+// (api.Rendered), without reflection.
 type OrderService interface {
 	// Submit takes the raw POST /v1/orders body (already checked to be
 	// JSON and within the body limit) and returns the 201 body.
-	Submit(ctx context.Context, caller api.Caller, body []byte) (any, error)
-	Get(ctx context.Context, hash string) (any, error)
-	Cancel(ctx context.Context, caller api.Caller, hash, signature string) (any, error)
-	Fills(ctx context.Context, hash string) (any, error)
-	List(ctx context.Context, req api.ListOrdersRequest) (any, error)
-	Orderbook(ctx context.Context, req api.OrderbookRequest) (any, error)
+	Submit(ctx context.Context, caller api.Caller, body []byte) (*api.Submitted, error)
+	Get(ctx context.Context, hash string) (api.Rendered, error)
+	Cancel(ctx context.Context, caller api.Caller, hash, signature string) (*api.Success, error)
+	Fills(ctx context.Context, hash string) (api.Rendered, error)
+	List(ctx context.Context, req api.ListOrdersRequest) (api.Rendered, error)
+	Orderbook(ctx context.Context, req api.OrderbookRequest) (*api.OrderbookPage, error)
 }
 
 // MarketService serves recent swaps, volume aggregates and counters

@@ -15,7 +15,7 @@ import (
 
 // Get implements http.OrderService: the order, with "funded" for an open
 // order when balances can be read.
-func (s *Service) Get(ctx context.Context, hash string) (any, error) {
+func (s *Service) Get(ctx context.Context, hash string) (api.Rendered, error) {
 	h, err := chain.ParseHash("hash", hash)
 	if err != nil {
 		return nil, err
@@ -37,13 +37,13 @@ func (s *Service) Get(ctx context.Context, hash string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return rendered(out), nil
+	return api.Rendered(out), nil
 }
 
 // Cancel implements http.OrderService: the maker's OrderCancel signature
 // is verified first, then the order's actor cancels it if pending. An
 // already cancelled order answers success again (idempotent).
-func (s *Service) Cancel(ctx context.Context, _ api.Caller, hash, signature string) (any, error) {
+func (s *Service) Cancel(ctx context.Context, _ api.Caller, hash, signature string) (*api.Success, error) {
 	h, err := chain.ParseHash("hash", hash)
 	if err != nil {
 		return nil, err
@@ -69,15 +69,11 @@ func (s *Service) Cancel(ctx context.Context, _ api.Caller, hash, signature stri
 	if _, err := s.reg.Cancel(ctx, h); err != nil {
 		return nil, err
 	}
-	return successBody{Success: true}, nil
-}
-
-type successBody struct {
-	Success bool `json:"success"`
+	return &api.Success{Success: true}, nil
 }
 
 // Fills implements http.OrderService.
-func (s *Service) Fills(_ context.Context, hash string) (any, error) {
+func (s *Service) Fills(_ context.Context, hash string) (api.Rendered, error) {
 	h, err := chain.ParseHash("hash", hash)
 	if err != nil {
 		return nil, err
@@ -99,11 +95,11 @@ func (s *Service) Fills(_ context.Context, hash string) (any, error) {
 		}
 		out = appendFillJSON(out, &fills[i])
 	}
-	return rendered(append(out, "]}"...)), nil
+	return api.Rendered(append(out, "]}"...)), nil
 }
 
 // List implements http.OrderService: newest first, keyset-paginated.
-func (s *Service) List(_ context.Context, req api.ListOrdersRequest) (any, error) {
+func (s *Service) List(_ context.Context, req api.ListOrdersRequest) (api.Rendered, error) {
 	f := persistence.ListFilter{Limit: req.Limit}
 	if f.Limit <= 0 || f.Limit > 500 {
 		f.Limit = 100
@@ -158,12 +154,12 @@ func (s *Service) List(_ context.Context, req api.ListOrdersRequest) (any, error
 		out = append(out, next...)
 		out = append(out, `"}`...)
 	}
-	return rendered(out), nil
+	return api.Rendered(out), nil
 }
 
 // Orderbook implements http.OrderService: the open orders of a pair by
 // ascending trigger price (then hash), keyset-paginated.
-func (s *Service) Orderbook(ctx context.Context, req api.OrderbookRequest) (any, error) {
+func (s *Service) Orderbook(ctx context.Context, req api.OrderbookRequest) (*api.OrderbookPage, error) {
 	in, out, err := parsePair(req.Pair)
 	if err != nil {
 		return nil, err
@@ -184,18 +180,12 @@ func (s *Service) Orderbook(ctx context.Context, req api.OrderbookRequest) (any,
 	if err != nil {
 		return nil, err
 	}
-	body := orderbookBody{Pair: in.Hex() + "-" + out.Hex(), Orders: page.Entries}
+	body := &api.OrderbookPage{Pair: in.Hex() + "-" + out.Hex(), Orders: page.Entries}
 	if page.Next != nil {
 		c := page.Next.Cursor()
 		body.NextCursor = &c
 	}
 	return body, nil
-}
-
-type orderbookBody struct {
-	Pair       string     `json:"pair"`
-	Orders     []pair.Row `json:"orders"`
-	NextCursor *string    `json:"nextCursor"`
 }
 
 // parsePair parses "<tokenIn>-<tokenOut>" (lowercase or checksummed). The

@@ -1,8 +1,6 @@
 package orders
 
 import (
-	"encoding/json"
-
 	"github.com/holiman/uint256"
 
 	"github.com/orderengine/orderengine/chain"
@@ -133,7 +131,3 @@ func appendFillJSON(b []byte, f *persistence.Fill) []byte {
 	b = jsonw.Uint(b, f.Timestamp)
 	return append(b, '}')
 }
-
-// rendered is a body the service rendered itself; the HTTP layer writes it
-// as is.
-type rendered = json.RawMessage

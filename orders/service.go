@@ -19,7 +19,6 @@ package orders
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -149,7 +148,7 @@ func (s *Service) Chain() *persistence.Chain { return s.chain }
 func (s *Service) OpenOrders(maker common.Address) int { return s.d.Makers.OpenOrders(maker) }
 
 // Submit implements http.OrderService.
-func (s *Service) Submit(ctx context.Context, caller api.Caller, body []byte) (any, error) {
+func (s *Service) Submit(ctx context.Context, caller api.Caller, body []byte) (*api.Submitted, error) {
 	p := s.parsers.Get()
 	sub, err := parseSubmission(p, body)
 	s.parsers.Put(p)
@@ -163,19 +162,11 @@ func (s *Service) Submit(ctx context.Context, caller api.Caller, body []byte) (a
 	if err != nil {
 		return nil, sub.withHashMismatch(err)
 	}
-	hash := rec.Hash.Hex()
-	if strings.EqualFold(sub.clientHash, hash) {
-		// The usual answer, rendered without reflection.
-		return json.RawMessage(`{"success":true,"orderHash":"` + hash + `"}`), nil
+	out := &api.Submitted{Success: true, OrderHash: rec.Hash.Hex()}
+	if !strings.EqualFold(sub.clientHash, out.OrderHash) {
+		out.Warning = fmt.Sprintf("orderHash %s differs from the server-computed hash %s, which is the order's hash", sub.clientHash, out.OrderHash)
 	}
-	return submitResponse{Success: true, OrderHash: hash,
-		Warning: fmt.Sprintf("orderHash %s differs from the server-computed hash %s, which is the order's hash", sub.clientHash, hash)}, nil
-}
-
-type submitResponse struct {
-	Success   bool   `json:"success"`
-	OrderHash string `json:"orderHash"`
-	Warning   string `json:"warning,omitempty"`
+	return out, nil
 }
 
 // check runs the submit rules and returns the record to store and the

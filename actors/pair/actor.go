@@ -10,6 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/orderengine/orderengine/actors/kind"
+	"github.com/orderengine/orderengine/api"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/persistence"
 )
@@ -43,7 +44,7 @@ type PageRequest struct {
 
 // PageResponse is a page of a book; Next is nil at the end.
 type PageResponse struct {
-	Entries []Row
+	Entries []api.OrderbookRow
 	Next    *Key
 	Total   int
 }
@@ -213,7 +214,7 @@ func (a *pairActor) page(req *PageRequest) *PageResponse {
 			p = a.book.next(p)
 		}
 	}
-	out := &PageResponse{Entries: make([]Row, 0, max(0, min(req.Limit, a.book.n))), Total: a.book.n}
+	out := &PageResponse{Entries: make([]api.OrderbookRow, 0, max(0, min(req.Limit, a.book.n))), Total: a.book.n}
 	var last *openOrder
 	for e := a.book.at(p); e != nil && len(out.Entries) < req.Limit; e = a.book.at(p) {
 		out.Entries = append(out.Entries, e.row())

@@ -14,6 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
 
+	"github.com/orderengine/orderengine/api"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/persistence"
 )
@@ -114,7 +115,7 @@ func TestRowRendersTheOrder(t *testing.T) {
 	rec.Order.AmountIn.SetUint64(1_000_000_000_000_000_000)
 	rec.FilledIn.SetUint64(250)
 	rec.CreatedAt = time.Date(2026, 11, 22, 3, 25, 51, 123456789, time.FixedZone("X", 3600))
-	want := Row{OrderHash: fmt.Sprintf("0x%064x", 7), OrderType: "dca", Status: "active",
+	want := api.OrderbookRow{OrderHash: fmt.Sprintf("0x%064x", 7), OrderType: "dca", Status: "active",
 		Maker: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", AmountIn: "1000000000000000000", FilledAmountIn: "250",
 		TriggerPrice: "2000000123", CreatedAt: "2026-11-22T02:25:51.123456789Z"}
 	if got := newOpenOrder(rec, persistence.ChainOrder{}, false).row(); got != want {

@@ -12,6 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
 
+	"github.com/orderengine/orderengine/api"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/persistence"
 )
@@ -118,23 +119,10 @@ func pairTokens(key string) (in, out common.Address, ok bool) {
 	return common.HexToAddress(a), common.HexToAddress(b), true
 }
 
-// Row is an open order as GET /v1/orderbook/{pair} shows it. Addresses are
-// EIP-55, amounts decimal strings.
-type Row struct {
-	OrderHash      string `json:"orderHash"`
-	OrderType      string `json:"orderType"`
-	Status         string `json:"status"`
-	Maker          string `json:"maker"`
-	AmountIn       string `json:"amountIn"`
-	FilledAmountIn string `json:"filledAmountIn"`
-	TriggerPrice   string `json:"triggerPrice"`
-	CreatedAt      string `json:"createdAt"`
-}
-
 // row renders o for the book.
-func (o *openOrder) row() Row {
+func (o *openOrder) row() api.OrderbookRow {
 	r := o.rec
-	return Row{
+	return api.OrderbookRow{
 		OrderHash: r.Hash.Hex(), OrderType: r.Class.String(), Status: r.Status.String(),
 		Maker: chain.Checksum(r.Order.Maker), AmountIn: r.Order.AmountIn.Dec(), FilledAmountIn: r.FilledIn.Dec(),
 		TriggerPrice: r.Order.TriggerPrice.Dec(), CreatedAt: r.CreatedAt.UTC().Format(time.RFC3339Nano),

@@ -19,6 +19,7 @@ import (
 
 	"github.com/orderengine/orderengine/actors/kind"
 	"github.com/orderengine/orderengine/actors/order"
+	"github.com/orderengine/orderengine/api"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/chainsync"
 	"github.com/orderengine/orderengine/persistence"
@@ -287,7 +288,7 @@ func (p *Pairs) price(ctx context.Context, ref BlockRef, key string) *big.Int {
 // empty page without starting one.
 func (p *Pairs) Page(ctx context.Context, key string, limit int, after *Key) (*PageResponse, error) {
 	if !p.reg.IsLive(key) {
-		return &PageResponse{Entries: []Row{}}, nil
+		return &PageResponse{Entries: []api.OrderbookRow{}}, nil
 	}
 	res, err := p.reg.Request(ctx, key, &PageRequest{Limit: limit, After: after})
 	if err != nil {
