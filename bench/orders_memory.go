@@ -23,9 +23,9 @@ import (
 	"github.com/orderengine/orderengine/chain"
 )
 
-// runOrderMemory is the order-memory mode (issue #5's memory target): it
-// submits -n orders through the real HTTP server of an in-process engine
-// and samples the Go heap (after runtime.GC) and the process RSS, per
+// runOrderMemory is the order-memory mode (the memory target of
+// docs/performance.md): it submits -n orders through the real HTTP server
+// of an in-process engine and samples the Go heap (after runtime.GC) and the process RSS, per
 // order, in three states: open with every order actor live, open with the
 // actors passivated, and closed (cancelled) and passivated.
 //

@@ -10,8 +10,9 @@
 // and its OpenAPI description. The plumbing (request id, access log,
 // metrics, body limit, authentication, rate limiting, error mapping, 501 for
 // an absent service) is shared by every row. A capability implements one of
-// the interfaces in services.go and is handed to New (Options.Services) or
-// Server.SetServices; it does not touch the table's plumbing. Handlers stay
+// the interfaces in services.go and is handed to New (Options.Services) by
+// the composition root (package app); it does not touch the table's
+// plumbing. Handlers stay
 // thin: parse the request into its package api type, call one typed method,
 // encode the typed result as JSON.
 //

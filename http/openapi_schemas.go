@@ -252,7 +252,7 @@ func schemas() obj {
 			"signature":   ref("HexBytes"),
 			"fillIn":      refDesc("UintString", "tokenIn amount of this execution: the remaining amount (limit, stop_loss, take_profit, trailing) or the DCA leg due (several with SHORT_CIRCUIT catch-up; the remainder on the last)."),
 			"oraclePrice": obj{"oneOf": []obj{ref("UintString"), {"type": "null"}}, "description": "Oracle price of one whole tokenIn in raw tokenOut at block."},
-			"block":       obj{"type": "integer", "description": "Block the trigger engine decided the order at."},
+			"block":       obj{"type": "integer", "description": "Block the order's pair actor decided it at."},
 			"route": described(object([]string{"targets", "calldatas"}, obj{
 				"family": obj{"type": "string"}, "targets": arrayOf(ref("Address")), "calldatas": arrayOf(ref("HexBytes")),
 			}), "The executor calls of a fresh route for fillIn, as encoded in tx.data."),

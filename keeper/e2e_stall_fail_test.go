@@ -165,7 +165,7 @@ func checkData(t *testing.T, trigger string, data, want map[string]any) {
 	}
 }
 
-// waitEvaluated mines until the trigger engine has decided order h at a
+// waitEvaluated mines until the pair actors have decided order h at a
 // block at or after the current head (h is in its executable set then).
 func (e *e2e) waitEvaluated(h common.Hash) {
 	e.t.Helper()
@@ -173,7 +173,7 @@ func (e *e2e) waitEvaluated(h common.Hash) {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	e.waitFor("the trigger engine's decision of "+h.Hex()[:10], func() bool {
+	e.waitFor("the pair actor's decision of "+h.Hex()[:10], func() bool {
 		for _, x := range e.sys().Pairs.Executable("") {
 			if x.Hash == h && x.Block >= head {
 				return true

@@ -112,7 +112,7 @@ type TxData struct {
 	Value string `json:"value"`
 }
 
-// Executable implements http.KeeperService: the trigger engine's
+// Executable implements http.KeeperService: the pair actors'
 // executable set, in order hash order after the cursor, each with a fresh
 // route for its fill amount and a simulation of fillOrder from the keeper.
 //

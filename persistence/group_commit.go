@@ -30,7 +30,7 @@ import (
 // submit benchmark the apply goroutine keeps up and a round averages 1.5
 // writes (Pebble's WAL writer still groups ≈ 20 of them per fsync); bursts
 // make bigger rounds. Applying a round only after the previous round's
-// fsync (bigger rounds) was slower (docs/performance.md, "Fourth session").
+// fsync (bigger rounds) measured slower (docs/performance.md, "Orders").
 //
 // A write is durable when Write returns nil; when the batch fails, every
 // write of it gets the error and none is durable (one batch, one WAL

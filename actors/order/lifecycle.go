@@ -14,7 +14,7 @@ import (
 	"github.com/orderengine/orderengine/persistence"
 )
 
-// The lifecycle API: what the chain projection and the trigger engine call
+// The lifecycle API: what the chain projection and the pair actors call
 // to drive an order from chain facts. Each call goes through the order's
 // actor, which decides from the facts in the message and its own record
 // and ledger, and is durable (with its outbox events, contract.md section
@@ -154,7 +154,7 @@ func closeWith(rec *persistence.OrderRecord, status persistence.Status, trigger 
 
 // endedOnChain reports whether the chain facts hold the order's end:
 // amountIn fully executed, an on-chain cancel, or its nonce invalidated.
-// The trigger engine decides expiry, stop triggers and stalls from the
+// The pair actors decide expiry, stop triggers and stalls from the
 // indexer's applied blocks, independently of the chain projection, which
 // may not have recorded that outcome yet; the chain's outcome came first
 // (a fill cannot execute after the deadline), so the engine's transition

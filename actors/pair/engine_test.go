@@ -55,7 +55,7 @@ func newEnv(t *testing.T) *env {
 	return e
 }
 
-// restart builds a fresh indexer, projector and trigger engine over the
+// restart builds a fresh indexer, projector and pairs over the
 // same store (what a process restart does).
 func (e *env) restart() {
 	e.T.Helper()

@@ -103,7 +103,7 @@ func TestExpiryAtTheDeadline(t *testing.T) {
 	}
 }
 
-// The trigger engine runs on its own goroutine, after the indexer's commit
+// The pairs' tick runs on its own goroutine, after the indexer's commit
 // and independently of the projection into the order records (which may
 // lag, for instance during a backfill). An order that the chain filled,
 // cancelled or whose nonce it invalidated before the deadline, in a block
