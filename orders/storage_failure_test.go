@@ -1,7 +1,9 @@
 package orders_test
 
 import (
+	"encoding/json"
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -86,5 +88,62 @@ func TestStorageFailureIsFailStop(t *testing.T) {
 	}
 	if r := after.submitRaw(body2); r.Status != 201 {
 		t.Fatalf("submit after the restart: %d %s", r.Status, r.Body)
+	}
+}
+
+// TestUnknownOutcomeIsStatedAsOne fails the fsync of the store's WAL while
+// a submit is being made durable: the write was handed to the disk, and
+// whether it is there after a restart is unknown (a disk may have written
+// it and failed to say so). The 500 says so and that resubmitting the same
+// signed order is safe; after the restart the resubmit answers 201 when
+// the write was lost and 409 ALREADY_EXISTS when it was kept, and either
+// way the order is stored once and reads pending.
+func TestUnknownOutcomeIsStatedAsOne(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		kept int // percent of the unsynced writes the disk kept
+		want int
+	}{
+		{"the write was lost", 0, 201},
+		{"the write reached the disk", 100, 409},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var broken atomic.Bool
+			dir, mem := t.TempDir(), vfs.NewCrashableMem()
+			fs := errorfs.Wrap(mem, errorfs.InjectorFunc(func(op errorfs.Op) error {
+				sync := op.Kind == errorfs.OpFileSync || op.Kind == errorfs.OpFileSyncData || op.Kind == errorfs.OpFileSyncTo
+				if broken.Load() && sync && strings.HasSuffix(op.Path, ".log") {
+					return errorfs.ErrInjected
+				}
+				return nil
+			}))
+			e := newEnv(t, apptest.WithFS(fs), apptest.WithDataDir(dir))
+			key := newKey(t)
+			body, h := e.build(defaultSpec("limit", key))
+
+			broken.Store(true)
+			r := e.submitRaw(body)
+			var msg struct{ Error string }
+			_ = json.Unmarshal(r.Body, &msg)
+			if r.Status != 500 || r.Code() != string(orderengine.CodeInternal) ||
+				!strings.Contains(msg.Error, "may or may not have been stored") ||
+				!strings.Contains(msg.Error, "Resubmitting the same signed order is safe") {
+				t.Fatalf("submit while the fsync fails: %d %s", r.Status, r.Body)
+			}
+			image := mem.CrashClone(vfs.CrashCloneCfg{UnsyncedDataPercent: c.kept, RNG: rand.New(rand.NewPCG(1, 2))})
+			e.srv.Close()
+
+			after := newEnv(t, apptest.WithFS(image), apptest.WithDataDir(dir))
+			r = after.submitRaw(body)
+			if r.Status != c.want || (c.want == 409 && r.Code() != string(orderengine.CodeAlreadyExists)) {
+				t.Fatalf("resubmit after the restart: %d %s, want %d", r.Status, r.Body, c.want)
+			}
+			if st := after.get(h)["status"]; st != "pending" {
+				t.Fatalf("order after the resubmit: %v, want pending", st)
+			}
+			if r := after.submitRaw(body); r.Status != 409 {
+				t.Fatalf("a second resubmit: %d %s, want 409", r.Status, r.Body)
+			}
+		})
 	}
 }
