@@ -183,7 +183,7 @@ func callListOrders(ctx context.Context, s *Services, in *input) (any, error) {
 	if s.Orders == nil {
 		return nil, errUnimplemented
 	}
-	return s.Orders.List(ctx, api.ListOrdersRequest{Wallet: in.query("wallet"), Status: in.query("status"),
+	return s.Orders.List(ctx, in.caller, api.ListOrdersRequest{Wallet: in.query("wallet"), Status: in.query("status"),
 		OrderType: in.query("orderType"), Limit: n, Cursor: in.query("cursor")})
 }
 
@@ -191,7 +191,7 @@ func callGetOrder(ctx context.Context, s *Services, in *input) (any, error) {
 	if s.Orders == nil {
 		return nil, errUnimplemented
 	}
-	return s.Orders.Get(ctx, in.param("hash"))
+	return s.Orders.Get(ctx, in.caller, in.param("hash"))
 }
 
 func callCancel(ctx context.Context, s *Services, in *input) (any, error) {

@@ -151,7 +151,7 @@ func schemas() obj {
 		"SuccessResponse":    object([]string{"success"}, obj{"success": obj{"type": "boolean"}}),
 		"StoredOrder":        obj{"allOf": []obj{ref("SignedOrder"), object([]string{"triggerAmountOut"}, obj{})}},
 		"OrderRecord": object([]string{"orderHash", "orderType", "status", "pair", "order", "signature", "filledAmountIn", "filledAmountOut",
-			"executions", "triggeredAt", "stalled", "accountId", "createdAt", "updatedAt"}, obj{
+			"executions", "triggeredAt", "stalled", "createdAt", "updatedAt"}, obj{
 			"orderHash": ref("Hash"), "status": ref("OrderStatus"), "orderType": ref("OrderType"), "order": ref("StoredOrder"),
 			"pair":           pattern(`^0x[0-9a-fA-F]{40}-0x[0-9a-fA-F]{40}$`, "<tokenIn>-<tokenOut>, EIP-55."),
 			"signature":      ref("HexBytes"),
@@ -166,7 +166,7 @@ func schemas() obj {
 			"stalled":     obj{"type": "boolean", "description": "A dca leg is overdue beyond its flexibility (false once the order is filled)."},
 			"reason":      obj{"type": "string", "description": "Why a failed order can no longer execute."},
 			"revertName":  obj{"type": "string", "description": "The router's custom error name from a simulated execution, when there is one."},
-			"accountId":   str("The account whose API key submitted the order."),
+			"accountId":   str("The account whose API key submitted the order. Shown only to that account: another key reads the order, not who placed it."),
 			"createdAt":   obj{"type": "string", "format": "date-time"}, "updatedAt": obj{"type": "string", "format": "date-time"},
 		}),
 		"OrderList": object([]string{"orders", "nextCursor"}, obj{"orders": arrayOf(ref("OrderRecord")),

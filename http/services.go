@@ -44,10 +44,12 @@ type OrderService interface {
 	// Submit takes the raw POST /v1/orders body (already checked to be
 	// JSON and within the body limit) and returns the 201 body.
 	Submit(ctx context.Context, caller api.Caller, body []byte) (*api.Submitted, error)
-	Get(ctx context.Context, hash string) (api.Rendered, error)
+	// Get and List show an order's accountId only to the account that
+	// submitted it.
+	Get(ctx context.Context, caller api.Caller, hash string) (api.Rendered, error)
 	Cancel(ctx context.Context, caller api.Caller, hash, signature string) (*api.Success, error)
 	Fills(ctx context.Context, hash string) (api.Rendered, error)
-	List(ctx context.Context, req api.ListOrdersRequest) (api.Rendered, error)
+	List(ctx context.Context, caller api.Caller, req api.ListOrdersRequest) (api.Rendered, error)
 	Orderbook(ctx context.Context, req api.OrderbookRequest) (*api.OrderbookPage, error)
 }
 

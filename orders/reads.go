@@ -14,8 +14,9 @@ import (
 )
 
 // Get implements http.OrderService: the order, with "funded" for an open
-// order when balances can be read.
-func (s *Service) Get(ctx context.Context, hash string) (api.Rendered, error) {
+// order when balances can be read, and its accountId when caller's account
+// submitted it.
+func (s *Service) Get(ctx context.Context, caller api.Caller, hash string) (api.Rendered, error) {
 	h, err := chain.ParseHash("hash", hash)
 	if err != nil {
 		return nil, err
@@ -27,7 +28,7 @@ func (s *Service) Get(ctx context.Context, hash string) (api.Rendered, error) {
 	if !ok {
 		return nil, orderengine.Errorf(orderengine.CodeNotFound, "no order with hash %s", h.Hex())
 	}
-	v := orderView{Account: true}
+	v := orderView{Account: ownOrder(caller, rec)}
 	if s.funded != nil && rec.Status.Open() {
 		if funded, ok := s.funded.funded(ctx, rec); ok {
 			v.Funded = &funded
@@ -98,8 +99,9 @@ func (s *Service) Fills(_ context.Context, hash string) (api.Rendered, error) {
 	return api.Rendered(append(out, "]}"...)), nil
 }
 
-// List implements http.OrderService: newest first, keyset-paginated.
-func (s *Service) List(_ context.Context, req api.ListOrdersRequest) (api.Rendered, error) {
+// List implements http.OrderService: newest first, keyset-paginated; each
+// order's accountId only when caller's account submitted it.
+func (s *Service) List(_ context.Context, caller api.Caller, req api.ListOrdersRequest) (api.Rendered, error) {
 	f := persistence.ListFilter{Limit: req.Limit}
 	if f.Limit <= 0 || f.Limit > 500 {
 		f.Limit = 100
@@ -142,7 +144,7 @@ func (s *Service) List(_ context.Context, req api.ListOrdersRequest) (api.Render
 		if i > 0 {
 			out = append(out, ',')
 		}
-		if out, err = appendOrderJSON(out, r, orderView{Account: true}); err != nil {
+		if out, err = appendOrderJSON(out, r, orderView{Account: ownOrder(caller, r)}); err != nil {
 			return nil, err
 		}
 	}
@@ -208,4 +210,11 @@ func parsePair(pair string) (common.Address, common.Address, error) {
 		return in, out, orderengine.Errorf(orderengine.CodeInvalidRequest, "pair tokenOut must differ from tokenIn")
 	}
 	return in, out, nil
+}
+
+// ownOrder reports whether caller's account submitted rec: only that
+// account sees who placed an order (its accountId); any other key sees the
+// order itself.
+func ownOrder(caller api.Caller, rec *persistence.OrderRecord) bool {
+	return caller.AccountID != "" && caller.AccountID == rec.AccountID
 }

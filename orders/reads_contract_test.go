@@ -334,3 +334,45 @@ func TestOrderDetailCarriesEveryField(t *testing.T) {
 		t.Fatalf("listed %v, detail %v", list.Orders[0], rec)
 	}
 }
+
+// Tenancy: an order's accountId is shown only to the account whose key
+// submitted it; another account's key reads the order (GET and the list)
+// without it.
+func TestAccountIdShownOnlyToItsAccount(t *testing.T) {
+	e := newEnv(t)
+	key := newKey(t)
+	h := e.submit(defaultSpec("limit", key))
+	acct, err := e.srv.System.Accounts.CreateAccount("another integrator", config.TierFree, config.BucketLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, _, err := e.srv.System.Accounts.IssueKey(acct.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := func(path, apiKey string) map[string]any {
+		t.Helper()
+		r := e.srv.Do("GET", path, nil, map[string]string{"X-API-Key": apiKey})
+		var body map[string]any
+		if r.Status != 200 || json.Unmarshal(r.Body, &body) != nil {
+			t.Fatalf("GET %s: %d %s", path, r.Status, r.Body)
+		}
+		if orders, ok := body["orders"].([]any); ok {
+			if len(orders) != 1 {
+				t.Fatalf("GET %s: %d orders, want 1", path, len(orders))
+			}
+			return orders[0].(map[string]any)
+		}
+		return body
+	}
+	maker := crypto.PubkeyToAddress(key.PublicKey).Hex()
+	for _, path := range []string{"/v1/orders/" + h.Hex(), "/v1/orders?wallet=" + maker} {
+		if got := read(path, e.srv.APIKey)["accountId"]; got != e.srv.AccountID {
+			t.Errorf("%s to the submitting account: accountId %v, want %s", path, got, e.srv.AccountID)
+		}
+		rec := read(path, other)
+		if _, shown := rec["accountId"]; shown || rec["orderHash"] != h.Hex() {
+			t.Errorf("%s to another account: %v", path, rec)
+		}
+	}
+}

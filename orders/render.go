@@ -17,7 +17,7 @@ import (
 type orderView struct {
 	// Funded, when set, is the funded flag of an open order.
 	Funded *bool
-	// Account shows accountId.
+	// Account shows accountId (to the account that submitted the order).
 	Account bool
 }
 

@@ -111,7 +111,7 @@ func TestReadResponsesMatchTheServedSchemas(t *testing.T) {
 		"no executions":        func(m map[string]any) { delete(m, "executions") },
 		"executions a string":  func(m map[string]any) { m["executions"] = "1" },
 		"an unknown status":    func(m map[string]any) { m["status"] = "open" },
-		"no accountId":         func(m map[string]any) { delete(m, "accountId") },
+		"accountId a number":   func(m map[string]any) { m["accountId"] = 5 },
 		"a short maker":        func(m map[string]any) { m["order"].(map[string]any)["maker"] = "0x12" },
 		"no triggerAmountOut":  func(m map[string]any) { delete(m["order"].(map[string]any), "triggerAmountOut") },
 		"a decimal amount":     func(m map[string]any) { m["filledAmountIn"] = "1.5" },
