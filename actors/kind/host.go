@@ -39,9 +39,9 @@ func (h *host[ID, S]) Receive(ctx actor.Context) {
 			h.reg.log.Error("kind: a message before the identity", "type", fmt.Sprintf("%T", msg.msg))
 			return
 		}
-		defer h.slot.inflight.Add(-1)
-		defer h.slot.seen.Store(h.reg.epoch.Load())
-		h.deliver(&unwrapped{Context: ctx, msg: msg.msg})
+		u := &unwrapped{Context: ctx, msg: msg.msg, handled: h.handled}
+		defer u.done()
+		h.deliver(u)
 	case *actor.Restarting:
 		h.reg.log.Error("kind: actor failed; it stops and starts again on the next message", "id", fmt.Sprint(h.id))
 		if h.slot != nil {
@@ -62,13 +62,41 @@ func (h *host[ID, S]) Receive(ctx actor.Context) {
 
 func (h *host[ID, S]) deliver(ctx actor.Context) { h.inner.Receive(ctx) }
 
+// handled counts one caller's message handled: the identity is in use
+// for one message less, and was seen now.
+func (h *host[ID, S]) handled() {
+	h.slot.seen.Store(h.reg.epoch.Load())
+	h.slot.inflight.Add(-1)
+}
+
 // unwrapped is the host's context with the caller's message in place of
 // the envelope: the kind's actor sees its own message types, responds to
 // its requester, and may use every other part of the context.
+//
+// A caller's message counts as handled when the actor answers it, before
+// the answer is sent, or else when the actor returns: a caller that got
+// its answer finds the identity idle (Passivate and the sweep see no
+// message in flight). An actor that works on after answering still
+// finishes first: a stop is taken between messages.
 type unwrapped struct {
 	actor.Context
-	msg any
+	msg     any
+	handled func() // nil for the host's own messages
 }
 
 // Message implements actor.Context.
 func (u *unwrapped) Message() any { return u.msg }
+
+// Respond implements actor.Context: the message is handled, then answered.
+func (u *unwrapped) Respond(response any) {
+	u.done()
+	u.Context.Respond(response)
+}
+
+// done counts the message handled, once.
+func (u *unwrapped) done() {
+	if u.handled != nil {
+		u.handled()
+		u.handled = nil
+	}
+}
