@@ -309,6 +309,19 @@ func setFromString(v reflect.Value, s string) error {
 			return err
 		}
 		v.SetFloat(f)
+	case reflect.Slice:
+		if v.Type().Elem().Kind() == reflect.String && !strings.HasPrefix(strings.TrimSpace(s), "[") {
+			// A list of strings: comma-separated in a flag or variable.
+			var items []string
+			for _, it := range strings.Split(s, ",") {
+				if it = strings.TrimSpace(it); it != "" {
+					items = append(items, it)
+				}
+			}
+			v.Set(reflect.ValueOf(items).Convert(v.Type()))
+			return nil
+		}
+		return decodeLeaf(v, []byte(s))
 	default:
 		return decodeLeaf(v, []byte(s))
 	}
@@ -456,6 +469,9 @@ func (c Config) Validate() error {
 	}
 	errs = append(errs, c.Log.validate(), c.HTTP.validate(), c.Limits.validate(), c.Chain.Validate(c.Dev),
 		c.Lifecycle.Validate(c.Chain))
+	if c.Cluster.Enabled && c.Chain.RPCURL == "" {
+		errs = append(errs, errors.New("cluster.enabled needs chain.rpcURL: the nodes share one chain (make cluster serves one dev chain for them)"))
+	}
 	v := reflect.ValueOf(c)
 	for i := range v.NumField() {
 		if val, ok := v.Field(i).Interface().(interface{ Validate() error }); ok {

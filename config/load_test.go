@@ -379,3 +379,33 @@ func TestDevModeFollowsTheChain(t *testing.T) {
 		}
 	}
 }
+
+// A cluster node's lists come comma-separated from a flag or variable, or
+// as JSON; a cluster needs a shared chain, and its addresses are checked.
+func TestClusterSettings(t *testing.T) {
+	env := map[string]string{
+		"ORDERENGINE_CLUSTER_NATS_ROUTES": "nats://10.0.0.1:6222, nats://10.0.0.2:6222,nats://10.0.0.3:6222",
+	}
+	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	cfg, err := LoadConfig([]string{"--cluster-enabled", "true", "--chain-rpc-url", "http://127.0.0.1:8545",
+		"--cluster-actors-peers", `["10.0.0.1:7322","10.0.0.2:7322","10.0.0.3:7322"]`}, lookup, nil)
+	if err != nil && strings.Contains(err.Error(), "cluster") { // the chain's addresses are not set here
+		t.Fatal(err)
+	}
+	if len(cfg.Cluster.NATS.Routes) != 3 || cfg.Cluster.NATS.Routes[1] != "nats://10.0.0.2:6222" || len(cfg.Cluster.Actors.Peers) != 3 {
+		t.Fatalf("lists: %q %q", cfg.Cluster.NATS.Routes, cfg.Cluster.Actors.Peers)
+	}
+	if _, err := LoadConfig([]string{"--cluster-enabled", "true"}, lookup, nil); err == nil || !strings.Contains(err.Error(), "chain.rpcURL") {
+		t.Fatalf("a cluster on the embedded dev chain: %v", err)
+	}
+	_, err = LoadConfig([]string{"--cluster-enabled", "true", "--chain-rpc-url", "http://127.0.0.1:8545", "--cluster-replicas", "3",
+		"--cluster-nats-routes", "10.0.0.1:6222", "--cluster-actors-peers", ""}, lookup, nil)
+	for _, want := range []string{"lists 1 nodes", "not a nats://host:port URL", "cluster.actors.peers must list"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("bad cluster settings: %v, want %q", err, want)
+		}
+	}
+	if err := Default().Cluster.Validate(); err != nil {
+		t.Fatalf("a disabled cluster section is valid as it is: %v", err)
+	}
+}
