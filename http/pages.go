@@ -43,6 +43,9 @@ func pageRoutes() (map[string]*page, error) {
 			etag: `"` + base64.RawURLEncoding.EncodeToString(sum[:12]) + `"`}
 		return nil
 	}
+	if err := add("/", "dashboard.html", "/"); err != nil {
+		return nil, err
+	}
 	if err := add("/docs", "docs.html", "/docs"); err != nil {
 		return nil, err
 	}
@@ -93,7 +96,10 @@ func (s *Server) servePage(p *page) fiber.Handler {
 		h := &c.Response().Header
 		h.Set("Content-Security-Policy", PagesCSP)
 		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "no-referrer")
+		// same-origin, not no-referrer: under no-referrer a browser sends
+		// "Origin: null" on the page's POSTs, and the session calls check
+		// Origin against the service's own.
+		h.Set("Referrer-Policy", "same-origin")
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("Cross-Origin-Opener-Policy", "same-origin")
 		h.Set("Cross-Origin-Resource-Policy", "same-origin")

@@ -17,6 +17,7 @@ import (
 func TestPagesServed(t *testing.T) {
 	ts := apptest.NewTestServer(t)
 	for _, c := range []struct{ path, ctype, contains string }{
+		{"/", "text/html; charset=utf-8", `src="/assets/dashboard/main.js"`},
 		{"/docs", "text/html; charset=utf-8", `src="/assets/docs/main.js"`},
 		{"/assets/docs/main.js", "text/javascript; charset=utf-8", "/v1/openapi.json"},
 		{"/assets/base.css", "text/css; charset=utf-8", "prefers-color-scheme: dark"},
@@ -29,7 +30,7 @@ func TestPagesServed(t *testing.T) {
 		}
 		for name, want := range map[string]string{
 			"Content-Security-Policy": apihttp.PagesCSP, "X-Content-Type-Options": "nosniff",
-			"Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY", "Cache-Control": "no-cache",
+			"Referrer-Policy": "same-origin", "X-Frame-Options": "DENY", "Cache-Control": "no-cache",
 			"RateLimit-Policy": `"address";q=600;w=60`,
 		} {
 			if got := r.Header.Get(name); got != want {

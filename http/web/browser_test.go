@@ -25,6 +25,11 @@ type plan struct {
 	OutDir    string   `json:"outDir"`
 	Report    string   `json:"report"`
 	Scenarios []string `json:"scenarios"`
+	// Wallet keys (hex) and chain id of the injected test wallet.
+	WalletKeys []string `json:"walletKeys,omitempty"`
+	ChainID    uint64   `json:"chainId,omitempty"`
+	// Extra carries what a scenario needs beyond that.
+	Extra map[string]any `json:"extra,omitempty"`
 }
 
 // report is the driver's answer.
@@ -151,16 +156,7 @@ func (r *report) scenario(t *testing.T, name string, obs any) *scenarioReport {
 func checkAudit(t *testing.T, a pageAudit) {
 	t.Helper()
 	where := a.Name + " at " + strconv.Itoa(a.Width) + " px"
-	f, err := os.Open(a.Screenshot)
-	if err != nil {
-		t.Errorf("%s: no screenshot: %v", where, err)
-	} else {
-		cfg, err := png.DecodeConfig(f)
-		_ = f.Close()
-		if err != nil || cfg.Width != a.Width || cfg.Height < 200 {
-			t.Errorf("%s: screenshot %s is not a %d px wide PNG (%v, %dx%d)", where, a.Screenshot, a.Width, err, cfg.Width, cfg.Height)
-		}
-	}
+	checkPNG(t, a.Screenshot, a.Width)
 	if a.Overflow > 0 {
 		t.Errorf("%s: the page is %d px wider than the viewport (horizontal scrolling)", where, a.Overflow)
 	}
@@ -175,5 +171,20 @@ func checkAudit(t *testing.T, a pageAudit) {
 	}
 	for _, v := range a.CSPViolations {
 		t.Errorf("%s: Content-Security-Policy violation: %s", where, v)
+	}
+}
+
+// checkPNG fails unless file is a PNG screenshot width pixels wide.
+func checkPNG(t *testing.T, file string, width int) {
+	t.Helper()
+	f, err := os.Open(file)
+	if err != nil {
+		t.Errorf("no screenshot: %v", err)
+		return
+	}
+	defer f.Close()
+	cfg, err := png.DecodeConfig(f)
+	if err != nil || cfg.Width != width || cfg.Height < 200 {
+		t.Errorf("screenshot %s is not a %d px wide PNG (%v, %dx%d)", file, width, err, cfg.Width, cfg.Height)
 	}
 }

@@ -39,6 +39,8 @@ type docsSeen struct {
 		ConsoleErrors []string
 	}
 	NarrowTocOpen bool
+	ErrorsShot    string
+	ErrorsConsole []string
 }
 
 type renderedOp struct {
@@ -98,8 +100,12 @@ func TestDocsPage(t *testing.T) {
 	r := runBrowser(t, plan{BaseURL: ts.URL, Scenarios: []string{"docs"}})
 	var seen docsSeen
 	s := r.scenario(t, "docs", &seen)
-	if len(s.Audits) != 3 {
-		t.Errorf("docs scenario recorded %d page states, want 3 (1280 light, 390 dark, errors at 390)", len(s.Audits))
+	if len(s.Audits) != 2 {
+		t.Errorf("docs scenario recorded %d page states, want 2 (1280 light, 390 dark)", len(s.Audits))
+	}
+	checkPNG(t, seen.ErrorsShot, 390)
+	if len(seen.ErrorsConsole) > 0 {
+		t.Errorf("/docs#errors at 390 px: console errors %v", seen.ErrorsConsole)
 	}
 
 	if seen.Title != doc.Info.Title {

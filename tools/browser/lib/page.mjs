@@ -30,7 +30,20 @@ export async function openPage(ctx) {
   // A step that waits longer than this has failed; the report says which.
   page.setDefaultTimeout(15000);
   page.consoleErrors = [];
-  page.on('console', (m) => { if (m.type() === 'error') page.consoleErrors.push(m.text()); });
+  page.apiErrors = [];
+  page.on('console', (m) => {
+    if (m.type() !== 'error') return;
+    // Chromium logs every API answer of status 400 or more as a failed
+    // resource; the pages handle those answers themselves (a person sees
+    // the API's message), so they are kept apart. A failed page asset is
+    // a console error like any other.
+    const url = m.location().url || '';
+    if (m.text().startsWith('Failed to load resource') && new URL(url, 'http://x').pathname.startsWith('/v1/')) {
+      page.apiErrors.push(`${m.text()} (${new URL(url).pathname})`);
+      return;
+    }
+    page.consoleErrors.push(`${m.text()} (${url})`);
+  });
   page.on('pageerror', (e) => page.consoleErrors.push('uncaught: ' + e.message));
   await page.addInitScript(recorder);
   return page;
@@ -47,17 +60,15 @@ export function newContext(browser, width, scheme) {
 }
 
 /**
- * audit records one page state: a full-page screenshot under outDir, the
- * horizontal overflow (document wider than the viewport), axe-core's
- * violations, and the console errors and CSP violations seen so far.
+ * screenshot writes a picture of the page to outDir/<name>-<width>.png:
+ * the whole page, cut at maxShotHeight (the reference is tens of thousands
+ * of pixels tall; a picture of that helps nobody). Chromium cannot capture
+ * a page that tall in one piece, so the viewport is made as tall as the
+ * picture for the shot.
  */
-export async function audit(page, outDir, name) {
+export async function screenshot(page, outDir, name) {
   const viewport = page.viewportSize();
   const file = path.join(outDir, `${name}-${viewport.width}.png`);
-  // The whole page, cut at maxShotHeight (the reference is tens of
-  // thousands of pixels tall; a picture of that helps nobody).
-  // Chromium cannot capture a page that tall in one piece, so the viewport
-  // is made as tall as the picture for the shot.
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
   if (height <= maxShotHeight) {
     await page.screenshot({ path: file, fullPage: true });
@@ -66,6 +77,24 @@ export async function audit(page, outDir, name) {
     await page.screenshot({ path: file });
     await page.setViewportSize(viewport);
   }
+  return file;
+}
+
+/** viewportShot writes a picture of what the viewport shows now. */
+export async function viewportShot(page, outDir, name) {
+  const file = path.join(outDir, `${name}-${page.viewportSize().width}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}
+
+/**
+ * audit records one page state: a screenshot under outDir, the horizontal
+ * overflow (document wider than the viewport), axe-core's violations, and
+ * the console errors and CSP violations seen so far.
+ */
+export async function audit(page, outDir, name) {
+  const viewport = page.viewportSize();
+  const file = await screenshot(page, outDir, name);
   const overflow = await page.evaluate(() => {
     const el = document.scrollingElement || document.documentElement;
     return el.scrollWidth - el.clientWidth;
@@ -73,7 +102,10 @@ export async function audit(page, outDir, name) {
   // page.evaluate runs through the DevTools protocol, outside the page's
   // CSP, so axe needs no inline script the page would refuse.
   await page.evaluate(axeSource);
-  const result = await page.evaluate((tags) => window.axe.run(document, { runOnly: { type: 'tag', values: tags } }), axeTags);
+  // resultTypes: passes are counted, not detailed (axe then does less).
+  const result = await page.evaluate((tags) => window.axe.run(document, {
+    runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'],
+  }), axeTags);
   const csp = await page.evaluate(() => window.__cspViolations || []);
   return {
     name,
