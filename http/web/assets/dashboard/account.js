@@ -16,7 +16,7 @@ export function accountView(state, reload) {
       h('dl', { class: 'facts' },
         h('dt', {}, 'Account'), h('dd', {}, mono(a.id)),
         a.name ? [h('dt', {}, 'Name'), h('dd', {}, a.name)] : null,
-        h('dt', {}, 'Tier'), h('dd', {}, h('span', { class: 'badge ok', id: 'tier' }, a.tier)),
+        h('dt', {}, 'Tier'), h('dd', {}, h('span', { class: 'badge ok', id: 'tier-name' }, a.tier)),
         h('dt', {}, 'Created'), h('dd', {}, when(a.createdAt)),
         h('dt', {}, 'Signed in as'), h('dd', {}, mono(state.wallet)),
         h('dt', {}, 'Linked wallets'), h('dd', {}, String((a.wallets || []).length)))),

@@ -19,6 +19,11 @@ export function platformView(state) {
   ];
 }
 
+// amount renders a raw integer amount on one line.
+function amount(v) {
+  return h('code', { class: 'nowrap', text: String(v) });
+}
+
 function referrerSelect(id, wallets) {
   return h('select', { id },
     h('option', { value: '' }, 'All linked wallets'),
@@ -67,7 +72,7 @@ function accrualsSection(wallets) {
     { label: 'Time', cell: (r) => when(r.timestamp) },
     { label: 'Referrer', cell: (r) => mono(r.referrer) },
     { label: 'Token', cell: (r) => mono(r.token) },
-    { label: 'Amount', cell: (r) => mono(r.amount) },
+    { label: 'Amount', cell: (r) => amount(r.amount) },
     { label: 'Order', cell: (r) => (r.orderHash ? mono(r.orderHash) : '—') },
     { label: 'Transaction', cell: (r) => [mono(r.txHash), h('br'), h('span', { class: 'muted small' }, `block ${r.blockNumber}, log ${r.logIndex}`)] },
   ], rows, 'No fee accruals in this range yet.'), { path: '/v1/platform/fee-accruals', rows: 'accruals' });
@@ -80,7 +85,7 @@ function accrualsSection(wallets) {
       const page = await pages.reset(q);
       replace(totals, table('Totals per token over the range', [
         { label: 'Token', cell: (t) => mono(t.token) },
-        { label: 'Total', cell: (t) => mono(t.amount) },
+        { label: 'Total', cell: (t) => amount(t.amount) },
       ], page.totals || [], 'Nothing accrued in this range.'));
     } catch (err) {
       replace(totals);
@@ -108,7 +113,7 @@ function refereesSection(wallets) {
     { label: 'Bound', cell: (r) => when(r.boundAt) },
     { label: 'First order', cell: (r) => (r.firstOrderHash ? mono(r.firstOrderHash) : '—') },
     { label: 'Orders', cell: (r) => String(r.orders) },
-    { label: 'Volume in', cell: (r) => ((r.volumeIn || []).length ? (r.volumeIn || []).map((v) => h('div', {}, mono(v.amount), ' of ', mono(v.token))) : '—') },
+    { label: 'Volume in', cell: (r) => ((r.volumeIn || []).length ? (r.volumeIn || []).map((v) => h('div', {}, amount(v.amount), ' of ', mono(v.token))) : '—') },
   ], rows, 'No wallet is bound to your referrers yet.'), { path: '/v1/platform/referees', rows: 'referees' });
   const load = async () => {
     const q = new URLSearchParams();

@@ -70,7 +70,7 @@ export function secretPanel(title, secret, note, onDone) {
   const input = h('input', { id, type: 'text', readonly: true, value: secret, class: 'secret', spellcheck: 'false', autocomplete: 'off' });
   const status = h('span', { class: 'copy-status', role: 'status' });
   const panel = h('section', { class: 'secret-panel', 'aria-labelledby': id + '-title' },
-    h('h3', { id: id + '-title' }, title),
+    h('h2', { id: id + '-title' }, title),
     h('p', {}, h('strong', {}, 'Copy it now: it is shown only this once. '), note),
     h('label', { for: id }, 'Secret'),
     h('div', { class: 'secret-row' }, input,
