@@ -25,6 +25,7 @@ type Config struct {
 	Webhooks  WebhooksConfig  `json:"webhooks"`
 	Lifecycle LifecycleConfig `json:"lifecycle"`
 	Orders    OrdersConfig    `json:"orders"`
+	Accounts  AccountsConfig  `json:"accounts"`
 }
 
 // Default returns the configuration of `make run`: the embedded dev chain,
@@ -42,5 +43,6 @@ func Default() Config {
 		Webhooks:  defaultWebhooks(),
 		Lifecycle: defaultLifecycle(),
 		Orders:    defaultOrders(),
+		Accounts:  defaultAccounts(),
 	}
 }
