@@ -1,8 +1,11 @@
 package http_test
 
 import (
+	"bytes"
 	"crypto/ecdsa"
 	"encoding/json"
+	"io"
+	nethttp "net/http"
 	"strconv"
 	"strings"
 	"testing"
@@ -420,3 +423,38 @@ func TestLinkedWallets(t *testing.T) {
 }
 
 type ecdsaKey = ecdsa.PrivateKey
+
+// The domain a message must name never comes from a Host header a remote
+// client chose: a message signed for another site, sent here with that
+// site's name as Host, is refused; a loopback Host (a developer's browser
+// at localhost) is taken.
+func TestSignInDomainIgnoresAForeignHost(t *testing.T) {
+	ts := apptest.NewTestServer(t)
+	addr, key := walletKey(t)
+	send := func(host string, m *accounts.Message) (int, string) {
+		req, err := nethttp.NewRequest("POST", ts.URL+"/v1/auth/signin", bytes.NewReader(signInBody(t, m, key)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Host = host
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := nethttp.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(body)
+	}
+	m := accountstest.Message(ts, addr, accountstest.Nonce(t, ts), "", time.Now())
+	m.Domain, m.URI = "evil.example", "https://evil.example/"
+	if status, body := send("evil.example", m); status != 400 || !strings.Contains(body, "is not this service's") {
+		t.Fatalf("a phished message replayed with its site as Host: %d %s", status, body)
+	}
+	port := ts.URL[strings.LastIndex(ts.URL, ":")+1:]
+	m = accountstest.Message(ts, addr, accountstest.Nonce(t, ts), "", time.Now())
+	m.Domain, m.URI = "localhost:"+port, "http://localhost:"+port+"/"
+	if status, body := send("localhost:"+port, m); status != 200 {
+		t.Fatalf("sign-in at localhost: %d %s", status, body)
+	}
+}

@@ -53,7 +53,7 @@ const webhookSignatureDoc = "Signs every webhook delivery (the webhooks section)
 
 // sessionCookieDoc describes the SessionCookie security scheme.
 const sessionCookieDoc = "The dashboard session opened by POST /v1/auth/signin (Sign-In with Ethereum): an HttpOnly, SameSite=Strict cookie, " +
-	"named __Host-oe_session and Secure when the service is reached over https (http.publicURL https, TLS, or a trusted proxy's X-Forwarded-Proto), oe_session on plain http. " +
+	"named __Host-oe_session and Secure when http.publicURL is https, oe_session on plain http. " +
 	"A session authorises the account calls only, never order submission (an API key and the maker's signature do that). " +
 	"Every state-changing call it authorises must send the session's csrfToken in X-CSRF-Token and come from this service's origin (Origin header): 403 FORBIDDEN otherwise. docs/accounts.md."
 

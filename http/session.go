@@ -3,6 +3,8 @@ package http
 import (
 	"crypto/sha256"
 	"crypto/subtle"
+	"net"
+	"net/netip"
 	"net/url"
 	"strings"
 	"time"
@@ -38,22 +40,41 @@ const (
 	headerCSRF          = "X-CSRF-Token"
 )
 
-// site returns what a sign-in message must name and whether cookies are
-// Secure: from http.publicURL when set, else from the request (the Host
-// header; https when the connection is TLS or a trusted proxy says
-// X-Forwarded-Proto: https).
+// site returns what a sign-in message must name (domain and origin) and
+// whether cookies are Secure. With http.publicURL set, both come from it
+// (https makes the cookie Secure). Without it, the request's Host is taken
+// only when it names this machine's loopback (a developer's browser at
+// localhost or 127.0.0.1): a Host a remote client chose must never choose
+// the domain a signed message is checked against, or a message phished
+// for another site could be replayed here with that site's name as Host.
+// Any other Host gets the listen address's URL, so a service reached by
+// name needs http.publicURL (docs/accounts.md).
 func (s *Server) site(c *fiber.Ctx) (api.Site, bool) {
-	if s.cfg.HTTP.PublicURL != "" {
-		if u, err := url.Parse(s.cfg.HTTP.BaseURL()); err == nil {
-			return api.Site{Domain: u.Host, Origin: u.Scheme + "://" + u.Host}, u.Scheme == "https"
+	if s.cfg.HTTP.PublicURL == "" {
+		if host := string(c.Request().Host()); loopbackHost(host) {
+			return api.Site{Domain: host, Origin: "http://" + host}, false
 		}
 	}
-	scheme := "http"
-	if c.Context().IsTLS() || (s.proxies.trusts(peerAddr(c.Context())) && strings.EqualFold(c.Get("X-Forwarded-Proto"), "https")) {
-		scheme = "https"
+	u, err := url.Parse(s.cfg.HTTP.BaseURL())
+	if err != nil || u.Host == "" {
+		return api.Site{Domain: "127.0.0.1", Origin: "http://127.0.0.1"}, false
 	}
-	host := c.Hostname()
-	return api.Site{Domain: host, Origin: scheme + "://" + host}, scheme == "https"
+	return api.Site{Domain: u.Host, Origin: u.Scheme + "://" + u.Host}, u.Scheme == "https"
+}
+
+// loopbackHost reports whether a Host header names a loopback address or
+// localhost, with or without a port.
+func loopbackHost(host string) bool {
+	h := host
+	if name, _, err := net.SplitHostPort(host); err == nil {
+		h = name
+	}
+	h = strings.Trim(h, "[]")
+	if strings.EqualFold(h, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(h)
+	return err == nil && ip.IsLoopback()
 }
 
 // sessionToken returns the request's session cookie ("" when none).
