@@ -104,14 +104,10 @@ func (s *Service) DisableKey(_ context.Context, caller api.Caller, id string) (*
 // ReissueKey disables one of the caller's keys and issues its replacement
 // (same name) in one write. A key already reissued is ALREADY_EXISTS.
 func (s *Service) ReissueKey(_ context.Context, caller api.Caller, id string) (*CreatedKey, error) {
-	old, err := s.ownKey(caller, id)
-	if err != nil {
+	if _, err := s.ownKey(caller, id); err != nil {
 		return nil, err
 	}
-	if old.ReplacedBy != "" {
-		return nil, orderengine.Errorf(orderengine.CodeAlreadyExists, "key %s was already reissued as %s", old.ID, old.ReplacedBy)
-	}
-	key, rec, err := s.o.Accounts.ReissueKey(id)
+	key, rec, err := s.o.Accounts.ReissueKeyOnce(id)
 	if err != nil {
 		return nil, err
 	}

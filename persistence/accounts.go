@@ -327,11 +327,25 @@ func (a *Accounts) DisableKey(keyID string) (*KeyRecord, error) {
 // ReissueKey disables keyID and issues a new key for the same account, in
 // one atomic write. It returns the new key in clear text.
 func (a *Accounts) ReissueKey(keyID string) (string, *KeyRecord, error) {
+	return a.reissue(keyID, false)
+}
+
+// ReissueKeyOnce is ReissueKey for a key not reissued before: a key that
+// already has a replacement is ALREADY_EXISTS, decided under the write
+// lock, so concurrent reissues of one key make one replacement.
+func (a *Accounts) ReissueKeyOnce(keyID string) (string, *KeyRecord, error) {
+	return a.reissue(keyID, true)
+}
+
+func (a *Accounts) reissue(keyID string, once bool) (string, *KeyRecord, error) {
 	a.writeMu.Lock()
 	defer a.writeMu.Unlock()
 	old, err := a.readKey(keyID)
 	if err != nil {
 		return "", nil, err
+	}
+	if once && old.ReplacedBy != "" {
+		return "", nil, orderengine.Errorf(orderengine.CodeAlreadyExists, "key %s was already reissued as %s", old.ID, old.ReplacedBy)
 	}
 	key, rec := a.newKey(old.AccountID, old.Name)
 	if _, err := a.disableLocked(keyID, rec.ID, func(b *pebble.Batch) error { return a.putKey(b, key, rec) }); err != nil {

@@ -201,8 +201,11 @@ func TestKeyUsage(t *testing.T) {
 	if _, _, err := a.CreateKey(acct.ID, "three", 2); codeOf(err) != orderengine.CodeLimitReached {
 		t.Fatalf("a third enabled key: %v", err)
 	}
-	_, re, err := a.ReissueKey(rec.ID)
+	_, re, err := a.ReissueKeyOnce(rec.ID)
 	if err != nil || re.Name != "backend" {
 		t.Fatalf("reissue: %+v %v", re, err)
+	}
+	if _, _, err := a.ReissueKeyOnce(rec.ID); codeOf(err) != orderengine.CodeAlreadyExists {
+		t.Fatalf("a second reissue of the same key: %v", err)
 	}
 }
