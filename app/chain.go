@@ -16,6 +16,7 @@ import (
 	"github.com/orderengine/orderengine/market"
 	"github.com/orderengine/orderengine/orders"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/platform"
 	"github.com/orderengine/orderengine/routing"
 )
 
@@ -243,7 +244,7 @@ func (s *System) buildLifecycle() error {
 	ix, err := chainsync.New(client, s.Store, s.Log, chainsync.Options{
 		Router: router, StartBlock: cfg.Chain.DeployBlock, Confirmations: cfg.Chain.Confirmations,
 		RecentBlocks: lc.RecentBlocks, MaxBlocksPerStep: lc.MaxBlocksPerStep, Poll: lc.IndexerPoll,
-		Sinks:     []chainsync.Sink{market.NewSink(s.Orders, s.prices, s.Log)},
+		Sinks:     []chainsync.Sink{market.NewSink(s.Orders, s.prices, s.Log), platform.NewSink(s.Orders)},
 		Observers: []chainsync.Observer{s.Projector, pairsObserver(s.Pairs)},
 	})
 	if err != nil {

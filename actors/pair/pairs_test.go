@@ -87,7 +87,7 @@ func TestPairsFollowTheChangeFeed(t *testing.T) {
 	wg.Go(func() {
 		for i := 0; i < 200; i += 7 {
 			_, h := synthRecord(i)
-			if _, err := env.registry.Cancel(ctx, h); err != nil {
+			if err := env.registry.Cancel(ctx, h); err != nil {
 				t.Error(err)
 			}
 		}
@@ -122,7 +122,7 @@ func TestPairsFollowTheChangeFeed(t *testing.T) {
 			h := hashes[rng.IntN(len(hashes))]
 			switch rng.IntN(3) {
 			case 0:
-				_, _ = env.registry.Cancel(ctx, h) // NOT_CANCELLABLE once closed
+				_ = env.registry.Cancel(ctx, h) // NOT_CANCELLABLE once closed
 			case 1:
 				if _, err := env.registry.Expire(ctx, h, persistence.ChainView{}, at); err != nil {
 					t.Fatal(err)
@@ -227,7 +227,7 @@ func TestClosedOrderLosesItsPeak(t *testing.T) {
 	if p, _ := loadPeak(env.store, trailing); p == nil {
 		t.Fatal("no peak stored for the trailing order")
 	}
-	if _, err := env.registry.Cancel(ctx, trailing); err != nil {
+	if err := env.registry.Cancel(ctx, trailing); err != nil {
 		t.Fatal(err)
 	}
 	env.create(t, 40, 100)
