@@ -42,6 +42,9 @@ type Store struct {
 	seen chainSeen
 	// group makes new orders durable in sorted rounds (group_commit.go).
 	group *groupCommitter
+	// wh serialise the webhook writes of each shard of the accounts
+	// (webhook_writer.go).
+	wh [webhookShards]webhookShard
 	// watch fails the store at the first WAL failure (walwatch.go).
 	watch *walWatch
 	// users counts the gated writes in flight (Orders.Commit,

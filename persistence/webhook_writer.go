@@ -1,0 +1,335 @@
+package persistence
+
+import (
+	"hash/fnv"
+	"sync"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// The writes of the delivery journal (webhook_journal.go) and of the webhook
+// fan-out's outbox deletions (Outbox.Consume) are made by webhookWrite, one
+// account's at a time: the accounts are spread over webhookShards shards,
+// each with a mutex held from a write's first check to the moment its batch
+// is applied (visible to reads). A write's checks therefore see every
+// earlier write of its account and nothing can land between a check and
+// the write it guards; writes of different shards, which touch other
+// accounts' keys only, go through Pebble's commit pipeline side by side.
+// A durable write waits for its fsync after the mutex is released.
+//
+// The write runs on its caller's goroutine: on the way to a delivery's
+// first attempt, no hand-off to another goroutine. It is not the order
+// group committer (group_commit.go): most of these writes need no fsync,
+// and they would otherwise lengthen the submit path's rounds.
+//
+// Each shard also keeps, per endpoint it has seen, whether the endpoint is
+// stored, its account, and the event ids of its stored deliveries with
+// their version when known, and per account its endpoints (the index): a
+// create's "is it new?", most outcomes' version checks and "does another
+// endpoint of the account still need this event's body?" are answered
+// without a read. An entry is loaded on its first use (one read of the
+// endpoint and one scan of its deliveries' keys; one scan of the account's
+// endpoints) and follows every write; an endpoint's is as large as its
+// stored history and outstanding deliveries, which its actor holds anyway.
+// A failed write drops the shard's index.
+
+// webhookShards is the number of shards: enough that one busy account (a
+// trim, an endpoint's deletion) does not hold up the others.
+const webhookShards = 16
+
+// webhookShard is one shard's mutex and index.
+type webhookShard struct {
+	mu       sync.Mutex
+	index    map[string]*endpointIndex
+	accounts map[string][]string
+}
+
+// endpointIndex is what a shard knows of one endpoint.
+type endpointIndex struct {
+	stored  bool
+	account string
+	// events holds the stored deliveries' versions, versionUnknown when
+	// not read yet.
+	events map[string]int64
+}
+
+const versionUnknown = -1
+
+// deliveryID names a delivery: its endpoint and event.
+type deliveryID struct{ endpoint, event string }
+
+// webhookTx is one write: what its build sees, and where it stages its
+// keys.
+type webhookTx struct {
+	sh  *webhookShard
+	db  *pebble.DB
+	ops []webhookOp
+	// rows holds the delivery rows it sets (their version) or
+	// deletes (deleted); bodies the bodies it sets (by key); endpoints and
+	// accounts the endpoints it creates or deletes, and their accounts.
+	rows      map[deliveryID]int64
+	bodies    map[string]bool
+	endpoints map[string]bool
+	accounts  map[string]bool
+}
+
+// deleted is the version staged for a deleted delivery row.
+const deleted = -2
+
+// webhookOp sets key to value, deletes key, or deletes [key, end).
+type webhookOp struct {
+	key, value, end []byte
+	del             bool
+}
+
+func webhookShardOf(accountID string) int {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(accountID))
+	return int(h.Sum32() % webhookShards)
+}
+
+// webhookWrite runs build under the mutex of accountID's shard and applies
+// what it staged as one batch; it returns once the batch is applied
+// (durable: and synced). build touches keys of that account only; its
+// error writes nothing.
+func (s *Store) webhookWrite(accountID string, durable bool, build func(*webhookTx) error) error {
+	if err := s.Err(); err != nil {
+		return err
+	}
+	if err := s.enter(); err != nil {
+		return err
+	}
+	defer s.exit()
+	sh := &s.wh[webhookShardOf(accountID)]
+	sh.mu.Lock()
+	if sh.index == nil {
+		sh.index, sh.accounts = make(map[string]*endpointIndex), make(map[string][]string)
+	}
+	r := &webhookTx{sh: sh, db: s.db}
+	if err := build(r); err != nil || len(r.ops) == 0 {
+		sh.mu.Unlock()
+		return err
+	}
+	b := s.db.NewBatch()
+	defer b.Close()
+	err := r.fill(b)
+	if err == nil && durable {
+		err = s.db.ApplyNoSyncWait(b, pebble.Sync)
+	} else if err == nil {
+		err = s.db.Apply(b, pebble.NoSync)
+	}
+	if err != nil {
+		clear(sh.index) // it may not match the store any more
+		clear(sh.accounts)
+		sh.mu.Unlock()
+		return err
+	}
+	r.follow()
+	sh.mu.Unlock()
+	if durable {
+		return b.SyncWait()
+	}
+	return nil
+}
+
+// follow brings the shard's index up to the applied write.
+func (r *webhookTx) follow() {
+	sh := r.sh
+	for id := range r.endpoints {
+		delete(sh.index, id) // loaded again on its next use
+	}
+	for a := range r.accounts {
+		delete(sh.accounts, a)
+	}
+	for d, v := range r.rows {
+		e := sh.index[d.endpoint]
+		switch {
+		case e == nil:
+		case v == deleted:
+			delete(e.events, d.event)
+		default:
+			e.events[d.event] = v
+		}
+	}
+}
+
+// fill writes the write's ops to b.
+func (r *webhookTx) fill(b *pebble.Batch) error {
+	for _, o := range r.ops {
+		var err error
+		switch {
+		case o.end != nil:
+			err = b.DeleteRange(o.key, o.end, nil)
+		case o.del:
+			err = b.Delete(o.key, nil)
+		default:
+			err = b.Set(o.key, o.value, nil)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *webhookTx) set(key, value []byte) { r.ops = append(r.ops, webhookOp{key: key, value: value}) }
+func (r *webhookTx) del(key []byte)        { r.ops = append(r.ops, webhookOp{key: key, del: true}) }
+
+// delPrefix deletes every key under p.
+func (r *webhookTx) delPrefix(p []byte) {
+	r.ops = append(r.ops, webhookOp{key: p, end: prefixUpperBound(p), del: true})
+}
+
+// get reads key from the store, not from what the write staged: a build
+// that reads what it staged itself uses version, exists or setBody.
+func (r *webhookTx) get(key []byte) ([]byte, bool, error) { return readerGet(r.db, key) }
+
+// endpoint returns the shard's index entry of an endpoint, loading it.
+func (r *webhookTx) endpoint(id string) (*endpointIndex, error) {
+	if e := r.sh.index[id]; e != nil {
+		return e, nil
+	}
+	ep, stored, err := getEndpoint(r.db, id)
+	if err != nil {
+		return nil, err
+	}
+	e := &endpointIndex{stored: stored, events: make(map[string]int64)}
+	if stored {
+		e.account = ep.AccountID
+		p := deliveryPrefix(id)
+		if err := scanKeys(r.db, p, func(k []byte) bool { e.events[suffixEvent(k[len(p):])] = versionUnknown; return true }); err != nil {
+			return nil, err
+		}
+	}
+	r.sh.index[id] = e
+	return e, nil
+}
+
+// siblings returns the other endpoints of an endpoint's account.
+func (r *webhookTx) siblings(e *endpointIndex, id string) ([]string, error) {
+	ids, ok := r.sh.accounts[e.account]
+	if !ok {
+		p := accountEndpointsPrefix(e.account)
+		if err := scanKeys(r.db, p, func(k []byte) bool { ids = append(ids, string(k[len(p):])); return true }); err != nil {
+			return nil, err
+		}
+		r.sh.accounts[e.account] = ids
+	}
+	out := make([]string, 0, len(ids))
+	for _, s := range ids {
+		if s != id {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// version returns the version of delivery d (whose row is at key) as the
+// write left it so far; found is false when it is absent or deleted.
+func (r *webhookTx) version(d deliveryID, key []byte) (v uint64, found bool, err error) {
+	if n, ok := r.rows[d]; ok {
+		return uint64(max(n, 0)), n >= 0, nil
+	}
+	e, err := r.endpoint(d.endpoint)
+	if err != nil {
+		return 0, false, err
+	}
+	n, ok := e.events[d.event]
+	if !ok {
+		return 0, false, nil
+	}
+	if n >= 0 {
+		return uint64(n), true, nil
+	}
+	val, ok, err := r.get(key)
+	if err != nil || !ok {
+		return 0, false, err
+	}
+	v, err = deliveryVersion(val)
+	if err == nil {
+		e.events[d.event] = int64(v)
+	}
+	return v, err == nil, err
+}
+
+// exists reports whether delivery d is stored as the write left it so far.
+func (r *webhookTx) exists(d deliveryID) (bool, error) {
+	if n, ok := r.rows[d]; ok {
+		return n >= 0, nil
+	}
+	e, err := r.endpoint(d.endpoint)
+	if err != nil {
+		return false, err
+	}
+	_, ok := e.events[d.event]
+	return ok, nil
+}
+
+// setRow stages the row of delivery d at key at version v, or its
+// deletion when v is deleted.
+func (r *webhookTx) setRow(d deliveryID, key, value []byte, v int64) {
+	if r.rows == nil {
+		r.rows = make(map[deliveryID]int64)
+	}
+	r.rows[d] = v
+	if v == deleted {
+		r.del(key)
+	} else {
+		r.set(key, value)
+	}
+}
+
+// setBody stages an event's body for an account's endpoints unless the
+// write already sets it.
+func (r *webhookTx) setBody(accountID, eventID string, body []byte) {
+	key := bodyKey(accountID, eventID)
+	if r.bodies[string(key)] {
+		return
+	}
+	if r.bodies == nil {
+		r.bodies = make(map[string]bool)
+	}
+	r.bodies[string(key)] = true
+	r.set(key, body)
+}
+
+// endpointChanged marks an endpoint of an account created or deleted.
+func (r *webhookTx) endpointChanged(id, accountID string) {
+	if r.endpoints == nil {
+		r.endpoints, r.accounts = make(map[string]bool), make(map[string]bool)
+	}
+	r.endpoints[id], r.accounts[accountID] = true, true
+}
+
+// collectBodies stages the deletion of the body of each of events whose
+// delivery to endpoint e (id) the write deletes, unless another endpoint
+// of the account still has a delivery of it. A create sets its event's
+// body with its row, under the same mutex, so a body is never deleted
+// under a delivery.
+func (r *webhookTx) collectBodies(id string, e *endpointIndex, events []string) error {
+	sibs, err := r.siblings(e, id)
+	if err != nil {
+		return err
+	}
+	others := make([]*endpointIndex, 0, len(sibs))
+	for _, s := range sibs {
+		o, err := r.endpoint(s)
+		if err != nil {
+			return err
+		}
+		others = append(others, o)
+	}
+	for _, ev := range events {
+		needed := false
+		for _, o := range others {
+			if _, ok := o.events[ev]; ok {
+				needed = true
+				break
+			}
+		}
+		if !needed {
+			r.del(bodyKey(e.account, ev))
+		}
+	}
+	return nil
+}
