@@ -103,17 +103,16 @@ func accountEndpointKey(accountID, id string) []byte {
 func deliveryPrefix(endpointID string) []byte { return []byte(prefixWebhook + "d/" + endpointID + "/") }
 func pendingPrefix(endpointID string) []byte  { return []byte(prefixWebhook + "p/" + endpointID + "/") }
 
-// deliverySuffix is <at ns BE>/<eventID>, after an endpoint's prefix.
-func deliverySuffix(d *WebhookDelivery) []byte {
-	k := binary.BigEndian.AppendUint64(make([]byte, 0, 9+len(d.EventID)), uint64(d.CreatedAt.UnixNano()))
-	k = append(k, '/')
-	return append(k, d.EventID...)
-}
-func deliveryKey(d *WebhookDelivery) []byte {
-	return append(deliveryPrefix(d.EndpointID), deliverySuffix(d)...)
-}
-func pendingKey(d *WebhookDelivery) []byte {
-	return append(pendingPrefix(d.EndpointID), deliverySuffix(d)...)
+// deliveryKey and pendingKey are w/d/ and w/p/ with d's endpoint, then
+// <at ns BE>/<eventID>.
+func deliveryKey(d *WebhookDelivery) []byte { return deliveryKeyOf("d/", d) }
+func pendingKey(d *WebhookDelivery) []byte  { return deliveryKeyOf("p/", d) }
+
+func deliveryKeyOf(kind string, d *WebhookDelivery) []byte {
+	k := make([]byte, 0, len(prefixWebhook)+len(kind)+len(d.EndpointID)+10+len(d.EventID))
+	k = append(append(append(append(k, prefixWebhook...), kind...), d.EndpointID...), '/')
+	k = binary.BigEndian.AppendUint64(k, uint64(d.CreatedAt.UnixNano()))
+	return append(append(k, '/'), d.EventID...)
 }
 
 // suffixEvent is the event id of a delivery key's suffix.

@@ -413,8 +413,8 @@ func TestCloseWaitsForTheFanOut(t *testing.T) {
 		for i := range 3 {
 			h.create("acc_a", rc.srv.URL+"/"+strconv.Itoa(i), "order.filled")
 		}
-		// One commit of many events: its fan-out takes several synced
-		// batches (a delivery per endpoint per event), so Close finds it
+		// One commit of many events: its fan-out takes several batches
+		// (a delivery per endpoint per event), so Close finds it
 		// running.
 		events := make([]persistence.OutboxEvent, 5000)
 		for i := range events {

@@ -36,10 +36,9 @@ type Options struct {
 }
 
 // Manager runs the webhook endpoint actors and the fan-out of each
-// account's outbox events to them; the management
-// operations (api.go) are its methods. It holds nothing about any
-// endpoint: each endpoint's state is its actor's. It is safe for
-// concurrent use.
+// account's outbox events to them; the management operations (api.go) are
+// its methods. It holds nothing about any endpoint: each endpoint's state
+// is its actor's. It is safe for concurrent use.
 type Manager struct {
 	cfg     config.WebhooksConfig
 	policy  Policy
