@@ -423,23 +423,28 @@ func (o *Outbox) scanCache(accountID string, from, limit uint64, max int) ([]Out
 	return out, true
 }
 
-// Consume deletes the events (accountID, seq) of seqs once their consumer
-// has handed them on. The deletion is written without waiting for an
-// fsync: it lands in the WAL after every write the consumer made before
-// calling it, so a power loss that keeps it keeps those too.
-func (o *Outbox) Consume(accountID string, seqs []uint64) error {
+// Consume deletes events once their consumer has handed them on: done maps
+// an account id to the seqs of its events. The deletion is one batch
+// written without waiting for an fsync: it lands in the WAL after every
+// write the consumer made before calling it, so a power loss that keeps it
+// keeps those too.
+func (o *Outbox) Consume(done map[string][]uint64) error {
 	o.mu.Lock()
-	if a := o.accounts[accountID]; a != nil {
-		for _, seq := range seqs {
-			delete(a.cache, seq)
+	for acct, seqs := range done {
+		if a := o.accounts[acct]; a != nil {
+			for _, seq := range seqs {
+				delete(a.cache, seq)
+			}
 		}
 	}
 	o.mu.Unlock()
 	b := o.store.db.NewBatch()
 	defer b.Close()
-	for _, seq := range seqs {
-		if err := b.Delete(outboxKey(accountID, seq), nil); err != nil {
-			return err
+	for acct, seqs := range done {
+		for _, seq := range seqs {
+			if err := b.Delete(outboxKey(acct, seq), nil); err != nil {
+				return err
+			}
 		}
 	}
 	if err := o.store.Commit(b, pebble.NoSync); err != nil {

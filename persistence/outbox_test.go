@@ -104,10 +104,7 @@ func TestOutboxOrderingAndVisibility(t *testing.T) {
 
 	// Consume the first (and acc_2's), reopen: seq resumes after the
 	// highest present key.
-	if err := o.Consume("acc_1", []uint64{got[0].Seq}); err != nil {
-		t.Fatal(err)
-	}
-	if err := o.Consume("acc_2", []uint64{r5.seqs[0]}); err != nil {
+	if err := o.Consume(map[string][]uint64{"acc_1": {got[0].Seq}, "acc_2": {r5.seqs[0]}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(); err != nil {
@@ -190,7 +187,7 @@ func TestOutboxMemoryAndDiskPathsAgree(t *testing.T) {
 		}
 	}
 	// A consumed event disappears from both paths.
-	if err := o.Consume("acc_1", []uint64{r1.seqs[0]}); err != nil {
+	if err := o.Consume(map[string][]uint64{"acc_1": {r1.seqs[0]}}); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := o.Scan("acc_1", 0, 10); len(got) != 2 || got[0].Seq != r2.seqs[0] {

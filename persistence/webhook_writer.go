@@ -7,9 +7,8 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 )
 
-// The writes of the delivery journal (webhook_journal.go) and of the webhook
-// fan-out's outbox deletions (Outbox.Consume) are made by webhookWrite, one
-// account's at a time: the accounts are spread over webhookShards shards,
+// The writes of the delivery journal (webhook_journal.go) are made by
+// webhookWrite, one account's at a time: the accounts are spread over webhookShards shards,
 // each with a mutex held from a write's first check to the moment its batch
 // is applied (visible to reads). A write's checks therefore see every
 // earlier write of its account and nothing can land between a check and

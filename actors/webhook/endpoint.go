@@ -43,12 +43,6 @@ type (
 		skipped error
 		noBody  bool
 	}
-	// outcomesWritten reports the write of a group of outcomes.
-	outcomesWritten struct {
-		batch     []*outcome
-		conflicts []error
-		err       error
-	}
 )
 
 // answer is the reply to every request to an endpoint actor.
@@ -73,7 +67,7 @@ var (
 // its deliveries. It writes all of them through the delivery journal. At
 // most Concurrency attempts are in flight, each in its own goroutine (the
 // mailbox never waits for the network), due deliveries first; each reports
-// back as a message, and the actor writes the outcomes, a group at a time.
+// back as a message, and the actor writes its outcome.
 type endpointActor struct {
 	m  *Manager
 	id string
@@ -83,19 +77,13 @@ type endpointActor struct {
 	secret string
 	client *sender
 	// queue holds the outstanding deliveries waiting for their next
-	// attempt; flying those in an attempt or whose outcome is not yet
-	// written, by event id.
-	queue  deliveryQueue
-	flying map[string]*pending
-	// outcomes wait for the write in flight (writing) to finish.
-	outcomes []*outcome
-	writing  bool
-	timer    *time.Timer
-	timerAt  time.Time
-	// finished counts finished deliveries; trimDue asks the next outcome
-	// write to trim the history.
+	// attempt; flying those in an attempt, by event id.
+	queue   deliveryQueue
+	flying  map[string]*pending
+	timer   *time.Timer
+	timerAt time.Time
+	// finished counts finished deliveries (a trim every trimEvery).
 	finished int
-	trimDue  bool
 }
 
 // pending is an outstanding delivery the actor holds.
@@ -125,9 +113,7 @@ func (a *endpointActor) Receive(ctx actor.Context) {
 		msg.reply <- created{endpoint: a.id, err: a.createDeliveries(msg.rows)}
 	case *wake:
 	case *attemptDone:
-		a.attemptDone(ctx, msg)
-	case *outcomesWritten:
-		a.outcomesWritten(ctx, msg)
+		a.attemptDone(msg)
 	case *createEndpoint, *reenable, *deleteEndpoint, *sendTest:
 		ctx.Respond(a.manage(msg))
 	case *actor.Stopping:

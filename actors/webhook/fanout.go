@@ -3,6 +3,7 @@ package webhook
 import (
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -13,12 +14,12 @@ import (
 // events (their rows, as stored) to every endpoint actor of the account;
 // each actor creates, durably and idempotently, the deliveries it wants
 // (enabled, subscribed) and answers; once every endpoint has answered, the
-// events are deleted from the outbox. A crash anywhere before that leaves
-// the events in the outbox, and the next fan-out hands them on again,
-// creating only the deliveries that are missing; the outbox deletion is
-// written after the creates it follows, so a power loss cannot keep it
-// without them. Every event is therefore delivered at least once to every
-// endpoint subscribed when it is fanned out.
+// events are deleted from the outbox (consumer, below). A crash anywhere
+// before that leaves the events in the outbox, and the next fan-out hands
+// them on again, creating only the deliveries that are missing; the outbox
+// deletion is written after the creates it follows, so a power loss cannot
+// keep it without them. Every event is therefore delivered at least once
+// to every endpoint subscribed when it is fanned out.
 
 // fanout is the fan-out state of one account: at most one goroutine runs
 // it at a time.
@@ -110,22 +111,7 @@ func (m *Manager) fanout(f *fanout) error {
 		if testHookBeforeConsume != nil {
 			testHookBeforeConsume(f.account)
 		}
-		seqs := make([]uint64, len(rows))
-		for i, r := range rows {
-			seqs[i] = r.Seq
-		}
-		// The deletion is not waited for: the next batch is read meanwhile.
-		// Should it fail, the events are handed on again from the start
-		// (their deliveries exist: nothing is created twice).
-		m.background.Add(1)
-		go func() {
-			defer m.background.Done()
-			if err := m.outbox.Consume(f.account, seqs); err != nil {
-				m.log.Error("webhook: delete fanned-out events from the outbox; handed on again", "account", f.account, "err", err)
-				f.full.Store(true)
-				m.notify(f.account)
-			}
-		}()
+		m.consumed(f.account, rows)
 		f.cursor = rows[len(rows)-1].Seq + 1
 		if len(rows) < fanoutBatch {
 			return nil
@@ -188,5 +174,73 @@ func (m *Manager) handOut(ids []string, rows []persistence.OutboxRow) error {
 const handOutTimeout = 10 * time.Second
 
 // testHookBeforeConsume, set by tests only, runs after every endpoint
-// answered a batch and before its events leave the outbox.
+// answered a batch and before its events are queued for deletion.
 var testHookBeforeConsume func(account string)
+
+// The outbox deletions of every account's fan-out are written together by
+// one goroutine (consume), a batch for all that were queued meanwhile:
+// the fan-out goes on with its next events instead of waiting for a commit
+// per batch. A deletion queued is written after the creates it follows
+// (they returned before), so a power loss that keeps it keeps them; one
+// that loses it leaves the events in the outbox, handed on again to
+// endpoints that already have their deliveries (nothing is created or sent
+// twice).
+type consumer struct {
+	mu   sync.Mutex
+	done map[string][]uint64
+	wake chan struct{}
+	stop chan struct{}
+	quit chan struct{}
+}
+
+func newConsumer() *consumer {
+	return &consumer{done: make(map[string][]uint64), wake: make(chan struct{}, 1), stop: make(chan struct{}), quit: make(chan struct{})}
+}
+
+// consumed queues the deletion of rows of account.
+func (m *Manager) consumed(account string, rows []persistence.OutboxRow) {
+	c := m.consumer
+	c.mu.Lock()
+	for _, r := range rows {
+		c.done[account] = append(c.done[account], r.Seq)
+	}
+	c.mu.Unlock()
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+}
+
+// consume writes the queued deletions until Close stops it, then the last
+// ones.
+func (m *Manager) consume() {
+	c := m.consumer
+	defer close(c.quit)
+	for {
+		select {
+		case <-c.wake:
+			m.consumeQueued()
+		case <-c.stop:
+			m.consumeQueued()
+			return
+		}
+	}
+}
+
+func (m *Manager) consumeQueued() {
+	c := m.consumer
+	c.mu.Lock()
+	done := c.done
+	c.done = make(map[string][]uint64, len(done))
+	c.mu.Unlock()
+	if len(done) == 0 {
+		return
+	}
+	if err := m.outbox.Consume(done); err != nil {
+		m.log.Error("webhook: delete handed-on events from the outbox; they are handed on again", "err", err)
+		for acct := range done {
+			m.fanoutOf(acct).full.Store(true)
+			m.notify(acct)
+		}
+	}
+}

@@ -120,7 +120,7 @@ func (a *endpointActor) delete() answer {
 		return answer{err: err}
 	}
 	a.rec, a.secret = nil, ""
-	a.queue, a.outcomes = nil, nil
+	a.queue = nil
 	clear(a.flying)
 	a.stopTimer()
 	return answer{}

@@ -57,15 +57,16 @@ type Manager struct {
 	cancel context.CancelFunc
 	closed atomic.Bool
 	// background counts the goroutines that may touch the store or the
-	// actors (the dispatcher, the sweeper, the fan-outs); writes counts
-	// the endpoint actors' outcome writes in flight. Close waits for both.
+	// actors (the dispatcher, the sweeper, the fan-outs); Close waits for
+	// them.
 	background sync.WaitGroup
-	writes     sync.WaitGroup
 
 	// fanMu guards fanouts, the fan-out state of each account that had
 	// events (fanout.go).
 	fanMu   sync.Mutex
 	fanouts map[string]*fanout
+	// consumer deletes handed-on events from the outbox (fanout.go).
+	consumer *consumer
 }
 
 // New starts the actor of every stored endpoint (which reloads its
@@ -92,20 +93,22 @@ func New(o Options) (*Manager, error) {
 	store := persistence.NewWebhookStore(o.Store)
 	ctx, cancel := context.WithCancel(context.Background())
 	m := &Manager{
-		cfg:     o.Config,
-		policy:  Policy{Dev: o.Dev && o.Config.AllowLoopbackHTTP, Resolver: o.Resolver},
-		store:   store,
-		journal: store,
-		outbox:  o.Outbox,
-		system:  o.System,
-		clock:   o.Clock,
-		log:     o.Log.With("component", "webhook"),
-		sealer:  s,
-		stats:   newCounters(),
-		ctx:     ctx,
-		cancel:  cancel,
-		fanouts: make(map[string]*fanout),
+		cfg:      o.Config,
+		policy:   Policy{Dev: o.Dev && o.Config.AllowLoopbackHTTP, Resolver: o.Resolver},
+		store:    store,
+		journal:  store,
+		outbox:   o.Outbox,
+		system:   o.System,
+		clock:    o.Clock,
+		log:      o.Log.With("component", "webhook"),
+		sealer:   s,
+		stats:    newCounters(),
+		ctx:      ctx,
+		cancel:   cancel,
+		fanouts:  make(map[string]*fanout),
+		consumer: newConsumer(),
 	}
+	go m.consume()
 	m.endpoints = kind.NewRegistry(o.System, kind.Kind[string, struct{}]{
 		Name: "webhook endpoint",
 		New:  func(id string, _ *struct{}) actor.Actor { return newEndpointActor(m, id) },
@@ -192,9 +195,9 @@ func (m *Manager) sweep() {
 	}
 }
 
-// Close stops the fan-out and the endpoint actors and waits for their
-// writes; attempts in flight are abandoned (their deliveries stay
-// outstanding and are retried after the next start).
+// Close stops the fan-out and the endpoint actors; attempts in flight are
+// abandoned (their deliveries stay outstanding and are retried after the
+// next start).
 func (m *Manager) Close() {
 	if !m.closed.CompareAndSwap(false, true) {
 		return
@@ -203,9 +206,10 @@ func (m *Manager) Close() {
 	m.cancel()
 	m.fanMu.Unlock()
 	m.background.Wait()
+	close(m.consumer.stop) // the fan-outs are done: the last deletions
+	<-m.consumer.quit
 	m.endpoints.Stop()
 	m.endpoints.StopAll()
-	m.writes.Wait()
 }
 
 // Wake makes every endpoint actor re-check its due deliveries now. Timers
