@@ -183,10 +183,9 @@ func (a *endpointActor) createDeliveries(rows []persistence.OutboxRow) error {
 	if len(nds) == 0 {
 		return nil
 	}
-	// Without an fsync wait: until a later synced write (the outbox
-	// deletion's rides on the next one) makes them durable, a power loss
+	// Without an fsync wait: a power loss before a later synced write
 	// drops them, and the outbox deletion with them (it comes later in the
-	// WAL), so the events are fanned out again.
+	// WAL), so the events are handed on again.
 	created, err := a.m.journal.CreateDeliveries(a.m.ctx, a.rec, nds, false)
 	if err != nil {
 		return err
