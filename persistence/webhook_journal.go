@@ -16,8 +16,8 @@ import (
 // holds (the attempts made), trims the history, and deletes the endpoint.
 //
 // WebhookStore implements it on this store (webhook_writer.go): each write
-// checks its conditions and is applied under its account's lock, so a
-// condition and its write are atomic. A replicated implementation keeps
+// checks its conditions right before it is staged, one writer of its
+// account's shard at a time, so a condition and its write are atomic. A replicated implementation keeps
 // the same contract: a delivery is a create-only subject per (endpoint,
 // event), its outcomes are appends conditional on its version.
 
@@ -86,8 +86,8 @@ type DeliveryJournal interface {
 
 var _ DeliveryJournal = (*WebhookStore)(nil)
 
-func (w *WebhookStore) write(accountID string, durable bool, build func(*webhookTx) error) error {
-	return w.s.webhookWrite(accountID, durable, build)
+func (w *WebhookStore) write(accountID string, durable, alone bool, build func(*webhookTx) error) error {
+	return w.s.webhookWrite(accountID, durable, alone, build)
 }
 
 // ofEndpoint checks that every delivery of ds is to ep.
@@ -113,13 +113,14 @@ func stored(r *webhookTx, ep *WebhookEndpoint) (*endpointIndex, error) {
 	return e, nil
 }
 
-// CreateEndpoint implements DeliveryJournal.
+// CreateEndpoint implements DeliveryJournal. It runs alone in its batch,
+// so the endpoints it counts are all there are.
 func (w *WebhookStore) CreateEndpoint(_ context.Context, ep *WebhookEndpoint, max int) error {
 	v, err := encodeEndpoint(ep)
 	if err != nil {
 		return err
 	}
-	return w.write(ep.AccountID, true, func(r *webhookTx) error {
+	return w.write(ep.AccountID, true, true, func(r *webhookTx) error {
 		if _, taken, err := r.get(endpointKey(ep.ID)); err != nil || taken {
 			return errors.Join(err, ErrEndpointExists)
 		}
@@ -143,7 +144,7 @@ func (w *WebhookStore) UpdateEndpoint(_ context.Context, ep *WebhookEndpoint, du
 	if err != nil {
 		return err
 	}
-	return w.write(ep.AccountID, durable, func(r *webhookTx) error {
+	return w.write(ep.AccountID, durable, false, func(r *webhookTx) error {
 		if _, err := stored(r, ep); err != nil {
 			return err
 		}
@@ -152,9 +153,9 @@ func (w *WebhookStore) UpdateEndpoint(_ context.Context, ep *WebhookEndpoint, du
 	})
 }
 
-// DeleteEndpoint implements DeliveryJournal.
+// DeleteEndpoint implements DeliveryJournal. It runs alone in its batch.
 func (w *WebhookStore) DeleteEndpoint(_ context.Context, ep *WebhookEndpoint) error {
-	return w.write(ep.AccountID, true, func(r *webhookTx) error {
+	return w.write(ep.AccountID, true, true, func(r *webhookTx) error {
 		e, err := stored(r, ep)
 		if err != nil {
 			return err
@@ -190,7 +191,8 @@ func (w *WebhookStore) CreateDeliveries(_ context.Context, ep *WebhookEndpoint, 
 		vals[i] = v
 	}
 	created := make([]bool, len(ds))
-	err := w.write(ep.AccountID, durable, func(r *webhookTx) error {
+	err := w.write(ep.AccountID, durable, false, func(r *webhookTx) error {
+		clear(created)
 		e, err := stored(r, ep)
 		if err != nil {
 			return err
@@ -238,7 +240,8 @@ func (w *WebhookStore) RecordOutcomes(_ context.Context, ep *WebhookEndpoint, ds
 		vals[i] = v
 	}
 	conflicts := make([]error, len(ds))
-	err := w.write(ep.AccountID, false, func(r *webhookTx) error {
+	err := w.write(ep.AccountID, false, false, func(r *webhookTx) error {
+		clear(conflicts)
 		for i, d := range ds {
 			id, key := deliveryID{d.EndpointID, d.EventID}, deliveryKey(d)
 			v, found, err := r.version(id, key)
@@ -262,11 +265,11 @@ func (w *WebhookStore) RecordOutcomes(_ context.Context, ep *WebhookEndpoint, ds
 	return conflicts, nil
 }
 
-// TrimDeliveries implements DeliveryJournal. The body of an event goes
-// with the account's last delivery of it.
+// TrimDeliveries implements DeliveryJournal. It runs alone in its batch;
+// the body of an event goes with the account's last delivery of it.
 func (w *WebhookStore) TrimDeliveries(_ context.Context, ep *WebhookEndpoint, keep int) error {
 	endpointID := ep.ID
-	return w.write(ep.AccountID, false, func(r *webhookTx) error {
+	return w.write(ep.AccountID, false, true, func(r *webhookTx) error {
 		e, err := stored(r, ep)
 		if err != nil || len(e.events) <= keep {
 			return err

@@ -1,6 +1,7 @@
 package persistence
 
 import (
+	"errors"
 	"hash/fnv"
 	"sync"
 
@@ -8,18 +9,24 @@ import (
 )
 
 // The writes of the delivery journal (webhook_journal.go) are made by
-// webhookWrite, one account's at a time: the accounts are spread over webhookShards shards,
-// each with a mutex held from a write's first check to the moment its batch
-// is applied (visible to reads). A write's checks therefore see every
-// earlier write of its account and nothing can land between a check and
-// the write it guards; writes of different shards, which touch other
-// accounts' keys only, go through Pebble's commit pipeline side by side.
-// A durable write waits for its fsync after the mutex is released.
+// webhookWrite, one shard of the accounts at a time (webhookShards, by
+// account: every key a write touches, and every check it makes, is of one
+// account, so shards never meet). In a shard, one writer at a time leads:
+// it takes every write queued, runs each one's build in queue order (a
+// build reads the store as the previous batches left it and what the
+// batch has accepted so far, decides, and stages its keys, or fails and
+// stages nothing), applies the batch, answers its writers, and hands the
+// lead to the first writer queued meanwhile. A write marked alone gets a
+// batch of its own, so what it reads is exactly what every earlier write
+// left. So a check and the write it guards are atomic, and concurrent
+// writes of many endpoints share one batch, without a hand-off to another
+// goroutine when there is nothing to wait for. A batch is applied without
+// waiting for an fsync unless a write of it is durable: those writers are
+// answered after the fsync, which the leader waits for after handing on.
 //
-// The write runs on its caller's goroutine: on the way to a delivery's
-// first attempt, no hand-off to another goroutine. It is not the order
-// group committer (group_commit.go): most of these writes need no fsync,
-// and they would otherwise lengthen the submit path's rounds.
+// It is not the order group committer (group_commit.go): most of these
+// writes need no fsync, and they would otherwise lengthen the submit
+// path's rounds.
 //
 // Each shard also keeps, per endpoint it has seen, whether the endpoint is
 // stored, its account, and the event ids of its stored deliveries with
@@ -28,20 +35,35 @@ import (
 // endpoint of the account still need this event's body?" are answered
 // without a read. An entry is loaded on its first use (one read of the
 // endpoint and one scan of its deliveries' keys; one scan of the account's
-// endpoints) and follows every write; an endpoint's is as large as its
+// endpoints) and follows every batch; an endpoint's is as large as its
 // stored history and outstanding deliveries, which its actor holds anyway.
-// A failed write drops the shard's index.
+// A failed batch drops the shard's index.
 
-// webhookShards is the number of shards: enough that one busy account (a
-// trim, an endpoint's deletion) does not hold up the others.
-const webhookShards = 16
+// webhookShards is the number of shards: a few, so that one busy account
+// (a trim, an endpoint's deletion) does not hold up every other.
+const webhookShards = 4
 
-// webhookShard is one shard's mutex and index.
+// webhookShard is one shard's queue and index.
 type webhookShard struct {
-	mu       sync.Mutex
+	mu      sync.Mutex
+	queue   []*webhookWrite
+	leading bool
+	// index and accounts belong to the leader.
 	index    map[string]*endpointIndex
 	accounts map[string][]string
 }
+
+// webhookWrite is one write waiting in a shard.
+type webhookWrite struct {
+	build   func(*webhookTx) error
+	durable bool
+	alone   bool
+	// done receives the answer, or errLead: the writer now leads.
+	done chan error
+}
+
+// errLead hands the lead of a shard to a queued writer.
+var errLead = errors.New("persistence: lead the shard's writes")
 
 // endpointIndex is what a shard knows of one endpoint.
 type endpointIndex struct {
@@ -57,19 +79,23 @@ const versionUnknown = -1
 // deliveryID names a delivery: its endpoint and event.
 type deliveryID struct{ endpoint, event string }
 
-// webhookTx is one write: what its build sees, and where it stages its
-// keys.
+// webhookTx is a batch of writes: what a build sees, and where it stages
+// its keys.
 type webhookTx struct {
 	sh  *webhookShard
 	db  *pebble.DB
 	ops []webhookOp
-	// rows holds the delivery rows it sets (their version) or
+	// rows holds the delivery rows the batch sets (their version) or
 	// deletes (deleted); bodies the bodies it sets (by key); endpoints and
 	// accounts the endpoints it creates or deletes, and their accounts.
 	rows      map[deliveryID]int64
 	bodies    map[string]bool
 	endpoints map[string]bool
 	accounts  map[string]bool
+	// undo restores rows and bodies when the current build fails; mark is
+	// where its ops start.
+	undo []func()
+	mark int
 }
 
 // deleted is the version staged for a deleted delivery row.
@@ -87,11 +113,10 @@ func webhookShardOf(accountID string) int {
 	return int(h.Sum32() % webhookShards)
 }
 
-// webhookWrite runs build under the mutex of accountID's shard and applies
-// what it staged as one batch; it returns once the batch is applied
-// (durable: and synced). build touches keys of that account only; its
-// error writes nothing.
-func (s *Store) webhookWrite(accountID string, durable bool, build func(*webhookTx) error) error {
+// webhookWrite runs build in a batch of accountID's shard and returns once
+// the batch is applied (durable: and synced). build touches keys of that
+// account only; its error writes nothing.
+func (s *Store) webhookWrite(accountID string, durable, alone bool, build func(*webhookTx) error) error {
 	if err := s.Err(); err != nil {
 		return err
 	}
@@ -100,17 +125,92 @@ func (s *Store) webhookWrite(accountID string, durable bool, build func(*webhook
 	}
 	defer s.exit()
 	sh := &s.wh[webhookShardOf(accountID)]
+	w := &webhookWrite{build: build, durable: durable, alone: alone, done: make(chan error, 1)}
 	sh.mu.Lock()
+	sh.queue = append(sh.queue, w)
+	lead := !sh.leading
+	sh.leading = true
+	sh.mu.Unlock()
+	if !lead {
+		if err := <-w.done; err != errLead {
+			return err
+		}
+	}
+	sh.mu.Lock()
+	writes := sh.queue
+	sh.queue = nil
+	sh.mu.Unlock()
 	if sh.index == nil {
 		sh.index, sh.accounts = make(map[string]*endpointIndex), make(map[string][]string)
 	}
-	r := &webhookTx{sh: sh, db: s.db}
-	if err := build(r); err != nil || len(r.ops) == 0 {
+	var syncs []pendingSync
+	for len(writes) > 0 {
+		n := 1
+		if !writes[0].alone {
+			for n < len(writes) && !writes[n].alone {
+				n++
+			}
+		}
+		if ps := s.applyWebhookWrites(sh, writes[:n]); ps.b != nil {
+			syncs = append(syncs, ps)
+		}
+		writes = writes[n:]
+	}
+	sh.mu.Lock()
+	if len(sh.queue) > 0 {
+		next := sh.queue[0]
 		sh.mu.Unlock()
-		return err
+		next.done <- errLead
+	} else {
+		sh.leading = false
+		sh.mu.Unlock()
+	}
+	for _, ps := range syncs {
+		err := ps.b.SyncWait()
+		_ = ps.b.Close()
+		for _, w := range ps.writes {
+			w.done <- err
+		}
+	}
+	return <-w.done
+}
+
+// pendingSync is an applied batch whose durable writes wait for its fsync.
+type pendingSync struct {
+	b      *pebble.Batch
+	writes []*webhookWrite
+}
+
+// applyWebhookWrites builds writes into one batch and applies it; it
+// answers every write but the durable ones of an applied batch, which it
+// returns with the batch to wait for.
+func (s *Store) applyWebhookWrites(sh *webhookShard, writes []*webhookWrite) pendingSync {
+	r := &webhookTx{sh: sh, db: s.db}
+	kept := make([]*webhookWrite, 0, len(writes))
+	durable := false
+	for _, w := range writes {
+		r.undo, r.mark = r.undo[:0], len(r.ops)
+		if err := w.build(r); err != nil {
+			for i := len(r.undo) - 1; i >= 0; i-- {
+				r.undo[i]()
+			}
+			r.ops = r.ops[:r.mark]
+			w.done <- err
+			continue
+		}
+		kept = append(kept, w)
+		durable = durable || w.durable
+	}
+	answer := func(ws []*webhookWrite, err error) {
+		for _, w := range ws {
+			w.done <- err
+		}
+	}
+	if len(r.ops) == 0 {
+		answer(kept, nil)
+		return pendingSync{}
 	}
 	b := s.db.NewBatch()
-	defer b.Close()
 	err := r.fill(b)
 	if err == nil && durable {
 		err = s.db.ApplyNoSyncWait(b, pebble.Sync)
@@ -120,18 +220,27 @@ func (s *Store) webhookWrite(accountID string, durable bool, build func(*webhook
 	if err != nil {
 		clear(sh.index) // it may not match the store any more
 		clear(sh.accounts)
-		sh.mu.Unlock()
-		return err
+		_ = b.Close()
+		answer(kept, err)
+		return pendingSync{}
 	}
 	r.follow()
-	sh.mu.Unlock()
-	if durable {
-		return b.SyncWait()
+	var waiting []*webhookWrite
+	for _, w := range kept {
+		if w.durable {
+			waiting = append(waiting, w)
+		} else {
+			w.done <- nil
+		}
 	}
-	return nil
+	if !durable {
+		_ = b.Close()
+		return pendingSync{}
+	}
+	return pendingSync{b: b, writes: waiting}
 }
 
-// follow brings the shard's index up to the applied write.
+// follow brings the shard's index up to the applied batch.
 func (r *webhookTx) follow() {
 	sh := r.sh
 	for id := range r.endpoints {
@@ -152,7 +261,7 @@ func (r *webhookTx) follow() {
 	}
 }
 
-// fill writes the write's ops to b.
+// fill writes the batch's ops to b.
 func (r *webhookTx) fill(b *pebble.Batch) error {
 	for _, o := range r.ops {
 		var err error
@@ -179,11 +288,14 @@ func (r *webhookTx) delPrefix(p []byte) {
 	r.ops = append(r.ops, webhookOp{key: p, end: prefixUpperBound(p), del: true})
 }
 
-// get reads key from the store, not from what the write staged: a build
-// that reads what it staged itself uses version, exists or setBody.
+// get reads key from the store, not from what the batch staged: a build
+// that reads what the batch wrote uses version, exists or setBody, or
+// runs alone.
 func (r *webhookTx) get(key []byte) ([]byte, bool, error) { return readerGet(r.db, key) }
 
 // endpoint returns the shard's index entry of an endpoint, loading it.
+// The writes that create or delete an endpoint run alone, so the stored
+// state is the batch's.
 func (r *webhookTx) endpoint(id string) (*endpointIndex, error) {
 	if e := r.sh.index[id]; e != nil {
 		return e, nil
@@ -224,7 +336,7 @@ func (r *webhookTx) siblings(e *endpointIndex, id string) ([]string, error) {
 }
 
 // version returns the version of delivery d (whose row is at key) as the
-// write left it so far; found is false when it is absent or deleted.
+// batch left it so far; found is false when it is absent or deleted.
 func (r *webhookTx) version(d deliveryID, key []byte) (v uint64, found bool, err error) {
 	if n, ok := r.rows[d]; ok {
 		return uint64(max(n, 0)), n >= 0, nil
@@ -251,7 +363,7 @@ func (r *webhookTx) version(d deliveryID, key []byte) (v uint64, found bool, err
 	return v, err == nil, err
 }
 
-// exists reports whether delivery d is stored as the write left it so far.
+// exists reports whether delivery d is stored as the batch left it so far.
 func (r *webhookTx) exists(d deliveryID) (bool, error) {
 	if n, ok := r.rows[d]; ok {
 		return n >= 0, nil
@@ -270,6 +382,14 @@ func (r *webhookTx) setRow(d deliveryID, key, value []byte, v int64) {
 	if r.rows == nil {
 		r.rows = make(map[deliveryID]int64)
 	}
+	prev, had := r.rows[d]
+	r.undo = append(r.undo, func() {
+		if had {
+			r.rows[d] = prev
+		} else {
+			delete(r.rows, d)
+		}
+	})
 	r.rows[d] = v
 	if v == deleted {
 		r.del(key)
@@ -279,7 +399,7 @@ func (r *webhookTx) setRow(d deliveryID, key, value []byte, v int64) {
 }
 
 // setBody stages an event's body for an account's endpoints unless the
-// write already sets it.
+// batch already sets it.
 func (r *webhookTx) setBody(accountID, eventID string, body []byte) {
 	key := bodyKey(accountID, eventID)
 	if r.bodies[string(key)] {
@@ -289,10 +409,12 @@ func (r *webhookTx) setBody(accountID, eventID string, body []byte) {
 		r.bodies = make(map[string]bool)
 	}
 	r.bodies[string(key)] = true
+	r.undo = append(r.undo, func() { delete(r.bodies, string(key)) })
 	r.set(key, body)
 }
 
-// endpointChanged marks an endpoint of an account created or deleted.
+// endpointChanged marks an endpoint of an account created or deleted (by
+// a write that runs alone: nothing to undo).
 func (r *webhookTx) endpointChanged(id, accountID string) {
 	if r.endpoints == nil {
 		r.endpoints, r.accounts = make(map[string]bool), make(map[string]bool)
@@ -302,9 +424,9 @@ func (r *webhookTx) endpointChanged(id, accountID string) {
 
 // collectBodies stages the deletion of the body of each of events whose
 // delivery to endpoint e (id) the write deletes, unless another endpoint
-// of the account still has a delivery of it. A create sets its event's
-// body with its row, under the same mutex, so a body is never deleted
-// under a delivery.
+// of the account still has a delivery of it. The writes that delete
+// deliveries run alone, and a create sets its event's body with its row,
+// so a body is never deleted under a delivery.
 func (r *webhookTx) collectBodies(id string, e *endpointIndex, events []string) error {
 	sibs, err := r.siblings(e, id)
 	if err != nil {
