@@ -212,6 +212,11 @@ func (m *Manager) Close() {
 	m.endpoints.StopAll()
 }
 
+// Live returns the number of live endpoint actors: one per stored
+// endpoint from the start (they never passivate), less any that stopped.
+// GET /v1/stats shows it as actorsAlive.webhook.
+func (m *Manager) Live() int { return m.endpoints.Live() }
+
 // Wake makes every endpoint actor re-check its due deliveries now. Timers
 // do this on their own with the real clock; tests that move a manual clock
 // call it after each move.
