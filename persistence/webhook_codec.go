@@ -59,11 +59,19 @@ func fromUnixNanos(n int64) time.Time {
 	return time.Unix(0, n).UTC()
 }
 
-// appendDelivery appends d's codec-1 encoding to b.
+// appendDelivery appends d's codec-1 encoding to b (nil: a buffer of the
+// encoding's size).
 func appendDelivery(b []byte, d *WebhookDelivery) ([]byte, error) {
 	st, err := deliveryStatusByte(d.Status)
 	if err != nil {
 		return nil, err
+	}
+	if b == nil {
+		n := 1 + 3*binary.MaxVarintLen64 + 1 + 3*binary.MaxVarintLen16 + len(d.EndpointID) + len(d.EventID) + len(d.Trigger)
+		for i := range d.Attempts {
+			n += 4*binary.MaxVarintLen64 + len(d.Attempts[i].Error)
+		}
+		b = make([]byte, 0, n)
 	}
 	b = append(b, deliveryCodec1)
 	b = binary.AppendUvarint(b, uint64(len(d.Attempts)))

@@ -1,32 +1,32 @@
 package persistence
 
 import (
-	"errors"
 	"hash/fnv"
 	"sync"
 
 	"github.com/cockroachdb/pebble/v2"
 )
 
-// The writes of the delivery journal (webhook_journal.go) are made by
-// webhookWrite, one shard of the accounts at a time (webhookShards, by
-// account: every key a write touches, and every check it makes, is of one
-// account, so shards never meet). In a shard, one writer at a time leads:
-// it takes every write queued, runs each one's build in queue order (a
+// The writes of the delivery journal (webhook_journal.go) are made by one
+// writer goroutine per shard of the accounts (webhookShards, by account:
+// every key a write touches, and every check it makes, is of one account,
+// so shards never meet). A caller queues its write and waits; the shard's
+// writer takes every write queued, runs each one's build in queue order (a
 // build reads the store as the previous batches left it and what the
 // batch has accepted so far, decides, and stages its keys, or fails and
-// stages nothing), applies the batch, answers its writers, and hands the
-// lead to the first writer queued meanwhile. A write marked alone gets a
-// batch of its own, so what it reads is exactly what every earlier write
-// left. So a check and the write it guards are atomic, and concurrent
-// writes of many endpoints share one batch, without a hand-off to another
-// goroutine when there is nothing to wait for. A batch is applied without
+// stages nothing), applies the batch and answers. A write marked alone
+// gets a batch of its own, so what it reads is exactly what every earlier
+// write left. So a check and the write it guards are atomic, and the
+// writes of many endpoints share one batch. A batch is applied without
 // waiting for an fsync unless a write of it is durable: those writers are
-// answered after the fsync, which the leader waits for after handing on.
+// answered after the fsync, which another goroutine waits for while the
+// writer goes on.
 //
-// It is not the order group committer (group_commit.go): most of these
-// writes need no fsync, and they would otherwise lengthen the submit
-// path's rounds.
+// The writer is a goroutine of its own, not the caller's (an endpoint
+// actor's mailbox runs on a fresh goroutine each time, and a Pebble write
+// from there grows that goroutine's stack every time), and it is not the
+// order group committer (group_commit.go): most of these writes need no
+// fsync, and they would otherwise lengthen the submit path's rounds.
 //
 // Each shard also keeps, per endpoint it has seen, whether the endpoint is
 // stored, its account, and the event ids of its stored deliveries with
@@ -43,12 +43,15 @@ import (
 // (a trim, an endpoint's deletion) does not hold up every other.
 const webhookShards = 4
 
-// webhookShard is one shard's queue and index.
+// webhookShard is one shard's queue, writer and index.
 type webhookShard struct {
-	mu      sync.Mutex
-	queue   []*webhookWrite
-	leading bool
-	// index and accounts belong to the leader.
+	mu    sync.Mutex
+	queue []*webhookWrite
+	// start starts the shard's writer on the first write; wake holds a
+	// token while writes are queued.
+	start sync.Once
+	wake  chan struct{}
+	// index and accounts belong to the writer.
 	index    map[string]*endpointIndex
 	accounts map[string][]string
 }
@@ -58,12 +61,9 @@ type webhookWrite struct {
 	build   func(*webhookTx) error
 	durable bool
 	alone   bool
-	// done receives the answer, or errLead: the writer now leads.
+	// done receives the answer.
 	done chan error
 }
-
-// errLead hands the lead of a shard to a queued writer.
-var errLead = errors.New("persistence: lead the shard's writes")
 
 // endpointIndex is what a shard knows of one endpoint.
 type endpointIndex struct {
@@ -80,22 +80,72 @@ const versionUnknown = -1
 type deliveryID struct{ endpoint, event string }
 
 // webhookTx is a batch of writes: what a build sees, and where it stages
-// its keys.
+// its keys. Each shard's writer reuses one (reset between batches).
 type webhookTx struct {
 	sh  *webhookShard
 	db  *pebble.DB
 	ops []webhookOp
 	// rows holds the delivery rows the batch sets (their version) or
-	// deletes (deleted); bodies the bodies it sets (by key); endpoints and
-	// accounts the endpoints it creates or deletes, and their accounts.
+	// deletes (deleted); bodies the bodies it sets (by account and
+	// event); endpoints and accounts the endpoints it creates or deletes,
+	// and their accounts.
 	rows      map[deliveryID]int64
-	bodies    map[string]bool
+	bodies    map[bodyID]bool
 	endpoints map[string]bool
 	accounts  map[string]bool
 	// undo restores rows and bodies when the current build fails; mark is
 	// where its ops start.
-	undo []func()
+	undo []undoEntry
 	mark int
+	// kept are the writes of the batch whose build succeeded.
+	kept []*webhookWrite
+}
+
+// bodyID names an event's body: its account and event.
+type bodyID struct{ account, event string }
+
+// undoEntry restores what a failed build staged: a row's previous
+// version (had: it had one in the batch), or a body's absence.
+type undoEntry struct {
+	row     deliveryID
+	prev    int64
+	had     bool
+	body    bodyID
+	setBody bool
+}
+
+func newWebhookTx(sh *webhookShard, db *pebble.DB) *webhookTx {
+	return &webhookTx{sh: sh, db: db, rows: make(map[deliveryID]int64), bodies: make(map[bodyID]bool),
+		endpoints: make(map[string]bool), accounts: make(map[string]bool)}
+}
+
+// reset empties the batch for the next one, keeping its memory.
+func (r *webhookTx) reset() {
+	clear(r.ops) // drop the keys and values
+	r.ops = r.ops[:0]
+	clear(r.rows)
+	clear(r.bodies)
+	clear(r.endpoints)
+	clear(r.accounts)
+	r.undo = r.undo[:0]
+	clear(r.kept)
+	r.kept = r.kept[:0]
+}
+
+// rollback undoes what the current build staged.
+func (r *webhookTx) rollback() {
+	for i := len(r.undo) - 1; i >= 0; i-- {
+		u := &r.undo[i]
+		switch {
+		case u.setBody:
+			delete(r.bodies, u.body)
+		case u.had:
+			r.rows[u.row] = u.prev
+		default:
+			delete(r.rows, u.row)
+		}
+	}
+	r.ops = r.ops[:r.mark]
 }
 
 // deleted is the version staged for a deleted delivery row.
@@ -125,54 +175,62 @@ func (s *Store) webhookWrite(accountID string, durable, alone bool, build func(*
 	}
 	defer s.exit()
 	sh := &s.wh[webhookShardOf(accountID)]
-	w := &webhookWrite{build: build, durable: durable, alone: alone, done: make(chan error, 1)}
+	sh.start.Do(func() {
+		sh.wake = make(chan struct{}, 1)
+		s.whWriters.Add(1)
+		go s.runWebhookShard(sh)
+	})
+	w, _ := webhookWrites.Get().(*webhookWrite)
+	if w == nil {
+		w = &webhookWrite{done: make(chan error, 1)}
+	}
+	w.build, w.durable, w.alone = build, durable, alone
 	sh.mu.Lock()
 	sh.queue = append(sh.queue, w)
-	lead := !sh.leading
-	sh.leading = true
 	sh.mu.Unlock()
-	if !lead {
-		if err := <-w.done; err != errLead {
-			return err
+	select {
+	case sh.wake <- struct{}{}:
+	default:
+	}
+	err := <-w.done
+	w.build = nil // answered once: the writer is done with it
+	webhookWrites.Put(w)
+	return err
+}
+
+// webhookWrites recycles webhookWrite values with their answer channel.
+var webhookWrites sync.Pool
+
+// runWebhookShard is a shard's writer: it applies what is queued, a batch
+// at a time, until the store closes (every write has been answered then:
+// Close waits for the writers it admitted first).
+func (s *Store) runWebhookShard(sh *webhookShard) {
+	defer s.whWriters.Done()
+	sh.index, sh.accounts = make(map[string]*endpointIndex), make(map[string][]string)
+	tx := newWebhookTx(sh, s.db)
+	for {
+		select {
+		case <-sh.wake:
+		case <-s.whStop:
+			return
 		}
-	}
-	sh.mu.Lock()
-	writes := sh.queue
-	sh.queue = nil
-	sh.mu.Unlock()
-	if sh.index == nil {
-		sh.index, sh.accounts = make(map[string]*endpointIndex), make(map[string][]string)
-	}
-	var syncs []pendingSync
-	for len(writes) > 0 {
-		n := 1
-		if !writes[0].alone {
-			for n < len(writes) && !writes[n].alone {
-				n++
+		sh.mu.Lock()
+		writes := sh.queue
+		sh.queue = nil
+		sh.mu.Unlock()
+		for len(writes) > 0 {
+			n := 1
+			if !writes[0].alone {
+				for n < len(writes) && !writes[n].alone {
+					n++
+				}
 			}
-		}
-		if ps := s.applyWebhookWrites(sh, writes[:n]); ps.b != nil {
-			syncs = append(syncs, ps)
-		}
-		writes = writes[n:]
-	}
-	sh.mu.Lock()
-	if len(sh.queue) > 0 {
-		next := sh.queue[0]
-		sh.mu.Unlock()
-		next.done <- errLead
-	} else {
-		sh.leading = false
-		sh.mu.Unlock()
-	}
-	for _, ps := range syncs {
-		err := ps.b.SyncWait()
-		_ = ps.b.Close()
-		for _, w := range ps.writes {
-			w.done <- err
+			if ps := s.applyWebhookWrites(tx, writes[:n]); ps.b != nil {
+				go ps.wait()
+			}
+			writes = writes[n:]
 		}
 	}
-	return <-w.done
 }
 
 // pendingSync is an applied batch whose durable writes wait for its fsync.
@@ -181,24 +239,29 @@ type pendingSync struct {
 	writes []*webhookWrite
 }
 
-// applyWebhookWrites builds writes into one batch and applies it; it
+// wait waits for the batch's fsync and answers its durable writes.
+func (ps pendingSync) wait() {
+	err := ps.b.SyncWait()
+	_ = ps.b.Close()
+	for _, w := range ps.writes {
+		w.done <- err
+	}
+}
+
+// applyWebhookWrites builds writes into one batch of r and applies it; it
 // answers every write but the durable ones of an applied batch, which it
 // returns with the batch to wait for.
-func (s *Store) applyWebhookWrites(sh *webhookShard, writes []*webhookWrite) pendingSync {
-	r := &webhookTx{sh: sh, db: s.db}
-	kept := make([]*webhookWrite, 0, len(writes))
+func (s *Store) applyWebhookWrites(r *webhookTx, writes []*webhookWrite) pendingSync {
+	defer r.reset()
 	durable := false
 	for _, w := range writes {
 		r.undo, r.mark = r.undo[:0], len(r.ops)
 		if err := w.build(r); err != nil {
-			for i := len(r.undo) - 1; i >= 0; i-- {
-				r.undo[i]()
-			}
-			r.ops = r.ops[:r.mark]
+			r.rollback()
 			w.done <- err
 			continue
 		}
-		kept = append(kept, w)
+		r.kept = append(r.kept, w)
 		durable = durable || w.durable
 	}
 	answer := func(ws []*webhookWrite, err error) {
@@ -207,7 +270,7 @@ func (s *Store) applyWebhookWrites(sh *webhookShard, writes []*webhookWrite) pen
 		}
 	}
 	if len(r.ops) == 0 {
-		answer(kept, nil)
+		answer(r.kept, nil)
 		return pendingSync{}
 	}
 	b := s.db.NewBatch()
@@ -218,15 +281,15 @@ func (s *Store) applyWebhookWrites(sh *webhookShard, writes []*webhookWrite) pen
 		err = s.db.Apply(b, pebble.NoSync)
 	}
 	if err != nil {
-		clear(sh.index) // it may not match the store any more
-		clear(sh.accounts)
+		clear(r.sh.index) // it may not match the store any more
+		clear(r.sh.accounts)
 		_ = b.Close()
-		answer(kept, err)
+		answer(r.kept, err)
 		return pendingSync{}
 	}
 	r.follow()
 	var waiting []*webhookWrite
-	for _, w := range kept {
+	for _, w := range r.kept {
 		if w.durable {
 			waiting = append(waiting, w)
 		} else {
@@ -379,17 +442,8 @@ func (r *webhookTx) exists(d deliveryID) (bool, error) {
 // setRow stages the row of delivery d at key at version v, or its
 // deletion when v is deleted.
 func (r *webhookTx) setRow(d deliveryID, key, value []byte, v int64) {
-	if r.rows == nil {
-		r.rows = make(map[deliveryID]int64)
-	}
 	prev, had := r.rows[d]
-	r.undo = append(r.undo, func() {
-		if had {
-			r.rows[d] = prev
-		} else {
-			delete(r.rows, d)
-		}
-	})
+	r.undo = append(r.undo, undoEntry{row: d, prev: prev, had: had})
 	r.rows[d] = v
 	if v == deleted {
 		r.del(key)
@@ -401,24 +455,18 @@ func (r *webhookTx) setRow(d deliveryID, key, value []byte, v int64) {
 // setBody stages an event's body for an account's endpoints unless the
 // batch already sets it.
 func (r *webhookTx) setBody(accountID, eventID string, body []byte) {
-	key := bodyKey(accountID, eventID)
-	if r.bodies[string(key)] {
+	id := bodyID{accountID, eventID}
+	if r.bodies[id] {
 		return
 	}
-	if r.bodies == nil {
-		r.bodies = make(map[string]bool)
-	}
-	r.bodies[string(key)] = true
-	r.undo = append(r.undo, func() { delete(r.bodies, string(key)) })
-	r.set(key, body)
+	r.bodies[id] = true
+	r.undo = append(r.undo, undoEntry{body: id, setBody: true})
+	r.set(bodyKey(accountID, eventID), body)
 }
 
 // endpointChanged marks an endpoint of an account created or deleted (by
 // a write that runs alone: nothing to undo).
 func (r *webhookTx) endpointChanged(id, accountID string) {
-	if r.endpoints == nil {
-		r.endpoints, r.accounts = make(map[string]bool), make(map[string]bool)
-	}
 	r.endpoints[id], r.accounts[accountID] = true, true
 }
 

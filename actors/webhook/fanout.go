@@ -39,6 +39,9 @@ type fanout struct {
 	// or writes ids.
 	ids   []string
 	stale atomic.Bool
+	// timer bounds the wait for the endpoints' answers (handOut; only the
+	// running goroutine uses it).
+	timer *time.Timer
 }
 
 // fanoutBatch is the number of outbox events handed on at a time.
@@ -105,7 +108,7 @@ func (m *Manager) fanout(f *fanout) error {
 		if err != nil {
 			return err
 		}
-		if err := m.handOut(ids, rows); err != nil {
+		if err := m.handOut(f, ids, rows); err != nil {
 			return err
 		}
 		if testHookBeforeConsume != nil {
@@ -143,7 +146,7 @@ func (m *Manager) endpointsChanged(account string) { m.fanoutOf(account).stale.S
 // handOut gives rows to each endpoint actor of ids and waits until all
 // have created their deliveries. The answers come back on a channel: a
 // batch costs no future per endpoint.
-func (m *Manager) handOut(ids []string, rows []persistence.OutboxRow) error {
+func (m *Manager) handOut(f *fanout, ids []string, rows []persistence.OutboxRow) error {
 	if len(ids) == 0 {
 		return nil
 	}
@@ -151,7 +154,12 @@ func (m *Manager) handOut(ids []string, rows []persistence.OutboxRow) error {
 	for _, id := range ids {
 		m.endpoints.Send(id, msg)
 	}
-	timeout := time.NewTimer(handOutTimeout)
+	if f.timer == nil {
+		f.timer = time.NewTimer(handOutTimeout)
+	} else {
+		f.timer.Reset(handOutTimeout)
+	}
+	timeout := f.timer
 	defer timeout.Stop()
 	var errs []error
 	for range ids {
