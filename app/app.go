@@ -301,7 +301,7 @@ func (s *System) indexerStatus() *chainsync.Status {
 func (s *System) actorsAlive() map[string]int {
 	return map[string]int{
 		"order": s.OrderActors.Live(), "pair": s.Pairs.Live(), "maker": s.Makers.Live(),
-		"limiter": s.Limiter.Active(),
+		"limiter": s.Limiter.Active(), "webhook": s.Webhooks.Live(),
 	}
 }
 

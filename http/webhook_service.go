@@ -25,7 +25,7 @@ func (s webhookService) Create(ctx context.Context, c api.Caller, req api.Create
 
 // List returns the caller's endpoints.
 func (s webhookService) List(_ context.Context, c api.Caller) (*webhook.ListView, error) {
-	return s.m.List(c.AccountID), nil
+	return s.m.List(c.AccountID)
 }
 
 // Get returns one endpoint, with its enabled state and disabled reason.

@@ -24,10 +24,15 @@ import "bytes"
 //	x/      x/<accountID>/<keyID>                 empty: index of an account's keys
 //	e/      e/<accountID>/<seq uint64 BE>         OutboxEvent, JSON: the event outbox (outbox.go);
 //	                                              written in the producer's batch, deleted by
-//	                                              the webhook dispatcher once fanned out
-//	w/      w/e/<accountID>/<endpointID>          WebhookEndpoint, JSON (webhook_store.go)
-//	        w/d/<endpointID>/<at ns BE>/<eventID> WebhookDelivery, JSON: delivery and its attempts
+//	                                              the webhook fan-out once handed on
+//	w/      w/n/<endpointID>                      WebhookEndpoint, JSON (webhook_store.go)
+//	        w/a/<accountID>/<endpointID>          empty: index of an account's endpoints
+//	        w/d/<endpointID>/<at ns BE>/<eventID> WebhookDelivery, codec 1 (webhook_codec.go):
+//	                                              a delivery and its attempts, no body
 //	        w/p/<endpointID>/<at ns BE>/<eventID> empty: index of outstanding deliveries
+//	        w/b/<accountID>/<eventID>             the event's webhook body (its outbox row's
+//	                                              JSON), once for the account's endpoints,
+//	                                              deleted with their last delivery of it
 //	c/      c/cursor, c/b/, c/u/, c/l/, c/o/, c/n/ chain indexer: cursor, recent blocks, undo
 //	                                              records, applied logs, per-order chain state,
 //	                                              invalidated nonces (chain.go, chain_orders.go)
@@ -69,7 +74,7 @@ const (
 )
 
 // SchemaVersion is the version of the key layout written to m/schema.
-const SchemaVersion uint32 = 4
+const SchemaVersion uint32 = 5
 
 // Prefixes lists every registered key prefix with what it holds, and
 // whether its records are bound to one chain: derived from it (the
@@ -87,7 +92,7 @@ var Prefixes = [...]struct {
 	{prefixKeyHash, "API key hash to key id", false},
 	{prefixAccountKey, "account to key id index", false},
 	{prefixOutbox, "event outbox per account", false},
-	{prefixWebhook, "webhook endpoints, deliveries, outstanding index", false},
+	{prefixWebhook, "webhook endpoints, deliveries, their indexes and event bodies", false},
 	{prefixChain, "chain indexer cursor, blocks, undo, applied logs, per-order chain state", true},
 	{prefixFill, "fills by order hash", true},
 	{prefixSwap, "router swaps and fills by position", true},

@@ -18,13 +18,14 @@ import (
 // Every lifecycle event an account should hear about (order.filled,
 // order.cancelled, ...) is written as an OutboxEvent row in the SAME Pebble
 // batch as the state transition that produces it, so an event exists if and
-// only if its transition is durable. The webhook dispatcher consumes the
-// outbox: it copies each event into the delivery queue of every matching
-// endpoint and deletes the event, in one batch.
+// only if its transition is durable. The webhook fan-out consumes the
+// outbox: it hands each event's row to the account's endpoints, which
+// create their deliveries from it, and then deletes the event (Consume).
 //
 // Key layout (see keys.go):
 //
-//	e/<accountID>/<seq, uint64 big-endian>   OutboxEvent, JSON
+//	e/<accountID>/<seq, uint64 big-endian>   OutboxEvent, JSON (AppendJSON):
+//	                                         the body of its webhook deliveries
 //
 // seq is assigned per account, strictly increasing within a process. At
 // start (first Append for an account) it resumes after the highest key
@@ -65,8 +66,8 @@ var Triggers = [...]string{
 	TriggerStopTriggered, TriggerDCACompleted, TriggerDCAStalled, TriggerTestPing,
 }
 
-// OutboxEvent is one event of an account. It is the on-disk value of an e/
-// row and the body of its webhook deliveries.
+// OutboxEvent is one event of an account. Its JSON (AppendJSON) is the
+// on-disk value of an e/ row and the body of its webhook deliveries.
 type OutboxEvent struct {
 	// ID is the event id ("evt_…"), also the X-Service-Delivery value.
 	// Append fills it when empty.
@@ -143,8 +144,19 @@ type OutboxEntry struct {
 	Event OutboxEvent
 }
 
+// OutboxRow is an event's row as stored: its position, id and trigger, and
+// its JSON (the webhook body), not decoded.
+type OutboxRow struct {
+	Seq     uint64
+	ID      string
+	Trigger string
+	// JSON is the row's value; it must not be modified.
+	JSON []byte
+}
+
 // Outbox is the per-account event outbox over a Store. It is safe for
-// concurrent use. There is one Outbox per Store (the Engine holds it).
+// concurrent use. There is one Outbox per Store (the Engine holds it), and
+// one consumer of its change notifications (the webhook fan-out).
 type Outbox struct {
 	store *Store
 	log   *slog.Logger
@@ -152,15 +164,18 @@ type Outbox struct {
 
 	mu       sync.Mutex
 	accounts map[string]*outboxAccount
-	subs     []func(accountID string)
+	// changed holds the accounts with events settled since the consumer
+	// last took them; signal holds one token while it is not empty.
+	changed map[string]struct{}
+	signal  chan struct{}
 }
 
 type outboxAccount struct {
 	next     uint64               // next seq to assign
 	inFlight map[uint64]time.Time // staged, not yet settled
-	// cache holds settled durable events until a consumer deletes them,
-	// so Scan usually answers from memory instead of seeking the LSM.
-	cache map[uint64]OutboxEvent
+	// cache holds settled durable rows until a consumer deletes them, so
+	// a scan usually answers from memory instead of seeking the LSM.
+	cache map[uint64]OutboxRow
 }
 
 // outboxCacheMax bounds the cached events per account (beyond it Scan reads
@@ -175,22 +190,33 @@ func NewOutbox(store *Store, log *slog.Logger, now func() time.Time) *Outbox {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Outbox{store: store, log: log, now: now, accounts: make(map[string]*outboxAccount)}
+	return &Outbox{store: store, log: log, now: now, accounts: make(map[string]*outboxAccount),
+		changed: make(map[string]struct{}), signal: make(chan struct{}, 1)}
 }
 
-// Subscribe registers fn to be called with an account id after events of that
-// account became visible (settled). fn must not block: it should only signal.
-func (o *Outbox) Subscribe(fn func(accountID string)) {
+// Changed returns the channel that holds a token while some account has
+// events settled since the last TakeChanged. The outbox only signals it:
+// the consumer decides when to read.
+func (o *Outbox) Changed() <-chan struct{} { return o.signal }
+
+// TakeChanged returns the accounts with events settled since the last call
+// (visible to Scan, or given up), and forgets them.
+func (o *Outbox) TakeChanged() []string {
 	o.mu.Lock()
-	o.subs = append(o.subs, fn)
-	o.mu.Unlock()
+	defer o.mu.Unlock()
+	out := make([]string, 0, len(o.changed))
+	for a := range o.changed {
+		out = append(out, a)
+	}
+	clear(o.changed)
+	return out
 }
 
 // stagedEvents are a transition's events between stage and settle.
 type stagedEvents struct {
 	accountID string
 	seqs      []uint64
-	events    []OutboxEvent
+	rows      []OutboxRow
 }
 
 // stage assigns seqs to events under accountID, marks them in flight and
@@ -204,8 +230,7 @@ func (o *Outbox) stage(w writer, accountID string, events []OutboxEvent) (*stage
 	if accountID == "" {
 		return nil, fmt.Errorf("persistence: outbox events need an account")
 	}
-	st := &stagedEvents{accountID: accountID, seqs: make([]uint64, len(events)), events: make([]OutboxEvent, len(events))}
-	vals := make([][]byte, len(events))
+	st := &stagedEvents{accountID: accountID, seqs: make([]uint64, len(events)), rows: make([]OutboxRow, len(events))}
 	now := o.now().UTC()
 	for i, ev := range events {
 		if ev.Trigger == "" {
@@ -217,11 +242,12 @@ func (o *Outbox) stage(w writer, accountID string, events []OutboxEvent) (*stage
 		if ev.CreatedAt.IsZero() {
 			ev.CreatedAt = now
 		}
+		ev.CreatedAt = ev.CreatedAt.UTC() // the body's createdAt is UTC
 		v, err := ev.AppendJSON(nil)
 		if err != nil {
 			return nil, fmt.Errorf("persistence: encode event: %w", err)
 		}
-		st.events[i], vals[i] = ev, v
+		st.rows[i] = OutboxRow{ID: ev.ID, Trigger: ev.Trigger, JSON: v}
 	}
 	o.mu.Lock()
 	acct, err := o.accountLocked(accountID)
@@ -232,12 +258,13 @@ func (o *Outbox) stage(w writer, accountID string, events []OutboxEvent) (*stage
 	at := o.now()
 	for i := range st.seqs {
 		st.seqs[i] = acct.next
+		st.rows[i].Seq = acct.next
 		acct.next++
 		acct.inFlight[st.seqs[i]] = at
 	}
 	o.mu.Unlock()
 	for i, seq := range st.seqs {
-		if err := w.Set(outboxKey(accountID, seq), vals[i], nil); err != nil {
+		if err := w.Set(outboxKey(accountID, seq), st.rows[i].JSON, nil); err != nil {
 			o.settle(st, false)
 			return nil, fmt.Errorf("persistence: outbox stage: %w", err)
 		}
@@ -246,8 +273,9 @@ func (o *Outbox) stage(w writer, accountID string, events []OutboxEvent) (*stage
 }
 
 // settle ends stage: the seqs are no longer in flight; when durable the
-// events are cached for the consumer (who otherwise reads them back from
-// disk); subscribers of the account are notified either way.
+// rows are cached for the consumer (who otherwise reads them back from
+// disk); the account is marked changed either way (a later event may have
+// waited behind these).
 func (o *Outbox) settle(st *stagedEvents, durable bool) {
 	if st == nil {
 		return
@@ -257,14 +285,15 @@ func (o *Outbox) settle(st *stagedEvents, durable bool) {
 		for i, seq := range st.seqs {
 			delete(a.inFlight, seq)
 			if durable && len(a.cache) < outboxCacheMax {
-				a.cache[seq] = st.events[i]
+				a.cache[seq] = st.rows[i]
 			}
 		}
 	}
-	subs := o.subs
+	o.changed[st.accountID] = struct{}{}
 	o.mu.Unlock()
-	for _, fn := range subs {
-		fn(st.accountID)
+	select {
+	case o.signal <- struct{}{}:
+	default:
 	}
 }
 
@@ -274,7 +303,7 @@ func (o *Outbox) accountLocked(accountID string) (*outboxAccount, error) {
 	if a := o.accounts[accountID]; a != nil {
 		return a, nil
 	}
-	a := &outboxAccount{inFlight: make(map[uint64]time.Time), cache: make(map[uint64]OutboxEvent)}
+	a := &outboxAccount{inFlight: make(map[uint64]time.Time), cache: make(map[uint64]OutboxRow)}
 	p := outboxPrefix(accountID)
 	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
 	if err != nil {
@@ -315,10 +344,27 @@ func (o *Outbox) visibleLimit(accountID string) uint64 {
 }
 
 // Scan returns up to max visible events of accountID with seq >= from, in
-// seq order. A consumer's cursor is the last seq it handled plus one. Once
-// the store has failed it returns the failure: the store may then hold
-// events whose commit failed (walwatch.go).
+// seq order, decoded. A consumer's cursor is the last seq it handled plus
+// one.
 func (o *Outbox) Scan(accountID string, from uint64, max int) ([]OutboxEntry, error) {
+	rows, err := o.ScanRows(accountID, from, max)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]OutboxEntry, len(rows))
+	for i, r := range rows {
+		out[i].Seq = r.Seq
+		if err := json.Unmarshal(r.JSON, &out[i].Event); err != nil {
+			return nil, fmt.Errorf("persistence: decode event %s/%d: %w", accountID, r.Seq, err)
+		}
+	}
+	return out, nil
+}
+
+// ScanRows is Scan without decoding: the rows as stored. Once the store has
+// failed it returns the failure: the store may then hold events whose
+// commit failed (walwatch.go).
+func (o *Outbox) ScanRows(accountID string, from uint64, max int) ([]OutboxRow, error) {
 	if err := o.store.Err(); err != nil {
 		return nil, err
 	}
@@ -332,7 +378,7 @@ func (o *Outbox) Scan(accountID string, from uint64, max int) ([]OutboxEntry, er
 		return nil, fmt.Errorf("persistence: outbox iter: %w", err)
 	}
 	defer it.Close()
-	var out []OutboxEntry
+	var out []OutboxRow
 	for ok := it.First(); ok && len(out) < max; ok = it.Next() {
 		seq := binary.BigEndian.Uint64(it.Key()[len(p):])
 		if seq >= limit {
@@ -342,19 +388,20 @@ func (o *Outbox) Scan(accountID string, from uint64, max int) ([]OutboxEntry, er
 		if err != nil {
 			return nil, fmt.Errorf("persistence: outbox value: %w", err)
 		}
-		var e OutboxEntry
-		e.Seq = seq
-		if err := json.Unmarshal(v, &e.Event); err != nil {
+		r := OutboxRow{Seq: seq, JSON: bytes.Clone(v)}
+		var head struct{ ID, Trigger string }
+		if err := json.Unmarshal(r.JSON, &head); err != nil {
 			return nil, fmt.Errorf("persistence: decode event %s/%d: %w", accountID, seq, err)
 		}
-		out = append(out, e)
+		r.ID, r.Trigger = head.ID, head.Trigger
+		out = append(out, r)
 	}
 	return out, nil
 }
 
-// scanCache answers Scan from memory when every seq in [from, limit) that
-// this process assigned is cached (ok false: read the disk).
-func (o *Outbox) scanCache(accountID string, from, limit uint64, max int) ([]OutboxEntry, bool) {
+// scanCache answers ScanRows from memory when every seq in [from, limit)
+// that this process assigned is cached (ok false: read the disk).
+func (o *Outbox) scanCache(accountID string, from, limit uint64, max int) ([]OutboxRow, bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	a := o.accounts[accountID]
@@ -365,26 +412,45 @@ func (o *Outbox) scanCache(accountID string, from, limit uint64, max int) ([]Out
 	if from > end || end-from > uint64(2*max) {
 		return nil, false
 	}
-	var out []OutboxEntry
+	var out []OutboxRow
 	for seq := from; seq < end && len(out) < max; seq++ {
-		ev, ok := a.cache[seq]
+		r, ok := a.cache[seq]
 		if !ok {
 			return nil, false
 		}
-		out = append(out, OutboxEntry{Seq: seq, Event: ev})
+		out = append(out, r)
 	}
 	return out, true
 }
 
-// DeleteEvent adds the deletion of the event (accountID, seq) to b; the
-// consumer that fanned it out calls it in the same batch.
-func (o *Outbox) DeleteEvent(b *pebble.Batch, accountID string, seq uint64) error {
+// Consume deletes events once their consumer has handed them on: done maps
+// an account id to the seqs of its events. The deletion is one batch
+// written without waiting for an fsync: it lands in the WAL after every
+// write the consumer made before calling it, so a power loss that keeps it
+// keeps those too.
+func (o *Outbox) Consume(done map[string][]uint64) error {
 	o.mu.Lock()
-	if a := o.accounts[accountID]; a != nil {
-		delete(a.cache, seq)
+	for acct, seqs := range done {
+		if a := o.accounts[acct]; a != nil {
+			for _, seq := range seqs {
+				delete(a.cache, seq)
+			}
+		}
 	}
 	o.mu.Unlock()
-	return b.Delete(outboxKey(accountID, seq), nil)
+	b := o.store.db.NewBatch()
+	defer b.Close()
+	for acct, seqs := range done {
+		for _, seq := range seqs {
+			if err := b.Delete(outboxKey(acct, seq), nil); err != nil {
+				return err
+			}
+		}
+	}
+	if err := o.store.Commit(b, pebble.NoSync); err != nil {
+		return fmt.Errorf("persistence: consume outbox events: %w", err)
+	}
+	return nil
 }
 
 // OutboxAccounts returns the ids of the accounts that have events in the

@@ -1,8 +1,8 @@
 package persistence
 
 import (
+	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -31,12 +31,18 @@ func TestOutboxOrderingAndVisibility(t *testing.T) {
 	dir := t.TempDir()
 	s := openTemp(t, dir)
 	o := NewOutbox(s, nil, nil)
-	var notified atomic.Int32
-	o.Subscribe(func(acct string) {
-		if acct == "acc_1" {
-			notified.Add(1)
+	// changed reports whether the consumer was signalled, and for which
+	// accounts.
+	changed := func() []string {
+		select {
+		case <-o.Changed():
+			got := o.TakeChanged()
+			slices.Sort(got)
+			return got
+		default:
+			return nil
 		}
-	})
+	}
 
 	b1, r1 := appendOne(t, o, s, "acc_1", TriggerOrderCancelled)
 	b2, r2 := appendOne(t, o, s, "acc_1", TriggerOrderFilled)
@@ -51,6 +57,12 @@ func TestOutboxOrderingAndVisibility(t *testing.T) {
 	if got, _ := o.Scan("acc_1", 0, 10); len(got) != 0 {
 		t.Fatalf("visible past an in-flight seq: %+v", got)
 	}
+	if got := changed(); !slices.Equal(got, []string{"acc_1"}) {
+		t.Fatalf("changed after the first settle: %v", got)
+	}
+	if got := changed(); got != nil {
+		t.Fatalf("signalled again with nothing settled: %v", got)
+	}
 	if err := commitOne(o, b1, r1); err != nil {
 		t.Fatal(err)
 	}
@@ -61,14 +73,25 @@ func TestOutboxOrderingAndVisibility(t *testing.T) {
 	if got[0].Event.ID == "" || got[0].Event.CreatedAt.IsZero() || got[0].Event.Data.OrderHash != "0xabc" {
 		t.Fatalf("event not filled in: %+v", got[0].Event)
 	}
-	if notified.Load() != 2 {
-		t.Fatalf("notified %d times, want 2", notified.Load())
+	b5, r5 := appendOne(t, o, s, "acc_2", TriggerOrderFilled)
+	if err := commitOne(o, b5, r5); err != nil {
+		t.Fatal(err)
+	}
+	if got := changed(); !slices.Equal(got, []string{"acc_1", "acc_2"}) {
+		t.Fatalf("changed accounts %v, want both", got)
+	}
+	rows, err := o.ScanRows("acc_1", 0, 10)
+	if err != nil || len(rows) != 2 || rows[0].ID != got[0].Event.ID || rows[0].Trigger != TriggerOrderCancelled {
+		t.Fatalf("rows %+v %v", rows, err)
+	}
+	if want, _ := got[0].Event.AppendJSON(nil); string(rows[0].JSON) != string(want) {
+		t.Fatalf("row JSON %s, want the event's JSON %s", rows[0].JSON, want)
 	}
 	if rest, _ := o.Scan("acc_1", got[0].Seq+1, 10); len(rest) != 1 || rest[0].Seq != got[1].Seq {
 		t.Fatalf("scan from cursor: %+v", rest)
 	}
-	if other, _ := o.Scan("acc_2", 0, 10); len(other) != 0 {
-		t.Fatalf("another account sees events: %+v", other)
+	if other, _ := o.Scan("acc_2", 0, 10); len(other) != 1 || other[0].Event.Trigger != TriggerOrderFilled {
+		t.Fatalf("another account's events mixed in: %+v", other)
 	}
 
 	// An abandoned batch leaves a gap and does not block.
@@ -79,12 +102,9 @@ func TestOutboxOrderingAndVisibility(t *testing.T) {
 		t.Fatalf("abandoned event visible or blocking: %+v", got)
 	}
 
-	// Consume the first, reopen: seq resumes after the highest present key.
-	del := s.DB().NewBatch()
-	if err := o.DeleteEvent(del, "acc_1", got[0].Seq); err != nil {
-		t.Fatal(err)
-	}
-	if err := del.Commit(pebble.Sync); err != nil {
+	// Consume the first (and acc_2's), reopen: seq resumes after the
+	// highest present key.
+	if err := o.Consume(map[string][]uint64{"acc_1": {got[0].Seq}, "acc_2": {r5.seqs[0]}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(); err != nil {
@@ -147,6 +167,15 @@ func TestOutboxMemoryAndDiskPathsAgree(t *testing.T) {
 			}
 			triggers = append(triggers, e.Event.Trigger)
 		}
+		rows, err := o.ScanRows("acc_1", from, 10)
+		if err != nil || len(rows) != len(got) {
+			t.Fatalf("from %d: %d rows, %d events (%v)", from, len(rows), len(got), err)
+		}
+		for i, r := range rows {
+			if r.Seq != got[i].Seq || r.ID != got[i].Event.ID || r.Trigger != got[i].Event.Trigger {
+				t.Fatalf("from %d: row %+v, event %+v", from, r, got[i])
+			}
+		}
 		var exp []string
 		for i, seq := range []uint64{r1.seqs[0], r2.seqs[0], r4.seqs[0]} {
 			if seq >= from {
@@ -158,11 +187,7 @@ func TestOutboxMemoryAndDiskPathsAgree(t *testing.T) {
 		}
 	}
 	// A consumed event disappears from both paths.
-	del := s.DB().NewBatch()
-	if err := o.DeleteEvent(del, "acc_1", r1.seqs[0]); err != nil {
-		t.Fatal(err)
-	}
-	if err := del.Commit(pebble.Sync); err != nil {
+	if err := o.Consume(map[string][]uint64{"acc_1": {r1.seqs[0]}}); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := o.Scan("acc_1", 0, 10); len(got) != 2 || got[0].Seq != r2.seqs[0] {

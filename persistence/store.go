@@ -42,6 +42,12 @@ type Store struct {
 	seen chainSeen
 	// group makes new orders durable in sorted rounds (group_commit.go).
 	group *groupCommitter
+	// wh are the webhook writes of each shard of the accounts, applied
+	// by a writer goroutine per shard (webhook_writer.go); whStop stops
+	// the writers, whWriters counts them.
+	wh        [webhookShards]webhookShard
+	whStop    chan struct{}
+	whWriters sync.WaitGroup
 	// watch fails the store at the first WAL failure (walwatch.go).
 	watch *walWatch
 	// users counts the gated writes in flight (Orders.Commit,
@@ -104,7 +110,7 @@ func open(dir string, fs vfs.FS, log *slog.Logger) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("persistence: open %s: %w", dir, err)
 	}
-	s := &Store{db: db, log: log, watch: watch}
+	s := &Store{db: db, log: log, watch: watch, whStop: make(chan struct{})}
 	if err := s.checkSchema(); err != nil {
 		_ = db.Close()
 		return nil, err
@@ -144,6 +150,10 @@ func (s *Store) Close() error {
 	s.closing = true
 	s.usersMu.Unlock()
 	s.users.Wait()
+	if s.whStop != nil {
+		close(s.whStop) // every webhook write was answered: its writer was a user
+		s.whWriters.Wait()
+	}
 	s.group.close()
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("persistence: close: %w", err)

@@ -1,29 +1,34 @@
 package persistence
 
 import (
-	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
-	"sync"
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
-	"github.com/orderengine/orderengine/internal/jsonw"
 )
 
 // Webhook records (keys.go, prefix w/):
 //
-//	w/e/<accountID>/<endpointID>            WebhookEndpoint, JSON
-//	w/d/<endpointID>/<at ns BE>/<eventID>   WebhookDelivery, JSON
-//	w/p/<endpointID>/<at ns BE>/<eventID>   empty: the delivery is outstanding
+//	w/n/<endpointID>                          WebhookEndpoint, JSON
+//	w/a/<accountID>/<endpointID>              empty: an account's endpoints
+//	w/d/<endpointID>/<at ns BE>/<eventID>     WebhookDelivery, codec 1 (webhook_codec.go):
+//	                                          an endpoint's deliveries in creation order
+//	w/p/<endpointID>/<at ns BE>/<eventID>     empty: the delivery is outstanding
+//	w/b/<accountID>/<eventID>                 the event's body: the JSON every delivery
+//	                                          of it sends, as its outbox row held it
 //
-// A delivery is written (with its w/p index row) before its first attempt,
-// and rewritten after every attempt; the w/p row is deleted in the same
-// batch as the final outcome, whose row keeps no body (null). At start the endpoint actors reload their
-// outstanding deliveries from w/p.
+// An endpoint has at most one delivery of an event: creating it twice
+// writes it once (the journal knows each endpoint's deliveries). A delivery
+// is written (with its w/p row and its event's body) before its first
+// attempt, and rewritten after every attempt; the w/p row is deleted with
+// the final outcome. An event's body is stored once for the endpoints of
+// the account that receive it, and deleted in the batch that deletes the
+// last of their deliveries of it (a trim of an endpoint's history, an
+// endpoint's deletion). Every write goes through the delivery journal
+// (webhook_journal.go).
 
 // Delivery statuses.
 const (
@@ -61,115 +66,69 @@ func (e *WebhookEndpoint) Subscribed(trigger string) bool {
 
 // WebhookAttempt is the outcome of one delivery attempt.
 type WebhookAttempt struct {
-	N          int       `json:"n"`
-	At         time.Time `json:"at"`
-	StatusCode int       `json:"statusCode,omitempty"`
-	LatencyMs  int64     `json:"latencyMs"`
-	Error      string    `json:"error,omitempty"`
+	N          int
+	At         time.Time
+	StatusCode int // 0: no HTTP answer
+	LatencyMs  int64
+	Error      string
 }
 
 // WebhookDelivery is one event to deliver to one endpoint, with its
-// attempts.
+// attempts. Its version is len(Attempts).
 type WebhookDelivery struct {
-	EndpointID string `json:"endpointId"`
-	EventID    string `json:"eventId"`
-	Trigger    string `json:"trigger"`
-	// Body is the exact request body, identical on every attempt. The
-	// stored row of a finished delivery has none (see addOutcome).
-	Body          []byte           `json:"body"`
-	CreatedAt     time.Time        `json:"createdAt"`
-	Status        string           `json:"status"`
-	Attempts      []WebhookAttempt `json:"attempts,omitempty"`
-	NextAttemptAt time.Time        `json:"nextAttemptAt"`
+	EndpointID    string
+	EventID       string
+	Trigger       string
+	CreatedAt     time.Time
+	Status        string
+	Attempts      []WebhookAttempt
+	NextAttemptAt time.Time
 }
 
-// appendJSON appends the JSON of d to dst: the same bytes as
-// json.Marshal(d) (TestDeliveryJSONMatchesMarshal), without reflection. A
-// delivery row is written twice per delivery (fan-out and outcome), so
-// this is on the dispatcher's hot path.
-func (d *WebhookDelivery) appendJSON(dst []byte) ([]byte, error) {
-	var err error
-	dst = append(dst, `{"endpointId":`...)
-	dst = jsonw.String(dst, d.EndpointID)
-	dst = append(dst, `,"eventId":`...)
-	dst = jsonw.String(dst, d.EventID)
-	dst = append(dst, `,"trigger":`...)
-	dst = jsonw.String(dst, d.Trigger)
-	dst = append(dst, `,"body":`...)
-	if d.Body == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = append(dst, '"')
-		dst = base64.StdEncoding.AppendEncode(dst, d.Body)
-		dst = append(dst, '"')
-	}
-	dst = append(dst, `,"createdAt":`...)
-	if dst, err = jsonw.Time(dst, d.CreatedAt); err != nil {
-		return nil, err
-	}
-	dst = append(dst, `,"status":`...)
-	dst = jsonw.String(dst, d.Status)
-	for i := range d.Attempts {
-		a := &d.Attempts[i]
-		if i == 0 {
-			dst = append(dst, `,"attempts":[`...)
-		} else {
-			dst = append(dst, ',')
-		}
-		dst = append(dst, `{"n":`...)
-		dst = strconv.AppendInt(dst, int64(a.N), 10)
-		dst = append(dst, `,"at":`...)
-		if dst, err = jsonw.Time(dst, a.At); err != nil {
-			return nil, err
-		}
-		if a.StatusCode != 0 {
-			dst = append(dst, `,"statusCode":`...)
-			dst = strconv.AppendInt(dst, int64(a.StatusCode), 10)
-		}
-		dst = append(dst, `,"latencyMs":`...)
-		dst = strconv.AppendInt(dst, a.LatencyMs, 10)
-		if a.Error != "" {
-			dst = append(dst, `,"error":`...)
-			dst = jsonw.String(dst, a.Error)
-		}
-		dst = append(dst, '}')
-	}
-	if len(d.Attempts) > 0 {
-		dst = append(dst, ']')
-	}
-	dst = append(dst, `,"nextAttemptAt":`...)
-	if dst, err = jsonw.Time(dst, d.NextAttemptAt); err != nil {
-		return nil, err
-	}
-	return append(dst, '}'), nil
-}
-
-// setDelivery adds the row of d to b.
-func setDelivery(b *pebble.Batch, d *WebhookDelivery) error {
-	buf := jsonBufs.Get().(*[]byte)
-	defer jsonBufs.Put(buf)
-	v, err := d.appendJSON((*buf)[:0])
-	if err != nil {
-		return err
-	}
-	*buf = v
-	return b.Set(append(deliveryPrefix(d.EndpointID), d.suffix()...), v, nil)
-}
-
-// jsonBufs holds scratch buffers for appendJSON (Batch.Set copies).
-var jsonBufs = sync.Pool{New: func() any { b := make([]byte, 0, 2048); return &b }}
-
-func (d *WebhookDelivery) suffix() []byte {
-	k := binary.BigEndian.AppendUint64(nil, uint64(d.CreatedAt.UnixNano()))
-	k = append(k, '/')
-	return append(k, d.EventID...)
-}
-
-// WebhookStore reads and writes webhook records.
+// WebhookStore reads and writes webhook records: it is the store's
+// DeliveryJournal (webhook_journal.go), and answers the management reads.
+// It is safe for concurrent use.
 type WebhookStore struct{ s *Store }
 
 // NewWebhookStore returns the webhook records of s.
 func NewWebhookStore(s *Store) *WebhookStore { return &WebhookStore{s: s} }
+
+func endpointKey(id string) []byte { return []byte(prefixWebhook + "n/" + id) }
+func accountEndpointsPrefix(accountID string) []byte {
+	return []byte(prefixWebhook + "a/" + accountID + "/")
+}
+func accountEndpointKey(accountID, id string) []byte {
+	return append(accountEndpointsPrefix(accountID), id...)
+}
+func deliveryPrefix(endpointID string) []byte { return []byte(prefixWebhook + "d/" + endpointID + "/") }
+func pendingPrefix(endpointID string) []byte  { return []byte(prefixWebhook + "p/" + endpointID + "/") }
+
+// deliveryKey and pendingKey are w/d/ and w/p/ with d's endpoint, then
+// <at ns BE>/<eventID>.
+func deliveryKey(d *WebhookDelivery) []byte { return deliveryKeyOf("d/", d) }
+func pendingKey(d *WebhookDelivery) []byte  { return deliveryKeyOf("p/", d) }
+
+func deliveryKeyOf(kind string, d *WebhookDelivery) []byte {
+	k := make([]byte, 0, len(prefixWebhook)+len(kind)+len(d.EndpointID)+10+len(d.EventID))
+	k = append(append(append(append(k, prefixWebhook...), kind...), d.EndpointID...), '/')
+	k = binary.BigEndian.AppendUint64(k, uint64(d.CreatedAt.UnixNano()))
+	return append(append(k, '/'), d.EventID...)
+}
+
+// suffixEvent is the event id of a delivery key's suffix.
+func suffixEvent(suffix []byte) string { return string(suffix[9:]) }
+
+func bodyKey(accountID, eventID string) []byte {
+	return []byte(prefixWebhook + "b/" + accountID + "/" + eventID)
+}
+
+func encodeEndpoint(ep *WebhookEndpoint) ([]byte, error) {
+	v, err := json.Marshal(ep)
+	if err != nil {
+		return nil, fmt.Errorf("persistence: encode endpoint: %w", err)
+	}
+	return v, nil
+}
 
 // Backlog counts, up to max each, the deliveries outstanding (fanned out,
 // not yet delivered nor given up) and the outbox events not yet fanned out,
@@ -181,16 +140,9 @@ func (w *WebhookStore) Backlog(max int) (outstanding, unfanned int, ok bool, err
 	}
 	defer w.s.exit()
 	count := func(prefix string) (int, error) {
-		p := []byte(prefix)
-		it, err := w.s.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
-		if err != nil {
-			return 0, err
-		}
 		n := 0
-		for valid := it.First(); valid && n < max; valid = it.Next() {
-			n++
-		}
-		return n, it.Close()
+		err := scanKeys(w.s.db, []byte(prefix), func([]byte) bool { n++; return n < max })
+		return n, err
 	}
 	if outstanding, err = count(prefixWebhook + "p/"); err != nil {
 		return 0, 0, false, fmt.Errorf("persistence: count outstanding deliveries: %w", err)
@@ -201,53 +153,88 @@ func (w *WebhookStore) Backlog(max int) (outstanding, unfanned int, ok bool, err
 	return outstanding, unfanned, true, nil
 }
 
-// Commit commits a batch built on DB through the store's gate (Store.Commit).
-func (w *WebhookStore) Commit(b *pebble.Batch, opts *pebble.WriteOptions) error {
-	return w.s.Commit(b, opts)
-}
-
-// DB returns the Pebble handle (to build batches that also touch the outbox).
-func (w *WebhookStore) DB() *pebble.DB { return w.s.db }
-
-func endpointKey(accountID, id string) []byte {
-	return []byte(prefixWebhook + "e/" + accountID + "/" + id)
-}
-func deliveryPrefix(endpointID string) []byte { return []byte(prefixWebhook + "d/" + endpointID + "/") }
-func pendingPrefix(endpointID string) []byte  { return []byte(prefixWebhook + "p/" + endpointID + "/") }
-
-// PutEndpoint writes ep with Sync.
-func (w *WebhookStore) PutEndpoint(ep *WebhookEndpoint) error {
-	b := w.s.db.NewBatch()
-	defer b.Close()
-	if err := setJSON(b, endpointKey(ep.AccountID, ep.ID), ep); err != nil {
+// scanKeys calls fn with each key under prefix in r, in order, until fn
+// returns false. The key is valid only during the call.
+func scanKeys(r pebble.Reader, prefix []byte, fn func(key []byte) bool) error {
+	it, err := r.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: prefixUpperBound(prefix)})
+	if err != nil {
 		return err
 	}
-	if err := w.s.Commit(b, pebble.Sync); err != nil {
-		return fmt.Errorf("persistence: put endpoint: %w", err)
+	for ok := it.First(); ok && fn(it.Key()); ok = it.Next() {
 	}
-	return nil
+	return it.Close()
 }
 
-// PutEndpointStatus writes ep without waiting for its fsync, for status
-// fields a machine crash may roll back harmlessly (LastSuccessAt, the start
-// of a failure streak): a kill -9 loses nothing, and a lost status only
-// delays a disable. Changes that must survive (the disable itself, the end
-// of a failure streak) use PutEndpoint.
-func (w *WebhookStore) PutEndpointStatus(ep *WebhookEndpoint) error {
-	b := w.s.db.NewBatch()
-	defer b.Close()
-	if err := setJSON(b, endpointKey(ep.AccountID, ep.ID), ep); err != nil {
-		return err
+// LoadEndpoint implements DeliveryJournal: the endpoint with id.
+func (w *WebhookStore) LoadEndpoint(id string) (*WebhookEndpoint, bool, error) {
+	return getEndpoint(w.s.db, id)
+}
+
+func getEndpoint(r pebble.Reader, id string) (*WebhookEndpoint, bool, error) {
+	v, ok, err := readerGet(r, endpointKey(id))
+	if err != nil || !ok {
+		return nil, false, err
 	}
-	if err := w.s.Commit(b, pebble.NoSync); err != nil {
-		return fmt.Errorf("persistence: put endpoint status: %w", err)
+	ep := new(WebhookEndpoint)
+	if err := json.Unmarshal(v, ep); err != nil {
+		return nil, false, fmt.Errorf("persistence: decode endpoint %s: %w", id, err)
 	}
-	return nil
+	return ep, true, nil
+}
+
+// AccountEndpoints returns the endpoints of an account, oldest first.
+func (w *WebhookStore) AccountEndpoints(accountID string) ([]*WebhookEndpoint, error) {
+	snap := w.s.db.NewSnapshot()
+	defer snap.Close()
+	p := accountEndpointsPrefix(accountID)
+	var ids []string
+	if err := scanKeys(snap, p, func(k []byte) bool { ids = append(ids, string(k[len(p):])); return true }); err != nil {
+		return nil, fmt.Errorf("persistence: account endpoints: %w", err)
+	}
+	out := make([]*WebhookEndpoint, 0, len(ids))
+	for _, id := range ids {
+		ep, ok, err := getEndpoint(snap, id)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, fmt.Errorf("persistence: account %s lists endpoint %s, which has no record", accountID, id)
+		}
+		out = append(out, ep)
+	}
+	slices.SortFunc(out, func(a, b *WebhookEndpoint) int {
+		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
+			return c
+		}
+		return cmpString(a.ID, b.ID)
+	})
+	return out, nil
+}
+
+func cmpString(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// AccountEndpointIDs returns the ids of an account's endpoints (keys only:
+// the fan-out's read).
+func (w *WebhookStore) AccountEndpointIDs(accountID string) ([]string, error) {
+	p := accountEndpointsPrefix(accountID)
+	var ids []string
+	if err := scanKeys(w.s.db, p, func(k []byte) bool { ids = append(ids, string(k[len(p):])); return true }); err != nil {
+		return nil, fmt.Errorf("persistence: account endpoints: %w", err)
+	}
+	return ids, nil
 }
 
 // Endpoints returns every endpoint of every account.
 func (w *WebhookStore) Endpoints() ([]*WebhookEndpoint, error) {
-	p := []byte(prefixWebhook + "e/")
+	p := []byte(prefixWebhook + "n/")
 	it, err := w.s.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
 	if err != nil {
 		return nil, fmt.Errorf("persistence: endpoints: %w", err)
@@ -268,95 +255,39 @@ func (w *WebhookStore) Endpoints() ([]*WebhookEndpoint, error) {
 	return out, nil
 }
 
-// DeleteEndpoint removes ep with all its deliveries.
-func (w *WebhookStore) DeleteEndpoint(ep *WebhookEndpoint) error {
-	b := w.s.db.NewBatch()
-	defer b.Close()
-	if err := b.Delete(endpointKey(ep.AccountID, ep.ID), nil); err != nil {
-		return err
+func decodeDeliveryAt(key, v []byte) (*WebhookDelivery, error) {
+	d := new(WebhookDelivery)
+	if err := decodeDelivery(v, d); err != nil {
+		return nil, fmt.Errorf("persistence: delivery %q: %w", key, err)
 	}
-	for _, p := range [][]byte{deliveryPrefix(ep.ID), pendingPrefix(ep.ID)} {
-		if err := b.DeleteRange(p, prefixUpperBound(p), nil); err != nil {
-			return err
-		}
-	}
-	if err := w.s.Commit(b, pebble.Sync); err != nil {
-		return fmt.Errorf("persistence: delete endpoint: %w", err)
-	}
-	return nil
+	return d, nil
 }
 
-// AddDelivery adds a new outstanding delivery to b.
-func (w *WebhookStore) AddDelivery(b *pebble.Batch, d *WebhookDelivery) error {
-	if err := setDelivery(b, d); err != nil {
-		return err
-	}
-	return b.Set(append(pendingPrefix(d.EndpointID), d.suffix()...), nil, nil)
-}
-
-// SaveDeliveries rewrites each of ds after an attempt (deleting the
-// outstanding row of a finished one), in one batch: the webhook dispatcher
-// groups the outcomes of concurrent attempts.
-//
-// The batch is written to the WAL without waiting for its fsync: a process
-// crash (kill -9) loses nothing, and a machine crash can lose only the
-// outcome of recent attempts, never a delivery: the delivery row was made
-// durable from the synced outbox before its first attempt, so such a
-// delivery is attempted again under the same delivery id, which
-// at-least-once delivery allows and receivers dedupe. Not waiting for an
-// fsync per attempt is what keeps the delivery tail short.
-func (w *WebhookStore) SaveDeliveries(ds []*WebhookDelivery) error {
-	b := w.s.db.NewBatch()
-	defer b.Close()
-	for _, d := range ds {
-		if err := addOutcome(b, d); err != nil {
-			return err
-		}
-	}
-	if err := w.s.Commit(b, pebble.NoSync); err != nil {
-		return fmt.Errorf("persistence: save deliveries: %w", err)
-	}
-	return nil
-}
-
-// addOutcome adds the rewrite of d to b, with the deletion of its
-// outstanding row when d is finished. A finished delivery is stored
-// without its body: it is never sent again and the delivery log shows
-// attempts, not bodies, so the body would only be written (about a quarter
-// of the bytes the dispatcher writes per delivery) and flushed.
-func addOutcome(b *pebble.Batch, d *WebhookDelivery) error {
-	if d.Status == DeliveryPending {
-		return setDelivery(b, d)
-	}
-	done := *d
-	done.Body = nil
-	if err := setDelivery(b, &done); err != nil {
-		return err
-	}
-	return b.Delete(append(pendingPrefix(d.EndpointID), d.suffix()...), nil)
-}
-
-// PendingDeliveries returns the outstanding deliveries of an endpoint.
+// PendingDeliveries implements DeliveryJournal: the outstanding deliveries
+// of an endpoint, oldest first.
 func (w *WebhookStore) PendingDeliveries(endpointID string) ([]*WebhookDelivery, error) {
+	snap := w.s.db.NewSnapshot()
+	defer snap.Close()
 	p := pendingPrefix(endpointID)
-	it, err := w.s.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
-	if err != nil {
+	var keys [][]byte
+	if err := scanKeys(snap, p, func(k []byte) bool {
+		keys = append(keys, append(deliveryPrefix(endpointID), k[len(p):]...))
+		return true
+	}); err != nil {
 		return nil, fmt.Errorf("persistence: pending deliveries: %w", err)
 	}
-	defer it.Close()
-	var out []*WebhookDelivery
-	for ok := it.First(); ok; ok = it.Next() {
-		key := append(deliveryPrefix(endpointID), it.Key()[len(p):]...)
-		v, ok, err := w.s.get(key)
+	out := make([]*WebhookDelivery, 0, len(keys))
+	for _, key := range keys {
+		v, ok, err := readerGet(snap, key)
 		if err != nil {
 			return nil, err
 		}
 		if !ok {
-			continue
+			return nil, fmt.Errorf("persistence: outstanding delivery %q has no record", key)
 		}
-		d := new(WebhookDelivery)
-		if err := json.Unmarshal(v, d); err != nil {
-			return nil, fmt.Errorf("persistence: decode delivery %q: %w", key, err)
+		d, err := decodeDeliveryAt(key, v)
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, d)
 	}
@@ -377,80 +308,23 @@ func (w *WebhookStore) RecentDeliveries(endpointID string, n int) ([]*WebhookDel
 		if err != nil {
 			return nil, fmt.Errorf("persistence: recent deliveries: %w", err)
 		}
-		d := new(WebhookDelivery)
-		if err := json.Unmarshal(v, d); err != nil {
-			return nil, fmt.Errorf("persistence: decode delivery %q: %w", it.Key(), err)
+		d, err := decodeDeliveryAt(it.Key(), v)
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, d)
 	}
 	return out, nil
 }
 
-// TrimDeliveries deletes the finished deliveries of an endpoint beyond the
-// newest keep; outstanding ones are never deleted. The outstanding ones are
-// few, so they are read once up front rather than with one point read per
-// older delivery. Both reads come from one snapshot: a fan-out committing
-// new deliveries between them (more than keep of them) would otherwise
-// have them deleted as finished, their outstanding row left pointing at
-// nothing, and the delivery lost at the next start.
-func (w *WebhookStore) TrimDeliveries(endpointID string, keep int) error {
-	snap := w.s.db.NewSnapshot()
-	defer snap.Close()
-	pending, err := pendingSuffixes(snap, endpointID)
-	if err != nil {
-		return err
+// EventBody implements DeliveryJournal: the body of an event's deliveries
+// to the endpoints of an account. It is read on an attempt's goroutine,
+// which the store's Close does not wait for: once the store is closing it
+// answers errStoreClosed.
+func (w *WebhookStore) EventBody(accountID, eventID string) ([]byte, bool, error) {
+	if err := w.s.enter(); err != nil {
+		return nil, false, err
 	}
-	if testHookTrimBetweenReads != nil {
-		testHookTrimBetweenReads()
-	}
-	p := deliveryPrefix(endpointID)
-	it, err := snap.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
-	if err != nil {
-		return fmt.Errorf("persistence: trim deliveries: %w", err)
-	}
-	b := w.s.db.NewBatch()
-	defer b.Close()
-	seen := 0
-	for ok := it.Last(); ok; ok = it.Prev() {
-		seen++
-		if seen <= keep || pending[string(it.Key()[len(p):])] {
-			continue
-		}
-		if err := b.Delete(it.Key(), nil); err != nil {
-			_ = it.Close()
-			return err
-		}
-	}
-	if err := it.Close(); err != nil {
-		return fmt.Errorf("persistence: trim deliveries: %w", err)
-	}
-	if b.Empty() {
-		return nil
-	}
-	if err := w.s.Commit(b, pebble.NoSync); err != nil {
-		return fmt.Errorf("persistence: trim deliveries: %w", err)
-	}
-	return nil
-}
-
-// testHookTrimBetweenReads, set by tests only, runs in TrimDeliveries
-// between its read of the outstanding rows and its read of the deliveries.
-var testHookTrimBetweenReads func()
-
-// pendingSuffixes returns the key suffixes (<at>/<eventID>) of the
-// outstanding deliveries of an endpoint in r.
-func pendingSuffixes(r pebble.Reader, endpointID string) (map[string]bool, error) {
-	p := pendingPrefix(endpointID)
-	it, err := r.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
-	if err != nil {
-		return nil, fmt.Errorf("persistence: pending deliveries: %w", err)
-	}
-	out := make(map[string]bool)
-	for ok := it.First(); ok; ok = it.Next() {
-		out[string(it.Key()[len(p):])] = true
-	}
-	if err := it.Close(); err != nil {
-		return nil, fmt.Errorf("persistence: pending deliveries: %w", err)
-	}
-	return out, nil
+	defer w.s.exit()
+	return w.s.get(bodyKey(accountID, eventID))
 }

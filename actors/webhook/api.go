@@ -9,8 +9,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/cockroachdb/pebble/v2"
-
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/persistence"
 )
@@ -110,6 +108,8 @@ func canonicalEvents(events []string) ([]string, error) {
 
 // Create registers an endpoint for accountID. Re-creating a disabled
 // endpoint (same URL) re-enables it with a new secret and the given events.
+// The account's endpoint limit holds however many creates race: the new
+// endpoint's actor writes its record conditional on it.
 func (m *Manager) Create(ctx context.Context, accountID, rawURL string, events []string) (*CreatedView, error) {
 	evs, err := canonicalEvents(events)
 	if err != nil {
@@ -124,34 +124,27 @@ func (m *Manager) Create(ctx context.Context, accountID, rawURL string, events [
 		return nil, err
 	}
 	now := m.clock.Now().UTC()
-	m.mu.Lock()
-	a := m.accountOf(accountID)
-	m.mu.Unlock()
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for _, ep := range a.endpoints {
-		if ep.rec.URL != u.String() || ep.rec.Enabled {
+	recs, err := m.store.AccountEndpoints(accountID)
+	if err != nil {
+		return nil, err
+	}
+	for _, rec := range recs {
+		if rec.URL != u.String() || rec.Enabled {
 			continue
 		}
-		rec := *ep.rec
-		if rec.SealedSecret, err = m.sealer.seal(rec.ID, secret); err != nil {
+		v, err := m.request(ctx, rec.ID, &reenable{account: accountID, url: u.String(), events: evs, secret: secret, now: now})
+		switch {
+		case errors.Is(err, errNotDisabled), errors.Is(err, errGone):
+			continue // re-enabled or deleted meanwhile
+		case err != nil:
 			return nil, err
 		}
-		rec.Events, rec.Enabled, rec.UpdatedAt = evs, true, now
-		rec.DisabledReason, rec.DisabledAt, rec.FailingSince = "", nil, nil
-		if err := m.store.PutEndpoint(&rec); err != nil {
-			return nil, err
-		}
-		ep.rec, ep.secret = &rec, secret
-		m.stats.disabledNow.Add(-1)
-		m.system.Root.Send(ep.pid, wakeMsg)
 		m.log.Info("webhook: endpoint re-enabled", "endpoint", rec.ID, "account", accountID)
-		return &CreatedView{EndpointView: view(&rec), Secret: secret}, nil
+		return v.(*CreatedView), nil
 	}
-	if len(a.endpoints) >= m.cfg.MaxEndpoints {
-		return nil, orderengine.Errorf(orderengine.CodeLimitReached, "an account has at most %d webhook endpoints; delete one first", m.cfg.MaxEndpoints)
+	limit := orderengine.Errorf(orderengine.CodeLimitReached, "an account has at most %d webhook endpoints; delete one first", m.cfg.MaxEndpoints)
+	if len(recs) >= m.cfg.MaxEndpoints {
+		return nil, limit
 	}
 	id, err := randomID("wh_", 20)
 	if err != nil {
@@ -161,131 +154,129 @@ func (m *Manager) Create(ctx context.Context, accountID, rawURL string, events [
 		ID: id, AccountID: accountID, URL: u.String(), Events: evs, Enabled: true,
 		CreatedAt: now, UpdatedAt: now,
 	}
-	if rec.SealedSecret, err = m.sealer.seal(id, secret); err != nil {
+	v, err := m.request(ctx, id, &createEndpoint{rec: rec, secret: secret})
+	m.endpointsChanged(accountID) // also when the answer is lost: the write may be done
+	if err != nil {
+		m.retire(id)
+		if errors.Is(err, persistence.ErrEndpointLimit) {
+			return nil, limit
+		}
 		return nil, err
 	}
-	if err := m.store.PutEndpoint(rec); err != nil {
-		return nil, err
-	}
-	m.addEndpointLocked(a, rec, secret)
 	// Only the host is logged: integrators sometimes put tokens in paths
 	// or query strings.
 	m.log.Info("webhook: endpoint created", "endpoint", id, "account", accountID, "host", u.Host)
-	return &CreatedView{EndpointView: view(rec), Secret: secret}, nil
+	return v.(*CreatedView), nil
 }
 
-// find returns the endpoint id of accountID. An endpoint of another account
-// is answered NOT_FOUND, exactly like an unknown id, so ids of other
-// accounts cannot be probed. Callers hold m.mu.
-func (m *Manager) findLocked(accountID, id string) (*endpoint, error) {
-	ep := m.byID[id]
-	if ep == nil || ep.rec.AccountID != accountID {
-		return nil, orderengine.Errorf(orderengine.CodeNotFound, "webhook endpoint %s not found", id)
+// notFound answers an endpoint id that is unknown or of another account,
+// alike, so ids of other accounts cannot be probed.
+func notFound(id string) error {
+	return orderengine.Errorf(orderengine.CodeNotFound, "webhook endpoint %s not found", id)
+}
+
+// load returns the stored endpoint id of accountID.
+func (m *Manager) load(accountID, id string) (*persistence.WebhookEndpoint, error) {
+	rec, found, err := m.store.LoadEndpoint(id)
+	if err != nil {
+		return nil, err
 	}
-	return ep, nil
+	if !found || rec.AccountID != accountID {
+		return nil, notFound(id)
+	}
+	return rec, nil
+}
+
+// request sends msg to the actor of endpoint id and returns its answer.
+func (m *Manager) request(ctx context.Context, id string, msg any) (any, error) {
+	res, err := m.endpoints.Request(ctx, id, msg)
+	if err != nil {
+		return nil, err
+	}
+	a, ok := res.(answer)
+	if !ok {
+		return nil, fmt.Errorf("webhook: unexpected answer %T", res)
+	}
+	return a.v, a.err
+}
+
+// ask is request for an endpoint of accountID: NOT_FOUND unless the store
+// holds it for that account, and when its actor finds it gone.
+func (m *Manager) ask(ctx context.Context, accountID, id string, msg any) (any, error) {
+	if _, err := m.load(accountID, id); err != nil {
+		return nil, err
+	}
+	v, err := m.request(ctx, id, msg)
+	switch {
+	case errors.Is(err, errGone):
+		m.retire(id)
+		return nil, notFound(id)
+	case errors.Is(err, errForeign):
+		return nil, notFound(id)
+	}
+	return v, err
+}
+
+// retire stops the actor of an endpoint that does not exist (deleted, or
+// refused at creation) once nothing is on its way to it; a message racing
+// with it is answered errGone first.
+func (m *Manager) retire(id string) {
+	for i := 0; i < 100 && m.endpoints.IsLive(id); i++ {
+		if m.endpoints.Passivate(id) {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 // List returns the endpoints of accountID, oldest first.
-func (m *Manager) List(accountID string) *ListView {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	out := &ListView{Webhooks: []EndpointView{}}
-	if a := m.accounts[accountID]; a != nil {
-		for _, ep := range a.endpoints {
-			out.Webhooks = append(out.Webhooks, view(ep.rec))
-		}
+func (m *Manager) List(accountID string) (*ListView, error) {
+	recs, err := m.store.AccountEndpoints(accountID)
+	if err != nil {
+		return nil, err
 	}
-	return out
+	out := &ListView{Webhooks: make([]EndpointView, 0, len(recs))}
+	for _, rec := range recs {
+		out.Webhooks = append(out.Webhooks, view(rec))
+	}
+	return out, nil
 }
 
 // Get returns one endpoint of accountID.
 func (m *Manager) Get(accountID, id string) (*EndpointView, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	ep, err := m.findLocked(accountID, id)
+	rec, err := m.load(accountID, id)
 	if err != nil {
 		return nil, err
 	}
-	v := view(ep.rec)
+	v := view(rec)
 	return &v, nil
 }
 
 // Delete removes an endpoint of accountID with its deliveries.
 func (m *Manager) Delete(accountID, id string) error {
-	m.mu.Lock()
-	a := m.accounts[accountID]
-	m.mu.Unlock()
-	if a == nil {
-		return orderengine.Errorf(orderengine.CodeNotFound, "webhook endpoint %s not found", id)
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	m.mu.Lock()
-	ep, err := m.findLocked(accountID, id)
+	_, err := m.ask(m.ctx, accountID, id, &deleteEndpoint{account: accountID})
+	m.endpointsChanged(accountID)
 	if err != nil {
-		m.mu.Unlock()
 		return err
 	}
-	delete(m.byID, id)
-	a.endpoints = slices.DeleteFunc(a.endpoints, func(e *endpoint) bool { return e == ep })
-	rec := *ep.rec
-	m.mu.Unlock()
-	if !rec.Enabled {
-		m.stats.disabledNow.Add(-1)
-	}
-	_ = m.system.Root.StopFuture(ep.pid).Wait()
-	ep.saveMu.Lock()
-	defer ep.saveMu.Unlock()
-	ep.gone = true
-	if err := m.store.DeleteEndpoint(&rec); err != nil {
-		return err
-	}
+	m.retire(id)
 	m.log.Info("webhook: endpoint deleted", "endpoint", id, "account", accountID)
 	return nil
 }
 
 // Test persists a test.ping delivery for one endpoint and queues it.
 func (m *Manager) Test(accountID, id string) (*TestResult, error) {
-	m.mu.Lock()
-	ep, err := m.findLocked(accountID, id)
-	m.mu.Unlock()
+	v, err := m.ask(m.ctx, accountID, id, &sendTest{account: accountID})
 	if err != nil {
 		return nil, err
 	}
-	now := m.clock.Now().UTC()
-	ev := persistence.OutboxEvent{
-		ID: persistence.NewEventID(), Trigger: persistence.TriggerTestPing, CreatedAt: now,
-		Data: persistence.EventData{Message: "test delivery from orderengine"},
-	}
-	body, err := encodeBody(&ev)
-	if err != nil {
-		return nil, err
-	}
-	d := newDelivery(id, &ev, body, now)
-	ep.saveMu.RLock()
-	defer ep.saveMu.RUnlock()
-	if ep.gone {
-		return nil, orderengine.Errorf(orderengine.CodeNotFound, "webhook endpoint %s not found", id)
-	}
-	b := m.store.DB().NewBatch()
-	defer b.Close()
-	if err := m.store.AddDelivery(b, d); err != nil {
-		return nil, err
-	}
-	if err := m.store.Commit(b, pebble.Sync); err != nil {
-		return nil, fmt.Errorf("webhook: test delivery: %w", err)
-	}
-	m.system.Root.Send(ep.pid, &enqueueMsg{deliveries: []*persistence.WebhookDelivery{d}})
-	return &TestResult{DeliveryID: ev.ID}, nil
+	return v.(*TestResult), nil
 }
 
 // Deliveries returns the recent deliveries of an endpoint of accountID,
 // newest first.
 func (m *Manager) Deliveries(accountID, id string) (*DeliveryListView, error) {
-	m.mu.Lock()
-	_, err := m.findLocked(accountID, id)
-	m.mu.Unlock()
-	if err != nil {
+	if _, err := m.load(accountID, id); err != nil {
 		return nil, err
 	}
 	ds, err := m.store.RecentDeliveries(id, m.cfg.History)

@@ -13,8 +13,6 @@ import (
 	"time"
 
 	"github.com/valyala/fasthttp"
-
-	"github.com/orderengine/orderengine/persistence"
 )
 
 // sender posts deliveries for one endpoint over its own connection pool
@@ -85,7 +83,7 @@ func (s *sender) close() { s.c.CloseIdleConnections() }
 // 3xx is returned as is (a failed attempt). It runs in the attempt's own
 // goroutine and returns within the timeout; Close does not wait for it
 // (see Manager.attempt).
-func (s *sender) post(url, secret string, d *persistence.WebhookDelivery, at time.Time) (int, time.Duration, error) {
+func (s *sender) post(url, secret, eventID, trigger string, body []byte, at time.Time) (int, time.Duration, error) {
 	req := fasthttp.AcquireRequest()
 	resp := fasthttp.AcquireResponse()
 	defer func() {
@@ -95,11 +93,11 @@ func (s *sender) post(url, secret string, d *persistence.WebhookDelivery, at tim
 	req.SetRequestURI(url)
 	req.Header.SetMethod(fasthttp.MethodPost)
 	req.Header.SetContentType("application/json")
-	req.Header.Set(HeaderEvent, d.Trigger)
-	req.Header.Set(HeaderDelivery, d.EventID)
+	req.Header.Set(HeaderEvent, trigger)
+	req.Header.Set(HeaderDelivery, eventID)
 	var sig [128]byte
-	req.Header.SetBytesV(HeaderSignature, s.sign(sig[:0], secret, at, d.Body))
-	req.SetBodyRaw(d.Body)
+	req.Header.SetBytesV(HeaderSignature, s.sign(sig[:0], secret, at, body))
+	req.SetBodyRaw(body)
 	err := s.c.DoDeadline(req, resp, time.Now().Add(s.timeout))
 	if errors.Is(err, fasthttp.ErrBodyTooLarge) {
 		err = nil // the status line is what counts; the body is dropped

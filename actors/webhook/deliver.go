@@ -2,10 +2,11 @@ package webhook
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -26,76 +27,75 @@ const (
 // a larger one closes the connection, the status still counts.
 const maxResponseRead = 1 << 20
 
-// encodeBody returns the delivery body {id, trigger, createdAt, data}: the
-// event's own JSON, createdAt in RFC 3339 (UTC).
-func encodeBody(ev *persistence.OutboxEvent) ([]byte, error) {
-	e := *ev
-	e.CreatedAt = e.CreatedAt.UTC()
-	b, err := e.AppendJSON(make([]byte, 0, 512))
-	if err != nil {
-		return nil, fmt.Errorf("webhook: encode body: %w", err)
-	}
-	return b, nil
-}
-
-// newDelivery returns the outstanding delivery of ev to endpointID, due now.
-func newDelivery(endpointID string, ev *persistence.OutboxEvent, body []byte, now time.Time) *persistence.WebhookDelivery {
-	return &persistence.WebhookDelivery{
-		EndpointID:    endpointID,
-		EventID:       ev.ID,
-		Trigger:       ev.Trigger,
-		Body:          body,
-		CreatedAt:     now,
-		Status:        persistence.DeliveryPending,
-		NextAttemptAt: now,
-	}
-}
-
-// attempt makes one attempt of d and hands its outcome to the outcome
-// writer, which persists it and reports it to the endpoint actor self. It
-// runs in its own goroutine, the request included (no second goroutine per
-// attempt). Close does not wait for a request in flight: when the manager
-// closed meanwhile, the outcome is dropped and the delivery, still
+// attempt makes one attempt of the delivery of eventID and reports it to
+// the endpoint actor self, which writes its outcome. It runs in its own
+// goroutine, the request included. body is the event's body, or nil to
+// read it from the store. Close does not wait for it: when the manager
+// closed meanwhile, the report is dropped and the delivery, still
 // outstanding on disk, is retried after the next start.
-func (m *Manager) attempt(self *actor.PID, guard *endpoint, client *sender, url, secret string, d *persistence.WebhookDelivery) {
-	at := m.clock.Now().UTC()
-	start := time.Now()
-	code, retryAfter, err := client.post(url, secret, d, at)
-	latency := time.Since(start)
-	m.closeMu.RLock()
-	defer m.closeMu.RUnlock()
+func (m *Manager) attempt(self *actor.PID, client *sender, account, url, secret, eventID, trigger string, body []byte) {
 	if m.closed.Load() {
 		return
 	}
-	m.attempts.Add(1) // done by the outcome writer; Close waits for it
+	r := &attemptDone{eventID: eventID}
+	if body == nil {
+		var ok bool
+		body, ok, r.skipped = m.journal.EventBody(account, eventID)
+		r.noBody = r.skipped == nil && !ok
+		if r.noBody {
+			r.skipped = errors.New("the event's body is not stored")
+		}
+	}
+	r.at = m.clock.Now().UTC()
+	if r.skipped == nil {
+		start := time.Now()
+		r.code, r.retryAfter, r.err = client.post(url, secret, eventID, trigger, body, r.at)
+		r.latency = time.Since(start)
+	}
+	if m.closed.Load() {
+		return
+	}
+	m.system.Root.Send(self, r)
+}
+
+// outcomeOf returns d after the attempt r (a new value: d is the version
+// the actor holds until the outcome is written) and whether it succeeded,
+// and counts the attempt. A delivery whose body is missing is given up
+// without counting an attempt.
+func (m *Manager) outcomeOf(d *persistence.WebhookDelivery, r *attemptDone) (*persistence.WebhookDelivery, bool) {
 	n := len(d.Attempts) + 1
-	att := persistence.WebhookAttempt{N: n, At: at, StatusCode: code, LatencyMs: latency.Milliseconds()}
-	ok := err == nil && code >= 200 && code < 300
+	att := persistence.WebhookAttempt{N: n, At: r.at, StatusCode: r.code, LatencyMs: r.latency.Milliseconds()}
+	ok := r.skipped == nil && r.err == nil && r.code >= 200 && r.code < 300
 	switch {
-	case err != nil:
-		att.Error = failureText(err, m.policy.Dev)
+	case r.skipped != nil:
+		att.Error = r.skipped.Error()
+	case r.err != nil:
+		att.Error = failureText(r.err, m.policy.Dev)
 		if m.policy.Dev {
 			// How long a failure took tells a closed port from a
 			// filtered one (failureText): not shown in dev mode.
 			att.LatencyMs = 0
 		}
-		m.logFailure(d.EndpointID, err)
+		m.logFailure(d.EndpointID, r.err)
 	case !ok:
-		att.Error = "HTTP " + strconv.Itoa(code)
+		att.Error = "HTTP " + strconv.Itoa(r.code)
 	}
-	d.Attempts = append(d.Attempts, att)
+	next := *d
+	next.Attempts = append(slices.Clip(d.Attempts), att)
 	switch {
 	case ok:
-		d.Status, d.NextAttemptAt = persistence.DeliveryDelivered, time.Time{}
-	case n > len(m.cfg.Retry):
-		d.Status, d.NextAttemptAt = persistence.DeliveryFailed, time.Time{}
+		next.Status, next.NextAttemptAt = persistence.DeliveryDelivered, time.Time{}
+	case r.noBody || n > len(m.cfg.Retry):
+		next.Status, next.NextAttemptAt = persistence.DeliveryFailed, time.Time{}
 	default:
-		d.NextAttemptAt = at.Add(m.retryDelay(n-1, retryAfter))
+		next.NextAttemptAt = r.at.Add(m.retryDelay(n-1, r.retryAfter))
 	}
-	m.stats.record(n, ok, d.Status == persistence.DeliveryFailed, latencyOf(d, ok, m.clock.Now()))
-	// The outcome writer persists it, reports it to the actor and marks
-	// the attempt done.
-	m.outcomes.add(outcome{self: self, guard: guard, msg: &attemptDone{d: d, ok: ok, at: at}})
+	if r.noBody {
+		m.log.Error("webhook: a delivery's event body is not stored; given up", "endpoint", d.EndpointID, "event", d.EventID)
+	} else {
+		m.stats.record(n, ok, next.Status == persistence.DeliveryFailed, latencyOf(&next, ok, m.clock.Now()))
+	}
+	return &next, ok
 }
 
 // latencyOf is the enqueue-to-delivery time of a successful delivery.

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -261,7 +262,7 @@ func TestDisableAfterHorizonAndReenable(t *testing.T) {
 	if again.ID != ep.ID || !again.Enabled || again.Secret == ep.Secret || again.DisabledReason != "" {
 		t.Fatalf("re-create: %+v", again)
 	}
-	if l := h.m.List("acc_a"); len(l.Webhooks) != 1 {
+	if l, err := h.m.List("acc_a"); err != nil || len(l.Webhooks) != 1 {
 		t.Fatalf("re-create added an endpoint: %+v", l)
 	}
 	h.emit("acc_a", persistence.TriggerOrderFilled)
@@ -397,7 +398,7 @@ func TestManagementRules(t *testing.T) {
 	}
 	h.create("acc_a", rc.srv.URL+"/5") // room again
 	h.restart()
-	if l := h.m.List("acc_a"); len(l.Webhooks) != 3 {
+	if l, err := h.m.List("acc_a"); err != nil || len(l.Webhooks) != 3 {
 		t.Fatalf("after restart: %+v", l)
 	}
 }
@@ -412,8 +413,8 @@ func TestCloseWaitsForTheFanOut(t *testing.T) {
 		for i := range 3 {
 			h.create("acc_a", rc.srv.URL+"/"+strconv.Itoa(i), "order.filled")
 		}
-		// One commit of many events: its fan-out takes several synced
-		// batches (a delivery per endpoint per event), so Close finds it
+		// One commit of many events: its fan-out takes several batches
+		// (a delivery per endpoint per event), so Close finds it
 		// running.
 		events := make([]persistence.OutboxEvent, 5000)
 		for i := range events {
@@ -485,4 +486,105 @@ func TestBacklogGauges(t *testing.T) {
 		out, unfanned := h.backlog()
 		return out == 0 && unfanned == 0 && rc.count() == 8 // 3 failed, 3 retried, 2 new
 	})
+}
+
+// An event handed on twice (its outbox row written again, as after a crash
+// before the outbox deletion) is one delivery per endpoint: the second
+// create of the delivery writes nothing and sends nothing.
+func TestEventHandedOnTwiceIsDeliveredOnce(t *testing.T) {
+	h := newHarness(t, nil)
+	rc := newReceiver(t, nil)
+	ep := h.create("acc_a", rc.srv.URL)
+	ev := persistence.OutboxEvent{ID: persistence.NewEventID(), Trigger: persistence.TriggerOrderFilled}
+	emitEvents(t, h.outbox, h.store, "acc_a", ev)
+	newest := func() webhook.DeliveryView {
+		l, err := h.m.Deliveries("acc_a", ep.ID)
+		if err != nil || len(l.Deliveries) == 0 {
+			return webhook.DeliveryView{}
+		}
+		return l.Deliveries[0]
+	}
+	eventually(t, "delivered", func() bool { return newest().Status == persistence.DeliveryDelivered })
+	emitEvents(t, h.outbox, h.store, "acc_a", ev)
+	eventually(t, "the second row consumed", func() bool {
+		left, err := h.outbox.Scan("acc_a", 0, 10)
+		return err == nil && len(left) == 0
+	})
+	// A ping queued after the second create: once it arrives, an attempt
+	// the second create had queued would have been started too.
+	ping, err := h.m.Test("acc_a", ep.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "ping delivered", func() bool {
+		for _, r := range rc.all() {
+			if r.Header.Get(webhook.HeaderDelivery) == ping.DeliveryID {
+				return true
+			}
+		}
+		return false
+	})
+	n := 0
+	for _, r := range rc.all() {
+		if r.Header.Get(webhook.HeaderDelivery) == ev.ID {
+			n++
+		}
+	}
+	l, _ := h.m.Deliveries("acc_a", ep.ID)
+	if n != 1 || len(l.Deliveries) != 2 {
+		t.Fatalf("the event was sent %d times; deliveries %+v", n, l.Deliveries)
+	}
+	for _, d := range l.Deliveries {
+		if d.ID == ev.ID && d.Attempts != 1 {
+			t.Fatalf("the event's delivery was attempted %d times", d.Attempts)
+		}
+	}
+}
+
+// However many creates of one account race, it ends with at most
+// webhooks.maxEndpoints endpoints, every other create is answered
+// LIMIT_REACHED, and no actor is left for a refused one.
+func TestConcurrentCreatesHoldTheLimit(t *testing.T) {
+	h := newHarness(t, nil)
+	rc := newReceiver(t, nil)
+	const tries = 12
+	var ok, limited atomic.Int32
+	var wg sync.WaitGroup
+	for i := range tries {
+		wg.Go(func() {
+			_, err := h.m.Create(t.Context(), "acc_a", rc.srv.URL+"/"+strconv.Itoa(i), nil)
+			switch {
+			case err == nil:
+				ok.Add(1)
+			case orderengine.AsError(err).Code == orderengine.CodeLimitReached:
+				limited.Add(1)
+			default:
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	max := int32(h.cfg.MaxEndpoints)
+	if ok.Load() != max || limited.Load() != tries-max {
+		t.Fatalf("%d created, %d refused; want %d and %d", ok.Load(), limited.Load(), max, tries-max)
+	}
+	if l, err := h.m.List("acc_a"); err != nil || len(l.Webhooks) != int(max) {
+		t.Fatalf("list: %+v %v", l, err)
+	}
+	if n := webhook.LiveEndpointActors(h.m); n != int(max) {
+		t.Fatalf("%d endpoint actors live, want %d", n, max)
+	}
+	// A deleted endpoint's actor stops; an unknown id starts none.
+	l, _ := h.m.List("acc_a")
+	if err := h.m.Delete("acc_a", l.Webhooks[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{l.Webhooks[0].ID, "wh_unknown"} {
+		if _, err := h.m.Test("acc_a", id); orderengine.AsError(err).Code != orderengine.CodeNotFound {
+			t.Fatalf("test of %s: %v", id, err)
+		}
+	}
+	if n := webhook.LiveEndpointActors(h.m); n != int(max)-1 {
+		t.Fatalf("%d endpoint actors live after a delete, want %d", n, max-1)
+	}
 }

@@ -1,14 +1,27 @@
 // Package webhook is the webhook endpoint actor kind and its manager
 // (specification section 6, contract.md section 7).
 //
-// The Manager owns every endpoint: the management operations (api.go), one
-// endpoint actor per endpoint (endpoint.go), and the fan-out that moves the
-// events producers wrote into the account's outbox (persistence/outbox.go)
-// into the delivery queue of each enabled, subscribed endpoint, deleting
-// them from the outbox in the same synced batch. A delivery is therefore
-// persisted before its first attempt; every attempt's outcome is persisted
-// too (deliver.go), and outstanding deliveries are reloaded at start:
-// delivery is at-least-once, receivers dedupe on X-Service-Delivery.
+// Each endpoint is an actor (endpoint.go), identified by the endpoint id in
+// an actors/kind registry: the only owner of the endpoint's record
+// (enabled, failure streak, last success, disabled reason, secret), its
+// queue and its deliveries, and their only writer, through the delivery
+// journal (persistence.DeliveryJournal). Its attempts run in goroutines of
+// their own and report back as messages; the actor decides each outcome
+// and writes it conditional on the delivery's version it holds. The
+// endpoint actors never passivate (Kind.Idle 0): an actor holds the timers
+// of its endpoint's retries and its attempts in flight, and an account has
+// at most webhooks.maxEndpoints endpoints, so an endpoint's actor lives as
+// long as the endpoint; a deleted endpoint's actor is stopped.
+//
+// The Manager holds nothing about any endpoint. Management (api.go) reads
+// the store or asks the endpoint's actor (manage.go). The fan-out
+// (fanout.go) hands each account's outbox events to every endpoint actor
+// of the account, which creates the deliveries it wants, idempotently,
+// before the events leave the outbox; a delivery references its event's
+// body, stored once per event and deleted with the event's last delivery. The outbox only signals which accounts have new
+// events (persistence.Outbox.Changed); a sweep every 10 s is the safety
+// net. Delivery is at-least-once, and receivers dedupe on
+// X-Service-Delivery.
 //
 // Each attempt is a signed POST (signature.go) with a 10 s budget; failures
 // are retried on the configured schedule with jitter or after the

@@ -2,254 +2,260 @@ package webhook
 
 import (
 	"container/heap"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/orderengine/orderengine/actors/kind"
 	"github.com/orderengine/orderengine/persistence"
 )
 
-// Messages of the endpoint actor.
+// Messages of the endpoint actor. The management requests (manage.go) are
+// answered with an answer, createDeliveries on its reply channel.
 type (
-	// enqueueMsg hands new deliveries (already persisted) to the actor.
-	enqueueMsg struct {
-		deliveries []*persistence.WebhookDelivery
+	// createDeliveries asks for the deliveries the endpoint wants of
+	// outbox rows (the fan-out); the answer goes to reply.
+	createDeliveries struct {
+		rows  []persistence.OutboxRow
+		reply chan created
 	}
-	// wake makes the actor re-check due deliveries (timer, Manager.Wake,
-	// an endpoint change).
+	// created answers createDeliveries.
+	created struct {
+		endpoint string
+		err      error
+	}
+	// wake makes the actor re-check due deliveries (its timer,
+	// Manager.Wake).
 	wake struct{}
-	// attemptDone reports a finished attempt (already persisted).
+	// attemptDone reports a finished attempt from its goroutine.
 	attemptDone struct {
-		d  *persistence.WebhookDelivery
-		ok bool
-		at time.Time
+		eventID    string
+		at         time.Time
+		code       int
+		retryAfter time.Duration
+		err        error
+		latency    time.Duration
+		// skipped is set when no request was made: the body could not
+		// be read (noBody: it is not stored).
+		skipped error
+		noBody  bool
 	}
 )
 
+// answer is the reply to every request to an endpoint actor.
+type answer struct {
+	v   any
+	err error
+}
+
 var wakeMsg = &wake{}
 
-// endpointActor delivers one endpoint's queue: at most Concurrency attempts
-// in flight, each in its own goroutine (the mailbox never blocks on the
-// network), due deliveries first. It owns the endpoint's failure streak and
-// disables it after the horizon.
+// Answers of an endpoint actor that the manager turns into NOT_FOUND.
+var (
+	// errGone: the actor's endpoint does not exist (deleted, or never
+	// created); the actor can be retired.
+	errGone = errors.New("webhook: no such endpoint")
+	// errForeign: the endpoint belongs to another account.
+	errForeign = errors.New("webhook: the endpoint belongs to another account")
+)
+
+// endpointActor is the only owner of one endpoint: its record (enabled,
+// failure streak, last success, disabled reason, secret), its queue and
+// its deliveries. It writes all of them through the delivery journal. At
+// most Concurrency attempts are in flight, each in its own goroutine (the
+// mailbox never waits for the network), due deliveries first; each reports
+// back as a message, and the actor writes its outcome.
 type endpointActor struct {
-	m      *Manager
-	id     string
-	guard  *endpoint
+	m  *Manager
+	id string
+	// rec is the endpoint's record; nil when there is no endpoint (not
+	// created yet, or deleted).
+	rec    *persistence.WebhookEndpoint
+	secret string
 	client *sender
-	queue  deliveryQueue
-	// known holds the event ids queued or in flight: a delivery can arrive
-	// both from the start-up reload and from an enqueue racing with it.
-	known map[string]bool
-	// recent holds the event ids of the last finished deliveries: a
-	// delivery can be enqueued after it finished here (its row became
-	// visible to the start-up reload before its producer's commit
-	// returned and sent it).
-	recent   recentIDs
-	inFlight int
-	timer    *time.Timer
-	timerAt  time.Time
+	// queue holds the outstanding deliveries waiting for their next
+	// attempt; flying those in an attempt, by event id.
+	queue   deliveryQueue
+	flying  map[string]*pending
+	timer   *time.Timer
+	timerAt time.Time
+	// finished counts finished deliveries (a trim every trimEvery).
 	finished int
+}
+
+// pending is an outstanding delivery the actor holds.
+type pending struct {
+	d *persistence.WebhookDelivery
+	// body is the event's body while the first attempt is to come (the
+	// fan-out's bytes); nil: the attempt reads it from the store.
+	body []byte
 }
 
 // trimEvery is the number of finished deliveries between two trims of an
 // endpoint's history.
 const trimEvery = 256
 
-func newEndpointActor(m *Manager, id string, ep *endpoint) *endpointActor {
+func newEndpointActor(m *Manager, id string) *endpointActor {
 	// The count starts at a random phase: endpoints under the same load
-	// would otherwise all trim at the same moment (a burst of history scans
-	// that stalled every endpoint's mailbox at once).
-	return &endpointActor{m: m, id: id, guard: ep, known: make(map[string]bool), recent: newRecentIDs(recentFinished),
-		finished: rand.IntN(trimEvery)}
-}
-
-// recentFinished is how many finished deliveries an endpoint remembers.
-const recentFinished = 1024
-
-// recentIDs is a bounded set of the last ids added to it.
-type recentIDs struct {
-	set  map[string]struct{}
-	ring []string
-	next int
-}
-
-func newRecentIDs(n int) recentIDs {
-	return recentIDs{set: make(map[string]struct{}, n), ring: make([]string, n)}
-}
-
-func (r *recentIDs) add(id string) {
-	if old := r.ring[r.next]; old != "" {
-		delete(r.set, old)
-	}
-	r.ring[r.next] = id
-	r.set[id] = struct{}{}
-	r.next = (r.next + 1) % len(r.ring)
-}
-
-func (r *recentIDs) has(id string) bool {
-	_, ok := r.set[id]
-	return ok
+	// would otherwise all trim at the same moment.
+	return &endpointActor{m: m, id: id, flying: make(map[string]*pending), finished: rand.IntN(trimEvery)}
 }
 
 // Receive handles the actor's messages.
 func (a *endpointActor) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
-	case *actor.Started:
-		a.start()
-		a.pump(ctx)
-	case *enqueueMsg:
-		for _, d := range msg.deliveries {
-			a.add(d)
-		}
-		a.pump(ctx)
+	case *kind.Activated:
+		a.activate()
+	case *createDeliveries:
+		msg.reply <- created{endpoint: a.id, err: a.createDeliveries(msg.rows)}
 	case *wake:
-		a.pump(ctx)
 	case *attemptDone:
-		a.done(msg)
-		a.pump(ctx)
+		a.attemptDone(msg)
+	case *createEndpoint, *reenable, *deleteEndpoint, *sendTest:
+		ctx.Respond(a.manage(msg))
 	case *actor.Stopping:
-		if a.timer != nil {
-			a.timer.Stop()
-		}
+		a.stopTimer()
 		if a.client != nil {
 			a.client.close()
 		}
-	case *actor.Stopped, *actor.Restarting:
+		return
+	case *actor.Stopped:
+		return
 	default:
 		a.m.log.Warn("webhook: unexpected message", "type", fmt.Sprintf("%T", msg), "endpoint", a.id)
+		return
 	}
+	a.pump(ctx)
 }
 
-// start builds the endpoint's HTTP client (its own connection pool, dialing
-// through the address policy) and reloads outstanding deliveries.
-func (a *endpointActor) start() {
+// activate loads the endpoint's record and its outstanding deliveries.
+func (a *endpointActor) activate() {
+	rec, found, err := a.m.journal.LoadEndpoint(a.id)
+	if err != nil {
+		a.m.log.Error("webhook: load endpoint", "endpoint", a.id, "err", err)
+		return
+	}
+	if !found {
+		return // created by the next message, or deleted
+	}
+	secret, err := a.m.sealer.open(rec.ID, rec.SealedSecret)
+	if err != nil {
+		a.m.log.Error("webhook: endpoint secret", "endpoint", a.id, "err", err)
+		return
+	}
+	a.rec, a.secret = rec, secret
 	a.client = newSender(a.m.policy, a.m.cfg.Concurrency, a.m.cfg.Timeout)
-	pending, err := a.m.store.PendingDeliveries(a.id)
+	ds, err := a.m.journal.PendingDeliveries(a.id)
 	if err != nil {
 		a.m.log.Error("webhook: reload outstanding deliveries", "endpoint", a.id, "err", err)
 		return
 	}
-	for _, d := range pending {
-		a.add(d)
+	for _, d := range ds {
+		heap.Push(&a.queue, &pending{d: d})
 	}
-	if len(pending) > 0 {
-		a.m.log.Info("webhook: resumed outstanding deliveries", "endpoint", a.id, "count", len(pending))
+	if len(ds) > 0 {
+		a.m.log.Info("webhook: resumed outstanding deliveries", "endpoint", a.id, "count", len(ds))
 	}
 }
 
-// add queues d unless it is already queued, in flight or just finished.
-func (a *endpointActor) add(d *persistence.WebhookDelivery) {
-	if a.known[d.EventID] || a.recent.has(d.EventID) {
-		return
+// createDeliveries creates the deliveries the endpoint wants of rows
+// (enabled, subscribed; test.ping is never fanned out) and queues those
+// that are new.
+func (a *endpointActor) createDeliveries(rows []persistence.OutboxRow) error {
+	if a.rec == nil {
+		return errGone
 	}
-	a.known[d.EventID] = true
-	heap.Push(&a.queue, d)
+	if !a.rec.Enabled {
+		return nil
+	}
+	now := a.m.clock.Now().UTC()
+	var nds []persistence.NewDelivery
+	for i := range rows {
+		r := &rows[i]
+		if r.Trigger == persistence.TriggerTestPing || !a.rec.Subscribed(r.Trigger) {
+			continue
+		}
+		nds = append(nds, persistence.NewDelivery{Delivery: newDelivery(a.id, r.ID, r.Trigger, now), Body: r.JSON})
+	}
+	if len(nds) == 0 {
+		return nil
+	}
+	// Without an fsync wait: a power loss before a later synced write
+	// drops them, and the outbox deletion with them (it comes later in the
+	// WAL), so the events are handed on again.
+	created, err := a.m.journal.CreateDeliveries(a.m.ctx, a.rec, nds, false)
+	if err != nil {
+		return err
+	}
+	for i, nd := range nds {
+		if created[i] {
+			heap.Push(&a.queue, &pending{d: nd.Delivery, body: nd.Body})
+		}
+	}
+	return nil
+}
+
+// newDelivery returns the outstanding delivery of an event to an endpoint,
+// due now.
+func newDelivery(endpointID, eventID, trigger string, now time.Time) *persistence.WebhookDelivery {
+	return &persistence.WebhookDelivery{
+		EndpointID: endpointID, EventID: eventID, Trigger: trigger,
+		CreatedAt: now, Status: persistence.DeliveryPending, NextAttemptAt: now,
+	}
 }
 
 // pump starts every due delivery the concurrency bound allows and arms the
 // timer for the next one.
 func (a *endpointActor) pump(ctx actor.Context) {
-	rec, secret, ok := a.m.snapshot(a.id)
-	if !ok || !rec.Enabled || a.m.closed.Load() {
+	if a.rec == nil || !a.rec.Enabled || a.m.closed.Load() {
 		return
 	}
 	now := a.m.clock.Now()
-	for a.inFlight < a.m.cfg.Concurrency && a.queue.Len() > 0 && !a.queue[0].NextAttemptAt.After(now) {
-		d := heap.Pop(&a.queue).(*persistence.WebhookDelivery)
-		a.inFlight++
-		go a.m.attempt(ctx.Self(), a.guard, a.client, rec.URL, secret, d)
+	for len(a.flying) < a.m.cfg.Concurrency && a.queue.Len() > 0 && !a.queue[0].d.NextAttemptAt.After(now) {
+		p := heap.Pop(&a.queue).(*pending)
+		a.flying[p.d.EventID] = p
+		go a.m.attempt(ctx.Self(), a.client, a.rec.AccountID, a.rec.URL, a.secret, p.d.EventID, p.d.Trigger, p.body)
 	}
-	if a.inFlight >= a.m.cfg.Concurrency || a.queue.Len() == 0 {
+	if len(a.flying) >= a.m.cfg.Concurrency || a.queue.Len() == 0 {
 		return
 	}
-	next := a.queue[0].NextAttemptAt
+	next := a.queue[0].d.NextAttemptAt
 	if a.timer != nil && a.timerAt.Equal(next) {
 		return
 	}
-	if a.timer != nil {
-		a.timer.Stop()
-	}
+	a.stopTimer()
 	self, root := ctx.Self(), a.m.system.Root
 	a.timerAt = next
 	a.timer = time.AfterFunc(max(next.Sub(now), 0), func() { root.Send(self, wakeMsg) })
 }
 
-// settle takes d back after an attempt: queued again while pending, else
-// forgotten and remembered among the recently finished.
-func (a *endpointActor) settle(d *persistence.WebhookDelivery) {
-	if d.Status == persistence.DeliveryPending {
-		heap.Push(&a.queue, d)
-		return
-	}
-	delete(a.known, d.EventID)
-	a.recent.add(d.EventID)
-}
-
-// done takes back a finished attempt and updates the failure streak.
-func (a *endpointActor) done(msg *attemptDone) {
-	a.inFlight--
-	a.settle(msg.d)
-	if a.finished++; a.finished%trimEvery == 0 {
-		if err := a.m.store.TrimDeliveries(a.id, a.m.cfg.History); err != nil {
-			a.m.log.Warn("webhook: trim delivery history", "endpoint", a.id, "err", err)
-		}
-	}
-	rec, _, ok := a.m.snapshot(a.id)
-	if !ok {
-		return
-	}
-	at := msg.at
-	var err error
-	switch {
-	case msg.ok && (rec.FailingSince != nil || rec.LastSuccessAt == nil || at.Sub(*rec.LastSuccessAt) > time.Minute):
-		// Only the end of a failure streak needs an fsync (a lost one could
-		// disable a healthy endpoint after a machine crash); the success
-		// time is status. Waiting for an fsync here, under the manager's
-		// lock, stalled every endpoint at their first successes.
-		err = a.m.updateEndpoint(a.id, rec.FailingSince != nil, func(e *persistence.WebhookEndpoint) {
-			e.FailingSince, e.LastSuccessAt = nil, &at
-		})
-	case msg.ok:
-	case rec.FailingSince == nil:
-		err = a.m.updateEndpoint(a.id, false, func(e *persistence.WebhookEndpoint) { e.FailingSince = &at })
-	case rec.Enabled && at.Sub(*rec.FailingSince) >= a.m.cfg.DisableAfter:
-		since := *rec.FailingSince
-		err = a.m.updateEndpoint(a.id, true, func(e *persistence.WebhookEndpoint) {
-			e.Enabled = false
-			e.DisabledAt = &at
-			e.UpdatedAt = at
-			e.DisabledReason = fmt.Sprintf("every delivery failed for %s (since %s) with no success in between; re-create the endpoint to re-enable it",
-				a.m.cfg.DisableAfter, since.Format(time.RFC3339))
-		})
-		if err == nil {
-			a.m.log.Warn("webhook: endpoint disabled", "endpoint", a.id, "account", rec.AccountID, "failingSince", since)
-		}
-	}
-	if err != nil && err != errEndpointGone {
-		a.m.log.Error("webhook: persist endpoint state", "endpoint", a.id, "err", err)
+func (a *endpointActor) stopTimer() {
+	if a.timer != nil {
+		a.timer.Stop()
+		a.timer = nil
 	}
 }
 
 // deliveryQueue is a min-heap of deliveries by next attempt time.
-type deliveryQueue []*persistence.WebhookDelivery
+type deliveryQueue []*pending
 
 func (q deliveryQueue) Len() int { return len(q) }
 func (q deliveryQueue) Less(i, j int) bool {
-	return q[i].NextAttemptAt.Before(q[j].NextAttemptAt)
+	return q[i].d.NextAttemptAt.Before(q[j].d.NextAttemptAt)
 }
 func (q deliveryQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
 
-// Push adds x (a *persistence.WebhookDelivery).
-func (q *deliveryQueue) Push(x any) { *q = append(*q, x.(*persistence.WebhookDelivery)) }
+// Push adds x (a *pending).
+func (q *deliveryQueue) Push(x any) { *q = append(*q, x.(*pending)) }
 
 // Pop removes the last element.
 func (q *deliveryQueue) Pop() any {
 	old := *q
-	d := old[len(old)-1]
+	p := old[len(old)-1]
 	old[len(old)-1] = nil
 	*q = old[:len(old)-1]
-	return d
+	return p
 }

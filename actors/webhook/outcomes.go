@@ -1,107 +1,114 @@
 package webhook
 
 import (
-	"sync"
-
-	"github.com/asynkron/protoactor-go/actor"
+	"container/heap"
+	"errors"
+	"fmt"
+	"time"
 
 	"github.com/orderengine/orderengine/persistence"
 )
 
-// outcomeWriter writes attempt outcomes in groups: an attempt hands its
-// outcome over and returns, and one goroutine writes every outcome that
-// arrived meanwhile in one batch (WebhookStore.SaveDeliveries), then reports
-// each to its endpoint actor. At thousands of deliveries per second this
-// replaces thousands of small commits, which competed with the producers'
-// synced commits in Pebble's commit pipeline, with a few hundred.
-type outcomeWriter struct {
-	m    *Manager
-	wake chan struct{}
-	stop chan struct{}
-	done chan struct{}
-
-	mu    sync.Mutex
-	queue []outcome
-}
-
-// outcome is one finished attempt waiting to be written.
-type outcome struct {
-	self  *actor.PID
-	guard *endpoint
-	msg   *attemptDone
-}
-
-func newOutcomeWriter(m *Manager) *outcomeWriter {
-	w := &outcomeWriter{m: m, wake: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
-	go w.run()
-	return w
-}
-
-// add queues an outcome; the writer calls m.attempts.Done once it is
-// written and reported.
-func (w *outcomeWriter) add(o outcome) {
-	w.mu.Lock()
-	w.queue = append(w.queue, o)
-	w.mu.Unlock()
-	select {
-	case w.wake <- struct{}{}:
-	default:
+// attemptDone takes a finished attempt: the actor computes the delivery's
+// next state, writes it conditional on the version it holds (a local write
+// without an fsync wait: the mailbox waits for the disk, never for the
+// network), queues the delivery again while it is outstanding, and updates
+// the endpoint's failure streak.
+func (a *endpointActor) attemptDone(r *attemptDone) {
+	p := a.flying[r.eventID]
+	if p == nil || a.rec == nil {
+		return // the endpoint was deleted meanwhile
 	}
-}
-
-// close stops the writer; callers have waited for every attempt first, so
-// nothing is queued.
-func (w *outcomeWriter) close() {
-	close(w.stop)
-	<-w.done
-}
-
-func (w *outcomeWriter) run() {
-	defer close(w.done)
-	var batch []outcome
-	for {
-		select {
-		case <-w.stop:
-			return
-		case <-w.wake:
-		}
-		w.mu.Lock()
-		batch, w.queue = w.queue, batch[:0]
-		w.mu.Unlock()
-		w.write(batch)
-		clear(batch)
+	delete(a.flying, r.eventID)
+	if r.skipped != nil && !r.noBody {
+		// The body could not be read (the store is failing): no attempt
+		// was made; try again later.
+		a.m.log.Error("webhook: read event body", "endpoint", a.id, "event", r.eventID, "err", r.skipped)
+		a.retryLater(p, r.at)
+		return
 	}
-}
-
-// write persists a group of outcomes and reports them. An endpoint's
-// outcomes are written under its saveMu read lock (taken once per endpoint:
-// a second RLock could wait behind a deletion's Lock), so none lands after
-// the endpoint's deletion.
-func (w *outcomeWriter) write(batch []outcome) {
-	m := w.m
-	locked := make(map[*endpoint]bool, len(batch))
-	ds := make([]*persistence.WebhookDelivery, 0, len(batch))
-	for _, o := range batch {
-		if _, seen := locked[o.guard]; !seen {
-			o.guard.saveMu.RLock()
-			locked[o.guard] = !o.guard.gone
-		}
-		if locked[o.guard] {
-			ds = append(ds, o.msg.d)
+	next, ok := a.m.outcomeOf(p.d, r)
+	conflicts, err := a.m.journal.RecordOutcomes(a.m.ctx, a.rec, []*persistence.WebhookDelivery{next})
+	switch {
+	case err != nil:
+		// Not written: the stored delivery is still at the version held,
+		// so it is attempted again from there.
+		a.m.log.Error("webhook: persist an attempt's outcome; the delivery is attempted again", "endpoint", a.id, "event", r.eventID, "err", err)
+		a.retryLater(p, r.at)
+		return
+	case errors.Is(conflicts[0], persistence.ErrDeliveryConflict):
+		a.m.log.Warn("webhook: a delivery changed under its endpoint's actor; dropped", "endpoint", a.id, "event", r.eventID)
+		return
+	}
+	p.d = next
+	if next.Status == persistence.DeliveryPending {
+		p.body = nil // retries read it back: memory holds first attempts' bodies only
+		heap.Push(&a.queue, p)
+	} else if a.finished++; a.finished%trimEvery == 0 {
+		if err := a.m.journal.TrimDeliveries(a.m.ctx, a.rec, a.m.cfg.History); err != nil {
+			a.m.log.Warn("webhook: trim delivery history", "endpoint", a.id, "err", err)
 		}
 	}
-	if len(ds) > 0 {
-		if err := m.store.SaveDeliveries(ds); err != nil {
-			// The attempts happened; if these writes are lost the
-			// deliveries are simply attempted again (at-least-once).
-			m.log.Error("webhook: persist attempt outcomes", "count", len(ds), "err", err)
+	if !r.noBody {
+		a.streak(ok, r.at)
+	}
+}
+
+// retryLater queues p again, unchanged, for the first retry delay after at.
+func (a *endpointActor) retryLater(p *pending, at time.Time) {
+	p.d.NextAttemptAt = at.Add(a.m.cfg.Retry[0])
+	heap.Push(&a.queue, p)
+}
+
+// streak updates the endpoint's failure streak after an attempt at at, and
+// disables it once every attempt failed for the disable horizon.
+func (a *endpointActor) streak(ok bool, at time.Time) {
+	rec := a.rec
+	switch {
+	case ok && (rec.FailingSince != nil || rec.LastSuccessAt == nil || at.Sub(*rec.LastSuccessAt) > time.Minute):
+		// Only the end of a failure streak needs an fsync (a lost one
+		// could disable a healthy endpoint after a machine crash); the
+		// success time is status, written at most once a minute.
+		a.update(rec.FailingSince != nil, func(e *persistence.WebhookEndpoint) {
+			e.FailingSince, e.LastSuccessAt = nil, &at
+		})
+	case ok:
+	case rec.FailingSince == nil:
+		a.update(false, func(e *persistence.WebhookEndpoint) { e.FailingSince = &at })
+	case rec.Enabled && at.Sub(*rec.FailingSince) >= a.m.cfg.DisableAfter:
+		since := *rec.FailingSince
+		if a.update(true, func(e *persistence.WebhookEndpoint) {
+			e.Enabled = false
+			e.DisabledAt = &at
+			e.UpdatedAt = at
+			e.DisabledReason = fmt.Sprintf("every delivery failed for %s (since %s) with no success in between; re-create the endpoint to re-enable it",
+				a.m.cfg.DisableAfter, since.Format(time.RFC3339))
+		}) {
+			a.m.log.Warn("webhook: endpoint disabled", "endpoint", a.id, "account", rec.AccountID, "failingSince", since)
 		}
 	}
-	for g := range locked {
-		g.saveMu.RUnlock()
+}
+
+// update applies f to a copy of the record, writes it (with an fsync when
+// durable) and only then makes it the actor's; it reports success. A
+// disable is counted before the write, so a reader that sees the endpoint
+// disabled in the store sees it counted.
+func (a *endpointActor) update(durable bool, f func(*persistence.WebhookEndpoint)) bool {
+	rec := *a.rec
+	f(&rec)
+	disables := a.rec.Enabled && !rec.Enabled
+	if disables {
+		a.m.stats.disabledTotal.Add(1)
+		a.m.stats.disabledNow.Add(1)
 	}
-	for _, o := range batch {
-		m.system.Root.Send(o.self, o.msg)
-		m.attempts.Done()
+	if err := a.m.journal.UpdateEndpoint(a.m.ctx, &rec, durable); err != nil {
+		if disables {
+			a.m.stats.disabledTotal.Add(^uint64(0))
+			a.m.stats.disabledNow.Add(-1)
+		}
+		a.m.log.Error("webhook: persist endpoint state", "endpoint", a.id, "err", err)
+		return false
 	}
+	a.rec = &rec
+	return true
 }

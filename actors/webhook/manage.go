@@ -1,0 +1,147 @@
+package webhook
+
+import (
+	"container/heap"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/orderengine/orderengine/persistence"
+)
+
+// The management requests an endpoint actor answers (the manager's api.go
+// sends them): the changes of its record, and the test delivery.
+type (
+	// createEndpoint writes the record of a new endpoint, within its
+	// account's limit.
+	createEndpoint struct {
+		rec    *persistence.WebhookEndpoint
+		secret string
+	}
+	// reenable re-enables a disabled endpoint of account with url, with a
+	// new secret and subscription.
+	reenable struct {
+		account, url string
+		events       []string
+		secret       string
+		now          time.Time
+	}
+	// deleteEndpoint deletes the endpoint and its deliveries.
+	deleteEndpoint struct{ account string }
+	// sendTest creates and queues a test.ping delivery.
+	sendTest struct{ account string }
+)
+
+// errNotDisabled answers reenable when the endpoint is enabled or has
+// another URL.
+var errNotDisabled = errors.New("webhook: the endpoint is not a disabled one with this URL")
+
+// manage answers a management request.
+func (a *endpointActor) manage(msg any) answer {
+	if c, ok := msg.(*createEndpoint); ok {
+		return a.create(c)
+	}
+	var account string
+	switch msg := msg.(type) {
+	case *reenable:
+		account = msg.account
+	case *deleteEndpoint:
+		account = msg.account
+	case *sendTest:
+		account = msg.account
+	}
+	switch {
+	case a.rec == nil:
+		return answer{err: errGone}
+	case a.rec.AccountID != account:
+		return answer{err: errForeign}
+	}
+	switch msg := msg.(type) {
+	case *reenable:
+		return a.reenable(msg)
+	case *deleteEndpoint:
+		return a.delete()
+	case *sendTest:
+		return a.test()
+	}
+	return answer{err: fmt.Errorf("webhook: unknown request %T", msg)}
+}
+
+func (a *endpointActor) create(msg *createEndpoint) answer {
+	if a.rec != nil || msg.rec.ID != a.id {
+		return answer{err: persistence.ErrEndpointExists}
+	}
+	rec := *msg.rec
+	sealed, err := a.m.sealer.seal(rec.ID, msg.secret)
+	if err != nil {
+		return answer{err: err}
+	}
+	rec.SealedSecret = sealed
+	if err := a.m.journal.CreateEndpoint(a.m.ctx, &rec, a.m.cfg.MaxEndpoints); err != nil {
+		return answer{err: err}
+	}
+	a.rec, a.secret = &rec, msg.secret
+	if a.client == nil {
+		a.client = newSender(a.m.policy, a.m.cfg.Concurrency, a.m.cfg.Timeout)
+	}
+	return answer{v: &CreatedView{EndpointView: view(&rec), Secret: msg.secret}}
+}
+
+func (a *endpointActor) reenable(msg *reenable) answer {
+	if a.rec.URL != msg.url || a.rec.Enabled {
+		return answer{err: errNotDisabled}
+	}
+	rec := *a.rec
+	sealed, err := a.m.sealer.seal(rec.ID, msg.secret)
+	if err != nil {
+		return answer{err: err}
+	}
+	rec.SealedSecret, rec.Events, rec.Enabled, rec.UpdatedAt = sealed, msg.events, true, msg.now
+	rec.DisabledReason, rec.DisabledAt, rec.FailingSince = "", nil, nil
+	a.m.stats.disabledNow.Add(-1) // before the write: see update
+	if err := a.m.journal.UpdateEndpoint(a.m.ctx, &rec, true); err != nil {
+		a.m.stats.disabledNow.Add(1)
+		return answer{err: err}
+	}
+	a.rec, a.secret = &rec, msg.secret
+	return answer{v: &CreatedView{EndpointView: view(&rec), Secret: msg.secret}}
+}
+
+// delete deletes the endpoint; its attempts in flight are forgotten (their
+// outcomes would find no delivery to write).
+func (a *endpointActor) delete() answer {
+	if !a.rec.Enabled {
+		a.m.stats.disabledNow.Add(-1) // before the write: see update
+	}
+	if err := a.m.journal.DeleteEndpoint(a.m.ctx, a.rec); err != nil {
+		if !a.rec.Enabled {
+			a.m.stats.disabledNow.Add(1)
+		}
+		return answer{err: err}
+	}
+	a.rec, a.secret = nil, ""
+	a.queue = nil
+	clear(a.flying)
+	a.stopTimer()
+	return answer{}
+}
+
+// test creates a test.ping delivery, durably (the API answers with its id),
+// and queues it.
+func (a *endpointActor) test() answer {
+	now := a.m.clock.Now().UTC()
+	ev := persistence.OutboxEvent{
+		ID: persistence.NewEventID(), Trigger: persistence.TriggerTestPing, CreatedAt: now,
+		Data: persistence.EventData{Message: "test delivery from orderengine"},
+	}
+	body, err := ev.AppendJSON(make([]byte, 0, 192))
+	if err != nil {
+		return answer{err: fmt.Errorf("webhook: test delivery: %w", err)}
+	}
+	d := newDelivery(a.id, ev.ID, ev.Trigger, now)
+	if _, err := a.m.journal.CreateDeliveries(a.m.ctx, a.rec, []persistence.NewDelivery{{Delivery: d, Body: body}}, true); err != nil {
+		return answer{err: fmt.Errorf("webhook: test delivery: %w", err)}
+	}
+	heap.Push(&a.queue, &pending{d: d, body: body})
+	return answer{v: &TestResult{DeliveryID: ev.ID}}
+}

@@ -1,0 +1,306 @@
+package persistence
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// The delivery journal: the one seam through which every durable change of
+// a webhook endpoint and of its deliveries goes. An endpoint's actor is the
+// only writer of its endpoint: it creates the record and its deliveries,
+// writes each attempt's outcome conditional on the delivery's version it
+// holds (the attempts made), trims the history, and deletes the endpoint.
+//
+// WebhookStore implements it on this store (webhook_writer.go): each write
+// checks its conditions right before it is staged, one writer of its
+// account's shard at a time, so a condition and its write are atomic. A replicated implementation keeps
+// the same contract: a delivery is a create-only subject per (endpoint,
+// event), its outcomes are appends conditional on its version.
+
+// NewDelivery is a delivery to create and the body of its event.
+type NewDelivery struct {
+	// Delivery is pending, without attempts.
+	Delivery *WebhookDelivery
+	// Body is the event's JSON, sent as is by every attempt of every
+	// delivery of the event. It is stored once per event.
+	Body []byte
+}
+
+// Errors of the delivery journal.
+var (
+	// ErrDeliveryConflict answers an outcome whose delivery is not stored
+	// at the version before it (a newer outcome was written, or the
+	// delivery was deleted). Nothing was written for it.
+	ErrDeliveryConflict = errors.New("persistence: the delivery changed since it was loaded")
+	// ErrEndpointLimit answers CreateEndpoint when the account already
+	// has the maximum number of endpoints.
+	ErrEndpointLimit = errors.New("persistence: the account has the maximum number of webhook endpoints")
+	// ErrEndpointExists answers CreateEndpoint when the id is taken.
+	ErrEndpointExists = errors.New("persistence: the webhook endpoint id is taken")
+	// ErrEndpointNotFound answers a change of an endpoint that is not
+	// stored (deleted meanwhile).
+	ErrEndpointNotFound = errors.New("persistence: no such webhook endpoint")
+)
+
+// DeliveryJournal makes webhook endpoints and deliveries durable. The
+// delivery calls name the endpoint (as its actor holds it) whose
+// deliveries they are. Implementations are safe for concurrent use. A
+// write that is not durable survives a process crash, not necessarily a
+// power loss; every write survives a power loss once a later durable write
+// of the journal (or of the store) has returned.
+type DeliveryJournal interface {
+	// CreateEndpoint stores a new endpoint (durable) unless its account
+	// has max endpoints already (ErrEndpointLimit) or the id is taken.
+	CreateEndpoint(ctx context.Context, ep *WebhookEndpoint, max int) error
+	// UpdateEndpoint replaces a stored endpoint's record (ErrEndpointNotFound
+	// when it is not stored).
+	UpdateEndpoint(ctx context.Context, ep *WebhookEndpoint, durable bool) error
+	// DeleteEndpoint removes an endpoint and its deliveries (durable).
+	DeleteEndpoint(ctx context.Context, ep *WebhookEndpoint) error
+	// CreateDeliveries creates each delivery that is not stored yet, with
+	// its event's body; created[i] reports whether ds[i] was new (an
+	// endpoint has one delivery of an event: a second create of it writes
+	// nothing).
+	CreateDeliveries(ctx context.Context, ep *WebhookEndpoint, ds []NewDelivery, durable bool) (created []bool, err error)
+	// RecordOutcomes writes each delivery after one more attempt,
+	// conditional on the stored delivery having one attempt fewer;
+	// conflicts[i] is ErrDeliveryConflict when it has not (nothing is
+	// written for ds[i]). err is a failure of the whole call.
+	RecordOutcomes(ctx context.Context, ep *WebhookEndpoint, ds []*WebhookDelivery) (conflicts []error, err error)
+	// TrimDeliveries deletes the finished deliveries of an endpoint
+	// beyond the newest keep; outstanding ones are never deleted.
+	TrimDeliveries(ctx context.Context, ep *WebhookEndpoint, keep int) error
+
+	// LoadEndpoint returns an endpoint's record.
+	LoadEndpoint(id string) (ep *WebhookEndpoint, found bool, err error)
+	// PendingDeliveries returns an endpoint's outstanding deliveries.
+	PendingDeliveries(endpointID string) ([]*WebhookDelivery, error)
+	// EventBody returns the body of an event's deliveries to the
+	// endpoints of an account.
+	EventBody(accountID, eventID string) (body []byte, found bool, err error)
+}
+
+var _ DeliveryJournal = (*WebhookStore)(nil)
+
+func (w *WebhookStore) write(accountID string, durable, alone bool, build func(*webhookTx) error) error {
+	return w.s.webhookWrite(accountID, durable, alone, build)
+}
+
+// ofEndpoint checks that every delivery of ds is to ep.
+func ofEndpoint(ep *WebhookEndpoint, ds []*WebhookDelivery) error {
+	for _, d := range ds {
+		if d.EndpointID != ep.ID {
+			return fmt.Errorf("persistence: delivery %s is to %s, not to %s", d.EventID, d.EndpointID, ep.ID)
+		}
+	}
+	return nil
+}
+
+// stored returns the shard's index entry of ep, or ErrEndpointNotFound
+// when ep is not stored (as an endpoint of its account).
+func stored(r *webhookTx, ep *WebhookEndpoint) (*endpointIndex, error) {
+	e, err := r.endpoint(ep.ID)
+	if err != nil {
+		return nil, err
+	}
+	if !e.stored || e.account != ep.AccountID {
+		return nil, ErrEndpointNotFound
+	}
+	return e, nil
+}
+
+// CreateEndpoint implements DeliveryJournal. It runs alone in its batch,
+// so the endpoints it counts are all there are.
+func (w *WebhookStore) CreateEndpoint(_ context.Context, ep *WebhookEndpoint, max int) error {
+	v, err := encodeEndpoint(ep)
+	if err != nil {
+		return err
+	}
+	return w.write(ep.AccountID, true, true, func(r *webhookTx) error {
+		if _, taken, err := r.get(endpointKey(ep.ID)); err != nil || taken {
+			return errors.Join(err, ErrEndpointExists)
+		}
+		n := 0
+		if err := scanKeys(r.db, accountEndpointsPrefix(ep.AccountID), func([]byte) bool { n++; return true }); err != nil {
+			return err
+		}
+		if n >= max {
+			return ErrEndpointLimit
+		}
+		r.set(endpointKey(ep.ID), v)
+		r.set(accountEndpointKey(ep.AccountID, ep.ID), nil)
+		r.endpointChanged(ep.ID, ep.AccountID)
+		return nil
+	})
+}
+
+// UpdateEndpoint implements DeliveryJournal.
+func (w *WebhookStore) UpdateEndpoint(_ context.Context, ep *WebhookEndpoint, durable bool) error {
+	v, err := encodeEndpoint(ep)
+	if err != nil {
+		return err
+	}
+	return w.write(ep.AccountID, durable, false, func(r *webhookTx) error {
+		if _, err := stored(r, ep); err != nil {
+			return err
+		}
+		r.set(endpointKey(ep.ID), v)
+		return nil
+	})
+}
+
+// DeleteEndpoint implements DeliveryJournal. It runs alone in its batch.
+func (w *WebhookStore) DeleteEndpoint(_ context.Context, ep *WebhookEndpoint) error {
+	return w.write(ep.AccountID, true, true, func(r *webhookTx) error {
+		e, err := stored(r, ep)
+		if err != nil {
+			return err
+		}
+		events := make([]string, 0, len(e.events))
+		for ev := range e.events {
+			events = append(events, ev)
+		}
+		if err := r.collectBodies(ep.ID, e, events); err != nil {
+			return fmt.Errorf("persistence: delete endpoint: %w", err)
+		}
+		r.del(endpointKey(ep.ID))
+		r.del(accountEndpointKey(e.account, ep.ID))
+		r.delPrefix(deliveryPrefix(ep.ID))
+		r.delPrefix(pendingPrefix(ep.ID))
+		r.endpointChanged(ep.ID, e.account)
+		return nil
+	})
+}
+
+// CreateDeliveries implements DeliveryJournal.
+func (w *WebhookStore) CreateDeliveries(_ context.Context, ep *WebhookEndpoint, ds []NewDelivery, durable bool) ([]bool, error) {
+	vals := make([][]byte, len(ds))
+	for i, nd := range ds {
+		d := nd.Delivery
+		if d.Status != DeliveryPending || len(d.Attempts) != 0 || d.EventID == "" || d.EndpointID != ep.ID {
+			return nil, fmt.Errorf("persistence: a new delivery is pending, without attempts, of an event to the endpoint: %+v", d)
+		}
+		v, err := appendDelivery(nil, d)
+		if err != nil {
+			return nil, err
+		}
+		vals[i] = v
+	}
+	created := make([]bool, len(ds))
+	err := w.write(ep.AccountID, durable, false, func(r *webhookTx) error {
+		clear(created)
+		e, err := stored(r, ep)
+		if err != nil {
+			return err
+		}
+		for i, nd := range ds {
+			d := nd.Delivery
+			id := deliveryID{d.EndpointID, d.EventID}
+			found, err := r.exists(id)
+			if err != nil {
+				return err
+			}
+			if found {
+				continue
+			}
+			r.setRow(id, deliveryKey(d), vals[i], 0)
+			r.set(pendingKey(d), nil)
+			r.setBody(e.account, d.EventID, nd.Body)
+			created[i] = true
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return created, nil
+}
+
+// RecordOutcomes implements DeliveryJournal. Outcomes are written without
+// waiting for an fsync: a machine crash can lose only recent outcomes, and
+// those deliveries are attempted again under the same delivery id, which
+// at-least-once delivery allows.
+func (w *WebhookStore) RecordOutcomes(_ context.Context, ep *WebhookEndpoint, ds []*WebhookDelivery) ([]error, error) {
+	if err := ofEndpoint(ep, ds); err != nil {
+		return nil, err
+	}
+	vals := make([][]byte, len(ds))
+	for i, d := range ds {
+		if len(d.Attempts) == 0 {
+			return nil, fmt.Errorf("persistence: an outcome of delivery %s to %s without an attempt", d.EventID, d.EndpointID)
+		}
+		v, err := appendDelivery(nil, d)
+		if err != nil {
+			return nil, err
+		}
+		vals[i] = v
+	}
+	conflicts := make([]error, len(ds))
+	err := w.write(ep.AccountID, false, false, func(r *webhookTx) error {
+		clear(conflicts)
+		for i, d := range ds {
+			id, key := deliveryID{d.EndpointID, d.EventID}, deliveryKey(d)
+			v, found, err := r.version(id, key)
+			if err != nil {
+				return err
+			}
+			if !found || v+1 != uint64(len(d.Attempts)) {
+				conflicts[i] = ErrDeliveryConflict
+				continue
+			}
+			r.setRow(id, key, vals[i], int64(len(d.Attempts)))
+			if d.Status != DeliveryPending {
+				r.del(pendingKey(d))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return conflicts, nil
+}
+
+// TrimDeliveries implements DeliveryJournal. It runs alone in its batch;
+// the body of an event goes with the account's last delivery of it.
+func (w *WebhookStore) TrimDeliveries(_ context.Context, ep *WebhookEndpoint, keep int) error {
+	endpointID := ep.ID
+	return w.write(ep.AccountID, false, true, func(r *webhookTx) error {
+		e, err := stored(r, ep)
+		if err != nil || len(e.events) <= keep {
+			return err
+		}
+		pp := pendingPrefix(endpointID)
+		pending := make(map[string]bool)
+		if err := scanKeys(r.db, pp, func(k []byte) bool { pending[string(k[len(pp):])] = true; return true }); err != nil {
+			return fmt.Errorf("persistence: trim deliveries: %w", err)
+		}
+		p := deliveryPrefix(endpointID)
+		it, err := r.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
+		if err != nil {
+			return fmt.Errorf("persistence: trim deliveries: %w", err)
+		}
+		seen := 0
+		var events []string
+		for ok := it.Last(); ok; ok = it.Prev() {
+			suffix := it.Key()[len(p):]
+			if seen++; seen <= keep || pending[string(suffix)] {
+				continue
+			}
+			ev := suffixEvent(suffix)
+			r.setRow(deliveryID{endpointID, ev}, bytes.Clone(it.Key()), nil, deleted)
+			events = append(events, ev)
+		}
+		if err := it.Close(); err != nil {
+			return fmt.Errorf("persistence: trim deliveries: %w", err)
+		}
+		if err := r.collectBodies(endpointID, e, events); err != nil {
+			return fmt.Errorf("persistence: trim deliveries: %w", err)
+		}
+		return nil
+	})
+}

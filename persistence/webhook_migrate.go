@@ -1,0 +1,170 @@
+package persistence
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// Webhook records of schema 4 (and every earlier one) that migrateWebhooks
+// rewrites:
+//
+//	w/e/<accountID>/<endpointID>            WebhookEndpoint, JSON
+//	w/d/<endpointID>/<at ns BE>/<eventID>   legacyDelivery, JSON (the body base64 inside
+//	                                        while outstanding, null once finished)
+//
+// (w/p/ is the same in both.)
+const (
+	legacyEndpointPrefix = prefixWebhook + "e/"
+	deliveriesPrefix     = prefixWebhook + "d/"
+)
+
+// legacyDelivery is a delivery row of schema 4.
+type legacyDelivery struct {
+	EndpointID string    `json:"endpointId"`
+	EventID    string    `json:"eventId"`
+	Trigger    string    `json:"trigger"`
+	Body       []byte    `json:"body"`
+	CreatedAt  time.Time `json:"createdAt"`
+	Status     string    `json:"status"`
+	Attempts   []struct {
+		N          int       `json:"n"`
+		At         time.Time `json:"at"`
+		StatusCode int       `json:"statusCode"`
+		LatencyMs  int64     `json:"latencyMs"`
+		Error      string    `json:"error"`
+	} `json:"attempts"`
+	NextAttemptAt time.Time `json:"nextAttemptAt"`
+}
+
+// migrateWebhooks rewrites the schema-4 webhook records (schema 4 → 5):
+// each endpoint under its id with an account index row; each delivery row
+// in codec 1 at the same key, its body, when it has one, as its event's
+// body for its endpoint's account. Finished deliveries of schema 4 kept no
+// body, so their event has none. Rows already in codec 1 (a step
+// interrupted earlier) are left alone. It returns the deliveries rewritten.
+func (s *Store) migrateWebhooks() (int, error) {
+	if err := s.migrateEndpoints(); err != nil {
+		return 0, err
+	}
+	accounts := make(map[string]string) // endpoint → account
+	eps, err := NewWebhookStore(s).Endpoints()
+	if err != nil {
+		return 0, err
+	}
+	for _, ep := range eps {
+		accounts[ep.ID] = ep.AccountID
+	}
+	const chunk = 2048
+	n := 0
+	var after []byte
+	for {
+		lower := []byte(deliveriesPrefix)
+		if after != nil {
+			lower = append(after, 0)
+		}
+		it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: prefixUpperBound([]byte(deliveriesPrefix))})
+		if err != nil {
+			return n, err
+		}
+		b := s.db.NewBatch()
+		rows := 0
+		for ok := it.First(); ok && rows < chunk; ok = it.Next() {
+			after = append(after[:0], it.Key()...)
+			rows++
+			v, err := it.ValueAndErr()
+			if err == nil && len(v) > 0 && v[0] == deliveryCodec1 {
+				continue
+			}
+			if err == nil {
+				err = migrateDelivery(b, it.Key(), v, accounts)
+			}
+			if err != nil {
+				_ = it.Close()
+				_ = b.Close()
+				return n, err
+			}
+			n++
+		}
+		if err := it.Close(); err != nil {
+			_ = b.Close()
+			return n, err
+		}
+		if err := b.Commit(pebble.Sync); err != nil {
+			_ = b.Close()
+			return n, fmt.Errorf("persistence: migrate webhook deliveries: %w", err)
+		}
+		_ = b.Close()
+		if rows < chunk {
+			return n, nil
+		}
+	}
+}
+
+// migrateDelivery adds to b the codec-1 row of the schema-4 delivery at
+// key and its body.
+func migrateDelivery(b *pebble.Batch, key, v []byte, accounts map[string]string) error {
+	var old legacyDelivery
+	if err := json.Unmarshal(v, &old); err != nil {
+		return fmt.Errorf("persistence: migrate delivery %q: %w", key, err)
+	}
+	d := &WebhookDelivery{
+		EndpointID: old.EndpointID, EventID: old.EventID, Trigger: old.Trigger, CreatedAt: old.CreatedAt.UTC(),
+		Status: old.Status, NextAttemptAt: old.NextAttemptAt.UTC(),
+	}
+	for _, a := range old.Attempts {
+		d.Attempts = append(d.Attempts, WebhookAttempt{N: a.N, At: a.At.UTC(), StatusCode: a.StatusCode, LatencyMs: a.LatencyMs, Error: a.Error})
+	}
+	row, err := appendDelivery(nil, d)
+	if err != nil {
+		return fmt.Errorf("persistence: migrate delivery %q: %w", key, err)
+	}
+	if err := b.Set(key, row, nil); err != nil {
+		return err
+	}
+	if acct, ok := accounts[d.EndpointID]; ok && old.Body != nil {
+		return b.Set(bodyKey(acct, d.EventID), old.Body, nil)
+	}
+	return nil
+}
+
+// migrateEndpoints moves every schema-4 endpoint record (w/e/) to w/n/ and
+// w/a/, in one synced batch.
+func (s *Store) migrateEndpoints() error {
+	p := []byte(legacyEndpointPrefix)
+	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
+	if err != nil {
+		return err
+	}
+	b := s.db.NewBatch()
+	defer b.Close()
+	for ok := it.First(); ok; ok = it.Next() {
+		v, err := it.ValueAndErr()
+		var ep WebhookEndpoint
+		if err == nil {
+			err = json.Unmarshal(v, &ep)
+		}
+		if err == nil {
+			err = b.Set(endpointKey(ep.ID), v, nil)
+		}
+		if err == nil {
+			err = b.Set(accountEndpointKey(ep.AccountID, ep.ID), nil, nil)
+		}
+		if err == nil {
+			err = b.Delete(it.Key(), nil)
+		}
+		if err != nil {
+			_ = it.Close()
+			return fmt.Errorf("persistence: migrate endpoint %q: %w", it.Key(), err)
+		}
+	}
+	if err := it.Close(); err != nil {
+		return err
+	}
+	if err := b.Commit(pebble.Sync); err != nil {
+		return fmt.Errorf("persistence: migrate webhook endpoints: %w", err)
+	}
+	return nil
+}
