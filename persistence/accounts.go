@@ -1,7 +1,10 @@
 package persistence
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -53,20 +56,36 @@ type Principal struct {
 }
 
 // Accounts manages accounts and API keys in the store, with an in-memory
-// cache of every record it has read. Every mutation goes through it, writes
-// Pebble with Sync first and updates the cache after, so a disabled key is
-// refused by the very next request. (In cluster mode a cross-node
-// invalidation will be needed; see cluster/doc.go.)
+// cache of every record it has read. Every mutation goes through it as a
+// shared write (shared.go) of the entity "accounts": on one node a synced
+// commit, in a cluster a replicated one applied by every node. Once a
+// shared batch is in the store, on every node, the cached records it wrote
+// are dropped (dropCached), so a disabled key is refused by the next
+// request that node serves after it applied the write.
 type Accounts struct {
 	store *Store
 	now   func() time.Time
 
-	writeMu sync.Mutex // serialises mutations (admin operations are rare)
+	// writeMu serialises mutations (admin operations are rare); tx is the
+	// shared write of the mutation in progress (update).
+	writeMu sync.Mutex
+	tx      *SharedTx
 
 	mu       sync.RWMutex
 	keys     map[[32]byte]*KeyRecord // by key hash
 	accounts map[string]*Account
+	// gen counts the cache drops: a read that started before one does not
+	// cache what it read.
+	gen uint64
 }
+
+// accountsEntity is the shared entity of all account data: its writes are
+// serialised cluster-wide as writeMu serialises them in one process.
+const accountsEntity = "accounts"
+
+// sharedRetries bounds how often a mutation is run again after another
+// node wrote account data while it ran.
+const sharedRetries = 5
 
 // NewAccounts returns the account manager of store. now is the clock used
 // for timestamps (nil means time.Now).
@@ -74,12 +93,44 @@ func NewAccounts(store *Store, now func() time.Time) *Accounts {
 	if now == nil {
 		now = time.Now
 	}
-	return &Accounts{
+	a := &Accounts{
 		store:    store,
 		now:      now,
 		keys:     make(map[[32]byte]*KeyRecord),
 		accounts: make(map[string]*Account),
 	}
+	store.onSharedApplied(a.dropCached)
+	return a
+}
+
+// dropCached drops the cached records a shared batch wrote (keys: the
+// batch's keys) and starts a new cache generation.
+func (a *Accounts) dropCached(keys [][]byte) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.gen++
+	for _, k := range keys {
+		switch {
+		case bytes.HasPrefix(k, []byte(prefixAccount)):
+			delete(a.accounts, string(k[len(prefixAccount):]))
+		case bytes.HasPrefix(k, []byte(prefixKeyHash)) && len(k) == len(prefixKeyHash)+32:
+			delete(a.keys, [32]byte(k[len(prefixKeyHash):]))
+		case bytes.HasPrefix(k, []byte(prefixKey)):
+			id := string(k[len(prefixKey):])
+			for h, rec := range a.keys {
+				if rec.ID == id {
+					delete(a.keys, h)
+				}
+			}
+		}
+	}
+}
+
+// generation returns the cache generation, read before a cache fill.
+func (a *Accounts) generation() uint64 {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	return a.gen
 }
 
 // Authenticate resolves a presented API key. It returns an *orderengine.Error
@@ -120,6 +171,7 @@ var errInvalidKey = orderengine.Errorf(orderengine.CodeUnauthorized, "invalid AP
 
 // loadByHash reads a key record and its account from Pebble into the cache.
 func (a *Accounts) loadByHash(hash [32]byte) (*KeyRecord, *Account, error) {
+	gen := a.generation()
 	id, ok, err := a.store.get(keyHashKey(hash))
 	if err != nil || !ok {
 		return nil, nil, err
@@ -133,7 +185,9 @@ func (a *Accounts) loadByHash(hash [32]byte) (*KeyRecord, *Account, error) {
 		return nil, nil, err
 	}
 	a.mu.Lock()
-	a.keys[hash] = rec
+	if a.gen == gen {
+		a.keys[hash] = rec
+	}
 	a.mu.Unlock()
 	return rec, acct, nil
 }
@@ -161,6 +215,7 @@ func (a *Accounts) Account(id string) (*Account, error) {
 	if acct != nil {
 		return acct, nil
 	}
+	gen := a.generation()
 	v, ok, err := a.store.get(accountKey(id))
 	if err != nil {
 		return nil, err
@@ -173,7 +228,9 @@ func (a *Accounts) Account(id string) (*Account, error) {
 		return nil, fmt.Errorf("persistence: decode account %s: %w", id, err)
 	}
 	a.mu.Lock()
-	a.accounts[id] = acct
+	if a.gen == gen {
+		a.accounts[id] = acct
+	}
 	a.mu.Unlock()
 	return acct, nil
 }
@@ -192,14 +249,12 @@ func (a *Accounts) CreateAccount(name string, tier config.Tier, limits config.Bu
 	if tier == config.TierEnterprise {
 		acct.Limits = limits
 	}
-	a.writeMu.Lock()
-	defer a.writeMu.Unlock()
-	if err := a.commit(func(b *pebble.Batch) error { return setJSON(b, accountKey(acct.ID), acct) }); err != nil {
+	err := a.update(func() error {
+		return a.commit(func(b *pebble.Batch) error { return setJSON(b, accountKey(acct.ID), acct) })
+	})
+	if err != nil {
 		return nil, err
 	}
-	a.mu.Lock()
-	a.accounts[acct.ID] = acct
-	a.mu.Unlock()
 	return acct, nil
 }
 
@@ -209,38 +264,39 @@ func (a *Accounts) SetTier(accountID string, tier config.Tier, limits config.Buc
 	if err := checkTier(tier, limits); err != nil {
 		return nil, err
 	}
-	a.writeMu.Lock()
-	defer a.writeMu.Unlock()
-	old, err := a.Account(accountID)
+	var acct Account
+	err := a.update(func() error {
+		old, err := a.Account(accountID)
+		if err != nil {
+			return err
+		}
+		acct = *old
+		acct.Tier = tier
+		acct.Limits = config.BucketLimits{}
+		if tier == config.TierEnterprise {
+			acct.Limits = limits
+		}
+		acct.UpdatedAt = a.now().UTC()
+		return a.commit(func(b *pebble.Batch) error { return setJSON(b, accountKey(acct.ID), &acct) })
+	})
 	if err != nil {
 		return nil, err
 	}
-	acct := *old
-	acct.Tier = tier
-	acct.Limits = config.BucketLimits{}
-	if tier == config.TierEnterprise {
-		acct.Limits = limits
-	}
-	acct.UpdatedAt = a.now().UTC()
-	if err := a.commit(func(b *pebble.Batch) error { return setJSON(b, accountKey(acct.ID), &acct) }); err != nil {
-		return nil, err
-	}
-	a.mu.Lock()
-	a.accounts[acct.ID] = &acct
-	a.mu.Unlock()
 	return &acct, nil
 }
 
 // IssueKey creates a key for the account and returns it in clear text. This
 // is the only time the key exists outside its owner's hands.
 func (a *Accounts) IssueKey(accountID string) (string, *KeyRecord, error) {
-	a.writeMu.Lock()
-	defer a.writeMu.Unlock()
-	if _, err := a.Account(accountID); err != nil {
-		return "", nil, err
-	}
-	key, rec := a.newKey(accountID)
-	err := a.commit(func(b *pebble.Batch) error { return a.putKey(b, key, rec) })
+	var key string
+	var rec *KeyRecord
+	err := a.update(func() error {
+		if _, err := a.Account(accountID); err != nil {
+			return err
+		}
+		key, rec = a.newKey(accountID)
+		return a.commit(func(b *pebble.Batch) error { return a.putKey(b, key, rec) })
+	})
 	if err != nil {
 		return "", nil, err
 	}
@@ -270,29 +326,36 @@ func (a *Accounts) putKey(b *pebble.Batch, key string, rec *KeyRecord) error {
 
 // DisableKey disables a key. It takes effect for the next request.
 func (a *Accounts) DisableKey(keyID string) (*KeyRecord, error) {
-	a.writeMu.Lock()
-	defer a.writeMu.Unlock()
-	return a.disableLocked(keyID, "", nil)
+	var rec *KeyRecord
+	err := a.update(func() (err error) {
+		rec, err = a.disableLocked(keyID, "", nil)
+		return err
+	})
+	return rec, err
 }
 
 // ReissueKey disables keyID and issues a new key for the same account, in
 // one atomic write. It returns the new key in clear text.
 func (a *Accounts) ReissueKey(keyID string) (string, *KeyRecord, error) {
-	a.writeMu.Lock()
-	defer a.writeMu.Unlock()
-	old, err := a.readKey(keyID)
+	var key string
+	var rec *KeyRecord
+	err := a.update(func() error {
+		old, err := a.readKey(keyID)
+		if err != nil {
+			return err
+		}
+		key, rec = a.newKey(old.AccountID)
+		_, err = a.disableLocked(keyID, rec.ID, func(b *pebble.Batch) error { return a.putKey(b, key, rec) })
+		return err
+	})
 	if err != nil {
-		return "", nil, err
-	}
-	key, rec := a.newKey(old.AccountID)
-	if _, err := a.disableLocked(keyID, rec.ID, func(b *pebble.Batch) error { return a.putKey(b, key, rec) }); err != nil {
 		return "", nil, err
 	}
 	return key, rec, nil
 }
 
-// disableLocked marks keyID disabled (recording replacedBy), commits it with
-// the extra writes of also, and updates the cache. a.writeMu is held.
+// disableLocked marks keyID disabled (recording replacedBy) and commits it
+// with the extra writes of also. It runs inside update.
 func (a *Accounts) disableLocked(keyID, replacedBy string, also func(*pebble.Batch) error) (*KeyRecord, error) {
 	old, err := a.readKey(keyID)
 	if err != nil {
@@ -318,13 +381,6 @@ func (a *Accounts) disableLocked(keyID, replacedBy string, also func(*pebble.Bat
 	if err != nil {
 		return nil, err
 	}
-	a.mu.Lock()
-	for h, cached := range a.keys {
-		if cached.ID == rec.ID {
-			a.keys[h] = &rec
-		}
-	}
-	a.mu.Unlock()
 	return &rec, nil
 }
 
@@ -380,16 +436,44 @@ func (a *Accounts) ListAccounts() ([]Account, error) {
 	return out, nil
 }
 
+// update runs fn, a mutation that reads what it changes and commits once,
+// under the write lock and inside a shared write of the account data (its
+// reads see at least the cluster's latest account write). When another
+// node wrote account data meanwhile, fn runs again on the new data, at most
+// sharedRetries times.
+func (a *Accounts) update(fn func() error) error {
+	a.writeMu.Lock()
+	defer a.writeMu.Unlock()
+	for attempt := 0; ; attempt++ {
+		a.tx = a.store.BeginShared(context.Background(), accountsEntity)
+		err := fn()
+		a.tx = nil
+		if !errors.Is(err, ErrSharedConflict) || attempt == sharedRetries {
+			return err
+		}
+	}
+}
+
+// commit writes the batch fill builds as the shared write of the mutation
+// in progress (update); a write outside update is its own shared write.
+// The cached records it wrote are dropped once it is in the store.
 func (a *Accounts) commit(fill func(*pebble.Batch) error) error {
-	b := a.store.db.NewBatch()
-	defer func() { _ = b.Close() }()
-	if err := fill(b); err != nil {
-		return fmt.Errorf("persistence: build batch: %w", err)
+	tx := a.tx
+	if tx == nil {
+		tx = a.store.BeginShared(context.Background(), accountsEntity)
 	}
-	if err := a.store.Commit(b, pebble.Sync); err != nil {
-		return fmt.Errorf("persistence: commit: %w", err)
+	err := tx.Commit(context.Background(), fill)
+	switch {
+	case err == nil, errors.Is(err, ErrSharedConflict):
+		return err
+	case errors.Is(err, ErrOutcomeUnknown):
+		return &orderengine.Error{Code: orderengine.CodeNoQuorum, RetryAfterSeconds: 1,
+			Message: "the change may or may not have been stored (the cluster did not confirm it in time): read it back before retrying"}
+	case errors.Is(err, ErrUnavailable):
+		return &orderengine.Error{Code: orderengine.CodeNoQuorum, RetryAfterSeconds: 1,
+			Message: "the cluster cannot make writes durable now (no quorum); nothing was changed: retry later"}
 	}
-	return nil
+	return err
 }
 
 func setJSON(b *pebble.Batch, key []byte, v any) error {

@@ -41,6 +41,10 @@ import "bytes"
 //	r/      r/<maker 20>                          referrer (20 bytes): referral binding (orders.go)
 //	l/      l/<orderHash 32><txHash 32><log BE4>  one byte: order ledger, chain logs whose events
 //	                                              were emitted, cancel origin (orders_ledger.go)
+//	j/      j/<log name>                          uint64 BE: the last message of a replicated order
+//	                                              log applied here, same batch (orders_apply.go)
+//	g/      g/<log name>                          uint64 BE: the last message of the replicated
+//	                                              shared-records log applied here (shared.go)
 //
 // To add a record kind: pick an unused prefix, add a row to the table above
 // and an entry to Prefixes (TestPrefixesDisjoint checks that no prefix is a
@@ -59,6 +63,8 @@ const (
 	prefixSwap       = "s/"
 	prefixVolume     = "v/"
 	prefixTrigger    = "t/"
+	prefixOrderLog   = "j/"
+	prefixSharedLog  = "g/"
 )
 
 // SchemaVersion is the version of the key layout written to m/schema.
@@ -90,6 +96,8 @@ var Prefixes = [...]struct {
 	{ordPrefixIndex, "order list indexes (maker, status, type)", true},
 	{ordPrefixReferee, "referral bindings by maker", false},
 	{ordPrefixLedger, "order ledger: emitted chain logs, cancel origin", true},
+	{prefixOrderLog, "positions of the replicated order logs applied (cluster)", true},
+	{prefixSharedLog, "positions of the replicated shared-records log applied (cluster)", false},
 }
 
 func schemaKey() []byte { return []byte(prefixMeta + "schema") }

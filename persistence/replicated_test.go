@@ -1,0 +1,203 @@
+package persistence
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/orderengine/orderengine/config"
+)
+
+// TestTransitionCodecRoundTrip: a transition with every part survives the
+// codec, and the events get the id and time every node then writes.
+func TestTransitionCodecRoundTrip(t *testing.T) {
+	rec := testRecord(7, StatusCancelled)
+	rec.Version, rec.AccountID, rec.Reason = 3, "acc_1", "maker"
+	bind := common.HexToAddress("0x00000000000000000000000000000000000000b1")
+	in := &OrderTransition{Record: rec, Expect: 2, Prev: StatusPending, Bind: &bind,
+		Ledger: []LedgerEntry{{TxHash: common.HexToHash("0x01"), LogIndex: 4, Kind: LedgerCancel}, {LogIndex: LedgerNoLog, Kind: LedgerOffChain}},
+		Events: []OutboxEvent{{Trigger: TriggerOrderCancelled, Data: EventData{OrderHash: rec.Hash.Hex()}}}}
+	now := time.Unix(1_800_000_123, 0)
+	b, err := EncodeTransition(in, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Events[0].ID == "" || !in.Events[0].CreatedAt.Equal(now) {
+		t.Fatalf("event not stamped: %+v", in.Events[0])
+	}
+	out, err := DecodeTransition(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(in, out) {
+		t.Fatalf("round trip:\n in %+v\nout %+v", in, out)
+	}
+	if _, err := DecodeTransition(b[:len(b)-1]); err == nil {
+		t.Fatal("a truncated transition decoded")
+	}
+	bad := *in
+	bad.Expect = 5
+	if _, err := EncodeTransition(&bad, now); err == nil {
+		t.Fatal("a version that does not follow Expect was encoded")
+	}
+}
+
+// TestOrderApplyIdempotent: applying a log's transitions writes what a local
+// append writes, with the position in the same batch; applying them again
+// (or an older version) changes nothing and reports nothing to the feed.
+func TestOrderApplyIdempotent(t *testing.T) {
+	s := openTestStore(t)
+	o := NewOrders(s, NewOutbox(s, nil, nil))
+	rec := testRecord(1, StatusPending)
+	rec.AccountID = "acc_1"
+	v2 := rec.Clone()
+	v2.Version, v2.Status = 2, StatusCancelled
+	ts := []*OrderTransition{
+		{Record: rec},
+		{Record: v2, Expect: 1, Prev: StatusPending, Ledger: []LedgerEntry{{LogIndex: LedgerNoLog, Kind: LedgerOffChain}},
+			Events: []OutboxEvent{{ID: "evt_1", Trigger: TriggerOrderCancelled, CreatedAt: time.Unix(1, 0).UTC()}}},
+	}
+	changes := applyAll(t, o, "ORDERS_0", 7, ts...)
+	if len(changes) != 2 || changes[0].Prev != 0 || changes[1].Prev != StatusPending || changes[1].Record.Status != StatusCancelled {
+		t.Fatalf("changes %+v", changes)
+	}
+	if pos, err := o.LogPosition("ORDERS_0"); err != nil || pos != 7 {
+		t.Fatalf("position %d %v", pos, err)
+	}
+	if again := applyAll(t, o, "ORDERS_0", 8, ts...); len(again) != 0 {
+		t.Fatalf("a second apply reported %d changes", len(again))
+	}
+	got, ok, err := o.Load(rec.Hash)
+	if err != nil || !ok || got.Version != 2 || got.Status != StatusCancelled {
+		t.Fatalf("stored %+v %v %v", got, ok, err)
+	}
+	list, _, err := o.List(ListFilter{Status: StatusPending, Limit: 10})
+	if err != nil || len(list) != 0 {
+		t.Fatalf("pending index still lists %d orders (%v)", len(list), err)
+	}
+	if list, _, _ = o.List(ListFilter{Status: StatusCancelled, Limit: 10}); len(list) != 1 {
+		t.Fatalf("cancelled index lists %d orders", len(list))
+	}
+	if l, _ := o.LoadLedger(rec.Hash); len(l) != 1 {
+		t.Fatalf("ledger %+v", l)
+	}
+	if ev, _ := o.outbox.Scan("acc_1", 0, 10); len(ev) != 1 || ev[0].Event.ID != "evt_1" {
+		t.Fatalf("outbox %+v", ev)
+	}
+	if !o.MayExist(rec.Hash) {
+		t.Fatal("an applied order is not in the hash filter")
+	}
+}
+
+func applyAll(t *testing.T, o *Orders, log string, seq uint64, ts ...*OrderTransition) []AppliedChange {
+	t.Helper()
+	a := o.BeginApply()
+	defer a.Close()
+	for _, tr := range ts {
+		if _, err := a.Add(tr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	changes, err := a.Commit(log, seq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return changes
+}
+
+// fakeSharedLog records what the store would publish: a test double for
+// the replicated log (cluster/natsjs tests the real one), which applies
+// the published bytes to another store as a node would.
+type fakeSharedLog struct {
+	rev     uint64
+	applyTo *Store
+	seq     uint64
+}
+
+func (f *fakeSharedLog) Barrier(context.Context, string) (uint64, error) { return f.rev, nil }
+
+func (f *fakeSharedLog) Publish(_ context.Context, _ string, rev uint64, repr []byte) error {
+	if rev != f.rev {
+		return ErrSharedConflict
+	}
+	f.seq++
+	f.rev = f.seq
+	return f.applyTo.ApplyShared(repr, "SHARED", f.seq)
+}
+
+// TestSharedWritesConverge: account writes through a shared log are
+// applied from their bytes, the position kept, and the authentication
+// cache drops a key disabled by the applied batch.
+func TestSharedWritesConverge(t *testing.T) {
+	s := openTestStore(t)
+	log := &fakeSharedLog{applyTo: s}
+	s.UseSharedLog(log)
+	a := NewAccounts(s, nil)
+	acct, err := a.CreateAccount("x", config.TierFree, config.BucketLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, rec, err := a.IssueKey(acct.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Authenticate(key); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.DisableKey(rec.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Authenticate(key); err == nil {
+		t.Fatal("a disabled key still authenticates")
+	}
+	if pos, err := s.SharedPosition("SHARED"); err != nil || pos != 3 {
+		t.Fatalf("shared position %d %v", pos, err)
+	}
+	// A conflict makes the mutation run again on what the other write left.
+	log.rev = 99
+	log.seq = 99
+	tx := s.BeginShared(context.Background(), accountsEntity)
+	log.rev = 100
+	err = tx.Commit(context.Background(), func(b *pebble.Batch) error { return nil })
+	if !errors.Is(err, ErrSharedConflict) {
+		t.Fatalf("a stale revision committed: %v", err)
+	}
+}
+
+// TestApplySharedRefusesChainData: a shared batch may not write chain-bound
+// records, positions or metadata.
+func TestApplySharedRefusesChainData(t *testing.T) {
+	s := openTestStore(t)
+	for _, key := range [][]byte{OrderKey(common.Hash{1}), []byte("m/schema"), []byte("g/SHARED"), []byte("zz-unknown")} {
+		b := s.db.NewBatch()
+		_ = b.Set(key, []byte("x"), nil)
+		if err := s.ApplyShared(b.Repr(), "SHARED", 1); err == nil {
+			t.Errorf("a shared batch wrote %q", key)
+		}
+		_ = b.Close()
+	}
+	b := s.db.NewBatch()
+	_ = b.Set(accountKey("acc_1"), []byte(`{"id":"acc_1"}`), nil)
+	if err := s.ApplyShared(b.Repr(), "SHARED", 1); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok, _ := s.get(accountKey("acc_1")); !ok || string(v) != `{"id":"acc_1"}` {
+		t.Fatalf("account %q %v", v, ok)
+	}
+}
+
+// openTestStore opens a store in a temporary folder, closed at the end.
+func openTestStore(t *testing.T) *Store {
+	t.Helper()
+	s, err := Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
