@@ -62,6 +62,9 @@ func (j *Journal) AppendOrder(ctx context.Context, t *persistence.OrderTransitio
 	if rec.Version != t.Expect+1 {
 		return fmt.Errorf("natsjs: order %s: version %d does not follow %d", rec.Hash.Hex(), rec.Version, t.Expect)
 	}
+	if !j.mat.started() {
+		return fmt.Errorf("%w: the node has not joined the cluster yet", persistence.ErrUnavailable)
+	}
 	ctx, cancel := j.n.writeContext(ctx)
 	defer cancel()
 	p := Partition(rec.Hash, j.partitions)

@@ -3,6 +3,7 @@ package natsjs
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/nats-io/nats.go/jetstream"
@@ -23,10 +24,11 @@ type Feed func(prev persistence.Status, rec *persistence.OrderRecord, bind *comm
 // of orders then stays local, and every node's pair and maker actors see
 // every order, whichever node accepted it.
 type Materialiser struct {
-	n         *Node
-	orders    *persistence.Orders
-	feed      Feed
-	followers []*follower
+	n      *Node
+	orders *persistence.Orders
+	feed   Feed
+	// followers holds one follower per partition once Start has run.
+	followers atomic.Pointer[[]*follower]
 }
 
 // NewMaterialiser returns the materialiser of the order streams into
@@ -39,6 +41,7 @@ func NewMaterialiser(n *Node, orders *persistence.Orders, feed Feed) *Materialis
 // it after Setup and after the engine has loaded the store's open orders
 // into its actors (the feed then only carries what is new).
 func (m *Materialiser) Start(ctx context.Context) error {
+	var followers []*follower
 	for p := range m.n.opts.Cluster.OrderPartitions {
 		name := orderStream(p)
 		from, err := m.orders.LogPosition(name)
@@ -49,10 +52,11 @@ func (m *Materialiser) Start(ctx context.Context) error {
 		if err := f.start(ctx); err != nil {
 			return err
 		}
-		m.followers = append(m.followers, f)
+		followers = append(followers, f)
 		m.n.onClose(f.stop)
 		m.n.addFollower(f)
 	}
+	m.followers.Store(&followers)
 	return nil
 }
 
@@ -91,8 +95,12 @@ func (m *Materialiser) apply(stream string, msgs []jetstream.Msg) error {
 // WaitApplied returns once partition p's message seq is in this node's
 // store (and told to the feed).
 func (m *Materialiser) WaitApplied(ctx context.Context, p int, seq uint64) error {
-	if p < 0 || p >= len(m.followers) {
+	fs := m.followers.Load()
+	if fs == nil || p < 0 || p >= len(*fs) {
 		return fmt.Errorf("natsjs: partition %d is not followed (the materialiser has not started)", p)
 	}
-	return m.followers[p].waitApplied(ctx, seq)
+	return (*fs)[p].waitApplied(ctx, seq)
 }
+
+// started reports whether Start has run.
+func (m *Materialiser) started() bool { return m.followers.Load() != nil }

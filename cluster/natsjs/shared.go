@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -20,7 +21,7 @@ import (
 type SharedLog struct {
 	n     *Node
 	store *persistence.Store
-	f     *follower
+	f     atomic.Pointer[follower] // set by Start
 }
 
 var _ persistence.SharedLog = (*SharedLog)(nil)
@@ -37,13 +38,23 @@ func (l *SharedLog) Start(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	l.f = newFollower(l.n, sharedStream, from, l.apply)
-	if err := l.f.start(ctx); err != nil {
+	f := newFollower(l.n, sharedStream, from, l.apply)
+	if err := f.start(ctx); err != nil {
 		return err
 	}
-	l.n.onClose(l.f.stop)
-	l.n.addFollower(l.f)
+	l.n.onClose(f.stop)
+	l.n.addFollower(f)
+	l.f.Store(f)
 	return nil
+}
+
+// follower returns the started follower, or ErrUnavailable before Start.
+func (l *SharedLog) follower() (*follower, error) {
+	f := l.f.Load()
+	if f == nil {
+		return nil, fmt.Errorf("%w: the node has not joined the cluster yet", persistence.ErrUnavailable)
+	}
+	return f, nil
 }
 
 // apply writes each message's batch with its position.
@@ -63,6 +74,10 @@ func (l *SharedLog) apply(msgs []jetstream.Msg) error {
 // Barrier implements persistence.SharedLog: the entity's last message as
 // the stream's leader has it, once this node has applied it.
 func (l *SharedLog) Barrier(ctx context.Context, entity string) (uint64, error) {
+	f, err := l.follower()
+	if err != nil {
+		return 0, err
+	}
 	if !l.n.health.writable() {
 		return 0, fmt.Errorf("%w: shared write of %s", persistence.ErrUnavailable, entity)
 	}
@@ -75,7 +90,7 @@ func (l *SharedLog) Barrier(ctx context.Context, entity string) (uint64, error) 
 	if !found {
 		return 0, nil
 	}
-	if err := l.f.waitApplied(ctx, m.Seq); err != nil {
+	if err := f.waitApplied(ctx, m.Seq); err != nil {
 		return 0, fmt.Errorf("%w: %v", persistence.ErrUnavailable, err)
 	}
 	return m.Seq, nil
@@ -83,6 +98,10 @@ func (l *SharedLog) Barrier(ctx context.Context, entity string) (uint64, error) 
 
 // Publish implements persistence.SharedLog.
 func (l *SharedLog) Publish(ctx context.Context, entity string, rev uint64, repr []byte) error {
+	f, err := l.follower()
+	if err != nil {
+		return err
+	}
 	ctx, cancel := l.n.writeContext(ctx)
 	defer cancel()
 	seq, err := l.n.publishCAS(ctx, sharedStream, sharedSubject(entity), entity+":"+nonce(), rev, repr)
@@ -92,7 +111,7 @@ func (l *SharedLog) Publish(ctx context.Context, entity string, rev uint64, repr
 	if err != nil {
 		return err
 	}
-	if err := l.f.waitApplied(ctx, seq); err != nil {
+	if err := f.waitApplied(ctx, seq); err != nil {
 		return fmt.Errorf("%w: shared write of %s is durable at %d but not yet applied here: %v", persistence.ErrOutcomeUnknown, entity, seq, err)
 	}
 	return nil
