@@ -32,6 +32,10 @@ type Options struct {
 	// ChainStatus reports the indexer's progress to GET /readyz (nil: no
 	// chain is followed, readiness does not look at it).
 	ChainStatus func() chainsync.Status
+	// Ready is another readiness check of GET /readyz: an
+	// *orderengine.Error while this instance should get no traffic (a
+	// cluster node joining, catching up or without quorum); nil: none.
+	Ready func() error
 	// AdminToken guards the admin API. Empty means the caller did not
 	// provide one: New then uses Config.HTTP.AdminToken or generates one
 	// into <DataDir>/admin.token (see AdminToken).
@@ -65,6 +69,7 @@ type Server struct {
 	// chainStatus reports the indexer's progress (nil without a chain).
 	draining    atomic.Bool
 	chainStatus func() chainsync.Status
+	ready       func() error
 
 	mu        sync.Mutex
 	publicLn  net.Listener
@@ -94,6 +99,7 @@ func New(eng Engine, opts Options) (*Server, error) {
 		services:    opts.Services,
 		config:      buildConfigJSON(eng.Config.Chain, eng.Config.Limits),
 		chainStatus: opts.ChainStatus,
+		ready:       opts.Ready,
 	}
 	for _, c := range append([]prometheus.Collector{eng.Store.Collector(), chainCollector{s}}, opts.Collectors...) {
 		if err := s.metrics.reg.Register(c); err != nil {

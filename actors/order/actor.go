@@ -55,7 +55,7 @@ func (a *orderActor) load() error {
 	}
 	rec, ok, err := j.LoadOrder(a.hash)
 	if err != nil {
-		return err
+		return loadError(err)
 	}
 	if !ok {
 		a.loaded = true
@@ -63,7 +63,7 @@ func (a *orderActor) load() error {
 	}
 	entries, err := j.LoadLedger(a.hash)
 	if err != nil {
-		return err
+		return loadError(err)
 	}
 	a.rec, a.ledger, a.loaded = rec, newLedger(entries), true
 	return nil
@@ -183,6 +183,17 @@ func alreadyExists(rec *persistence.OrderRecord) error {
 
 func notFound(h common.Hash) error {
 	return orderengine.Errorf(orderengine.CodeNotFound, "no order with hash %s", h.Hex())
+}
+
+// loadError is the client error of a failed load: NO_QUORUM when the
+// replicated journal could not be read for want of a quorum (cluster
+// mode), else err.
+func loadError(err error) error {
+	if errors.Is(err, persistence.ErrUnavailable) {
+		return &orderengine.Error{Code: orderengine.CodeNoQuorum, RetryAfterSeconds: 1,
+			Message: "the cluster cannot answer for this order now (no quorum): retry after Retry-After"}
+	}
+	return err
 }
 
 // noQuorum is the client error of an append the replicated journal could
