@@ -112,6 +112,7 @@ type System struct {
 
 	opts    Options
 	prices  *market.OraclePricer // nil without a chain and an oracle
+	cluster *clusterJS           // nil on one node (cluster_jetstream.go)
 	cancel  context.CancelFunc
 	running sync.WaitGroup
 	closers []func() error // in the order New made them; Close runs them backwards
@@ -137,6 +138,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		}
 	}()
 	if err := s.openStore(); err != nil {
+		return nil, err
+	}
+	if err := s.openClusterJS(); err != nil {
 		return nil, err
 	}
 	if err := s.openChain(ctx); err != nil {
@@ -201,9 +205,10 @@ func (s *System) buildActors() {
 	})
 	s.closeWith(func() error { s.Makers.Stop(); return nil })
 	ocfg := cfg.Orders.Resolved()
+	journal, feed := s.orderJournal()
 	s.OrderActors = order.NewRegistry(s.Actors, order.Options{
-		Journal: s.Orders, Clock: s.Clock, Log: s.Log, Idle: ocfg.ActorIdle,
-		Feed: s.orderChanged,
+		Journal: journal, Clock: s.Clock, Log: s.Log, Idle: ocfg.ActorIdle,
+		Feed: feed,
 	})
 	s.closeWith(func() error { s.OrderActors.Stop(); return nil })
 }
@@ -264,7 +269,7 @@ func (s *System) buildHTTP() error {
 		status = s.Indexer.Status
 	}
 	srv, err := apihttp.New(apihttp.Engine{Config: s.Config, Log: s.Log, Store: s.Store, Accounts: s.Accounts, Limiter: s.Limiter},
-		apihttp.Options{Services: services, ExtraRoutes: s.opts.Routes, Collectors: collectors, ChainStatus: status})
+		apihttp.Options{Services: services, ExtraRoutes: s.opts.Routes, Collectors: collectors, ChainStatus: status, Ready: s.clusterReady()})
 	if err != nil {
 		return err
 	}
@@ -310,6 +315,9 @@ func (s *System) Start(ctx context.Context) error {
 		return fmt.Errorf("app: load the open orders: %w", err)
 	}
 	s.Log.Info("open orders loaded into their pairs and makers", "count", n)
+	if err := s.startClusterJS(ctx); err != nil {
+		return err
+	}
 	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s.cancel = cancel
 	run := func(f func(context.Context)) {
