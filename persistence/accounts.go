@@ -4,16 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/orderengine/orderengine/config"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/orderengine/orderengine"
 )
@@ -27,9 +28,13 @@ type Account struct {
 	// Limits are the per-account bucket limits of an enterprise account;
 	// zero, and left out of the JSON, for the other tiers (whose limits are
 	// the configuration's: a zero here would read as "nothing allowed").
-	Limits    config.BucketLimits `json:"limits,omitzero"`
-	CreatedAt time.Time           `json:"createdAt"`
-	UpdatedAt time.Time           `json:"updatedAt"`
+	Limits config.BucketLimits `json:"limits,omitzero"`
+	// Wallets are the linked wallets (wallets.go), in the order linked.
+	Wallets []common.Address `json:"wallets,omitempty"`
+	// TierApplication is the latest tier application, nil when none.
+	TierApplication *TierApplication `json:"tierApplication,omitempty"`
+	CreatedAt       time.Time        `json:"createdAt"`
+	UpdatedAt       time.Time        `json:"updatedAt"`
 }
 
 // KeyRecord is what is stored about an API key: never the key, only its
@@ -37,6 +42,8 @@ type Account struct {
 type KeyRecord struct {
 	ID        string `json:"id"`
 	AccountID string `json:"accountId"`
+	// Name is the owner's label of the key ("" when none was given).
+	Name string `json:"name,omitempty"`
 	// Hint is the prefix and the first four random characters, enough for a
 	// person to tell keys apart in a list.
 	Hint       string     `json:"hint"`
@@ -45,6 +52,12 @@ type KeyRecord struct {
 	DisabledAt *time.Time `json:"disabledAt,omitempty"`
 	// ReplacedBy is the id of the key that a reissue created in its place.
 	ReplacedBy string `json:"replacedBy,omitempty"`
+	// LastUsedAt is the start of the last minute the key authenticated a
+	// request in, as last written by FlushKeyUsage (keyusage.go); nil
+	// when never used.
+	LastUsedAt *time.Time `json:"lastUsedAt,omitempty"`
+	// used tracks the key's use in memory (cached records only).
+	used *keyUse
 }
 
 // Principal is the result of a successful authentication. Both pointers
@@ -55,18 +68,18 @@ type Principal struct {
 	Account *Account
 }
 
-// Accounts manages accounts and API keys in the store, with an in-memory
-// cache of every record it has read. Every mutation goes through it as a
-// shared write (shared.go) of the entity "accounts": on one node a synced
-// commit, in a cluster a replicated one applied by every node. Once a
-// shared batch is in the store, on every node, the cached records it wrote
-// are dropped (dropCached), so a disabled key is refused by the next
-// request that node serves after it applied the write.
+// Accounts manages accounts, API keys and linked wallets in the store, with
+// an in-memory cache of every record it has read. Every mutation goes
+// through it as a shared write (shared.go) of the entity "accounts": on one
+// node a synced commit, in a cluster a replicated one that every node
+// applies. Once a shared batch is in the store, on every node, the cached
+// records it wrote are dropped (dropCached), so a disabled key is refused
+// by the next request a node serves after it applied the write.
 type Accounts struct {
 	store *Store
 	now   func() time.Time
 
-	// writeMu serialises mutations (admin operations are rare); tx is the
+	// writeMu serialises mutations (account changes are rare); tx is the
 	// shared write of the mutation in progress (update).
 	writeMu sync.Mutex
 	tx      *SharedTx
@@ -74,6 +87,11 @@ type Accounts struct {
 	mu       sync.RWMutex
 	keys     map[[32]byte]*KeyRecord // by key hash
 	accounts map[string]*Account
+	wallets  map[common.Address]string // linked wallet → account id, as found
+	uses     map[string]*keyUse        // by key id: the cached keys' use
+	// minute is the current unix minute, advanced by RunKeyUsage: the
+	// request path compares it with a key's last use without a clock read.
+	minute atomic.Int64
 	// gen counts the cache drops: a read that started before one does not
 	// cache what it read.
 	gen uint64
@@ -82,10 +100,6 @@ type Accounts struct {
 // accountsEntity is the shared entity of all account data: its writes are
 // serialised cluster-wide as writeMu serialises them in one process.
 const accountsEntity = "accounts"
-
-// sharedRetries bounds how often a mutation is run again after another
-// node wrote account data while it ran.
-const sharedRetries = 5
 
 // NewAccounts returns the account manager of store. now is the clock used
 // for timestamps (nil means time.Now).
@@ -98,13 +112,17 @@ func NewAccounts(store *Store, now func() time.Time) *Accounts {
 		now:      now,
 		keys:     make(map[[32]byte]*KeyRecord),
 		accounts: make(map[string]*Account),
+		wallets:  make(map[common.Address]string),
+		uses:     make(map[string]*keyUse),
 	}
+	a.minute.Store(now().Unix() / 60)
 	store.onSharedApplied(a.dropCached)
 	return a
 }
 
 // dropCached drops the cached records a shared batch wrote (keys: the
-// batch's keys) and starts a new cache generation.
+// batch's keys) and starts a new cache generation. The keys' use trackers
+// stay: they are by key id and outlive the cached record.
 func (a *Accounts) dropCached(keys [][]byte) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -113,6 +131,8 @@ func (a *Accounts) dropCached(keys [][]byte) {
 		switch {
 		case bytes.HasPrefix(k, []byte(prefixAccount)):
 			delete(a.accounts, string(k[len(prefixAccount):]))
+		case bytes.HasPrefix(k, []byte(prefixWallet)) && len(k) == len(prefixWallet)+20:
+			delete(a.wallets, common.Address(k[len(prefixWallet):]))
 		case bytes.HasPrefix(k, []byte(prefixKeyHash)) && len(k) == len(prefixKeyHash)+32:
 			delete(a.keys, [32]byte(k[len(prefixKeyHash):]))
 		case bytes.HasPrefix(k, []byte(prefixKey)):
@@ -164,6 +184,7 @@ func (a *Accounts) Authenticate(key string) (Principal, error) {
 	if rec.Disabled {
 		return Principal{}, orderengine.Errorf(orderengine.CodeKeyDisabled, "API key %s is disabled", rec.ID)
 	}
+	a.touch(rec)
 	return Principal{Key: rec, Account: acct}, nil
 }
 
@@ -185,6 +206,7 @@ func (a *Accounts) loadByHash(hash [32]byte) (*KeyRecord, *Account, error) {
 		return nil, nil, err
 	}
 	a.mu.Lock()
+	rec.used = a.useOfLocked(rec)
 	if a.gen == gen {
 		a.keys[hash] = rec
 	}
@@ -223,9 +245,9 @@ func (a *Accounts) Account(id string) (*Account, error) {
 	if !ok {
 		return nil, orderengine.Errorf(orderengine.CodeNotFound, "account %s not found", id)
 	}
-	acct = new(Account)
-	if err := json.Unmarshal(v, acct); err != nil {
-		return nil, fmt.Errorf("persistence: decode account %s: %w", id, err)
+	acct, err = decodeAccount(id, v)
+	if err != nil {
+		return nil, err
 	}
 	a.mu.Lock()
 	if a.gen == gen {
@@ -264,37 +286,49 @@ func (a *Accounts) SetTier(accountID string, tier config.Tier, limits config.Buc
 	if err := checkTier(tier, limits); err != nil {
 		return nil, err
 	}
-	var acct Account
-	err := a.update(func() error {
-		old, err := a.Account(accountID)
-		if err != nil {
-			return err
-		}
-		acct = *old
+	return a.updateAccount(accountID, func(acct *Account) error {
 		acct.Tier = tier
 		acct.Limits = config.BucketLimits{}
 		if tier == config.TierEnterprise {
 			acct.Limits = limits
 		}
-		acct.UpdatedAt = a.now().UTC()
-		return a.commit(func(b *pebble.Batch) error { return setJSON(b, accountKey(acct.ID), &acct) })
+		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return &acct, nil
 }
 
 // IssueKey creates a key for the account and returns it in clear text. This
 // is the only time the key exists outside its owner's hands.
 func (a *Accounts) IssueKey(accountID string) (string, *KeyRecord, error) {
+	return a.CreateKey(accountID, "", 0)
+}
+
+// CreateKey creates a key named name for the account and returns it in
+// clear text, the only time it exists outside its owner's hands. With
+// maxActive > 0, an account that already has that many enabled keys is
+// LIMIT_REACHED.
+func (a *Accounts) CreateKey(accountID, name string, maxActive int) (string, *KeyRecord, error) {
 	var key string
 	var rec *KeyRecord
 	err := a.update(func() error {
 		if _, err := a.Account(accountID); err != nil {
 			return err
 		}
-		key, rec = a.newKey(accountID)
+		if maxActive > 0 {
+			keys, err := a.ListKeys(accountID)
+			if err != nil {
+				return err
+			}
+			active := 0
+			for _, k := range keys {
+				if !k.Disabled {
+					active++
+				}
+			}
+			if active >= maxActive {
+				return orderengine.Errorf(orderengine.CodeLimitReached, "an account has at most %d enabled keys: disable one first", maxActive)
+			}
+		}
+		key, rec = a.newKey(accountID, name)
 		return a.commit(func(b *pebble.Batch) error { return a.putKey(b, key, rec) })
 	})
 	if err != nil {
@@ -303,11 +337,12 @@ func (a *Accounts) IssueKey(accountID string) (string, *KeyRecord, error) {
 	return key, rec, nil
 }
 
-func (a *Accounts) newKey(accountID string) (string, *KeyRecord) {
+func (a *Accounts) newKey(accountID, name string) (string, *KeyRecord) {
 	key := NewAPIKey()
 	return key, &KeyRecord{
 		ID:        newID("key_", 16),
 		AccountID: accountID,
+		Name:      name,
 		Hint:      key[:len(KeyPrefix)+4] + "…",
 		CreatedAt: a.now().UTC(),
 	}
@@ -337,6 +372,17 @@ func (a *Accounts) DisableKey(keyID string) (*KeyRecord, error) {
 // ReissueKey disables keyID and issues a new key for the same account, in
 // one atomic write. It returns the new key in clear text.
 func (a *Accounts) ReissueKey(keyID string) (string, *KeyRecord, error) {
+	return a.reissue(keyID, false)
+}
+
+// ReissueKeyOnce is ReissueKey for a key not reissued before: a key that
+// already has a replacement is ALREADY_EXISTS, decided under the write
+// lock, so concurrent reissues of one key make one replacement.
+func (a *Accounts) ReissueKeyOnce(keyID string) (string, *KeyRecord, error) {
+	return a.reissue(keyID, true)
+}
+
+func (a *Accounts) reissue(keyID string, once bool) (string, *KeyRecord, error) {
 	var key string
 	var rec *KeyRecord
 	err := a.update(func() error {
@@ -344,7 +390,10 @@ func (a *Accounts) ReissueKey(keyID string) (string, *KeyRecord, error) {
 		if err != nil {
 			return err
 		}
-		key, rec = a.newKey(old.AccountID)
+		if once && old.ReplacedBy != "" {
+			return orderengine.Errorf(orderengine.CodeAlreadyExists, "key %s was already reissued as %s", old.ID, old.ReplacedBy)
+		}
+		key, rec = a.newKey(old.AccountID, old.Name)
 		_, err = a.disableLocked(keyID, rec.ID, func(b *pebble.Batch) error { return a.putKey(b, key, rec) })
 		return err
 	})
@@ -355,7 +404,8 @@ func (a *Accounts) ReissueKey(keyID string) (string, *KeyRecord, error) {
 }
 
 // disableLocked marks keyID disabled (recording replacedBy) and commits it
-// with the extra writes of also. It runs inside update.
+// with the extra writes of also. It runs inside update; the cached record
+// is dropped once the write is in the store (dropCached).
 func (a *Accounts) disableLocked(keyID, replacedBy string, also func(*pebble.Batch) error) (*KeyRecord, error) {
 	old, err := a.readKey(keyID)
 	if err != nil {
@@ -407,6 +457,10 @@ func (a *Accounts) ListKeys(accountID string) ([]KeyRecord, error) {
 		if err != nil {
 			return nil, err
 		}
+		a.mu.RLock()
+		rec.used = a.uses[rec.ID]
+		a.mu.RUnlock()
+		rec.LastUsedAt = rec.lastUsed()
 		out = append(out, *rec)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].CreatedAt.Before(out[j].CreatedAt) })
@@ -436,44 +490,29 @@ func (a *Accounts) ListAccounts() ([]Account, error) {
 	return out, nil
 }
 
-// update runs fn, a mutation that reads what it changes and commits once,
-// under the write lock and inside a shared write of the account data (its
-// reads see at least the cluster's latest account write). When another
-// node wrote account data meanwhile, fn runs again on the new data, at most
-// sharedRetries times.
+// update runs fn, a mutation that reads what it changes and commits once
+// (commit), under the write lock and inside a shared write of the account
+// data (Store.UpdateShared): its reads see at least the cluster's latest
+// account write, and when another node wrote account data meanwhile, fn
+// runs again on the new data.
 func (a *Accounts) update(fn func() error) error {
 	a.writeMu.Lock()
 	defer a.writeMu.Unlock()
-	for attempt := 0; ; attempt++ {
-		a.tx = a.store.BeginShared(context.Background(), accountsEntity)
-		err := fn()
-		a.tx = nil
-		if !errors.Is(err, ErrSharedConflict) || attempt == sharedRetries {
-			return err
-		}
-	}
+	return a.store.UpdateShared(context.Background(), accountsEntity, func(tx *SharedTx) error {
+		a.tx = tx
+		defer func() { a.tx = nil }()
+		return fn()
+	})
 }
 
 // commit writes the batch fill builds as the shared write of the mutation
-// in progress (update); a write outside update is its own shared write.
-// The cached records it wrote are dropped once it is in the store.
+// in progress (update). The cached records it wrote are dropped once it is
+// in the store.
 func (a *Accounts) commit(fill func(*pebble.Batch) error) error {
-	tx := a.tx
-	if tx == nil {
-		tx = a.store.BeginShared(context.Background(), accountsEntity)
+	if a.tx == nil {
+		return fmt.Errorf("persistence: an account write outside update")
 	}
-	err := tx.Commit(context.Background(), fill)
-	switch {
-	case err == nil, errors.Is(err, ErrSharedConflict):
-		return err
-	case errors.Is(err, ErrOutcomeUnknown):
-		return &orderengine.Error{Code: orderengine.CodeNoQuorum, RetryAfterSeconds: 1,
-			Message: "the change may or may not have been stored (the cluster did not confirm it in time): read it back before retrying"}
-	case errors.Is(err, ErrUnavailable):
-		return &orderengine.Error{Code: orderengine.CodeNoQuorum, RetryAfterSeconds: 1,
-			Message: "the cluster cannot make writes durable now (no quorum); nothing was changed: retry later"}
-	}
-	return err
+	return a.tx.Commit(context.Background(), fill)
 }
 
 func setJSON(b *pebble.Batch, key []byte, v any) error {

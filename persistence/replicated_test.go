@@ -10,6 +10,7 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/config"
 )
 
@@ -112,19 +113,35 @@ func applyAll(t *testing.T, o *Orders, log string, seq uint64, ts ...*OrderTrans
 
 // fakeSharedLog records what the store would publish: a test double for
 // the replicated log (cluster/natsjs tests the real one), which applies
-// the published bytes to another store as a node would.
+// the published bytes to another store as a node would. interfere, when
+// set, runs once at the next Publish as another node's write landing
+// first.
 type fakeSharedLog struct {
-	rev     uint64
-	applyTo *Store
-	seq     uint64
+	rev       uint64
+	applyTo   *Store
+	seq       uint64
+	published int
+	interfere func() []byte
 }
 
 func (f *fakeSharedLog) Barrier(context.Context, string) (uint64, error) { return f.rev, nil }
 
 func (f *fakeSharedLog) Publish(_ context.Context, _ string, rev uint64, repr []byte) error {
+	if f.interfere != nil {
+		other := f.interfere()
+		f.interfere = nil
+		if err := f.land(other); err != nil {
+			return err
+		}
+	}
 	if rev != f.rev {
 		return ErrSharedConflict
 	}
+	f.published++
+	return f.land(repr)
+}
+
+func (f *fakeSharedLog) land(repr []byte) error {
 	f.seq++
 	f.rev = f.seq
 	return f.applyTo.ApplyShared(repr, "SHARED", f.seq)
@@ -132,7 +149,8 @@ func (f *fakeSharedLog) Publish(_ context.Context, _ string, rev uint64, repr []
 
 // TestSharedWritesConverge: account writes through a shared log are
 // applied from their bytes, the position kept, and the authentication
-// cache drops a key disabled by the applied batch.
+// cache drops a key disabled by the applied batch; sessions take the same
+// path; a batch with nothing in it publishes nothing.
 func TestSharedWritesConverge(t *testing.T) {
 	s := openTestStore(t)
 	log := &fakeSharedLog{applyTo: s}
@@ -158,14 +176,67 @@ func TestSharedWritesConverge(t *testing.T) {
 	if pos, err := s.SharedPosition("SHARED"); err != nil || pos != 3 {
 		t.Fatalf("shared position %d %v", pos, err)
 	}
-	// A conflict makes the mutation run again on what the other write left.
-	log.rev = 99
-	log.seq = 99
-	tx := s.BeginShared(context.Background(), accountsEntity)
-	log.rev = 100
-	err = tx.Commit(context.Background(), func(b *pebble.Batch) error { return nil })
-	if !errors.Is(err, ErrSharedConflict) {
-		t.Fatalf("a stale revision committed: %v", err)
+	sessions := NewSessions(s, nil)
+	token, _, err := sessions.Create(acct.ID, common.Address{1}, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := sessions.Lookup(token); !ok || err != nil {
+		t.Fatalf("session lookup: %v %v", ok, err)
+	}
+	if log.published != 4 {
+		t.Fatalf("%d shared writes published, want 4", log.published)
+	}
+	err = s.UpdateShared(context.Background(), accountsEntity, func(tx *SharedTx) error {
+		return tx.Commit(context.Background(), func(*pebble.Batch) error { return nil })
+	})
+	if err != nil || log.published != 4 {
+		t.Fatalf("an empty shared write: %v, %d published", err, log.published)
+	}
+}
+
+// TestSharedConflictRunsAgain: when another node's write of the entity
+// lands between a mutation's reads and its commit, the commit is refused
+// and the mutation runs again on what that write left: here a tier
+// application after another node moved the account to that tier is
+// ALREADY_EXISTS, not a stale pending application.
+func TestSharedConflictRunsAgain(t *testing.T) {
+	s := openTestStore(t)
+	log := &fakeSharedLog{applyTo: s}
+	s.UseSharedLog(log)
+	a := NewAccounts(s, nil)
+	acct, err := a.CreateAccount("x", config.TierFree, config.BucketLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log.interfere = func() []byte {
+		moved := *acct
+		moved.Tier = config.TierBuilder
+		b := s.db.NewBatch()
+		defer func() { _ = b.Close() }()
+		if err := setJSON(b, accountKey(acct.ID), &moved); err != nil {
+			t.Fatal(err)
+		}
+		return append([]byte(nil), b.Repr()...)
+	}
+	_, err = a.ApplyForTier(acct.ID, TierApplication{Tier: config.TierBuilder, UseCase: "u", ExpectedVolume: "v"})
+	var apiErr *orderengine.Error
+	if !errors.As(err, &apiErr) || apiErr.Code != orderengine.CodeAlreadyExists {
+		t.Fatalf("tier application after another node's tier change: %v", err)
+	}
+	got, err := a.Account(acct.ID)
+	if err != nil || got.Tier != config.TierBuilder || got.TierApplication != nil {
+		t.Fatalf("account after the conflict: %+v %v", got, err)
+	}
+	// A mutation that keeps conflicting gives up with SERVICE_UNAVAILABLE.
+	stale := 0
+	err = s.UpdateShared(context.Background(), accountsEntity, func(tx *SharedTx) error {
+		stale++
+		log.rev++
+		return tx.Commit(context.Background(), func(b *pebble.Batch) error { return b.Set(accountKey("acc_y"), []byte("{}"), nil) })
+	})
+	if !errors.As(err, &apiErr) || apiErr.Code != orderengine.CodeServiceUnavailable || stale != sharedAttempts {
+		t.Fatalf("endless conflicts: %v after %d runs", err, stale)
 	}
 }
 

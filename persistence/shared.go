@@ -5,28 +5,35 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/batchrepr"
+
+	"github.com/orderengine/orderengine"
 )
 
-// Shared records: the data of accounts (accounts, API keys, webhook
-// endpoints and every other account-scoped record), as opposed to chain
-// data, which every node derives from the chain itself. On one node a
-// shared write is a synced commit of a batch. In a cluster (SharedLog, set
-// by cluster/natsjs) the same batch's bytes are published to a replicated
-// log under the name of the entity they belong to, conditional on the
-// entity's revision; every node, the writer included, applies the exact
-// bytes to its store in log order (ApplyShared), so all nodes converge, and
-// the writer returns once its own store has them.
+// Shared records: account data (accounts, API keys with their names and
+// last use, linked wallets, tier applications, dashboard sessions: the
+// record kinds of sharedPrefixes), as opposed to chain data, which every
+// node derives from the chain itself, and orders, which have their own
+// replicated journal. On one node a shared write is a synced commit of a
+// batch. In a cluster (SharedLog, set by cluster/natsjs) the same batch's
+// bytes are published to a replicated log under the name of the entity
+// they belong to, conditional on the entity's revision; every node, the
+// writer included, applies the exact bytes to its store in log order
+// (ApplyShared), so all nodes converge, and the writer returns once its own
+// store has them.
 //
-// A writer takes a SharedTx (BeginShared) before it reads what it will
-// change: in a cluster, BeginShared waits until this node has applied the
-// entity's latest write, so the reads are at least that new, and Commit is
-// conditional on that revision. ErrSharedConflict then means another node
-// wrote the entity in between: read again and retry (Accounts.update does).
+// Every writer of shared records uses one mechanism, UpdateShared: it
+// takes a SharedTx (BeginShared) before it reads what it will change (in a
+// cluster, BeginShared waits until this node has applied the entity's
+// latest write, so the reads are at least that new), builds one batch and
+// commits it conditional on that revision. ErrSharedConflict (another node
+// wrote the entity in between) runs the writer again on the newer data.
 //
 // After every shared batch is committed or applied, the store tells its
 // shared-apply listeners (onSharedApplied) which keys it wrote, so caches
@@ -78,8 +85,57 @@ func (s *Store) onSharedApplied(fn func(keys [][]byte)) {
 	s.shared.mu.Unlock()
 }
 
+// UpdateShared runs fn as one shared write of entity: fn reads what it
+// changes, then commits one batch through tx (fn returning without a
+// commit writes nothing). When another node wrote entity meanwhile
+// (ErrSharedConflict), fn runs again on the newer data, up to
+// sharedAttempts times with a short random pause. A write the cluster could
+// not make durable comes back as a client error (503 NO_QUORUM, SharedError).
+func (s *Store) UpdateShared(ctx context.Context, entity string, fn func(tx *SharedTx) error) error {
+	var err error
+	for attempt := 1; ; attempt++ {
+		err = fn(s.BeginShared(ctx, entity))
+		if !errors.Is(err, ErrSharedConflict) || attempt == sharedAttempts {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return SharedError(ctx.Err())
+		case <-time.After(time.Duration(rand.Int64N(int64(attempt) * int64(sharedPause)))):
+		}
+	}
+	return SharedError(err)
+}
+
+// sharedAttempts bounds the runs of one UpdateShared; sharedPause scales
+// the random pause between them (up to attempt × sharedPause).
+const (
+	sharedAttempts = 8
+	sharedPause    = 20 * time.Millisecond
+)
+
+// SharedError is the client error of a failed shared write: 503 NO_QUORUM
+// with Retry-After when the cluster could not make it durable (saying so
+// when it may have landed), SERVICE_UNAVAILABLE when other nodes kept
+// changing the entity; any other error unchanged.
+func SharedError(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, ErrOutcomeUnknown):
+		return &orderengine.Error{Code: orderengine.CodeNoQuorum, RetryAfterSeconds: 1,
+			Message: "the change may or may not have been stored (the cluster did not confirm it in time): read it back before retrying"}
+	case errors.Is(err, ErrUnavailable):
+		return &orderengine.Error{Code: orderengine.CodeNoQuorum, RetryAfterSeconds: 1,
+			Message: "the cluster cannot make writes durable now (no quorum); nothing was changed: retry later"}
+	case errors.Is(err, ErrSharedConflict):
+		return orderengine.Errorf(orderengine.CodeServiceUnavailable, "the record is being changed on other nodes of the cluster; nothing was changed: retry")
+	}
+	return err
+}
+
 // SharedTx is one shared write of an entity: begun before its reads,
-// committed once.
+// committed once (UpdateShared).
 type SharedTx struct {
 	store  *Store
 	log    SharedLog
@@ -108,7 +164,8 @@ func (s *Store) BeginShared(ctx context.Context, entity string) *SharedTx {
 }
 
 // Commit writes the batch fill builds: on one node a synced commit, in a
-// cluster a conditional publish that returns once this node applied it.
+// cluster a conditional publish that returns once this node applied it. An
+// empty batch writes nothing. An error of fill is returned as it is.
 func (tx *SharedTx) Commit(ctx context.Context, fill func(*pebble.Batch) error) error {
 	if tx.err != nil {
 		return tx.err
@@ -117,7 +174,13 @@ func (tx *SharedTx) Commit(ctx context.Context, fill func(*pebble.Batch) error) 
 	b := s.db.NewBatch()
 	defer func() { _ = b.Close() }()
 	if err := fill(b); err != nil {
-		return fmt.Errorf("persistence: build batch: %w", err)
+		return err
+	}
+	if b.Empty() {
+		return nil
+	}
+	if err := checkSharedKeys(b.Repr()); err != nil {
+		return err
 	}
 	if tx.log != nil {
 		return tx.log.Publish(ctx, tx.entity, tx.rev, b.Repr())
@@ -183,7 +246,7 @@ func (s *Store) sharedApplied(repr []byte) error {
 }
 
 // checkSharedKeys refuses a batch with an operation other than a set or a
-// delete, or a key of a chain-bound kind or of a log position.
+// delete, or a key that is not account data (sharedPrefixes).
 func checkSharedKeys(repr []byte) error {
 	if _, ok := batchrepr.ReadHeader(repr); !ok {
 		return errors.New("persistence: shared batch: malformed")
@@ -206,12 +269,17 @@ func checkSharedKeys(repr []byte) error {
 	}
 }
 
-// sharedKey reports whether k may be written by a shared batch: not a
-// chain-bound kind, not a log position, not store metadata.
+// sharedPrefixes are the record kinds of account data: the only keys a
+// shared batch may write.
+var sharedPrefixes = [...]string{
+	prefixAccount, prefixKey, prefixKeyHash, prefixAccountKey, prefixWallet, prefixSession,
+}
+
+// sharedKey reports whether k is a record of account data.
 func sharedKey(k []byte) bool {
-	for _, p := range Prefixes {
-		if strings.HasPrefix(string(k), p.Prefix) {
-			return !p.ChainBound && p.Prefix != prefixSharedLog && p.Prefix != prefixMeta
+	for _, p := range sharedPrefixes {
+		if strings.HasPrefix(string(k), p) {
+			return true
 		}
 	}
 	return false
