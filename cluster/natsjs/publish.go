@@ -183,8 +183,14 @@ type msgGetRequest struct {
 // direct get may be answered by a replica that has not applied the
 // latest writes): with from 0 the last message of subj, else the first
 // message of subj at or after sequence from. found is false when there is
-// none. No leader (an election) is retried until ctx ends.
+// none. No leader (an election) is retried until ctx ends. Without a
+// quorum it fails at once (persistence.ErrUnavailable): a leader needs
+// one, and a lone node's answer might be stale.
 func (n *Node) leaderGet(ctx context.Context, stream, subj string, from uint64) (*storedMsg, bool, error) {
+	if !n.health.writable() {
+		return nil, false, fmt.Errorf("%w: read %s: this node reaches %d other nodes, a quorum of %d replicas needs %d",
+			persistence.ErrUnavailable, subj, n.health.peers.Load(), n.opts.Cluster.Replicas, n.health.quorum-1)
+	}
 	req := msgGetRequest{LastBySubj: subj}
 	if from > 0 {
 		req = msgGetRequest{Seq: from, NextBySubj: subj}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cockroachdb/pebble/v2"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/orderengine/orderengine"
@@ -55,6 +56,9 @@ func waitWritable(t *testing.T, tn *testNode, first int) int {
 		}
 		if err != nil && !errors.Is(err, persistence.ErrUnavailable) {
 			t.Fatalf("write while the cluster recovers: %v", err)
+		}
+		if err != nil {
+			time.Sleep(10 * time.Millisecond)
 		}
 	}
 }
@@ -181,9 +185,9 @@ func TestRetrySameMessageIDNotAppliedTwice(t *testing.T) {
 	}
 }
 
-// TestNoQuorumFailsFast: a node that reaches no other refuses writes at
-// once with ErrUnavailable (nothing written, so not "outcome unknown") and
-// reports NO_QUORUM from Ready.
+// TestNoQuorumFailsFast: a node that reaches no other refuses writes and
+// authoritative reads at once with ErrUnavailable (nothing written, so not
+// "outcome unknown") and reports NO_QUORUM from Ready.
 func TestNoQuorumFailsFast(t *testing.T) {
 	nodes := startCluster(t, 3)
 	writeOrders(t, 6000, 3, nodes...)
@@ -195,12 +199,16 @@ func TestNoQuorumFailsFast(t *testing.T) {
 	if !errors.Is(err, persistence.ErrUnavailable) || errors.Is(err, persistence.ErrOutcomeUnknown) {
 		t.Fatalf("write without quorum: %v", err)
 	}
+	if _, _, err := alone.journal.LoadOrder(testOrder(6000).Hash); !errors.Is(err, persistence.ErrUnavailable) {
+		t.Fatalf("load without quorum: %v", err)
+	}
 	var apiErr *orderengine.Error
 	if err := alone.node.Ready(); !errors.As(err, &apiErr) || apiErr.Code != orderengine.CodeNoQuorum {
 		t.Fatalf("Ready without quorum: %v", err)
 	}
 	tx := alone.store.BeginShared(context.Background(), "accounts")
-	if err := tx.Commit(context.Background(), nil); !errors.Is(err, persistence.ErrUnavailable) {
+	err = tx.Commit(context.Background(), func(b *pebble.Batch) error { return b.Set([]byte("a/acc_x"), []byte("{}"), nil) })
+	if !errors.Is(err, persistence.ErrUnavailable) {
 		t.Fatalf("shared write without quorum: %v", err)
 	}
 }

@@ -279,7 +279,7 @@ func (n *Node) Ready() error {
 // RemovePeer removes the server named peer from the JetStream cluster (its
 // stream replicas move to the other nodes): the step before a node whose
 // data folder was lost rejoins under a new cluster.node name
-// (docs/cluster.md). The meta leader answers; ctx bounds the wait.
+// (docs/cluster-durability.md). The meta leader answers; ctx bounds the wait.
 func (n *Node) RemovePeer(ctx context.Context, peer string) error {
 	nc, err := nats.Connect("", nats.InProcessServer(n.srv), nats.UserInfo(systemUser, n.sysPassword))
 	if err != nil {

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
+
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/config"
 	"github.com/orderengine/orderengine/persistence"
@@ -15,8 +17,9 @@ import (
 // TestSharedRecordsAcrossNodes: an account and key made on one node
 // authenticate on every node; a key disabled on another stops
 // authenticating everywhere (the time it took is logged: the bound
-// docs/cluster.md states); writes of account data racing on all nodes all
-// land, and every node ends with the same accounts and keys.
+// docs/cluster-durability.md states); writes of account data racing on all
+// nodes all land, and every node ends with the same accounts and keys; one
+// wallet linked to two accounts on two nodes at once is linked to one.
 func TestSharedRecordsAcrossNodes(t *testing.T) {
 	nodes := startCluster(t, 3)
 	accts := make([]*persistence.Accounts, len(nodes))
@@ -78,6 +81,41 @@ func TestSharedRecordsAcrossNodes(t *testing.T) {
 			if keys[j].ID != ref[j].ID || keys[j].Disabled != ref[j].Disabled {
 				t.Fatalf("node %d key %d: %+v vs %+v", i+1, j, keys[j], ref[j])
 			}
+		}
+	}
+
+	other, err := accts[0].CreateAccount("other", config.TierFree, config.BucketLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for round := range 3 {
+		wallet := common.Address{byte(round + 1)}
+		owners := []string{acct.ID, other.ID}
+		linkErrs := make([]error, 2)
+		for i := range 2 {
+			a := accts[1+i]
+			wg.Go(func() { _, linkErrs[i] = a.LinkWallet(owners[i], wallet, 10) })
+		}
+		wg.Wait()
+		won := -1
+		for i, err := range linkErrs {
+			var e *orderengine.Error
+			switch {
+			case err == nil && won < 0:
+				won = i
+			case errors.As(err, &e) && e.Code == orderengine.CodeAlreadyExists:
+			default:
+				t.Fatalf("round %d: racing links: %v", round, linkErrs)
+			}
+		}
+		if won < 0 {
+			t.Fatalf("round %d: no link won: %v", round, linkErrs)
+		}
+		for i, a := range accts {
+			waitFor(t, fmt.Sprintf("the link on node %d", i), func() bool {
+				id, ok, err := a.AccountOfWallet(wallet)
+				return err == nil && ok && id == owners[won]
+			})
 		}
 	}
 }

@@ -38,6 +38,8 @@ const (
 	setupRetry = 100 * time.Millisecond
 	// apiTimeout bounds one JetStream API request of Setup.
 	apiTimeout = 2 * time.Second
+	// setupLogEvery spaces Setup's log lines while it waits.
+	setupLogEvery = 5 * time.Second
 )
 
 // orderStream is the name of order partition p's stream.
@@ -98,13 +100,17 @@ func (n *Node) streamConfigs() []jetstream.StreamConfig {
 // cannot change once orders exist.
 func (n *Node) Setup(ctx context.Context) error {
 	var last error
+	var logged time.Time
 	for {
 		err := n.setupOnce(ctx)
 		if err == nil || errors.Is(err, errPartitionsChanged) {
 			return err
 		}
 		last = err
-		n.log.Info("natsjs: the streams are not set up yet; retrying", "err", err)
+		if time.Since(logged) >= setupLogEvery {
+			n.log.Info("natsjs: the streams are not set up yet (waiting for a quorum of the cluster's nodes); retrying", "err", err)
+			logged = time.Now()
+		}
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("natsjs: set up the streams: %w (last error: %v)", ctx.Err(), last)
