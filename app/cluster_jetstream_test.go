@@ -5,11 +5,8 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
-	"io"
-	"log/slog"
-	nethttp "net/http"
-	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -17,16 +14,16 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/holiman/uint256"
+	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/orderengine/orderengine/app"
+	"github.com/orderengine/orderengine/app/apptest"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/config"
-	"github.com/orderengine/orderengine/internal/testport"
 	"github.com/orderengine/orderengine/routing"
 )
 
-// Addresses of the test nodes' registry: no chain behind it, the order
-// path runs up to and including the replicated commit.
+// Addresses of the cluster nodes' token registry: no chain behind it, the
+// order path runs up to and including the replicated commit.
 var (
 	testRouter = common.HexToAddress("0x00000000000000000000000000000000000A11CE")
 	testVault  = common.HexToAddress("0x000000000000000000000000000000000000FEE5")
@@ -34,60 +31,20 @@ var (
 	testOut    = common.HexToAddress("0x2000000000000000000000000000000000000002")
 )
 
-// startClusterSystems builds and starts n engines in one process as one
-// cluster (each its own data folder, JetStream server and HTTP listener;
-// each serves submits through its own local actors). They stop at the end
-// of the test.
-func startClusterSystems(t *testing.T, n int) []*app.System {
-	t.Helper()
-	routes := make([]string, n)
-	for i := range routes {
-		routes[i] = "nats://" + testport.Addr(t)
-	}
-	systems := make([]*app.System, n)
-	for i := range systems {
-		sys, err := app.New(context.Background(), clusterConfig(t, i, routes), slog.New(slog.DiscardHandler), app.Options{NoChain: true, Tokens: testTokens(t)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		systems[i] = sys
-		t.Cleanup(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			_ = sys.Shutdown(ctx)
-			_ = sys.Close()
-		})
-	}
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for i, sys := range systems {
-		wg.Go(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-			defer cancel()
-			errs[i] = sys.Start(ctx)
-		})
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			t.Fatalf("start node %d: %v", i, err)
-		}
-	}
-	return systems
-}
+// clusterPartitions is the test cluster's cluster.orderPartitions (not the
+// default, so the test sees the setting taken).
+const clusterPartitions = 3
 
-// clusterConfig is node i's configuration.
-func clusterConfig(t *testing.T, i int, routes []string) config.Config {
-	cfg := config.Default()
-	cfg.DataDir = t.TempDir()
-	cfg.HTTP.Listen, cfg.HTTP.AdminListen = "127.0.0.1:0", "127.0.0.1:0"
-	big := config.BucketLimits{Quote: 1 << 20, Read: 1 << 20, Order: 1 << 20}
-	cfg.Limits.Free, cfg.Limits.Builder = big, big
-	cfg.Chain.Router, cfg.Chain.FeeVault = testRouter.Hex(), testVault.Hex()
-	cfg.Cluster.Enabled, cfg.Cluster.Name, cfg.Cluster.Node = true, "apptest", "node"+strconv.Itoa(i)
-	cfg.Cluster.NATS.Listen = routes[i][len("nats://"):]
-	cfg.Cluster.NATS.Routes = routes
-	return cfg
+// startTestCluster starts three engines in this process as one cluster,
+// with the order service over the test registry and limits out of the way.
+func startTestCluster(t *testing.T) []*apptest.Server {
+	t.Helper()
+	return apptest.NewTestCluster(t, 3, apptest.WithTokens(testTokens(t)), apptest.WithConfig(func(c *config.Config) {
+		big := config.BucketLimits{Quote: 1 << 20, Read: 1 << 20, Order: 1 << 20}
+		c.Limits.Free, c.Limits.Builder = big, big
+		c.Chain.Router, c.Chain.FeeVault = testRouter.Hex(), testVault.Hex()
+		c.Cluster.OrderPartitions = clusterPartitions
+	}))
 }
 
 func testTokens(t *testing.T) func() *routing.Tokens {
@@ -103,13 +60,14 @@ func testTokens(t *testing.T) func() *routing.Tokens {
 }
 
 // signedOrder is a v7.1 limit order of a fresh maker, signed, as the body
-// of POST /v1/orders, and its hash.
-func signedOrder(t *testing.T, salt uint64) ([]byte, common.Hash) {
+// of POST /v1/orders, with its hash and maker.
+func signedOrder(t *testing.T, salt uint64) ([]byte, common.Hash, common.Address) {
 	key, err := crypto.GenerateKey()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return signOrder(key, salt)
+	body, h := signOrder(key, salt)
+	return body, h, crypto.PubkeyToAddress(key.PublicKey)
 }
 
 func signOrder(key *ecdsa.PrivateKey, salt uint64) ([]byte, common.Hash) {
@@ -132,108 +90,172 @@ func signOrder(key *ecdsa.PrivateKey, salt uint64) ([]byte, common.Hash) {
 	return []byte(body), h
 }
 
-// call sends a request to sys's public listener and returns the status
-// and the body.
-func call(t *testing.T, sys *app.System, method, path, key string, body []byte) (int, []byte) {
-	t.Helper()
-	req, err := nethttp.NewRequest(method, "http://"+sys.HTTP.Addr()+path, bytes.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if key != "" {
-		req.Header.Set("X-API-Key", key)
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := nethttp.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, b
+// submit posts body to s with s's key.
+func submit(s *apptest.Server, body []byte) *apptest.Response {
+	return s.Do("POST", "/v1/orders", body, map[string]string{"X-API-Key": s.APIKey})
 }
 
-// eventually polls f until it holds, within 20 s, and returns how long it
-// took.
-func eventually(t *testing.T, what string, f func() bool) time.Duration {
+// assertWiring checks that with cluster.enabled, app.New embedded a
+// JetStream server that fsyncs every write, with the streams made for
+// cluster.orderPartitions partitions and cluster.replicas replicas.
+func assertWiring(t *testing.T, nodes []*apptest.Server) {
 	t.Helper()
-	start := time.Now()
-	for !f() {
-		if time.Since(start) > 20*time.Second {
-			t.Fatalf("timed out waiting for %s", what)
+	for _, s := range nodes {
+		n := s.System.ClusterNode()
+		if n == nil {
+			t.Fatal("a cluster node without its JetStream node")
 		}
-		time.Sleep(5 * time.Millisecond)
+		if jc := n.Server().JetStreamConfig(); jc == nil || !jc.SyncAlways {
+			t.Fatalf("%s: JetStream config %+v: not SyncAlways", s.Config.Cluster.Node, jc)
+		}
 	}
-	return time.Since(start)
+	js, err := jetstream.New(nodes[0].System.ClusterNode().Conn())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	names := map[string]bool{}
+	for name := range js.StreamNames(ctx).Name() {
+		names[name] = true
+		s, err := js.Stream(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := s.CachedInfo().Config; c.Replicas != nodes[0].Config.Cluster.Replicas || c.Storage != jetstream.FileStorage {
+			t.Fatalf("stream %s: %d replicas in %v", name, c.Replicas, c.Storage)
+		}
+	}
+	want := map[string]bool{"SHARED": true, "LEASES": true}
+	for p := range clusterPartitions {
+		want[fmt.Sprintf("ORDERS_%d", p)] = true
+	}
+	if fmt.Sprint(names) != fmt.Sprint(want) {
+		t.Fatalf("streams %v, want %v", names, want)
+	}
 }
 
-// TestClusterOfThreeSystems runs three engines as a cluster in one
-// process: an order accepted by one node is read with the same body from
-// the others; the same signed order sent to two nodes at once is accepted
-// once (one 201, one 409); a key disabled on one node stops authenticating
-// on the others (the time it took is logged: docs/cluster.md states the
-// bound); every node reports ready.
+// TestClusterOfThreeSystems runs three engines as a cluster in one process
+// (assertWiring: fsync always, partitions and replicas as configured),
+// over HTTP: an order accepted by node A is readable at once on A
+// (read-your-writes) and soon on B and C with the same body; every node's
+// maker actor counts it once (the materialiser is the one change feed); the
+// same signed order sent to two nodes at once is accepted once (201 and 409
+// ALREADY_EXISTS); a key created on one node authenticates on the others
+// and, once disabled, is refused by them (the delays are logged:
+// docs/cluster-durability.md states the bound); a node left without a
+// quorum answers 503 NO_QUORUM with Retry-After to a submit and keeps
+// serving reads.
 func TestClusterOfThreeSystems(t *testing.T) {
-	nodes := startClusterSystems(t, 3)
+	nodes := startTestCluster(t)
+	assertWiring(t, nodes)
 	a, b, c := nodes[0], nodes[1], nodes[2]
-	acct, err := a.Accounts.CreateAccount("cluster", config.TierFree, config.BucketLimits{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	key, rec, err := a.Accounts.IssueKey(acct.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, n := range nodes {
-		eventually(t, fmt.Sprintf("node %d ready", i), func() bool {
-			st, _ := call(t, n, "GET", "/readyz", "", nil)
-			return st == 200
-		})
-	}
 
-	body, h := signedOrder(t, 1)
-	if st, resp := call(t, a, "POST", "/v1/orders", key, body); st != 201 {
-		t.Fatalf("submit on A: %d %s", st, resp)
+	body, h, maker := signedOrder(t, 1)
+	if r := submit(a, body); r.Status != 201 {
+		t.Fatalf("submit on A: %d %s", r.Status, r.Body)
 	}
-	_, want := call(t, a, "GET", "/v1/orders/"+h.Hex(), key, nil)
-	for i, n := range []*app.System{b, c} {
-		var got []byte
-		eventually(t, "the order on another node", func() bool {
-			var st int
-			st, got = call(t, n, "GET", "/v1/orders/"+h.Hex(), key, nil)
-			return st == 200
-		})
-		if !bytes.Equal(got, want) {
-			t.Fatalf("node %d reads\n%s\nnode A reads\n%s", i+1, got, want)
+	want := a.Get("/v1/orders/" + h.Hex())
+	if want.Status != 200 || !bytes.Contains(want.Body, []byte(`"status":"pending"`)) {
+		t.Fatalf("read on A right after its 201: %d %s", want.Status, want.Body)
+	}
+	if n := a.System.Makers.OpenOrders(maker); n != 1 {
+		t.Fatalf("node A counts %d open orders of the maker after its 201, want 1", n)
+	}
+	for _, n := range []*apptest.Server{b, c} {
+		var got *apptest.Response
+		n.WaitFor("the order", func() bool { got = n.Get("/v1/orders/" + h.Hex()); return got.Status == 200 })
+		if !bytes.Equal(got.Body, want.Body) {
+			t.Fatalf("%s reads\n%s\nnode A reads\n%s", n.Config.Cluster.Node, got.Body, want.Body)
 		}
+		n.WaitFor("the maker's open order counted", func() bool { return n.System.Makers.OpenOrders(maker) == 1 })
 	}
-
+	if r := submit(b, body); r.Status != 409 || r.Code() != "ALREADY_EXISTS" {
+		t.Fatalf("the same order again on B: %d %s", r.Status, r.Body)
+	}
 	for round := range 5 {
-		body, _ := signedOrder(t, uint64(100+round))
-		statuses := make([]int, 2)
+		body, _, _ := signedOrder(t, uint64(100+round))
+		codes := make([]string, 2)
 		var wg sync.WaitGroup
-		for i, n := range []*app.System{b, c} {
-			wg.Go(func() { statuses[i], _ = call(t, n, "POST", "/v1/orders", key, body) })
+		for i, n := range []*apptest.Server{b, c} {
+			wg.Go(func() { r := submit(n, body); codes[i] = fmt.Sprint(r.Status, r.Code()) })
 		}
 		wg.Wait()
-		if !(statuses[0] == 201 && statuses[1] == 409 || statuses[0] == 409 && statuses[1] == 201) {
-			t.Fatalf("round %d: the same order on two nodes at once answered %v", round, statuses)
+		if !(codes[0] == "201" && codes[1] == "409ALREADY_EXISTS" || codes[0] == "409ALREADY_EXISTS" && codes[1] == "201") {
+			t.Fatalf("round %d: the same order on two nodes at once answered %v", round, codes)
+		}
+	}
+	for _, n := range nodes {
+		if got := n.System.Makers.OpenOrders(maker); got != 1 {
+			t.Fatalf("%s counts %d open orders of the maker, want 1", n.Config.Cluster.Node, got)
 		}
 	}
 
-	if _, err := a.Accounts.DisableKey(rec.ID); err != nil {
-		t.Fatal(err)
+	keyRounds(t, nodes)
+
+	// B and C stop: A reaches no quorum, refuses writes, serves reads.
+	b.Close()
+	c.Close()
+	a.WaitFor("GET /readyz answering NO_QUORUM", func() bool {
+		r := a.Raw(a.URL, "GET", "/readyz", nil, nil)
+		return r.Status == 503 && r.Code() == "NO_QUORUM"
+	})
+	body, h2, _ := signedOrder(t, 2)
+	r := submit(a, body)
+	if r.Status != 503 || r.Code() != "NO_QUORUM" || r.Header.Get("Retry-After") == "" {
+		t.Fatalf("submit without a quorum: %d %v %s", r.Status, r.Header, r.Body)
 	}
-	for i, n := range []*app.System{b, c} {
-		took := eventually(t, "the disabled key refused", func() bool {
-			st, resp := call(t, n, "GET", "/v1/orders/"+h.Hex(), key, nil)
-			return st == 401 && bytes.Contains(resp, []byte("KEY_DISABLED"))
-		})
-		t.Logf("key disabled on node A: refused by node %d %s later", i+1, took)
+	if r := a.Get("/v1/orders/" + h.Hex()); r.Status != 200 || !bytes.Equal(r.Body, want.Body) {
+		t.Fatalf("read without a quorum: %d %s", r.Status, r.Body)
 	}
+	if r := a.Get("/v1/orders/" + h2.Hex()); r.Status != 404 {
+		t.Fatalf("the order refused with NO_QUORUM reads %d %s", r.Status, r.Body)
+	}
+}
+
+// keyRounds creates a key on one node and disables it there, round after
+// round on each node in turn, and logs how long the others took to accept
+// it and then to refuse it (the bound docs/cluster-durability.md states).
+func keyRounds(t *testing.T, nodes []*apptest.Server) {
+	t.Helper()
+	var worstCreate, worstDisable time.Duration
+	for round := range 3 * len(nodes) {
+		w := nodes[round%len(nodes)]
+		r := w.Admin("POST", "/admin/v1/accounts/"+w.AccountID+"/keys", nil)
+		var issued struct {
+			Key    string `json:"key"`
+			Record struct {
+				ID string `json:"id"`
+			} `json:"record"`
+		}
+		if r.Status != 201 || json.Unmarshal(r.Body, &issued) != nil {
+			t.Fatalf("issue a key on %s: %d %s", w.Config.Cluster.Node, r.Status, r.Body)
+		}
+		get := func(n *apptest.Server) *apptest.Response {
+			return n.Do("GET", "/v1/orders?limit=1", nil, map[string]string{"X-API-Key": issued.Key})
+		}
+		if r := get(w); r.Status != 200 {
+			t.Fatalf("the new key on the node that made it: %d %s", r.Status, r.Body)
+		}
+		for _, n := range nodes {
+			if n != w {
+				worstCreate = max(worstCreate, n.WaitFor("the new key accepted", func() bool { return get(n).Status == 200 }))
+			}
+		}
+		if r := w.Admin("POST", "/admin/v1/keys/"+issued.Record.ID+"/disable", nil); r.Status != 200 {
+			t.Fatalf("disable on %s: %d %s", w.Config.Cluster.Node, r.Status, r.Body)
+		}
+		if r := get(w); r.Status != 401 || r.Code() != "KEY_DISABLED" {
+			t.Fatalf("the disabled key on the node that disabled it: %d %s", r.Status, r.Body)
+		}
+		for _, n := range nodes {
+			if n != w {
+				worstDisable = max(worstDisable, n.WaitFor("the disabled key refused", func() bool {
+					r := get(n)
+					return r.Status == 401 && r.Code() == "KEY_DISABLED"
+				}))
+			}
+		}
+	}
+	t.Logf("%d rounds: a new key accepted by the other nodes within %v, a disabled key refused within %v (the slowest)",
+		3*len(nodes), worstCreate, worstDisable)
 }
