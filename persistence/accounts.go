@@ -127,6 +127,7 @@ func (a *Accounts) dropCached(keys [][]byte) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.gen++
+	var ids map[string]bool // key records written: the cache is by hash
 	for _, k := range keys {
 		switch {
 		case bytes.HasPrefix(k, []byte(prefixAccount)):
@@ -136,11 +137,16 @@ func (a *Accounts) dropCached(keys [][]byte) {
 		case bytes.HasPrefix(k, []byte(prefixKeyHash)) && len(k) == len(prefixKeyHash)+32:
 			delete(a.keys, [32]byte(k[len(prefixKeyHash):]))
 		case bytes.HasPrefix(k, []byte(prefixKey)):
-			id := string(k[len(prefixKey):])
-			for h, rec := range a.keys {
-				if rec.ID == id {
-					delete(a.keys, h)
-				}
+			if ids == nil {
+				ids = make(map[string]bool)
+			}
+			ids[string(k[len(prefixKey):])] = true
+		}
+	}
+	if len(ids) > 0 {
+		for h, rec := range a.keys {
+			if ids[rec.ID] {
+				delete(a.keys, h)
 			}
 		}
 	}

@@ -118,7 +118,7 @@ func applyAll(t *testing.T, o *Orders, log string, seq uint64, ts ...*OrderTrans
 // first.
 type fakeSharedLog struct {
 	rev       uint64
-	applyTo   *Store
+	applyTo   []*Store
 	seq       uint64
 	published int
 	interfere func() []byte
@@ -144,7 +144,12 @@ func (f *fakeSharedLog) Publish(_ context.Context, _ string, rev uint64, repr []
 func (f *fakeSharedLog) land(repr []byte) error {
 	f.seq++
 	f.rev = f.seq
-	return f.applyTo.ApplyShared(repr, "SHARED", f.seq)
+	for _, s := range f.applyTo {
+		if err := s.ApplyShared(repr, "SHARED", f.seq); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // TestSharedWritesConverge: account writes through a shared log are
@@ -153,7 +158,7 @@ func (f *fakeSharedLog) land(repr []byte) error {
 // path; a batch with nothing in it publishes nothing.
 func TestSharedWritesConverge(t *testing.T) {
 	s := openTestStore(t)
-	log := &fakeSharedLog{applyTo: s}
+	log := &fakeSharedLog{applyTo: []*Store{s}}
 	s.UseSharedLog(log)
 	a := NewAccounts(s, nil)
 	acct, err := a.CreateAccount("x", config.TierFree, config.BucketLimits{})
@@ -195,6 +200,54 @@ func TestSharedWritesConverge(t *testing.T) {
 	}
 }
 
+// TestSharedWritesDropOtherNodesCaches: a node that cached a key, an
+// account and a wallet link serves the change another node wrote as soon
+// as it applied the shared batch: the disabled key refused, the new tier,
+// the unlinked wallet gone.
+func TestSharedWritesDropOtherNodesCaches(t *testing.T) {
+	sa, sb := openTestStore(t), openTestStore(t)
+	log := &fakeSharedLog{applyTo: []*Store{sa, sb}}
+	sa.UseSharedLog(log)
+	a, b := NewAccounts(sa, nil), NewAccounts(sb, nil)
+	acct, err := a.CreateAccount("x", config.TierFree, config.BucketLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, rec, err := a.IssueKey(acct.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := common.Address{7}
+	if _, err := a.LinkWallet(acct.ID, w, 5); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := b.Authenticate(key); err != nil || p.Account.Tier != config.TierFree {
+		t.Fatalf("node b before: %+v %v", p, err)
+	}
+	if id, ok, err := b.AccountOfWallet(w); !ok || err != nil || id != acct.ID {
+		t.Fatalf("node b's wallet lookup before: %q %v %v", id, ok, err)
+	}
+	if _, err := a.SetTier(acct.ID, config.TierBuilder, config.BucketLimits{}); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := b.Authenticate(key); err != nil || p.Account.Tier != config.TierBuilder {
+		t.Fatalf("node b after the tier change: %+v %v", p, err)
+	}
+	if _, err := a.UnlinkWallet(acct.ID, w); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := b.AccountOfWallet(w); ok || err != nil {
+		t.Fatalf("node b still finds the unlinked wallet: %v %v", ok, err)
+	}
+	if _, err := a.DisableKey(rec.ID); err != nil {
+		t.Fatal(err)
+	}
+	var apiErr *orderengine.Error
+	if _, err := b.Authenticate(key); !errors.As(err, &apiErr) || apiErr.Code != orderengine.CodeKeyDisabled {
+		t.Fatalf("node b after the disable: %v", err)
+	}
+}
+
 // TestSharedConflictRunsAgain: when another node's write of the entity
 // lands between a mutation's reads and its commit, the commit is refused
 // and the mutation runs again on what that write left: here a tier
@@ -202,7 +255,7 @@ func TestSharedWritesConverge(t *testing.T) {
 // ALREADY_EXISTS, not a stale pending application.
 func TestSharedConflictRunsAgain(t *testing.T) {
 	s := openTestStore(t)
-	log := &fakeSharedLog{applyTo: s}
+	log := &fakeSharedLog{applyTo: []*Store{s}}
 	s.UseSharedLog(log)
 	a := NewAccounts(s, nil)
 	acct, err := a.CreateAccount("x", config.TierFree, config.BucketLimits{})
