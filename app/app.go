@@ -279,7 +279,7 @@ func (s *System) buildHTTP() error {
 		status = s.Indexer.Status
 	}
 	srv, err := apihttp.New(apihttp.Engine{Config: s.Config, Log: s.Log, Store: s.Store, Accounts: s.Accounts, Limiter: s.Limiter},
-		apihttp.Options{Services: services, ExtraRoutes: s.opts.Routes, Collectors: collectors, ChainStatus: status, Ready: s.clusterReady()})
+		apihttp.Options{Services: services, ExtraRoutes: s.opts.Routes, Collectors: collectors, ChainStatus: status, Ready: s.clusterReady(), RemovePeer: s.clusterRemovePeer()})
 	if err != nil {
 		return err
 	}

@@ -89,6 +89,14 @@ func (s *System) clusterReady() func() error {
 	return s.cluster.node.Ready
 }
 
+// clusterRemovePeer is the admin API's peer removal (nil on one node).
+func (s *System) clusterRemovePeer() func(ctx context.Context, node string) error {
+	if s.cluster == nil {
+		return nil
+	}
+	return s.cluster.node.RemovePeer
+}
+
 // ClusterNode returns the node's embedded JetStream server (nil on one
 // node).
 func (s *System) ClusterNode() *natsjs.Node {

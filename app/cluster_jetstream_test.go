@@ -192,9 +192,25 @@ func TestClusterOfThreeSystems(t *testing.T) {
 
 	keyRounds(t, nodes)
 
-	// B and C stop: A reaches no quorum, refuses writes, serves reads.
-	b.Close()
+	// C stops and is removed from the streams' peers through A's admin
+	// API; A itself, a running node and an unknown name are refused.
 	c.Close()
+	for _, node := range []string{a.Config.Cluster.Node, b.Config.Cluster.Node, "nosuch"} {
+		if r := a.Admin("POST", "/admin/v1/cluster/peers/"+node+"/remove", nil); r.Status != 400 || r.Code() != "INVALID_REQUEST" {
+			t.Fatalf("remove %s: %d %s", node, r.Status, r.Body)
+		}
+	}
+	var removed *apptest.Response
+	a.WaitFor("C's routes to drop", func() bool {
+		removed = a.Admin("POST", "/admin/v1/cluster/peers/"+c.Config.Cluster.Node+"/remove", nil)
+		return removed.Status != 400 || !bytes.Contains(removed.Body, []byte("is connected"))
+	})
+	if removed.Status != 200 {
+		t.Fatalf("remove the stopped node: %d %s", removed.Status, removed.Body)
+	}
+
+	// B stops too: A reaches no quorum, refuses writes, serves reads.
+	b.Close()
 	a.WaitFor("GET /readyz answering NO_QUORUM", func() bool {
 		r := a.Raw(a.URL, "GET", "/readyz", nil, nil)
 		return r.Status == 503 && r.Code() == "NO_QUORUM"

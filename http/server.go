@@ -36,6 +36,10 @@ type Options struct {
 	// *orderengine.Error while this instance should get no traffic (a
 	// cluster node joining, catching up or without quorum); nil: none.
 	Ready func() error
+	// RemovePeer removes a lost node's name from the cluster's replicated
+	// streams (POST /admin/v1/cluster/peers/{node}/remove); nil on one
+	// node.
+	RemovePeer func(ctx context.Context, node string) error
 	// AdminToken guards the admin API. Empty means the caller did not
 	// provide one: New then uses Config.HTTP.AdminToken or generates one
 	// into <DataDir>/admin.token (see AdminToken).
@@ -71,6 +75,7 @@ type Server struct {
 	draining    atomic.Bool
 	chainStatus func() chainsync.Status
 	ready       func() error
+	removePeer  func(ctx context.Context, node string) error
 
 	mu        sync.Mutex
 	publicLn  net.Listener
@@ -101,6 +106,7 @@ func New(eng Engine, opts Options) (*Server, error) {
 		config:      buildConfigJSON(eng.Config.Chain, eng.Config.Limits),
 		chainStatus: opts.ChainStatus,
 		ready:       opts.Ready,
+		removePeer:  opts.RemovePeer,
 	}
 	for _, c := range append([]prometheus.Collector{eng.Store.Collector(), chainCollector{s}}, opts.Collectors...) {
 		if err := s.metrics.reg.Register(c); err != nil {

@@ -279,8 +279,21 @@ func (n *Node) Ready() error {
 // RemovePeer removes the server named peer from the JetStream cluster (its
 // stream replicas move to the other nodes): the step before a node whose
 // data folder was lost rejoins under a new cluster.node name
-// (docs/cluster-durability.md). The meta leader answers; ctx bounds the wait.
+// (docs/cluster-durability.md). The meta leader answers; ctx bounds the
+// wait. This node itself and a node it has a route to (running) are
+// refused with INVALID_REQUEST, as is a name that is not a member; no
+// answer within ctx is NO_QUORUM.
 func (n *Node) RemovePeer(ctx context.Context, peer string) error {
+	if peer == n.opts.Cluster.Node {
+		return orderengine.Errorf(orderengine.CodeInvalidRequest, "%s is this node: remove a node through another one", peer)
+	}
+	if rz, err := n.srv.Routez(nil); err == nil {
+		for _, r := range rz.Routes {
+			if r.RemoteName == peer {
+				return orderengine.Errorf(orderengine.CodeInvalidRequest, "node %s is connected to this one: stop it before removing it", peer)
+			}
+		}
+	}
 	nc, err := nats.Connect("", nats.InProcessServer(n.srv), nats.UserInfo(systemUser, n.sysPassword))
 	if err != nil {
 		return fmt.Errorf("natsjs: connect as the system user: %w", err)
@@ -298,13 +311,14 @@ func (n *Node) RemovePeer(ctx context.Context, peer string) error {
 				return fmt.Errorf("natsjs: remove peer %s: %w", peer, err)
 			}
 			if out.Error != nil {
-				return fmt.Errorf("natsjs: remove peer %s: %w", peer, out.Error)
+				return orderengine.Errorf(orderengine.CodeInvalidRequest, "remove node %s: %s", peer, out.Error.Description)
 			}
 			return nil
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("natsjs: remove peer %s: %w (last error: %v)", peer, ctx.Err(), err)
+			return &orderengine.Error{Code: orderengine.CodeNoQuorum, RetryAfterSeconds: 1,
+				Message: fmt.Sprintf("remove node %s: the cluster's meta leader did not answer (%v; last error: %v)", peer, ctx.Err(), err)}
 		case <-time.After(backoff):
 		}
 	}
