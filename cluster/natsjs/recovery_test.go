@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -93,7 +94,12 @@ func TestEmptyFolderRebuilds(t *testing.T) {
 	startNodes(t, repl)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := nodes[0].node.RemovePeer(ctx, lost.cfg.Node); err != nil {
+	var err error
+	waitFor(t, "the lost node's routes to drop", func() bool {
+		err = nodes[0].node.RemovePeer(ctx, lost.cfg.Node)
+		return err == nil || !strings.Contains(err.Error(), "is connected")
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 	live := []*testNode{nodes[0], nodes[1], repl}
