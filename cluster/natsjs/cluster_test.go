@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -80,6 +81,55 @@ func clusterConfigs(t testing.TB, n int) []config.ClusterConfig {
 	return out
 }
 
+// shared is the cluster of the tests that keep all three nodes running
+// (sharedCluster): a cluster takes seconds to elect its leaders, so they
+// share one, each with orders, accounts and leases of its own. TestMain
+// stops it. Tests that stop or replace nodes start their own
+// (startCluster).
+var shared struct {
+	once  sync.Once
+	nodes []*testNode
+	dirs  []string
+	err   error
+}
+
+// sharedCluster returns the shared three-node cluster, started by the
+// first test that asks.
+func sharedCluster(t *testing.T) []*testNode {
+	t.Helper()
+	shared.once.Do(func() {
+		cfgs := clusterConfigs(t, 3)
+		shared.nodes = make([]*testNode, len(cfgs))
+		for i, c := range cfgs {
+			dir, err := os.MkdirTemp("", "natsjs-shared-")
+			if err != nil {
+				shared.err = err
+				return
+			}
+			shared.dirs = append(shared.dirs, dir)
+			shared.nodes[i] = &testNode{cfg: c, dir: dir}
+		}
+		shared.err = startAll(shared.nodes)
+	})
+	if shared.err != nil {
+		t.Fatalf("the shared cluster: %v", shared.err)
+	}
+	return shared.nodes
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, tn := range shared.nodes {
+		if tn != nil {
+			tn.stop()
+		}
+	}
+	for _, dir := range shared.dirs {
+		_ = os.RemoveAll(dir)
+	}
+	os.Exit(code)
+}
+
 // startCluster starts n nodes in one process and sets them up; they stop
 // at the end of the test.
 func startCluster(t testing.TB, n int) []*testNode {
@@ -97,6 +147,16 @@ func startCluster(t testing.TB, n int) []*testNode {
 // needs the others' servers.
 func startNodes(t testing.TB, nodes ...*testNode) {
 	t.Helper()
+	for _, tn := range nodes {
+		t.Cleanup(tn.stop)
+	}
+	if err := startAll(nodes); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// startAll starts nodes concurrently and returns the first failure.
+func startAll(nodes []*testNode) error {
 	errs := make([]error, len(nodes))
 	var wg sync.WaitGroup
 	for i, tn := range nodes {
@@ -105,12 +165,10 @@ func startNodes(t testing.TB, nodes ...*testNode) {
 	wg.Wait()
 	for i, err := range errs {
 		if err != nil {
-			t.Fatalf("node %d: %v", i, err)
+			return fmt.Errorf("node %d: %w", i, err)
 		}
 	}
-	for _, tn := range nodes {
-		t.Cleanup(tn.stop)
-	}
+	return nil
 }
 
 // start opens the node's store and server and starts its followers.
@@ -164,6 +222,13 @@ func (tn *testNode) stop() {
 		tn.store = nil
 	}
 }
+
+// freshOrders returns the first index of a block of test orders no other
+// test run in this process uses (the shared cluster outlives a test, and
+// go test -count runs a test again on it).
+func freshOrders() int { return int(ordersUsed.Add(100_000)) }
+
+var ordersUsed atomic.Int64
 
 // testOrder is the i-th test order (hash sha256(i), so the partitions
 // spread), version 1, pending.

@@ -3,6 +3,7 @@ package natsjs
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -12,7 +13,7 @@ import (
 // TestFsyncAlways: the servers are configured and run with an fsync after
 // every write, and the streams acknowledge after persisting.
 func TestFsyncAlways(t *testing.T) {
-	nodes := startCluster(t, 3)
+	nodes := sharedCluster(t)
 	for _, tn := range nodes {
 		so, err := ServerOptions(Options{Cluster: tn.cfg, DataDir: tn.dir})
 		if err != nil {
@@ -43,18 +44,19 @@ func TestFsyncAlways(t *testing.T) {
 // ALREADY_EXISTS (ErrVersionConflict) through every other, even when the
 // others have not applied it yet, and only one of two racing creates wins.
 func TestCreateConflictAcrossNodes(t *testing.T) {
-	nodes := startCluster(t, 3)
-	rec := testOrder(1)
+	nodes := sharedCluster(t)
+	base := freshOrders()
+	rec := testOrder(base + 1)
 	if err := create(nodes[0].journal, rec); err != nil {
 		t.Fatal(err)
 	}
 	for _, tn := range nodes[1:] {
-		if err := create(tn.journal, testOrder(1)); !errors.Is(err, persistence.ErrVersionConflict) {
+		if err := create(tn.journal, testOrder(base+1)); !errors.Is(err, persistence.ErrVersionConflict) {
 			t.Fatalf("second create: %v", err)
 		}
 	}
 	// Racing creates of one new order on all three nodes: one wins.
-	race := testOrder(2)
+	race := testOrder(base + 2)
 	errs := make(chan error, 3)
 	for _, tn := range nodes {
 		go func() {
@@ -83,9 +85,10 @@ func TestCreateConflictAcrossNodes(t *testing.T) {
 // is refused; an accepted one is readable from the writer's store as soon
 // as AppendOrder returns, and LoadOrder on any node gives the latest.
 func TestVersionConflictAndReadYourWrites(t *testing.T) {
-	nodes := startCluster(t, 3)
+	nodes := sharedCluster(t)
+	base := freshOrders()
 	a, b := nodes[0], nodes[1]
-	rec := testOrder(3)
+	rec := testOrder(base + 3)
 
 	if err := create(a.journal, rec); err != nil {
 		t.Fatal(err)
@@ -114,7 +117,7 @@ func TestVersionConflictAndReadYourWrites(t *testing.T) {
 	if err != nil || latest.Version != 2 || latest.Status != persistence.StatusActive {
 		t.Fatalf("LoadOrder after the stale append: %+v %v", latest, err)
 	}
-	if _, found, err := a.journal.LoadOrder(testOrder(999).Hash); found || err != nil {
+	if _, found, err := a.journal.LoadOrder(testOrder(base + 999).Hash); found || err != nil {
 		t.Fatalf("LoadOrder of an unknown order: %v %v", found, err)
 	}
 }
@@ -123,11 +126,17 @@ func TestVersionConflictAndReadYourWrites(t *testing.T) {
 // every node's store, with the same records, indexes and positions, and
 // every node's feed hears every change once.
 func TestMaterialisedEqualEverywhere(t *testing.T) {
-	nodes := startCluster(t, 3)
+	nodes := sharedCluster(t)
+	base := freshOrders()
 	const n = 60
+	assertSameStores(t, nodes) // what earlier tests wrote is applied everywhere
+	before := make([]int, len(nodes))
+	for i, tn := range nodes {
+		before[i] = tn.feed.count()
+	}
 	for i := range n {
 		tn := nodes[i%3]
-		rec := testOrder(100 + i)
+		rec := testOrder(base + 100 + i)
 		if err := create(tn.journal, rec); err != nil {
 			t.Fatal(err)
 		}
@@ -138,28 +147,47 @@ func TestMaterialisedEqualEverywhere(t *testing.T) {
 		}
 	}
 	want := n + (n+3)/4
-	for _, tn := range nodes {
-		waitFor(t, "every change applied on "+tn.cfg.Node, func() bool { return tn.feed.count() == want })
+	for i, tn := range nodes {
+		waitFor(t, "every change applied on "+tn.cfg.Node, func() bool { return tn.feed.count()-before[i] == want })
 	}
 	assertSameStores(t, nodes)
 }
 
-// assertSameStores checks that every node holds the same orders (records
-// byte for byte through their decoded form), list indexes and positions.
+// assertSameStores checks that every node comes to hold the same orders
+// (records through their decoded form), list indexes and positions: the
+// nodes apply the streams on their own time, so it waits up to 20 s for
+// them to agree.
 func assertSameStores(t *testing.T, nodes []*testNode) {
 	t.Helper()
+	var diff string
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if diff = storesDiffer(t, nodes); diff == "" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal(diff)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// storesDiffer describes the first difference between the nodes' stores
+// ("" when they agree).
+func storesDiffer(t *testing.T, nodes []*testNode) string {
 	ref := snapshot(t, nodes[0])
 	for _, tn := range nodes[1:] {
 		got := snapshot(t, tn)
 		if len(got) != len(ref) {
-			t.Fatalf("%s holds %d entries, %s %d", tn.cfg.Node, len(got), nodes[0].cfg.Node, len(ref))
+			return fmt.Sprintf("%s holds %d entries, %s %d", tn.cfg.Node, len(got), nodes[0].cfg.Node, len(ref))
 		}
 		for k, v := range ref {
 			if got[k] != v {
-				t.Fatalf("%s differs at %s: %q vs %q", tn.cfg.Node, k, got[k], v)
+				return fmt.Sprintf("%s differs at %s: %q vs %q", tn.cfg.Node, k, got[k], v)
 			}
 		}
 	}
+	return ""
 }
 
 // snapshot lists a node's orders by status and the positions it applied.

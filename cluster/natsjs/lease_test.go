@@ -12,7 +12,7 @@ import (
 // the standby takes it, the old holder's renew is refused; a release
 // frees it at once; a watcher sees every term.
 func TestLease(t *testing.T) {
-	nodes := startCluster(t, 3)
+	nodes := sharedCluster(t)
 	ctx := context.Background()
 	a := nodes[0].node.Lease("lifecycle", "n0", time.Second)
 	b := nodes[1].node.Lease("lifecycle", "n1", time.Second)

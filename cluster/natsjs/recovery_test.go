@@ -3,6 +3,7 @@ package natsjs
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -142,9 +143,16 @@ func TestEmptyFolderRebuilds(t *testing.T) {
 // applied once; a write that may have landed is resolved to its own
 // sequence, or to a conflict when another write won.
 func TestRetrySameMessageIDNotAppliedTwice(t *testing.T) {
-	nodes := startCluster(t, 3)
+	nodes := sharedCluster(t)
+	assertSameStores(t, nodes) // what earlier tests wrote is applied everywhere
+	before := make([]int, len(nodes))
+	for i, tn := range nodes {
+		before[i] = tn.feed.count()
+	}
 	n := nodes[0]
-	rec := testOrder(5000)
+	base := freshOrders()
+	rec := testOrder(base)
+	retryID, anotherID := fmt.Sprintf("retry-%d", base), fmt.Sprintf("another-%d", base)
 	data, err := persistence.EncodeTransition(&persistence.OrderTransition{Record: rec}, time.Now())
 	if err != nil {
 		t.Fatal(err)
@@ -152,21 +160,21 @@ func TestRetrySameMessageIDNotAppliedTwice(t *testing.T) {
 	p := Partition(rec.Hash, n.cfg.OrderPartitions)
 	stream, subj := orderStream(p), orderSubject(p, rec.Hash)
 	ctx := context.Background()
-	first, err := n.node.publishCAS(ctx, stream, subj, "retry-1", 0, data)
+	first, err := n.node.publishCAS(ctx, stream, subj, retryID, 0, data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := n.node.publishCAS(ctx, stream, subj, "retry-1", 0, data)
+	again, err := n.node.publishCAS(ctx, stream, subj, retryID, 0, data)
 	if err != nil || again != first {
 		t.Fatalf("retry: seq %d (first %d), %v", again, first, err)
 	}
-	if _, err := n.node.publishCAS(ctx, stream, subj, "another", 0, data); !errors.Is(err, errCASConflict) {
+	if _, err := n.node.publishCAS(ctx, stream, subj, anotherID, 0, data); !errors.Is(err, errCASConflict) {
 		t.Fatalf("another write at the same expected sequence: %v", err)
 	}
-	if seq, err := n.node.resolve(ctx, stream, subj, "retry-1", 0); err != nil || seq != first {
+	if seq, err := n.node.resolve(ctx, stream, subj, retryID, 0); err != nil || seq != first {
 		t.Fatalf("resolve own write: %d %v", seq, err)
 	}
-	if _, err := n.node.resolve(ctx, stream, subj, "another", 0); !errors.Is(err, errCASConflict) {
+	if _, err := n.node.resolve(ctx, stream, subj, anotherID, 0); !errors.Is(err, errCASConflict) {
 		t.Fatalf("resolve a write that lost: %v", err)
 	}
 	if err := n.mat.WaitApplied(ctx, p, first); err != nil {
@@ -180,12 +188,12 @@ func TestRetrySameMessageIDNotAppliedTwice(t *testing.T) {
 	if info.State.Subjects[subj] != 1 {
 		t.Fatalf("%s holds %d messages", subj, info.State.Subjects[subj])
 	}
-	for _, tn := range nodes {
-		waitFor(t, "the order on "+tn.cfg.Node, func() bool { return tn.feed.count() == 1 })
+	for i, tn := range nodes {
+		waitFor(t, "the order on "+tn.cfg.Node, func() bool { return tn.feed.count()-before[i] == 1 })
 	}
 	time.Sleep(100 * time.Millisecond)
-	for _, tn := range nodes {
-		if c := tn.feed.count(); c != 1 {
+	for i, tn := range nodes {
+		if c := tn.feed.count() - before[i]; c != 1 {
 			t.Fatalf("%s's feed heard %d changes", tn.cfg.Node, c)
 		}
 	}

@@ -1,6 +1,7 @@
 package natsjs
 
 import (
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"sync"
@@ -21,7 +22,7 @@ import (
 // nodes all land, and every node ends with the same accounts and keys; one
 // wallet linked to two accounts on two nodes at once is linked to one.
 func TestSharedRecordsAcrossNodes(t *testing.T) {
-	nodes := startCluster(t, 3)
+	nodes := sharedCluster(t)
 	accts := make([]*persistence.Accounts, len(nodes))
 	for i, tn := range nodes {
 		accts[i] = persistence.NewAccounts(tn.store, nil)
@@ -89,7 +90,8 @@ func TestSharedRecordsAcrossNodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	for round := range 3 {
-		wallet := common.Address{byte(round + 1)}
+		var wallet common.Address
+		_, _ = rand.Read(wallet[:])
 		owners := []string{acct.ID, other.ID}
 		linkErrs := make([]error, 2)
 		for i := range 2 {
