@@ -224,8 +224,9 @@ func (s *System) buildActors() {
 
 // orderChanged is the order journal's change feed: every accepted write
 // of an order reaches its maker (open count, binding) and its pair (book,
-// triggers) in the writer's goroutine, and at start every stored open
-// order arrives through it as new.
+// triggers) in the writer's goroutine (in a cluster: the materialiser's,
+// for every node's writes), and at start every stored open order arrives
+// through it as new.
 func (s *System) orderChanged(prev persistence.Status, rec *persistence.OrderRecord, bind *common.Address) {
 	s.Makers.Changed(prev, rec, bind)
 	s.Pairs.Changed(prev, rec)
@@ -310,7 +311,8 @@ func (s *System) actorsAlive() map[string]int {
 	}
 }
 
-// Start runs the engine: the stored open orders reach their pairs and makers, then the
+// Start runs the engine: the stored open orders reach their pairs and makers, in a
+// cluster the node joins (waiting within ctx for a quorum), then the
 // indexer, the projector, the trigger evaluation, the dev keeper and the
 // venue follower run, the listeners open, and on the embedded dev chain
 // the development API key is printed on the first start of a data folder.
