@@ -80,22 +80,14 @@ func (r *Registry[ID, S]) Place(p Placement) error {
 // single node. A kind with shared state checks it before Use, which always
 // works on this member's state.
 func (r *Registry[ID, S]) Owns(id ID) bool {
-	_, _, remote := r.remote(id)
-	return !remote
+	pl := r.placement.Load()
+	return pl == nil || pl.p.Owns(r.kind.Name, r.kind.Codec.Key(id))
 }
 
-// remote returns the placement and the key of id when another member owns
-// it.
-func (r *Registry[ID, S]) remote(id ID) (Placement, string, bool) {
-	pl := r.placement.Load()
-	if pl == nil {
-		return nil, "", false
-	}
+// remoteKey returns the key of id when another member owns it.
+func (r *Registry[ID, S]) remoteKey(pl *placed, id ID) (string, bool) {
 	key := r.kind.Codec.Key(id)
-	if pl.p.Owns(r.kind.Name, key) {
-		return nil, "", false
-	}
-	return pl.p, key, true
+	return key, !pl.p.Owns(r.kind.Name, key)
 }
 
 // requestRemote sends msg to the member that owns id and decodes its

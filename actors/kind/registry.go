@@ -201,11 +201,14 @@ func (r *Registry[ID, S]) release(s *slot[S]) {
 // there in the background; sends to such an identity from several
 // goroutines may arrive in any order.
 func (r *Registry[ID, S]) Send(id ID, msg any) {
-	if p, key, remote := r.remote(id); remote {
-		r.sendRemote(p, id, key, msg)
-		return
+	if pl := r.placement.Load(); pl != nil { // a single node tests one pointer
+		if key, remote := r.remoteKey(pl, id); remote {
+			r.sendRemote(pl.p, id, key, msg)
+			return
+		}
 	}
-	r.sendLocal(id, msg)
+	s := r.acquire(id)
+	r.system.Root.Send(s.pid, &envelope{msg: msg})
 }
 
 func (r *Registry[ID, S]) sendLocal(id ID, msg any) {
@@ -218,8 +221,10 @@ func (r *Registry[ID, S]) sendLocal(id ID, msg any) {
 // cluster kind), msg and the answer cross as bytes (Codec); an answer that
 // does not come wraps ErrRemote.
 func (r *Registry[ID, S]) Request(ctx context.Context, id ID, msg any) (any, error) {
-	if p, key, remote := r.remote(id); remote {
-		return r.requestRemote(ctx, p, id, key, msg)
+	if pl := r.placement.Load(); pl != nil { // a single node tests one pointer
+		if key, remote := r.remoteKey(pl, id); remote {
+			return r.requestRemote(ctx, pl.p, id, key, msg)
+		}
 	}
 	return r.requestLocal(ctx, id, msg)
 }
