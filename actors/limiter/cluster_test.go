@@ -2,6 +2,8 @@ package limiter
 
 import (
 	"log/slog"
+	"math/rand/v2"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -184,5 +186,57 @@ func TestLedger(t *testing.T) {
 	}
 	if g6 := lg.grant(later+2*q, q, 8, 8); g6.Granted != 6 {
 		t.Fatalf("after the window and a lease's life, the first grants left, the given-back slot's not: %+v", g6)
+	}
+}
+
+// scanReset is the ledger's reset found by scanning every counted slot:
+// the reference for the ledger's own search, which resumes where it last
+// stopped.
+func scanReset(lg *ledger, now, q int64) time.Duration {
+	if lg.total == 0 {
+		return 0
+	}
+	for o := lg.head - ledgerSpan + 1; o <= lg.head; o++ {
+		if o >= 0 && lg.slots[o%ledgerSpan] != 0 {
+			return time.Duration((o+ledgerSpan)*q - now)
+		}
+	}
+	return 0
+}
+
+// The reset a grant reports is the time until the oldest counted token
+// leaves, whatever grants, give-backs and gaps came before.
+func TestLedgerResetFollowsOldestToken(t *testing.T) {
+	q := ledgerSlot(time.Minute)
+	rng := rand.New(rand.NewPCG(1, 2))
+	var lg ledger
+	type held struct {
+		slot int64
+		n    int
+	}
+	var leases []held
+	now := t0.UnixNano()
+	for i := range 20000 {
+		// Steps from a few milliseconds to whole windows, mostly short.
+		switch r := rng.IntN(100); {
+		case r < 80:
+			now += rng.Int64N(2 * q)
+		case r < 98:
+			now += rng.Int64N(40 * q)
+		default:
+			now += rng.Int64N(3 * int64(time.Minute))
+		}
+		if len(leases) > 0 && rng.IntN(3) == 0 {
+			k := rng.IntN(len(leases))
+			lg.giveBack(now, q, leases[k].slot, rng.IntN(leases[k].n+1))
+			leases = slices.Delete(leases, k, k+1)
+		}
+		g := lg.grant(now, q, 1+rng.IntN(4), 50)
+		if g.Granted > 0 {
+			leases = append(leases, held{g.Slot, g.Granted})
+		}
+		if want := scanReset(&lg, now, q); g.Reset != want {
+			t.Fatalf("step %d: reset %v, a scan of the slots finds %v (total %d)", i, g.Reset, want, lg.total)
+		}
 	}
 }

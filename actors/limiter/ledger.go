@@ -29,9 +29,10 @@ const ledgerSpan = ledgerSlotsPerWindow + 2
 // (1.7 %) less than an exact limiter, plus any tokens stranded in leases
 // (lease.go).
 type ledger struct {
-	slots [ledgerSpan]uint32
-	head  int64 // absolute index of the newest slot advanced to
-	total int64
+	slots  [ledgerSpan]uint32
+	head   int64 // absolute index of the newest slot advanced to
+	oldest int64 // lower bound of the oldest non-empty slot
+	total  int64
 }
 
 // ledgerSlot returns q for window.
@@ -50,7 +51,7 @@ func (lg *ledger) advance(s int64) {
 			lg.slots = [ledgerSpan]uint32{}
 			lg.total = 0
 		}
-		lg.head = s
+		lg.head, lg.oldest = s, s
 		return
 	}
 	for i := lg.head + 1; i <= s; i++ {
@@ -71,6 +72,9 @@ func (lg *ledger) grant(now, q int64, want, limit int) leaseGrant {
 	g := leaseGrant{Slot: s}
 	if avail := int64(limit) - lg.total; avail > 0 && want > 0 {
 		n := min(int64(want), avail)
+		if lg.total == 0 {
+			lg.oldest = s
+		}
 		lg.slots[s%ledgerSpan] += uint32(n)
 		lg.total += n
 		g.Granted = int(n)
@@ -82,17 +86,19 @@ func (lg *ledger) grant(now, q int64, want, limit int) leaseGrant {
 }
 
 // reset is how long until the oldest counted token leaves the ledger
-// (zero when none is counted).
+// (zero when none is counted). The search for the oldest slot starts at
+// the last one found: O(1) amortised.
 func (lg *ledger) reset(now, q int64) time.Duration {
 	if lg.total == 0 {
 		return 0
 	}
-	for o := lg.head - ledgerSpan + 1; o <= lg.head; o++ {
-		if o >= 0 && lg.slots[o%ledgerSpan] != 0 {
-			return time.Duration((o+ledgerSpan)*q - now)
-		}
+	if low := lg.head - ledgerSpan + 1; lg.oldest < low {
+		lg.oldest = low
 	}
-	return 0
+	for lg.oldest < lg.head && lg.slots[lg.oldest%ledgerSpan] == 0 {
+		lg.oldest++
+	}
+	return time.Duration((lg.oldest+ledgerSpan)*q - now)
 }
 
 // giveBack uncounts n tokens of a lease granted in slot that its holder
