@@ -40,6 +40,7 @@
 package members
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -82,11 +83,11 @@ type Config struct {
 	// topology. Default 15 s.
 	Join time.Duration
 	// Gossip is protoactor's gossip interval (heartbeats, which block a
-	// member silent for 20 s, and the graceful-leave notice). Zero:
-	// protoactor's 300 ms. Members in one process (tests) must turn it off
-	// with a long interval: every member of a process shares gossip's
-	// random source, which is not safe for concurrent use. The provider
-	// alone then decides the membership.
+	// member silent for 20 s, and the graceful-leave notice). Zero: the
+	// provider's default, protoactor's 300 ms for Automanaged; off for
+	// InMemory, whose members share one process and so gossip's random
+	// source, which is not safe for concurrent use (the provider alone
+	// then decides the membership).
 	Gossip time.Duration
 }
 
@@ -200,8 +201,8 @@ func (m *Member) Start(ctx context.Context) (err error) {
 	}
 	cfg := cluster.Configure(m.cfg.Name, provider, disthash.New(), remote.Configure(host, port, ropts...),
 		cluster.WithKinds(kinds...))
-	if m.cfg.Gossip > 0 {
-		cfg.GossipInterval = m.cfg.Gossip
+	if gossip := cmp.Or(m.cfg.Gossip, m.cfg.Provider.gossip()); gossip > 0 {
+		cfg.GossipInterval = gossip
 	}
 	m.cluster = cluster.New(m.system, cfg)
 	m.system.EventStream.Subscribe(func(ev any) {

@@ -19,6 +19,9 @@ import (
 type Provider interface {
 	// provider returns protoactor's provider for member m.
 	provider(m *Member) (cluster.ClusterProvider, error)
+	// gossip is the gossip interval the provider's members default to
+	// (zero: protoactor's).
+	gossip() time.Duration
 }
 
 // Automanaged returns protoactor's automanaged provider: every refresh
@@ -71,6 +74,8 @@ func (p *automanagedProvider) provider(m *Member) (cluster.ClusterProvider, erro
 	return automanaged.NewWithTesting(p.refresh, port, e, p.peers...), nil
 }
 
+func (p *automanagedProvider) gossip() time.Duration { return 0 }
+
 // Agent is the in-memory registry of the members of clusters that run in
 // one process (tests): every member registered with it sees the others.
 type Agent struct {
@@ -86,7 +91,8 @@ func NewAgent() *Agent { return &Agent{agent: test.NewInMemAgent()} }
 // deregisters itself.
 func (a *Agent) Deregister(id string) { a.agent.DeregisterService(id) }
 
-// InMemory returns protoactor's test provider over agent.
+// InMemory returns protoactor's test provider over agent. Its members run
+// in one process, so their gossip is off (see Config.Gossip).
 func InMemory(agent *Agent) Provider { return &inMemoryProvider{agent: agent} }
 
 type inMemoryProvider struct{ agent *Agent }
@@ -94,3 +100,7 @@ type inMemoryProvider struct{ agent *Agent }
 func (p *inMemoryProvider) provider(*Member) (cluster.ClusterProvider, error) {
 	return test.NewTestProvider(p.agent.agent), nil
 }
+
+// gossip is long enough never to tick: members in one process share
+// protoactor's gossip random source, which is not safe for concurrent use.
+func (p *inMemoryProvider) gossip() time.Duration { return 24 * time.Hour }
