@@ -118,7 +118,7 @@ func (m *Member) attempt(ctx context.Context, kindName, key string, req *cluster
 	}
 	owner := v.owner(kindName, key)
 	if owner == "" {
-		return nil, true, fmt.Errorf("no member hosts kind %s", kindName)
+		return nil, false, fmt.Errorf("members: no member hosts kind %s", kindName)
 	}
 	pid, err := m.grain(kindName, key, owner, timeout)
 	if err != nil {
