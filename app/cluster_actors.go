@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/orderengine/orderengine/actors/kind"
 	"github.com/orderengine/orderengine/actors/limiter"
 	"github.com/orderengine/orderengine/actors/maker"
 	"github.com/orderengine/orderengine/actors/order"
@@ -16,16 +17,41 @@ import (
 // own takes about two seconds).
 const leaveTimeout = 10 * time.Second
 
+// clusterKind is a kind placed by the cluster: its name, how it is placed
+// (kind.Registry.Place behind the kind's own API), the handler of the
+// requests other members send to the identities this node owns, and how
+// long an idle identity's grain lives.
+type clusterKind struct {
+	name   string
+	place  func(kind.Placement) error
+	handle members.Handler
+	idle   time.Duration
+}
+
+// clusterKinds are the kinds this node places in the cluster: the
+// limiter by API key id, the maker by address and the order by hash. The
+// pairs stay node-local projections, and the webhook endpoints are not
+// placed (their actor declares no kind.Kind.Codec): an endpoint's
+// deliveries run on the node whose outbox holds the event.
+func (s *System) clusterKinds(m *members.Member) []clusterKind {
+	limits := s.Config.Limits
+	return []clusterKind{
+		{limiter.KindName, func(p kind.Placement) error {
+			return s.Limiter.Place(p, limiter.ClusterOptions{
+				// Client addresses: each node protects itself.
+				NodeLocal: func(subject string) bool { return strings.HasPrefix(subject, "ip:") },
+				Members:   func() int { return len(m.Members()) },
+			})
+		}, s.Limiter, limits.LimiterIdle},
+		{maker.KindName, s.Makers.Place, s.Makers, max(limits.MakerWindow, time.Minute)},
+		{order.KindName, s.OrderActors.Place, s.OrderActors, s.Config.Orders.Resolved().ActorIdle},
+	}
+}
+
 // startMember makes this node a member of the cluster (cluster.actors):
-// the limiter (by key id), maker (by address) and order (by hash) kinds
-// become cluster kinds placed by the protoactor-go cluster, and the member
+// the cluster kinds are placed by the protoactor-go cluster, and the member
 // joins. It runs when cluster.enabled, after the actors are built and
 // before anything uses them. Close leaves the cluster gracefully.
-//
-// Client-address limits (keyless routes) stay per node: a load balancer
-// spreads one client over the nodes and each protects itself. The pairs
-// stay node-local projections, and the webhook endpoints join when their
-// codec exists.
 func (s *System) startMember(ctx context.Context) error {
 	c := s.Config.Cluster
 	provider := s.opts.ClusterProvider
@@ -36,23 +62,12 @@ func (s *System) startMember(ctx context.Context) error {
 		Name: c.Name, Listen: c.Actors.Listen, Advertise: c.Actors.Advertise, Provider: provider,
 		Log: s.Log.With("node", c.Node),
 	})
-	err := s.Limiter.Place(m, limiter.ClusterOptions{
-		NodeLocal: func(subject string) bool { return strings.HasPrefix(subject, "ip:") },
-		Members:   func() int { return len(m.Members()) },
-	})
-	if err == nil {
-		err = s.Makers.Place(m)
+	for _, k := range s.clusterKinds(m) {
+		if err := k.place(m); err != nil {
+			return fmt.Errorf("app: cluster kind %s: %w", k.name, err)
+		}
+		m.Host(k.name, k.handle, k.idle)
 	}
-	if err == nil {
-		err = s.OrderActors.Place(m)
-	}
-	if err != nil {
-		return fmt.Errorf("app: cluster kinds: %w", err)
-	}
-	limits := s.Config.Limits
-	m.Host(limiter.KindName, s.Limiter, limits.LimiterIdle)
-	m.Host(maker.KindName, s.Makers, max(limits.MakerWindow, time.Minute))
-	m.Host(order.KindName, s.OrderActors, s.Config.Orders.Resolved().ActorIdle)
 	m.OnChange(func(members.Change) {
 		if n := s.OrderActors.PassivateMoved(); n > 0 {
 			s.Log.Info("cluster: orders that moved to another member were passivated", "count", n)
