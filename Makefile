@@ -20,7 +20,7 @@ LDFLAGS   := -X github.com/orderengine/orderengine/internal/buildinfo.version=$(
              -X github.com/orderengine/orderengine/internal/buildinfo.commit=$(COMMIT)
 # Packages with concurrency run under the race detector in `make test`;
 # the others run without it. Each test runs once.
-RACE_PKGS ?= ./actors/... ./app/... ./chainsync/... ./market/... ./keeper/... ./orders/... ./http/... ./persistence/... ./cmd/... ./chain/devchain/...
+RACE_PKGS ?= ./accounts/... ./actors/... ./app/... ./chainsync/... ./market/... ./keeper/... ./orders/... ./http/... ./persistence/... ./platform/... ./cmd/... ./chain/devchain/...
 
 .PHONY: run build test deps fmt-check vet vulncheck unit plain race bench clean
 
@@ -31,12 +31,25 @@ build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/orderengine
 
 # deps installs everything the tests need that Go modules do not bring.
-deps: $(GETH)
+deps: $(GETH) chromium
 	npm ci --prefix contracts
 	npm ci --prefix actors/webhook/testdata/stripe
 	npm ci --prefix docs/examples/ethers-order
 	npm ci --prefix docs/examples/viem-order
 	npm ci --prefix tools/openapi-lint
+	npm ci --prefix tools/browser --no-audit --no-fund
+
+# chromium is Debian's browser that the browser tests (http/web) drive
+# headless through playwright-core, which downloads no browser of its own.
+# It is installed once (CI runs as root on a fresh Debian machine; a
+# developer's shell uses sudo) and nothing is done when it is there.
+.PHONY: chromium
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "installing Debian's chromium for the browser tests"; \
+	  SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+	  $$SUDO apt-get update -qq && \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; }
 
 # geth v1.16.7 is the external node of the chain/devchain tests (v1.17's
 # command does not build here); built once into the gitignored .cache/bin.

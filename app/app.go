@@ -25,6 +25,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/orderengine/orderengine/accounts"
 	"github.com/orderengine/orderengine/actors/limiter"
 	"github.com/orderengine/orderengine/actors/maker"
 	"github.com/orderengine/orderengine/actors/order"
@@ -40,6 +41,7 @@ import (
 	"github.com/orderengine/orderengine/market"
 	"github.com/orderengine/orderengine/orders"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/platform"
 	"github.com/orderengine/orderengine/routing"
 )
 
@@ -95,6 +97,8 @@ type System struct {
 	Outbox   *persistence.Outbox
 	Chain    *persistence.Chain
 	Accounts *persistence.Accounts
+	// Sessions are the dashboard sessions.
+	Sessions *persistence.Sessions
 
 	// The actors, by kind.
 	Limiter     *limiter.Limiter
@@ -112,6 +116,10 @@ type System struct {
 	Projector *chainsync.Projector
 	Keeper    *keeper.Service
 	Runner    *keeper.Runner
+	// AccountAPI is the self-service account API; Platform the referral
+	// lists.
+	AccountAPI *accounts.Service
+	Platform   *platform.Service
 
 	HTTP *apihttp.Server
 	// Member is this node's cluster member (nil on a single node).
@@ -173,6 +181,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 	if err := s.buildLifecycle(); err != nil {
 		return nil, err
 	}
+	s.buildAccounts()
 	if err := s.buildHTTP(); err != nil {
 		return nil, err
 	}
@@ -243,7 +252,8 @@ func (s *System) buildWebhooks() error {
 }
 
 func (s *System) buildHTTP() error {
-	services := apihttp.Services{Market: s.Market, Webhooks: apihttp.NewWebhookService(s.Webhooks)}
+	services := apihttp.Services{Market: s.Market, Webhooks: apihttp.NewWebhookService(s.Webhooks),
+		Accounts: s.AccountAPI, Platform: s.Platform}
 	if s.Routing != nil {
 		services.Routing = apihttp.NewRoutingService(s.Routing.Service)
 	}
@@ -331,6 +341,7 @@ func (s *System) Start(ctx context.Context) error {
 			f(rctx)
 		}()
 	}
+	run(s.runAccounts)
 	if s.Indexer != nil {
 		run(s.Indexer.Run)
 		run(s.Projector.Run)

@@ -16,6 +16,7 @@ import (
 	"github.com/orderengine/orderengine/market"
 	"github.com/orderengine/orderengine/orders"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/platform"
 	"github.com/orderengine/orderengine/routing"
 )
 
@@ -243,8 +244,8 @@ func (s *System) buildLifecycle() error {
 	ix, err := chainsync.New(client, s.Store, s.Log, chainsync.Options{
 		Router: router, StartBlock: cfg.Chain.DeployBlock, Confirmations: cfg.Chain.Confirmations,
 		RecentBlocks: lc.RecentBlocks, MaxBlocksPerStep: lc.MaxBlocksPerStep, Poll: lc.IndexerPoll,
-		Sinks:     []chainsync.Sink{market.NewSink(s.Orders, s.prices, s.Log)},
-		Observers: []chainsync.Observer{s.Projector, s.Pairs},
+		Sinks:     []chainsync.Sink{market.NewSink(s.Orders, s.prices, s.Log), platform.NewSink(s.Orders)},
+		Observers: []chainsync.Observer{s.Projector, pairsObserver(s.Pairs)},
 	})
 	if err != nil {
 		return err
@@ -268,4 +269,15 @@ func (s *System) buildLifecycle() error {
 	s.Log.Info("lifecycle built", "router", router, "startBlock", cfg.Chain.DeployBlock,
 		"confirmations", cfg.Chain.Confirmations, "devKeeper", s.Runner != nil)
 	return nil
+}
+
+// pairsObserver attaches the pair actors to the indexer: each applied
+// block's order chain records, each rewound block's touched orders.
+func pairsObserver(p *pair.Pairs) chainsync.Observer {
+	return chainsync.ObserverFuncs{
+		OnApplied: func(b *chainsync.Block) {
+			p.BlockApplied(pair.BlockRef{Number: b.Number, Hash: b.Hash, Time: b.Time}, b.ChainOrders())
+		},
+		OnReverted: func(blk persistence.ChainBlock) { p.BlockReverted(blk.Touched) },
+	}
 }

@@ -180,7 +180,7 @@ func forAll(conns int, hashes []common.Hash, fn func(common.Hash) error) error {
 func closeAll(ctx context.Context, t *target, hashes []common.Hash, conns int) error {
 	reg := t.svc.Registry()
 	return forAll(conns, hashes, func(h common.Hash) error {
-		if _, err := reg.Cancel(ctx, h); err != nil {
+		if err := reg.Cancel(ctx, h); err != nil {
 			return err
 		}
 		_, err := reg.Passivate(ctx, h)

@@ -90,6 +90,14 @@ func (v *Verifier) VerifyCancel(ctx context.Context, maker common.Address, order
 	return v.verify(ctx, maker, digest, nil, sig, block)
 }
 
+// VerifyDigest checks that sig is signer's signature of digest: ECDSA, or
+// EIP-1271 isValidSignature when signer has code (sign-in messages are
+// verified this way, over their EIP-191 hash). Errors are as
+// VerifyOrder's.
+func (v *Verifier) VerifyDigest(ctx context.Context, signer common.Address, digest common.Hash, sig []byte, block *big.Int) error {
+	return v.verify(ctx, signer, digest, nil, sig, block)
+}
+
 // verify checks sig over digest for maker. o, when not nil, is the order,
 // for the v7.0 diagnosis.
 func (v *Verifier) verify(ctx context.Context, maker common.Address, digest common.Hash, o *Order, raw []byte, block *big.Int) error {

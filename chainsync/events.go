@@ -71,6 +71,18 @@ type Block struct {
 	Events []Event
 }
 
+// ChainOrders returns the chain records the block's order events left, by
+// order hash (the latest of each order's events).
+func (b *Block) ChainOrders() map[common.Hash]persistence.ChainOrder {
+	orders := map[common.Hash]persistence.ChainOrder{}
+	for _, ev := range b.Events {
+		if ev.Order != nil {
+			orders[ev.OrderHash] = *ev.Order
+		}
+	}
+	return orders
+}
+
 // decoder turns router logs into events.
 type decoder struct {
 	router *servicerouter.ServiceRouter

@@ -57,6 +57,28 @@ type Observer interface {
 	Reverted(blk persistence.ChainBlock)
 }
 
+// ObserverFuncs is an Observer made of two functions (either may be nil):
+// how the composition root attaches an observer that does not import this
+// package (the pair actors).
+type ObserverFuncs struct {
+	OnApplied  func(b *Block)
+	OnReverted func(blk persistence.ChainBlock)
+}
+
+// Applied implements Observer.
+func (o ObserverFuncs) Applied(b *Block) {
+	if o.OnApplied != nil {
+		o.OnApplied(b)
+	}
+}
+
+// Reverted implements Observer.
+func (o ObserverFuncs) Reverted(blk persistence.ChainBlock) {
+	if o.OnReverted != nil {
+		o.OnReverted(blk)
+	}
+}
+
 // Options configure an Indexer.
 type Options struct {
 	// Router is the address whose logs are followed.

@@ -132,7 +132,7 @@ func TestFillAfterOffChainCancel(t *testing.T) {
 	e := newProjEnv(t)
 	o, sig, h := e.LimitOrder(1_000_000_000, 93)
 	e.submit(o, sig, h)
-	if _, err := e.registry.Cancel(context.Background(), h); err != nil {
+	if err := e.registry.Cancel(context.Background(), h); err != nil {
 		t.Fatal(err)
 	}
 	r := e.MustSend(e.Keeper, e.D.Router, e.FillData(o, sig, 1_000_000_000))

@@ -210,7 +210,7 @@ func TestReorgRollsBackProjectedCancels(t *testing.T) {
 	// An off-chain cancel is final: Resync with no chain cancel keeps it.
 	o3, sig3, h3 := e.LimitOrder(200_000_000, 43)
 	e.submit(o3, sig3, h3)
-	if _, err := e.registry.Cancel(context.Background(), h3); err != nil {
+	if err := e.registry.Cancel(context.Background(), h3); err != nil {
 		t.Fatal(err)
 	}
 	if res, err := e.registry.Resync(context.Background(), h3, persistence.ChainView{}, time.Now()); err != nil || res.Err != nil || res.Changed || res.Record.Status != persistence.StatusCancelled {
@@ -249,7 +249,7 @@ func TestReorgRollsBackProjectedActivation(t *testing.T) {
 	if rec.Status != persistence.StatusActive || rec.FilledIn.Dec() != "0" || rec.Executions != 0 {
 		t.Fatalf("after the arm: %+v", rec)
 	}
-	if _, err := e.registry.Cancel(context.Background(), h); orderengine.AsError(err).Code != orderengine.CodeNotCancellable {
+	if err := e.registry.Cancel(context.Background(), h); orderengine.AsError(err).Code != orderengine.CodeNotCancellable {
 		t.Fatalf("off-chain cancel of an active order: %v", err)
 	}
 	maker := rec.Order.Maker

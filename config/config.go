@@ -26,6 +26,7 @@ type Config struct {
 	Lifecycle LifecycleConfig `json:"lifecycle"`
 	Orders    OrdersConfig    `json:"orders"`
 	Cluster   ClusterConfig   `json:"cluster"`
+	Accounts  AccountsConfig  `json:"accounts"`
 }
 
 // Default returns the configuration of `make run`: the embedded dev chain,
@@ -44,5 +45,6 @@ func Default() Config {
 		Lifecycle: defaultLifecycle(),
 		Orders:    defaultOrders(),
 		Cluster:   defaultCluster(),
+		Accounts:  defaultAccounts(),
 	}
 }

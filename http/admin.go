@@ -71,6 +71,11 @@ type (
 		Tier   config.Tier         `json:"tier"`
 		Limits config.BucketLimits `json:"limits"`
 	}
+	// DecideTierRequest is the body of a tier application's approve or
+	// decline (optional).
+	DecideTierRequest struct {
+		Reason string `json:"reason"`
+	}
 	// IssuedKey is the answer of issue and reissue: the key in clear text,
 	// shown this once.
 	IssuedKey struct {
@@ -135,6 +140,30 @@ func (s *Server) newAdminApp() *fiber.App {
 		key, rec, err := accts.ReissueKey(utils.CopyString(c.Params("id")))
 		return reply(c, 201, IssuedKey{Key: key, Record: rec}, err)
 	})
+	app.Get("/admin/v1/tier-applications", func(c *fiber.Ctx) error {
+		status := utils.CopyString(c.Query("status", persistence.TierPending))
+		switch status {
+		case "all":
+			status = ""
+		case persistence.TierPending, persistence.TierApproved, persistence.TierDeclined:
+		default:
+			return orderengine.Errorf(orderengine.CodeInvalidRequest, "status must be pending, approved, declined or all")
+		}
+		list, err := accts.TierApplications(status)
+		return reply(c, 200, fiber.Map{"accounts": list}, err)
+	})
+	for action, approve := range map[string]bool{"approve": true, "decline": false} {
+		app.Post("/admin/v1/tier-applications/:id/"+action, func(c *fiber.Ctx) error {
+			var req DecideTierRequest
+			if len(c.Body()) > 0 {
+				if err := decodeAdmin(c, &req); err != nil {
+					return err
+				}
+			}
+			acct, err := accts.DecideTierApplication(utils.CopyString(c.Params("id")), approve, req.Reason)
+			return reply(c, 200, acct, err)
+		})
+	}
 	return app
 }
 

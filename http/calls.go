@@ -18,6 +18,7 @@ import (
 type input struct {
 	c      *fiber.Ctx
 	caller api.Caller
+	srv    *Server
 }
 
 func (in *input) query(name string) string { return utils.CopyString(in.c.Query(name)) }

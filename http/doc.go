@@ -16,6 +16,11 @@
 // thin: parse the request into its package api type, call one typed method,
 // encode the typed result as JSON.
 //
+// The pages for people, the dashboard at / and the API reference at /docs,
+// are not operations of the table: pages.go serves the files embedded by
+// package http/web, keyless in the address bucket, with their own
+// Content-Security-Policy (docs/pages.md).
+//
 // # Layers
 //
 // Package http sits above the services: it imports them (the interfaces in

@@ -32,7 +32,7 @@ func (s *Server) routeHandler(r *Route) fiber.Handler {
 			if err := s.limitAddress(c); err != nil {
 				return err
 			}
-		} else {
+		} else if r.Auth == AuthKey {
 			p, err := s.authenticate(c)
 			if err != nil {
 				return err
@@ -45,6 +45,11 @@ func (s *Server) routeHandler(r *Route) fiber.Handler {
 				return err
 			}
 			caller = api.Caller{AccountID: p.Account.ID, KeyID: p.Key.ID, Tier: p.Account.Tier, RequestID: ri.rid}
+		} else {
+			var err error
+			if caller, err = s.authorizeEither(c, r, ri); err != nil {
+				return err
+			}
 		}
 		if name := repeatedParam(c, single); name != "" {
 			return orderengine.Errorf(orderengine.CodeInvalidRequest,
@@ -65,13 +70,58 @@ func (s *Server) routeHandler(r *Route) fiber.Handler {
 		if r.raw != nil {
 			return r.raw(s, c)
 		}
-		in := input{c: c, caller: caller}
+		in := input{c: c, caller: caller, srv: s}
 		out, err := r.call(c.UserContext(), &s.services, &in)
 		if err != nil {
 			return err
 		}
 		return writeJSON(c, r.Status, out)
 	}
+}
+
+// authorizeEither authenticates a route that takes a session (AuthSession,
+// AuthKeyOrSession): by the API key when the request presents one and the
+// route takes keys, else by the session cookie. A session counts in the
+// route's bucket of its account (subject acct:<id>), at the account's
+// tier.
+func (s *Server) authorizeEither(c *fiber.Ctx, r *Route, ri *reqInfo) (api.Caller, error) {
+	bucket, policy := r.Access.bucket(), r.Access.BucketName()
+	presentsKey := c.Get("X-API-Key") != "" || c.Get(fiber.HeaderAuthorization) != ""
+	if r.Auth == AuthKeyOrSession && (presentsKey || sessionToken(c) == "") {
+		p, err := s.authenticate(c)
+		if err != nil {
+			return api.Caller{}, err
+		}
+		ri.keyID = p.Key.ID
+		limits := s.cfg.Limits.ForTier(p.Account.Tier, p.Account.Limits)
+		if err := s.setLimitHeaders(c, s.eng.Limiter.Take(p.Key.ID, bucket, bucketLimit(limits, bucket)), policy); err != nil {
+			return api.Caller{}, err
+		}
+		return api.Caller{AccountID: p.Account.ID, KeyID: p.Key.ID, Tier: p.Account.Tier, RequestID: ri.rid}, nil
+	}
+	token := sessionToken(c)
+	if token == "" {
+		if limErr := s.limitAddress(c); limErr != nil {
+			return api.Caller{}, limErr
+		}
+		return api.Caller{}, orderengine.Errorf(orderengine.CodeUnauthorized,
+			"this call needs a dashboard session: sign in with POST /v1/auth/signin (an API key does not manage the account)")
+	}
+	caller, acct, err := s.sessionCaller(c, token)
+	if err != nil {
+		if limErr := s.limitAddress(c); limErr != nil {
+			return api.Caller{}, limErr
+		}
+		return api.Caller{}, err
+	}
+	subject := "acct:" + acct.ID
+	ri.keyID = subject
+	limits := s.cfg.Limits.ForTier(acct.Tier, acct.Limits)
+	if err := s.setLimitHeaders(c, s.eng.Limiter.Take(subject, bucket, bucketLimit(limits, bucket)), policy); err != nil {
+		return api.Caller{}, err
+	}
+	caller.RequestID = ri.rid
+	return caller, nil
 }
 
 // singleValued returns the names of the query parameters that take one

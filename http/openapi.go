@@ -91,6 +91,8 @@ func OpenAPIDocument(routes []Route, httpCfg config.HTTPConfig) ([]byte, error) 
 			{"name": "market", "description": "Orderbooks, swaps, volume, counters, tokens and spot prices (docs/lifecycle.md, docs/routing.md)."},
 			{"name": "webhooks", "description": "Webhook endpoints of the account, and the signed deliveries they receive (docs/webhooks.md)."},
 			{"name": "keeper", "description": "What keepers execute, ready to send (docs/lifecycle.md)."},
+			{"name": "accounts", "description": "Sign-In with Ethereum, the session, the account with its linked wallets, its API keys and its tier application (docs/accounts.md)."},
+			{"name": "platform", "description": "What the account's linked wallets earned as referrers, and the wallets bound to them (docs/platform.md)."},
 			{"name": "operations", "description": "Liveness, readiness and metrics for operators (docs/operations.md)."},
 		},
 		"paths":    paths,
@@ -99,6 +101,7 @@ func OpenAPIDocument(routes []Route, httpCfg config.HTTPConfig) ([]byte, error) 
 			"securitySchemes": obj{
 				"ApiKeyHeader":     obj{"type": "apiKey", "in": "header", "name": "X-API-Key", "description": "API key svc_…"},
 				"BearerKey":        obj{"type": "http", "scheme": "bearer", "description": "The same API key as Authorization: Bearer svc_…"},
+				"SessionCookie":    obj{"type": "apiKey", "in": "cookie", "name": sessionCookieSecure, "description": sessionCookieDoc},
 				"WebhookSignature": obj{"type": "apiKey", "in": "header", "name": "X-Service-Signature", "description": webhookSignatureDoc},
 			},
 			"schemas": schemas(),
@@ -153,9 +156,16 @@ func operation(r Route) obj {
 	if r.call != nil {
 		codes = append(codes, orderengine.CodeNotImplemented)
 	}
-	if r.Access == Keyless {
+	switch {
+	case r.Access == Keyless:
 		op["security"] = []obj{}
-	} else {
+	case r.Auth == AuthSession:
+		op["security"] = []obj{{"SessionCookie": []string{}}}
+		codes = append(codes, orderengine.CodeUnauthorized)
+	case r.Auth == AuthKeyOrSession:
+		op["security"] = []obj{{"ApiKeyHeader": []string{}}, {"BearerKey": []string{}}, {"SessionCookie": []string{}}}
+		codes = append(codes, orderengine.CodeUnauthorized, orderengine.CodeKeyDisabled)
+	default:
 		op["security"] = []obj{{"ApiKeyHeader": []string{}}, {"BearerKey": []string{}}}
 		codes = append(codes, orderengine.CodeUnauthorized, orderengine.CodeKeyDisabled)
 	}

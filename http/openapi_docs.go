@@ -51,6 +51,12 @@ const webhookSignatureDoc = "Signs every webhook delivery (the webhooks section)
 	"reject a t more than 5 minutes away from your clock in either direction; compare the HMAC in constant time; only then parse the JSON. " +
 	"Stripe's webhook verifier accepts this format. docs/webhooks.md has a Go verifier (webhook.Verify) and a complete receiver."
 
+// sessionCookieDoc describes the SessionCookie security scheme.
+const sessionCookieDoc = "The dashboard session opened by POST /v1/auth/signin (Sign-In with Ethereum): an HttpOnly, SameSite=Strict cookie, " +
+	"named __Host-oe_session and Secure when http.publicURL is https, oe_session on plain http. " +
+	"A session authorises the account calls only, never order submission (an API key and the maker's signature do that). " +
+	"Every state-changing call it authorises must send the session's csrfToken in X-CSRF-Token and come from this service's origin (Origin header): 403 FORBIDDEN otherwise. docs/accounts.md."
+
 // schemaDocs describes the component schemas whose definition carries no
 // description of its own.
 var schemaDocs = map[string]string{

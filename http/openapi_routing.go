@@ -14,9 +14,11 @@ func routingSchemas() obj {
 		"VenueFamily": obj{"type": "string", "enum": []string{"cpmm", "stableswap"},
 			"description": "A venue family: cpmm (constant product with a fee tier), stableswap (Curve 2-coin StableSwap)."},
 		"RouteFamily": obj{"type": "string", "description": "The venue family of every hop of a route (cpmm, stableswap), or mixed when its hops use more than one."},
-		"FeeLegs": object([]string{"referrer", "vault", "cell", "fees"}, obj{
-			"referrer": refDesc("Address", "Payout address of the referral leg: the referrer parameter when given, else the wallet's bound referrer, else the fee vault. Sign it as the order's referrer."),
-			"vault":    refDesc("Address", "The fee vault."),
+		"FeeLegs": object([]string{"referrer", "referrerBound", "requestedReferrer", "vault", "cell", "fees"}, obj{
+			"referrer":          refDesc("Address", "Payout address of the referral leg: the wallet's bound referrer when it has one (whatever referrer parameter was given), else the referrer parameter, else the fee vault. Sign it as the order's referrer: the submit check accepts exactly this address."),
+			"referrerBound":     obj{"type": "boolean", "description": "True when referrer is the wallet's permanent referral binding (its first accepted order named it); a referrer parameter is then not served."},
+			"requestedReferrer": obj{"oneOf": []obj{ref("Address"), {"type": "null"}}, "description": "The referrer parameter as asked, EIP-55; null when none was given. Differs from referrer when the wallet is bound to another one."},
+			"vault":             refDesc("Address", "The fee vault."),
 			"cell": object([]string{"orderKind", "tokenClass"}, obj{
 				"orderKind":  obj{"type": "string", "enum": []string{"direct", "limit", "stop_loss", "take_profit", "dca", "trailing"}, "description": "The orderType, direct when it was omitted."},
 				"tokenClass": obj{"type": "string", "enum": []string{"stable", "major", "other"}, "description": "The riskier class of the two tokens."},

@@ -272,5 +272,8 @@ func schemas() obj {
 	for name, schema := range webhookSchemas() {
 		all[name] = schema
 	}
+	for name, schema := range accountSchemas() {
+		all[name] = schema
+	}
 	return all
 }

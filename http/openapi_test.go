@@ -2,6 +2,7 @@ package http_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/orderengine/orderengine/app/apptest"
@@ -30,8 +31,15 @@ func TestOpenAPIDocumentCoversSpec(t *testing.T) {
 		{"POST", "/v1/webhooks"}, {"GET", "/v1/webhooks"}, {"GET", "/v1/webhooks/{id}"}, {"DELETE", "/v1/webhooks/{id}"},
 		{"POST", "/v1/webhooks/{id}/test"}, {"GET", "/v1/webhooks/{id}/deliveries"}, {"GET", "/v1/keeper/executable"},
 		{"GET", "/healthz"}, {"GET", "/readyz"},
+		// contract.md section 10.
+		{"GET", "/v1/auth/nonce"}, {"POST", "/v1/auth/signin"}, {"POST", "/v1/auth/signout"},
+		{"GET", "/v1/account"}, {"POST", "/v1/account/wallets"}, {"DELETE", "/v1/account/wallets/{address}"},
+		{"GET", "/v1/account/keys"}, {"POST", "/v1/account/keys"}, {"POST", "/v1/account/keys/{id}/disable"},
+		{"POST", "/v1/account/keys/{id}/reissue"}, {"POST", "/v1/account/tier-application"},
+		{"GET", "/v1/platform/fee-accruals"}, {"GET", "/v1/platform/referees"},
 	}
-	keyless := map[string]bool{"/v1/errors": true, "/v1/config": true, "/v1/openapi.json": true, "/healthz": true, "/readyz": true}
+	keyless := map[string]bool{"/v1/errors": true, "/v1/config": true, "/v1/openapi.json": true, "/healthz": true, "/readyz": true,
+		"/v1/auth/nonce": true, "/v1/auth/signin": true, "/v1/auth/signout": true}
 	for _, w := range want {
 		item := doc.Paths.Find(w[1])
 		if item == nil || item.GetOperation(w[0]) == nil {
@@ -53,8 +61,8 @@ func TestOpenAPIDocumentCoversSpec(t *testing.T) {
 			t.Errorf("%s %s documents 429: %v (only the health probes are never rate limited)", w[0], w[1], op.Responses.Status(429) != nil)
 		}
 	}
-	if n := len(doc.Paths.Map()); n != 22 {
-		t.Errorf("%d paths described, want 22 (update this test with the table)", n)
+	if n := len(doc.Paths.Map()); n != 34 {
+		t.Errorf("%d paths described, want 34 (update this test with the table)", n)
 	}
 	schemes := doc.Components.SecuritySchemes
 	if s := schemes["ApiKeyHeader"]; s == nil || s.Value.In != "header" || s.Value.Name != "X-API-Key" {
@@ -62,5 +70,12 @@ func TestOpenAPIDocumentCoversSpec(t *testing.T) {
 	}
 	if s := schemes["BearerKey"]; s == nil || s.Value.Type != "http" || s.Value.Scheme != "bearer" {
 		t.Error("no bearer security scheme")
+	}
+	if s := schemes["SessionCookie"]; s == nil || s.Value.In != "cookie" || !strings.Contains(s.Value.Description, "X-CSRF-Token") {
+		t.Error("no session cookie security scheme describing the CSRF token")
+	}
+	// A session never authorises order submission.
+	if sec := doc.Paths.Find("/v1/orders").Post.Security; sec == nil || len(*sec) != 2 || (*sec)[0]["SessionCookie"] != nil || (*sec)[1]["SessionCookie"] != nil {
+		t.Errorf("POST /v1/orders security %v, want the key schemes only", sec)
 	}
 }

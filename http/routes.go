@@ -54,6 +54,8 @@ type Route struct {
 	// Path uses Fiber syntax (/v1/orders/:hash); the OpenAPI path is derived.
 	Path   string
 	Access Access
+	// Auth is the credential a keyed route takes (AuthKey by default).
+	Auth Auth
 	// Status is the success status.
 	Status int
 	// JSONBody routes reject a body declared as another media type than
@@ -116,7 +118,7 @@ var errsHookID = []orderengine.Code{orderengine.CodeNotFound}
 
 // publicRoutes returns the public route table.
 func publicRoutes() []Route {
-	return []Route{
+	routes := []Route{
 		{Method: "GET", Path: "/v1/errors", Access: Keyless, Status: 200, raw: (*Server).serveErrors,
 			Doc: OpDoc{ID: "listErrors", Tag: "meta", Summary: "The error catalog with status and retry guidance.", Response: "ErrorCatalog"}},
 		{Method: "GET", Path: "/v1/config", Access: Keyless, Status: 200, raw: (*Server).serveConfig,
@@ -210,4 +212,5 @@ func publicRoutes() []Route {
 					q("pair", "Pair", "Only this pair: <tokenIn address>-<tokenOut address>, lowercase or checksummed; a malformed pair or the same token twice is INVALID_REQUEST.", false), pLimit, pCursor},
 				Errors: errsBadInput}},
 	}
+	return append(routes, accountRoutes()...)
 }

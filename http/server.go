@@ -58,6 +58,7 @@ type Server struct {
 	config     []byte // GET /v1/config body
 	errorsJSON []byte
 	openapi    []byte
+	pages      map[string]*page
 	ridPrefix  string
 	ridSeq     atomic.Uint64
 	proxies    proxies
@@ -107,6 +108,9 @@ func New(eng Engine, opts Options) (*Server, error) {
 		return nil, err
 	}
 	if s.openapi, err = OpenAPIDocument(s.routes, eng.Config.HTTP); err != nil {
+		return nil, err
+	}
+	if s.pages, err = pageRoutes(); err != nil {
 		return nil, err
 	}
 	s.app = s.newPublicApp()
@@ -284,6 +288,7 @@ func (s *Server) newPublicApp() *fiber.App {
 		return c.JSON(fiber.Map{"status": "ok"})
 	}))
 	app.Add(fiber.MethodGet, "/readyz", s.probe("/readyz", s.serveReady))
+	s.addPages(app)
 	if !s.cfg.HTTP.MetricsOnAdmin {
 		app.Add(fiber.MethodGet, "/metrics", s.keylessOps("/metrics", s.metrics.handler()))
 	}

@@ -3,10 +3,13 @@ package http
 import (
 	"context"
 
+	"github.com/orderengine/orderengine/accounts"
 	"github.com/orderengine/orderengine/actors/webhook"
 	"github.com/orderengine/orderengine/api"
 	"github.com/orderengine/orderengine/keeper"
 	"github.com/orderengine/orderengine/market"
+	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/platform"
 	"github.com/orderengine/orderengine/routing"
 )
 
@@ -24,6 +27,8 @@ type Services struct {
 	Market   MarketService
 	Webhooks WebhookService
 	Keeper   KeeperService
+	Accounts AccountService
+	Platform PlatformService
 }
 
 // RoutingService serves quotes, routes, preflight checks, spot prices and
@@ -75,4 +80,31 @@ type WebhookService interface {
 // KeeperService lists orders a keeper can execute now (keeper.Service).
 type KeeperService interface {
 	Executable(ctx context.Context, req api.KeeperExecutableRequest) (*keeper.ExecutableList, error)
+}
+
+// AccountService is the self-service account API (accounts.Service):
+// sign-in, sessions, the account, its wallets, keys and tier application
+// (contract.md section 10).
+type AccountService interface {
+	Nonce(ctx context.Context) (*accounts.NonceResult, error)
+	SignIn(ctx context.Context, site api.Site, req api.SignInRequest) (*accounts.SignInResult, error)
+	SignOut(token string) error
+	// Session resolves a session cookie; ok is false for an unknown,
+	// expired or revoked session.
+	Session(token string) (*persistence.Session, *persistence.Account, bool, error)
+	Account(ctx context.Context, caller api.Caller) (*accounts.AccountView, error)
+	LinkWallet(ctx context.Context, caller api.Caller, site api.Site, req api.LinkWalletRequest) (*accounts.AccountView, error)
+	UnlinkWallet(ctx context.Context, caller api.Caller, address string) (*accounts.AccountView, error)
+	Keys(ctx context.Context, caller api.Caller) (*accounts.KeyList, error)
+	CreateKey(ctx context.Context, caller api.Caller, req api.CreateKeyRequest) (*accounts.CreatedKey, error)
+	DisableKey(ctx context.Context, caller api.Caller, id string) (*accounts.KeyView, error)
+	ReissueKey(ctx context.Context, caller api.Caller, id string) (*accounts.CreatedKey, error)
+	ApplyForTier(ctx context.Context, caller api.Caller, req api.TierApplicationRequest) (*accounts.TierApplicationView, error)
+}
+
+// PlatformService serves the referral lists of the caller's linked wallets
+// (platform.Service).
+type PlatformService interface {
+	FeeAccruals(ctx context.Context, caller api.Caller, req api.FeeAccrualsRequest) (*platform.FeeAccrualList, error)
+	Referees(ctx context.Context, caller api.Caller, req api.RefereesRequest) (*platform.RefereeList, error)
 }

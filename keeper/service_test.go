@@ -155,7 +155,7 @@ func TestExecutableFailsTerminalRevertsAndListsValidOrders(t *testing.T) {
 	if oe := orderengine.AsError(err); err == nil || oe.Code != orderengine.CodeInvalidRequest {
 		t.Fatalf("malformed cursor: %v", err)
 	}
-	if _, err := reg.Cancel(context.Background(), moreHash); err != nil {
+	if err := reg.Cancel(context.Background(), moreHash); err != nil {
 		t.Fatal(err)
 	}
 	if after := page("", 10); len(after.Orders) != 1 || after.Orders[0].OrderHash != desHash.Hex() {

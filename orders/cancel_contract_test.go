@@ -42,7 +42,7 @@ func cancelBody(sig []byte) []byte {
 // TestCancelContract checks DELETE /v1/orders/{hash} against the
 // specification and docs/orders.md: only the maker's OrderCancel under the
 // router's domain cancels; a pending order only (409 NOT_CANCELLABLE
-// otherwise); an already cancelled order answers 200 again; 404 for an
+// otherwise, an already cancelled order included); 404 for an
 // unknown hash; the order leaves the book and moves between the
 // status-filtered lists at once.
 func TestCancelContract(t *testing.T) {
@@ -117,13 +117,17 @@ func TestCancelContract(t *testing.T) {
 		t.Fatal("the pending order is not listed")
 	}
 	// The maker's cancel, in each accepted signature form: the first
-	// cancels, the others answer success again (idempotent) and change
-	// nothing (no second transition: updatedAt stays).
+	// cancels, the others answer 409 NOT_CANCELLABLE (the order is no
+	// longer pending) and change nothing (no second transition: updatedAt
+	// stays).
 	var cancelledAt any
 	for i, sig := range [][]byte{good, vZero, compact, good} {
 		r := del(h.Hex(), cancelBody(sig))
-		if r.Status != 200 || string(r.Body) != `{"success":true}` {
+		if i == 0 && (r.Status != 200 || string(r.Body) != `{"success":true}`) {
 			t.Fatalf("cancel %d: %d %s", i, r.Status, r.Body)
+		}
+		if i > 0 && (r.Status != 409 || r.Code() != "NOT_CANCELLABLE") {
+			t.Fatalf("cancel %d of a cancelled order: %d %s, want 409 NOT_CANCELLABLE", i, r.Status, r.Body)
 		}
 		if i == 0 {
 			cancelledAt = e.get(h)["updatedAt"]
@@ -147,8 +151,8 @@ func TestCancelContract(t *testing.T) {
 		!slices.Contains(e.walk("/v1/orders?status=cancelled&orderType=limit&", 500), h.Hex()) {
 		t.Fatal("the cancelled order did not move from the pending to the cancelled lists")
 	}
-	// Every other status: 409 NOT_CANCELLABLE, unchanged; an order
-	// cancelled on-chain is already cancelled: 200.
+	// Every other status: 409 NOT_CANCELLABLE, unchanged, an order
+	// cancelled on-chain included.
 	now := e.clk.Now()
 	for _, c := range []struct {
 		status string
@@ -172,15 +176,8 @@ func TestCancelContract(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := del(h.Hex(), cancelBody(signCancel(t, e.domain, h, k)))
-		switch c.status {
-		case "cancelled":
-			if r.Status != 200 || string(r.Body) != `{"success":true}` {
-				t.Errorf("cancel of an order cancelled on-chain: %d %s", r.Status, r.Body)
-			}
-		default:
-			if r.Status != 409 || r.Code() != "NOT_CANCELLABLE" {
-				t.Errorf("cancel of a %s order: %d %s", c.status, r.Status, r.Body)
-			}
+		if r.Status != 409 || r.Code() != "NOT_CANCELLABLE" {
+			t.Errorf("cancel of a %s order: %d %s", c.status, r.Status, r.Body)
 		}
 		if rec := e.get(h); rec["status"] != c.status {
 			t.Errorf("cancel changed a %s order to %v", c.status, rec["status"])
@@ -217,27 +214,35 @@ func TestCancelByAnotherAccountsKey(t *testing.T) {
 	}
 }
 
-// Concurrent cancels of one pending order all answer 200; the order is
-// cancelled once and the store stays consistent.
+// Concurrent cancels of one pending order: exactly one answers 200, the
+// others 409 NOT_CANCELLABLE; the order is cancelled once and the store
+// stays consistent.
 func TestConcurrentCancels(t *testing.T) {
 	e := newEnv(t)
 	key := newKey(t)
 	h := e.submit(defaultSpec("limit", key))
 	body := cancelBody(signCancel(t, e.domain, h, key))
 	var wg sync.WaitGroup
-	codes := make([]int, 8)
-	for i := range codes {
+	answers := make([]*apptest.Response, 8)
+	for i := range answers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			codes[i] = e.srv.Do("DELETE", "/v1/orders/"+h.Hex(), body, map[string]string{"X-API-Key": e.srv.APIKey}).Status
+			answers[i] = e.srv.Do("DELETE", "/v1/orders/"+h.Hex(), body, map[string]string{"X-API-Key": e.srv.APIKey})
 		}()
 	}
 	wg.Wait()
-	for i, c := range codes {
-		if c != 200 {
-			t.Fatalf("cancel %d: %d", i, c)
+	ok := 0
+	for i, r := range answers {
+		switch {
+		case r.Status == 200:
+			ok++
+		case r.Status != 409 || r.Code() != "NOT_CANCELLABLE":
+			t.Fatalf("cancel %d: %d %s", i, r.Status, r.Body)
 		}
+	}
+	if ok != 1 {
+		t.Fatalf("%d cancels answered 200, want exactly one", ok)
 	}
 	if rec := e.get(h); rec["status"] != "cancelled" {
 		t.Fatalf("status %v", rec["status"])

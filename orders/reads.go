@@ -42,8 +42,9 @@ func (s *Service) Get(ctx context.Context, caller api.Caller, hash string) (api.
 }
 
 // Cancel implements http.OrderService: the maker's OrderCancel signature
-// is verified first, then the order's actor cancels it if pending. An
-// already cancelled order answers success again (idempotent).
+// is verified first, then the order's actor cancels it if pending. Any
+// other status, already cancelled included, is 409 NOT_CANCELLABLE
+// (contract.md section 10, cancel rule 1).
 func (s *Service) Cancel(ctx context.Context, _ api.Caller, hash, signature string) (*api.Success, error) {
 	h, err := chain.ParseHash("hash", hash)
 	if err != nil {
@@ -67,7 +68,7 @@ func (s *Service) Cancel(ctx context.Context, _ api.Caller, hash, signature stri
 		}
 		return nil, err
 	}
-	if _, err := s.reg.Cancel(ctx, h); err != nil {
+	if err := s.reg.Cancel(ctx, h); err != nil {
 		return nil, err
 	}
 	return &api.Success{Success: true}, nil

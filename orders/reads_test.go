@@ -25,8 +25,8 @@ func TestCancelPaths(t *testing.T) {
 	if rec := e.get(h); rec["status"] != "cancelled" {
 		t.Fatalf("status %v", rec["status"])
 	}
-	if r := e.cancel(h, key); r.Status != 200 {
-		t.Fatalf("idempotent cancel: %d %s", r.Status, r.Body)
+	if r := e.cancel(h, key); r.Status != 409 || r.Code() != "NOT_CANCELLABLE" {
+		t.Fatalf("cancel of a cancelled order: %d %s, want 409 NOT_CANCELLABLE", r.Status, r.Body)
 	}
 	if r := e.cancel(common.HexToHash("0x1234"), key); r.Status != 404 || r.Code() != "NOT_FOUND" {
 		t.Fatalf("unknown: %d %s", r.Status, r.Body)

@@ -6,11 +6,13 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/orderengine/orderengine/config"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/orderengine/orderengine"
 )
@@ -24,9 +26,13 @@ type Account struct {
 	// Limits are the per-account bucket limits of an enterprise account;
 	// zero, and left out of the JSON, for the other tiers (whose limits are
 	// the configuration's: a zero here would read as "nothing allowed").
-	Limits    config.BucketLimits `json:"limits,omitzero"`
-	CreatedAt time.Time           `json:"createdAt"`
-	UpdatedAt time.Time           `json:"updatedAt"`
+	Limits config.BucketLimits `json:"limits,omitzero"`
+	// Wallets are the linked wallets (wallets.go), in the order linked.
+	Wallets []common.Address `json:"wallets,omitempty"`
+	// TierApplication is the latest tier application, nil when none.
+	TierApplication *TierApplication `json:"tierApplication,omitempty"`
+	CreatedAt       time.Time        `json:"createdAt"`
+	UpdatedAt       time.Time        `json:"updatedAt"`
 }
 
 // KeyRecord is what is stored about an API key: never the key, only its
@@ -34,6 +40,8 @@ type Account struct {
 type KeyRecord struct {
 	ID        string `json:"id"`
 	AccountID string `json:"accountId"`
+	// Name is the owner's label of the key ("" when none was given).
+	Name string `json:"name,omitempty"`
 	// Hint is the prefix and the first four random characters, enough for a
 	// person to tell keys apart in a list.
 	Hint       string     `json:"hint"`
@@ -42,6 +50,12 @@ type KeyRecord struct {
 	DisabledAt *time.Time `json:"disabledAt,omitempty"`
 	// ReplacedBy is the id of the key that a reissue created in its place.
 	ReplacedBy string `json:"replacedBy,omitempty"`
+	// LastUsedAt is the start of the last minute the key authenticated a
+	// request in, as last written by FlushKeyUsage (keyusage.go); nil
+	// when never used.
+	LastUsedAt *time.Time `json:"lastUsedAt,omitempty"`
+	// used tracks the key's use in memory (cached records only).
+	used *keyUse
 }
 
 // Principal is the result of a successful authentication. Both pointers
@@ -66,6 +80,11 @@ type Accounts struct {
 	mu       sync.RWMutex
 	keys     map[[32]byte]*KeyRecord // by key hash
 	accounts map[string]*Account
+	wallets  map[common.Address]string // linked wallet → account id, as found
+	uses     map[string]*keyUse        // by key id: the cached keys' use
+	// minute is the current unix minute, advanced by RunKeyUsage: the
+	// request path compares it with a key's last use without a clock read.
+	minute atomic.Int64
 }
 
 // NewAccounts returns the account manager of store. now is the clock used
@@ -74,12 +93,16 @@ func NewAccounts(store *Store, now func() time.Time) *Accounts {
 	if now == nil {
 		now = time.Now
 	}
-	return &Accounts{
+	a := &Accounts{
 		store:    store,
 		now:      now,
 		keys:     make(map[[32]byte]*KeyRecord),
 		accounts: make(map[string]*Account),
+		wallets:  make(map[common.Address]string),
+		uses:     make(map[string]*keyUse),
 	}
+	a.minute.Store(now().Unix() / 60)
+	return a
 }
 
 // Authenticate resolves a presented API key. It returns an *orderengine.Error
@@ -113,6 +136,7 @@ func (a *Accounts) Authenticate(key string) (Principal, error) {
 	if rec.Disabled {
 		return Principal{}, orderengine.Errorf(orderengine.CodeKeyDisabled, "API key %s is disabled", rec.ID)
 	}
+	a.touch(rec)
 	return Principal{Key: rec, Account: acct}, nil
 }
 
@@ -133,6 +157,7 @@ func (a *Accounts) loadByHash(hash [32]byte) (*KeyRecord, *Account, error) {
 		return nil, nil, err
 	}
 	a.mu.Lock()
+	rec.used = a.useOfLocked(rec)
 	a.keys[hash] = rec
 	a.mu.Unlock()
 	return rec, acct, nil
@@ -168,9 +193,9 @@ func (a *Accounts) Account(id string) (*Account, error) {
 	if !ok {
 		return nil, orderengine.Errorf(orderengine.CodeNotFound, "account %s not found", id)
 	}
-	acct = new(Account)
-	if err := json.Unmarshal(v, acct); err != nil {
-		return nil, fmt.Errorf("persistence: decode account %s: %w", id, err)
+	acct, err = decodeAccount(id, v)
+	if err != nil {
+		return nil, err
 	}
 	a.mu.Lock()
 	a.accounts[id] = acct
@@ -234,12 +259,35 @@ func (a *Accounts) SetTier(accountID string, tier config.Tier, limits config.Buc
 // IssueKey creates a key for the account and returns it in clear text. This
 // is the only time the key exists outside its owner's hands.
 func (a *Accounts) IssueKey(accountID string) (string, *KeyRecord, error) {
+	return a.CreateKey(accountID, "", 0)
+}
+
+// CreateKey creates a key named name for the account and returns it in
+// clear text, the only time it exists outside its owner's hands. With
+// maxActive > 0, an account that already has that many enabled keys is
+// LIMIT_REACHED.
+func (a *Accounts) CreateKey(accountID, name string, maxActive int) (string, *KeyRecord, error) {
 	a.writeMu.Lock()
 	defer a.writeMu.Unlock()
 	if _, err := a.Account(accountID); err != nil {
 		return "", nil, err
 	}
-	key, rec := a.newKey(accountID)
+	if maxActive > 0 {
+		keys, err := a.ListKeys(accountID)
+		if err != nil {
+			return "", nil, err
+		}
+		active := 0
+		for _, k := range keys {
+			if !k.Disabled {
+				active++
+			}
+		}
+		if active >= maxActive {
+			return "", nil, orderengine.Errorf(orderengine.CodeLimitReached, "an account has at most %d enabled keys: disable one first", maxActive)
+		}
+	}
+	key, rec := a.newKey(accountID, name)
 	err := a.commit(func(b *pebble.Batch) error { return a.putKey(b, key, rec) })
 	if err != nil {
 		return "", nil, err
@@ -247,11 +295,12 @@ func (a *Accounts) IssueKey(accountID string) (string, *KeyRecord, error) {
 	return key, rec, nil
 }
 
-func (a *Accounts) newKey(accountID string) (string, *KeyRecord) {
+func (a *Accounts) newKey(accountID, name string) (string, *KeyRecord) {
 	key := NewAPIKey()
 	return key, &KeyRecord{
 		ID:        newID("key_", 16),
 		AccountID: accountID,
+		Name:      name,
 		Hint:      key[:len(KeyPrefix)+4] + "…",
 		CreatedAt: a.now().UTC(),
 	}
@@ -278,13 +327,27 @@ func (a *Accounts) DisableKey(keyID string) (*KeyRecord, error) {
 // ReissueKey disables keyID and issues a new key for the same account, in
 // one atomic write. It returns the new key in clear text.
 func (a *Accounts) ReissueKey(keyID string) (string, *KeyRecord, error) {
+	return a.reissue(keyID, false)
+}
+
+// ReissueKeyOnce is ReissueKey for a key not reissued before: a key that
+// already has a replacement is ALREADY_EXISTS, decided under the write
+// lock, so concurrent reissues of one key make one replacement.
+func (a *Accounts) ReissueKeyOnce(keyID string) (string, *KeyRecord, error) {
+	return a.reissue(keyID, true)
+}
+
+func (a *Accounts) reissue(keyID string, once bool) (string, *KeyRecord, error) {
 	a.writeMu.Lock()
 	defer a.writeMu.Unlock()
 	old, err := a.readKey(keyID)
 	if err != nil {
 		return "", nil, err
 	}
-	key, rec := a.newKey(old.AccountID)
+	if once && old.ReplacedBy != "" {
+		return "", nil, orderengine.Errorf(orderengine.CodeAlreadyExists, "key %s was already reissued as %s", old.ID, old.ReplacedBy)
+	}
+	key, rec := a.newKey(old.AccountID, old.Name)
 	if _, err := a.disableLocked(keyID, rec.ID, func(b *pebble.Batch) error { return a.putKey(b, key, rec) }); err != nil {
 		return "", nil, err
 	}
@@ -319,6 +382,7 @@ func (a *Accounts) disableLocked(keyID, replacedBy string, also func(*pebble.Bat
 		return nil, err
 	}
 	a.mu.Lock()
+	rec.used = a.uses[rec.ID]
 	for h, cached := range a.keys {
 		if cached.ID == rec.ID {
 			a.keys[h] = &rec
@@ -351,6 +415,10 @@ func (a *Accounts) ListKeys(accountID string) ([]KeyRecord, error) {
 		if err != nil {
 			return nil, err
 		}
+		a.mu.RLock()
+		rec.used = a.uses[rec.ID]
+		a.mu.RUnlock()
+		rec.LastUsedAt = rec.lastUsed()
 		out = append(out, *rec)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].CreatedAt.Before(out[j].CreatedAt) })

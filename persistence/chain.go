@@ -402,6 +402,17 @@ func (c *Chain) SetCursor(blk ChainBlock) error {
 
 // applyUndo decodes an undo record into restoring writes on b.
 func applyUndo(b *pebble.Batch, undo []byte) error {
+	return walkUndo(undo, func(key, val []byte, present bool) error {
+		if !present {
+			return b.Delete(key, nil)
+		}
+		return b.Set(key, val, nil)
+	})
+}
+
+// walkUndo calls fn with every entry of an undo record, in order: the key,
+// and its value before the block when present.
+func walkUndo(undo []byte, fn func(key, val []byte, present bool) error) error {
 	if len(undo) == 0 || undo[0] != undoVersion {
 		return fmt.Errorf("unknown undo record version")
 	}
@@ -425,17 +436,13 @@ func applyUndo(b *pebble.Batch, undo []byte) error {
 		}
 		present := p[0]
 		p = p[1:]
-		if present == 0 {
-			if err := b.Delete(key, nil); err != nil {
+		var val []byte
+		if present != 0 {
+			if val, err = next(); err != nil {
 				return err
 			}
-			continue
 		}
-		val, err := next()
-		if err != nil {
-			return err
-		}
-		if err := b.Set(key, val, nil); err != nil {
+		if err := fn(key, val, present != 0); err != nil {
 			return err
 		}
 	}

@@ -41,6 +41,13 @@ import "bytes"
 //	r/      r/<maker 20>                          referrer (20 bytes): referral binding (orders.go)
 //	l/      l/<orderHash 32><txHash 32><log BE4>  one byte: order ledger, chain logs whose events
 //	                                              were emitted, cancel origin (orders_ledger.go)
+//	y/      y/<wallet 20>                         account id: the account a wallet is linked to
+//	                                              (wallets.go)
+//	z/      z/<sha256(session token) 32>          Session, JSON: dashboard sessions (sessions.go)
+//	p/      p/a/<referrer 20><^time 8><^block 8><^log 4>  Accrual, binary: referral legs paid
+//	        p/v/<referrer 20><maker 20><token 20>  uint256: referee's filled tokenIn (platform.go)
+//	q/      q/<referrer 20><maker 20>             boundAt, order hash: wallets bound to a referrer,
+//	                                              same batch as r/ (platform.go)
 //
 // To add a record kind: pick an unused prefix, add a row to the table above
 // and an entry to Prefixes (TestPrefixesDisjoint checks that no prefix is a
@@ -62,7 +69,7 @@ const (
 )
 
 // SchemaVersion is the version of the key layout written to m/schema.
-const SchemaVersion uint32 = 3
+const SchemaVersion uint32 = 4
 
 // Prefixes lists every registered key prefix with what it holds, and
 // whether its records are bound to one chain: derived from it (the
@@ -90,6 +97,10 @@ var Prefixes = [...]struct {
 	{ordPrefixIndex, "order list indexes (maker, status, type)", true},
 	{ordPrefixReferee, "referral bindings by maker", false},
 	{ordPrefixLedger, "order ledger: emitted chain logs, cancel origin", true},
+	{prefixWallet, "linked wallet to account", false},
+	{prefixSession, "dashboard sessions by token hash", false},
+	{prefixPlatform, "referral accruals and referee volume", true},
+	{prefixReferee, "referees by referrer", false},
 }
 
 func schemaKey() []byte { return []byte(prefixMeta + "schema") }

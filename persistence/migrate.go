@@ -18,10 +18,20 @@ import (
 //	2 → 3: order records (o/) move from the API's JSON to the record
 //	       codec (order_codec.go), at journal version 1. Records already
 //	       in codec 1 (a step interrupted earlier) are left alone.
+//	3 → 4: the platform records (platform.go) are built from what the
+//	       store holds: q/ from the referral bindings r/, p/ from the
+//	       swap and order records (migrate_platform.go).
 func (s *Store) migrate(from uint32) error {
 	for v := from; v < SchemaVersion; v++ {
 		b := s.db.NewBatch()
 		switch v {
+		case 3:
+			refs, accs, err := s.migratePlatform()
+			if err != nil {
+				_ = b.Close()
+				return err
+			}
+			s.log.Info("platform records built", "referees", refs, "accruals", accs)
 		case 2:
 			n, err := s.migrateOrderCodec()
 			if err != nil {

@@ -157,6 +157,9 @@ func (o *Orders) writeTransition(w writer, t *OrderTransition, val []byte) error
 		if err := w.Set(refereeKey(rec.Order.Maker), t.Bind[:], nil); err != nil {
 			return err
 		}
+		if err := w.Set(refereeIndexKey(*t.Bind, rec.Order.Maker), encodeRefereeBinding(rec.CreatedAt, rec.Hash), nil); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -67,12 +67,16 @@ type FeeCells struct {
 }
 
 // FeeLegs is contract.md section 8's feeLegs object, with EIP-55
-// addresses.
+// addresses. ReferrerBound says Referrer is the wallet's permanent
+// binding; RequestedReferrer echoes the referrer parameter (nil when none
+// was given), which a bound wallet's legs do not use.
 type FeeLegs struct {
-	Referrer string     `json:"referrer"`
-	Vault    string     `json:"vault"`
-	Cell     FeeCellRef `json:"cell"`
-	Fees     FeeCells   `json:"fees"`
+	Referrer          string     `json:"referrer"`
+	ReferrerBound     bool       `json:"referrerBound"`
+	RequestedReferrer *string    `json:"requestedReferrer"`
+	Vault             string     `json:"vault"`
+	Cell              FeeCellRef `json:"cell"`
+	Fees              FeeCells   `json:"fees"`
 }
 
 // PairClass is the riskier class of the two tokens.
@@ -94,9 +98,11 @@ func (p *FeePolicy) PairClass(tokenIn, tokenOut common.Address) string {
 
 // FeeLegs resolves the fee legs for a route request. wallet and referrer
 // are optional (zero address = absent); an empty orderKind serves the
-// direct cell. The payout address is referrer when given, else the
-// wallet's bound referrer, else the fee vault. An unknown orderKind is
-// INVALID_REQUEST naming orderType.
+// direct cell. The payout address is the wallet's bound referrer when it
+// has one (whatever referrer says: the submit check accepts nothing
+// else, so copying the served legs always passes it), else referrer when
+// given, else the fee vault. An unknown orderKind is INVALID_REQUEST
+// naming orderType.
 func (p *FeePolicy) FeeLegs(ctx context.Context, wallet, referrer common.Address, orderKind string, tokenIn, tokenOut common.Address) (FeeLegs, error) {
 	if orderKind == "" {
 		orderKind = config.KindDirect
@@ -106,25 +112,30 @@ func (p *FeePolicy) FeeLegs(ctx context.Context, wallet, referrer common.Address
 		return FeeLegs{}, oe.Errorf(oe.CodeInvalidRequest, "orderType %q is not one of limit, stop_loss, take_profit, dca, trailing", orderKind)
 	}
 	class := p.PairClass(tokenIn, tokenOut)
+	legs := FeeLegs{
+		Vault: chain.Checksum(p.vault),
+		Cell:  FeeCellRef{OrderKind: orderKind, TokenClass: class},
+		Fees:  FeeCells{Direct: p.cells[config.KindDirect][class], Triggered: row[class]},
+	}
 	payout := referrer
-	if payout == (common.Address{}) && wallet != (common.Address{}) && p.bindings != nil {
+	if referrer != (common.Address{}) {
+		requested := chain.Checksum(referrer)
+		legs.RequestedReferrer = &requested
+	}
+	if wallet != (common.Address{}) && p.bindings != nil {
 		bound, ok, err := p.bindings.BoundReferrer(ctx, wallet)
 		if err != nil {
 			return FeeLegs{}, err
 		}
 		if ok {
-			payout = bound
+			payout, legs.ReferrerBound = bound, true
 		}
 	}
 	if payout == (common.Address{}) {
 		payout = p.vault
 	}
-	return FeeLegs{
-		Referrer: chain.Checksum(payout),
-		Vault:    chain.Checksum(p.vault),
-		Cell:     FeeCellRef{OrderKind: orderKind, TokenClass: class},
-		Fees:     FeeCells{Direct: p.cells[config.KindDirect][class], Triggered: row[class]},
-	}, nil
+	legs.Referrer = chain.Checksum(payout)
+	return legs, nil
 }
 
 // FeeAmounts are the legs a fill pays from its gross output, each

@@ -85,15 +85,26 @@ func TestFeeLegsReferrerResolution(t *testing.T) {
 	p, _ := testPolicy(t, mapBindings{wallet: bound})
 	ctx := context.Background()
 	legs, _ := p.FeeLegs(ctx, wallet, common.Address{}, "limit", tokenAddr(0), tokenAddr(1))
-	if legs.Referrer != bound.Hex() {
-		t.Fatalf("bound wallet: referrer %s, want %s", legs.Referrer, bound.Hex())
+	if legs.Referrer != bound.Hex() || !legs.ReferrerBound || legs.RequestedReferrer != nil {
+		t.Fatalf("bound wallet: referrer %s bound %v requested %v, want %s bound, none requested", legs.Referrer, legs.ReferrerBound, legs.RequestedReferrer, bound.Hex())
 	}
+	// A bound wallet keeps its binding whatever referrer is asked for;
+	// the request is echoed.
 	legs, _ = p.FeeLegs(ctx, wallet, param, "limit", tokenAddr(0), tokenAddr(1))
-	if legs.Referrer != param.Hex() {
-		t.Fatalf("referrer parameter must override: %s", legs.Referrer)
+	if legs.Referrer != bound.Hex() || !legs.ReferrerBound || legs.RequestedReferrer == nil || *legs.RequestedReferrer != param.Hex() {
+		t.Fatalf("bound wallet with referrer=%s: referrer %s bound %v requested %v", param.Hex(), legs.Referrer, legs.ReferrerBound, legs.RequestedReferrer)
+	}
+	// The submit check accepts exactly the served legs.
+	if _, err := p.CheckOrderFees(ctx, OrderFees{OrderKind: "limit", Maker: wallet, TokenIn: tokenAddr(0), TokenOut: tokenAddr(1),
+		Referrer: common.HexToAddress(legs.Referrer), ReferralFeePpm: legs.Fees.Triggered.ReferralPpm}); err != nil {
+		t.Fatalf("the served legs of a bound wallet are refused: %v", err)
+	}
+	legs, _ = p.FeeLegs(ctx, tokenAddr(101), param, "limit", tokenAddr(0), tokenAddr(1))
+	if legs.Referrer != param.Hex() || legs.ReferrerBound || legs.RequestedReferrer == nil {
+		t.Fatalf("unbound wallet with a referrer parameter: %s bound %v", legs.Referrer, legs.ReferrerBound)
 	}
 	legs, _ = p.FeeLegs(ctx, tokenAddr(101), common.Address{}, "limit", tokenAddr(0), tokenAddr(1))
-	if legs.Referrer != p.Vault().Hex() {
+	if legs.Referrer != p.Vault().Hex() || legs.ReferrerBound {
 		t.Fatalf("unbound wallet: %s", legs.Referrer)
 	}
 }

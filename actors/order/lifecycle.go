@@ -61,14 +61,15 @@ func (r *Registry) Stall(ctx context.Context, h common.Hash, stalled bool, v per
 }
 
 // Cancel cancels a pending order off-chain (the caller has verified the
-// maker's OrderCancel signature). It reports whether the order was already
-// cancelled.
-func (r *Registry) Cancel(ctx context.Context, h common.Hash) (already bool, err error) {
+// maker's OrderCancel signature). An order in any other status, already
+// cancelled included, is NOT_CANCELLABLE (contract.md section 10): a
+// cancel is answered 200 only when it took effect.
+func (r *Registry) Cancel(ctx context.Context, h common.Hash) error {
 	res, err := r.request(ctx, h, &CancelRequest{})
 	if err != nil {
-		return false, err
+		return err
 	}
-	return res.Err == nil && !res.Changed, res.Err
+	return res.Err
 }
 
 // transition applies msg to rec (a copy the actor owns) and returns the
@@ -131,7 +132,8 @@ func transition(rec *persistence.OrderRecord, l *ledger, msg any, now time.Time)
 func cancelOffChain(rec *persistence.OrderRecord, now time.Time) (*persistence.OrderTransition, error) {
 	switch rec.Status {
 	case persistence.StatusCancelled:
-		return nil, nil
+		return nil, orderengine.Errorf(orderengine.CodeNotCancellable,
+			"order is already cancelled; only pending orders can be cancelled off-chain")
 	case persistence.StatusPending:
 	default:
 		return nil, orderengine.Errorf(orderengine.CodeNotCancellable,

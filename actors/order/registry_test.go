@@ -116,12 +116,12 @@ func TestSweepPassivatesAndRequestsReactivate(t *testing.T) {
 	if r.Live() != 0 {
 		t.Fatalf("idle actor not passivated: live %d", r.Live())
 	}
-	already, err := r.Cancel(ctx, h) // reloads the pending record from the journal
-	if err != nil || already || r.Live() != 1 {
-		t.Fatalf("cancel after the sweep: already %v, err %v, live %d", already, err, r.Live())
+	err := r.Cancel(ctx, h) // reloads the pending record from the journal
+	if err != nil || r.Live() != 1 {
+		t.Fatalf("cancel after the sweep: err %v, live %d", err, r.Live())
 	}
-	if already, err := r.Cancel(ctx, h); err != nil || !already {
-		t.Fatalf("second cancel: already %v, err %v", already, err)
+	if err := r.Cancel(ctx, h); orderengine.AsError(err).Code != orderengine.CodeNotCancellable {
+		t.Fatalf("second cancel: %v, want NOT_CANCELLABLE", err)
 	}
 	if stopped, _ := r.Passivate(ctx, h); !stopped || r.Live() != 0 {
 		t.Fatal("explicit passivation")
@@ -165,8 +165,8 @@ func TestCreateClaimsTheHash(t *testing.T) {
 		t.Fatalf("creation announced %v times", n)
 	}
 	h := rec.Hash
-	if already, err := r.Cancel(ctx, h); err != nil || already {
-		t.Fatalf("cancel: already %v, err %v", already, err)
+	if err := r.Cancel(ctx, h); err != nil {
+		t.Fatalf("cancel: %v", err)
 	}
 	if r.Live() != 1 {
 		t.Fatalf("live %d after the first request", r.Live())
@@ -190,23 +190,15 @@ func TestRequestWaitsForTheClaim(t *testing.T) {
 	if n := r.Live(); n != 0 {
 		t.Fatalf("Live() = %d with only a claim held, want 0 (a claim is not an actor)", n)
 	}
-	type answer struct {
-		already bool
-		err     error
-	}
-	got := make(chan answer, 1)
-	go func() {
-		already, err := r.Cancel(ctx, h)
-		got <- answer{already, err}
-	}()
+	got := make(chan error, 1)
+	go func() { got <- r.Cancel(ctx, h) }()
 	time.Sleep(20 * time.Millisecond) // without the wait, the cancel would answer NOT_FOUND by now
 	if err := r.opts.Journal.AppendOrder(ctx, &persistence.OrderTransition{Record: rec}); err != nil {
 		t.Fatal(err)
 	}
 	release()
-	a := <-got
-	if a.err != nil || a.already {
-		t.Fatalf("cancel after the claim: already %v, err %v", a.already, a.err)
+	if err := <-got; err != nil {
+		t.Fatalf("cancel after the claim: %v", err)
 	}
 	if n := r.Live(); n != 1 {
 		t.Fatalf("Live() = %d after the cancel, want 1 (the order's actor)", n)
@@ -246,7 +238,7 @@ func TestFeedHearsEveryChange(t *testing.T) {
 	if err := r.Create(ctx, rec, &ref); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.Cancel(ctx, rec.Hash); err != nil {
+	if err := r.Cancel(ctx, rec.Hash); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.Create(ctx, testRecord(1), nil); err != nil {
@@ -279,7 +271,7 @@ func TestActorReloadsOnAVersionConflict(t *testing.T) {
 	if err := r.opts.Journal.AppendOrder(ctx, &persistence.OrderTransition{Record: v2, Expect: 1, Prev: persistence.StatusPending}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := r.Cancel(ctx, rec.Hash)
+	err := r.Cancel(ctx, rec.Hash)
 	if e := orderengine.AsError(err); err == nil || e.Code != orderengine.CodeNotCancellable {
 		t.Fatalf("cancel over a newer version: %v", err)
 	}

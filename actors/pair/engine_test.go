@@ -72,7 +72,12 @@ func (e *env) restart() {
 	// takes the chain records of applied blocks before the projection.
 	var err error
 	e.ix, err = chainsync.New(e.Client, e.store, nil, chainsync.Options{Router: e.D.Router, StartBlock: e.D.Block,
-		Observers: []chainsync.Observer{e.proj, e.trig}})
+		Observers: []chainsync.Observer{e.proj, chainsync.ObserverFuncs{
+			OnApplied: func(b *chainsync.Block) {
+				e.trig.BlockApplied(BlockRef{Number: b.Number, Hash: b.Hash, Time: b.Time}, b.ChainOrders())
+			},
+			OnReverted: func(blk persistence.ChainBlock) { e.trig.BlockReverted(blk.Touched) },
+		}}})
 	if err != nil {
 		e.T.Fatal(err)
 	}

@@ -21,7 +21,6 @@ import (
 	"github.com/orderengine/orderengine/actors/order"
 	"github.com/orderengine/orderengine/api"
 	"github.com/orderengine/orderengine/chain"
-	"github.com/orderengine/orderengine/chainsync"
 	"github.com/orderengine/orderengine/persistence"
 )
 
@@ -74,7 +73,8 @@ type BlockRef struct {
 // Pairs runs the pair actors: it routes the order change feed and the
 // indexer's blocks to them, evaluates every pair after each applied block
 // and sends the decided transitions to the order actors, and publishes the
-// executable orders. It implements chainsync.Observer.
+// executable orders. The composition root attaches it to the indexer
+// (BlockApplied, BlockReverted).
 type Pairs struct {
 	opts Options
 	reg  *kind.Registry[string, shared]
@@ -92,8 +92,8 @@ type Pairs struct {
 }
 
 // New returns the pairs; feed them the stored open orders and then the
-// change feed (both through Changed), add them to the indexer's Observers
-// and start Run.
+// change feed (both through Changed), attach BlockApplied and
+// BlockReverted to the indexer and start Run.
 func New(opts Options) *Pairs {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
@@ -135,21 +135,15 @@ func (p *Pairs) Changed(prev persistence.Status, rec *persistence.OrderRecord) {
 	p.reg.Send(PairKey(rec.Order.TokenIn, rec.Order.TokenOut), &OrderChanged{Prev: prev, Record: rec})
 }
 
-// Applied implements chainsync.Observer: every pair learns the chain
-// records the block's order events left, and the next tick evaluates the
-// block.
-func (p *Pairs) Applied(b *chainsync.Block) {
-	orders := map[common.Hash]persistence.ChainOrder{}
-	for _, ev := range b.Events {
-		if ev.Order != nil {
-			orders[ev.OrderHash] = *ev.Order
-		}
-	}
+// BlockApplied is told each block the indexer committed: every pair learns the chain records the
+// block's order events left (orders, by order hash), and the next tick
+// evaluates the block.
+func (p *Pairs) BlockApplied(b BlockRef, orders map[common.Hash]persistence.ChainOrder) {
 	if len(orders) > 0 {
 		p.reg.Each(func(key string) { p.reg.Send(key, &ChainChanged{Orders: orders}) })
 	}
 	p.mu.Lock()
-	p.latest = BlockRef{Number: b.Number, Hash: b.Hash, Time: b.Time}
+	p.latest = b
 	p.mu.Unlock()
 	select {
 	case p.wake <- struct{}{}:
@@ -157,13 +151,14 @@ func (p *Pairs) Applied(b *chainsync.Block) {
 	}
 }
 
-// Reverted implements chainsync.Observer: the rewound block's orders read
-// their chain records again, and the next block re-evaluates.
-func (p *Pairs) Reverted(blk persistence.ChainBlock) {
-	if len(blk.Touched) == 0 {
+// BlockReverted is told each block the indexer rewound: the orders it
+// touched read their chain records again, and the next block
+// re-evaluates.
+func (p *Pairs) BlockReverted(touched []common.Hash) {
+	if len(touched) == 0 {
 		return
 	}
-	hashes := append([]common.Hash(nil), blk.Touched...)
+	hashes := append([]common.Hash(nil), touched...)
 	p.reg.Each(func(key string) { p.reg.Send(key, &ChainReverted{Hashes: hashes}) })
 }
 

@@ -14,7 +14,6 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
 
-	"github.com/orderengine/orderengine/chainsync"
 	"github.com/orderengine/orderengine/persistence"
 )
 
@@ -88,7 +87,7 @@ func TestPairsFollowTheChangeFeed(t *testing.T) {
 	wg.Go(func() {
 		for i := 0; i < 200; i += 7 {
 			_, h := synthRecord(i)
-			if _, err := env.registry.Cancel(ctx, h); err != nil {
+			if err := env.registry.Cancel(ctx, h); err != nil {
 				t.Error(err)
 			}
 		}
@@ -123,7 +122,7 @@ func TestPairsFollowTheChangeFeed(t *testing.T) {
 			h := hashes[rng.IntN(len(hashes))]
 			switch rng.IntN(3) {
 			case 0:
-				_, _ = env.registry.Cancel(ctx, h) // NOT_CANCELLABLE once closed
+				_ = env.registry.Cancel(ctx, h) // NOT_CANCELLABLE once closed
 			case 1:
 				if _, err := env.registry.Expire(ctx, h, persistence.ChainView{}, at); err != nil {
 					t.Fatal(err)
@@ -156,8 +155,8 @@ func TestChainAheadOfTheProjection(t *testing.T) {
 	if find(env.engine.Executable(""), h) == nil {
 		t.Fatal("limit order not executable")
 	}
-	env.engine.Applied(&chainsync.Block{Number: 2, Events: []chainsync.Event{{Kind: chainsync.KindFilled, OrderHash: h,
-		Order: &persistence.ChainOrder{Hash: h, FilledAmountIn: *uint256.NewInt(1000000), Executions: 1}}}})
+	env.engine.BlockApplied(BlockRef{Number: 2}, map[common.Hash]persistence.ChainOrder{
+		h: {Hash: h, FilledAmountIn: *uint256.NewInt(1000000), Executions: 1}})
 	ref.Number = 2
 	if err := env.engine.Evaluate(ctx, ref); err != nil {
 		t.Fatal(err)
@@ -168,7 +167,7 @@ func TestChainAheadOfTheProjection(t *testing.T) {
 	if b := books(t, env.engine); !strings.Contains(strings.Join(b, "\n"), h.Hex()) {
 		t.Fatal("the order left the book before the projection closed it")
 	}
-	env.engine.Reverted(persistence.ChainBlock{Number: 2, Touched: []common.Hash{h}})
+	env.engine.BlockReverted([]common.Hash{h})
 	if err := env.engine.Evaluate(ctx, ref); err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +227,7 @@ func TestClosedOrderLosesItsPeak(t *testing.T) {
 	if p, _ := loadPeak(env.store, trailing); p == nil {
 		t.Fatal("no peak stored for the trailing order")
 	}
-	if _, err := env.registry.Cancel(ctx, trailing); err != nil {
+	if err := env.registry.Cancel(ctx, trailing); err != nil {
 		t.Fatal(err)
 	}
 	env.create(t, 40, 100)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -79,6 +80,26 @@ func adminActions() map[string]adminAction {
 				return "POST", "/admin/v1/keys/" + *key + "/reissue", nil, need("key", *key)
 			}
 		}},
+		"tier-applications": {"list tier applications (--status pending, approved, declined or all)", func(fs *flag.FlagSet) func() (string, string, any, error) {
+			status := fs.String("status", "pending", "pending, approved, declined or all")
+			return func() (string, string, any, error) {
+				return "GET", "/admin/v1/tier-applications?status=" + url.QueryEscape(*status), nil, nil
+			}
+		}},
+		"approve": {"approve an account's pending tier application (its keys move to the tier at once)", func(fs *flag.FlagSet) func() (string, string, any, error) {
+			acct := fs.String("account", "", "account id")
+			reason := fs.String("reason", "", "note shown to the account (optional)")
+			return func() (string, string, any, error) {
+				return "POST", "/admin/v1/tier-applications/" + url.PathEscape(*acct) + "/approve", apihttp.DecideTierRequest{Reason: *reason}, need("account", *acct)
+			}
+		}},
+		"decline": {"decline an account's pending tier application", func(fs *flag.FlagSet) func() (string, string, any, error) {
+			acct := fs.String("account", "", "account id")
+			reason := fs.String("reason", "", "note shown to the account (optional)")
+			return func() (string, string, any, error) {
+				return "POST", "/admin/v1/tier-applications/" + url.PathEscape(*acct) + "/decline", apihttp.DecideTierRequest{Reason: *reason}, need("account", *acct)
+			}
+		}},
 		"set-tier": {"change an account's tier (enterprise takes --quote --read --order)", func(fs *flag.FlagSet) func() (string, string, any, error) {
 			acct := fs.String("account", "", "account id")
 			tier, q, r, o := tierFlags(fs)
@@ -100,7 +121,7 @@ func runAdmin(ctx context.Context, env *cliEnv, args []string) error {
 		sort.Strings(names)
 		fmt.Fprintln(env.stderr, "usage: orderengine admin <command> [--admin-url URL] [--token T | --data-dir DIR] [flags]")
 		for _, n := range names {
-			fmt.Fprintf(env.stderr, "  %-15s %s\n", n, actions[n].summary)
+			fmt.Fprintf(env.stderr, "  %-18s %s\n", n, actions[n].summary)
 		}
 		if len(args) == 0 {
 			return errors.New("admin: missing command")

@@ -57,9 +57,6 @@ var rules = []rule{
 		name: "actors of one kind do not import the services, the chain lifecycle or the HTTP layer",
 		from: []string{"actors/..."},
 		to:   []string{"chainsync/...", "routing/..."},
-		// The pairs observe the indexer's blocks (chainsync.Block); the
-		// order actors know nothing of it.
-		fromExcept: []string{"actors/pair"},
 	},
 	{
 		name:     "persistence is below every actor and service",

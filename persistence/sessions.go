@@ -1,0 +1,156 @@
+package persistence
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// Dashboard sessions: a signed-in wallet's access to its account's
+// management calls (docs/accounts.md).
+//
+// THIS IS THE ON-DISK FORMAT; DO NOT CHANGE (see keys.go).
+//
+//	prefix  key                          value
+//	------  ---------------------------  ------------------------------
+//	z/      z/<sha256(token), 32 raw>    Session, JSON
+//
+// As with API keys, only the SHA-256 of the session token is stored: the
+// token carries 238 random bits, so a fast unsalted hash is enough, and a
+// copy of the store does not hold a usable session.
+const prefixSession = "z/"
+
+func sessionKey(token string) []byte {
+	h := sha256.Sum256([]byte(token))
+	k := make([]byte, 0, len(prefixSession)+len(h))
+	k = append(k, prefixSession...)
+	return append(k, h[:]...)
+}
+
+// SessionTokenPrefix starts every session token.
+const SessionTokenPrefix = "ses_"
+
+// Session is one signed-in session.
+type Session struct {
+	AccountID string `json:"accountId"`
+	// Wallet signed the sign-in message; the session ends when it is no
+	// longer linked to the account.
+	Wallet common.Address `json:"wallet"`
+	// CSRF is the session's anti-forgery token, sent back in X-CSRF-Token
+	// on every state-changing call. It is not a credential by itself (the
+	// cookie is), so it is kept as is and shown again by GET /v1/account.
+	CSRF      string    `json:"csrf"`
+	CreatedAt time.Time `json:"createdAt"`
+	ExpiresAt time.Time `json:"expiresAt"`
+}
+
+// Sessions stores sessions.
+type Sessions struct {
+	store *Store
+	now   func() time.Time
+}
+
+// NewSessions returns the session store of store; now is the clock (nil:
+// time.Now).
+func NewSessions(store *Store, now func() time.Time) *Sessions {
+	if now == nil {
+		now = time.Now
+	}
+	return &Sessions{store: store, now: now}
+}
+
+// Create stores a new session of wallet on the account, valid for ttl, and
+// returns its token (to send as the cookie; never stored).
+func (s *Sessions) Create(accountID string, wallet common.Address, ttl time.Duration) (string, *Session, error) {
+	now := s.now().UTC()
+	ses := &Session{AccountID: accountID, Wallet: wallet, CSRF: randomBase62(43),
+		CreatedAt: now, ExpiresAt: now.Add(ttl)}
+	token := SessionTokenPrefix + randomBase62(40)
+	v, err := json.Marshal(ses)
+	if err != nil {
+		return "", nil, err
+	}
+	b := s.store.db.NewBatch()
+	defer func() { _ = b.Close() }()
+	if err := b.Set(sessionKey(token), v, nil); err != nil {
+		return "", nil, err
+	}
+	if err := s.store.Commit(b, pebble.Sync); err != nil {
+		return "", nil, fmt.Errorf("persistence: store session: %w", err)
+	}
+	return token, ses, nil
+}
+
+// Lookup returns the session of token; ok is false for an unknown or
+// expired one (an expired session is deleted).
+func (s *Sessions) Lookup(token string) (ses *Session, ok bool, err error) {
+	if len(token) != len(SessionTokenPrefix)+40 {
+		return nil, false, nil
+	}
+	v, ok, err := s.store.get(sessionKey(token))
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	ses = new(Session)
+	if err := json.Unmarshal(v, ses); err != nil {
+		return nil, false, fmt.Errorf("persistence: decode session: %w", err)
+	}
+	if !s.now().Before(ses.ExpiresAt) {
+		return nil, false, s.Delete(token)
+	}
+	return ses, true, nil
+}
+
+// Delete removes the session of token (nothing when there is none).
+func (s *Sessions) Delete(token string) error {
+	b := s.store.db.NewBatch()
+	defer func() { _ = b.Close() }()
+	if err := b.Delete(sessionKey(token), nil); err != nil {
+		return err
+	}
+	if err := s.store.Commit(b, pebble.Sync); err != nil {
+		return fmt.Errorf("persistence: delete session: %w", err)
+	}
+	return nil
+}
+
+// Sweep deletes every expired session and returns how many.
+func (s *Sessions) Sweep() (int, error) {
+	prefix := []byte(prefixSession)
+	it, err := s.store.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: prefixUpperBound(prefix)})
+	if err != nil {
+		return 0, err
+	}
+	now := s.now()
+	b := s.store.db.NewBatch()
+	defer func() { _ = b.Close() }()
+	n := 0
+	for it.First(); it.Valid(); it.Next() {
+		var ses Session
+		v, err := it.ValueAndErr()
+		if err == nil {
+			err = json.Unmarshal(v, &ses)
+		}
+		if err != nil || !now.Before(ses.ExpiresAt) {
+			if derr := b.Delete(it.Key(), nil); derr != nil {
+				return n, errors.Join(derr, it.Close())
+			}
+			n++
+		}
+	}
+	if err := it.Close(); err != nil {
+		return 0, err
+	}
+	if n == 0 {
+		return 0, nil
+	}
+	if err := s.store.Commit(b, pebble.Sync); err != nil {
+		return 0, fmt.Errorf("persistence: sweep sessions: %w", err)
+	}
+	return n, nil
+}
