@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/ethereum/go-ethereum/common"
@@ -46,7 +47,11 @@ func (m *Makers) admitRemote(ctx context.Context, maker common.Address) error {
 	res, err := m.reg.Request(ctx, maker, &AdmitRequest{})
 	if err != nil {
 		if errors.Is(err, kind.ErrRemote) {
-			m.log.Warn("maker: the maker's owner did not answer; admitting here", "maker", maker.Hex(), "err", err)
+			if now := time.Now().Unix(); now > m.warned.Load() && m.warned.Swap(now) != now {
+				// One warning a second at most: an unreachable owner
+				// fails every submission of its makers for seconds.
+				m.log.Warn("maker: the maker's owner did not answer; admitting here", "maker", maker.Hex(), "err", err)
+			}
 			return m.admitHere(maker)
 		}
 		return err

@@ -36,6 +36,7 @@ import (
 	"hash/maphash"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -68,6 +69,9 @@ type Makers struct {
 	clock clock.Clock
 	log   *slog.Logger
 	opts  Options
+	// warned is the unix time (seconds) of the last warning about an
+	// unreachable owner (cluster.go).
+	warned atomic.Int64
 }
 
 // state is one maker's state. Its mutex guards every field.
