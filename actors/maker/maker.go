@@ -69,6 +69,9 @@ type Makers struct {
 	clock clock.Clock
 	log   *slog.Logger
 	opts  Options
+	// placed is set once the makers are a cluster kind (Place): a single
+	// node's Admit tests only this.
+	placed atomic.Bool
 	// warned is the unix time (seconds) of the last warning about an
 	// unreachable owner (cluster.go).
 	warned atomic.Int64
@@ -134,7 +137,7 @@ func (m *Makers) Stop() { m.reg.Stop() }
 // counted. In a cluster the maker's owner decides (cluster.go); ctx bounds
 // the round trip.
 func (m *Makers) Admit(ctx context.Context, maker common.Address) error {
-	if !m.reg.Owns(maker) {
+	if m.placed.Load() && !m.reg.Owns(maker) {
 		return m.admitRemote(ctx, maker)
 	}
 	return m.admitHere(maker)
