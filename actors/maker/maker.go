@@ -140,7 +140,14 @@ func (m *Makers) Admit(ctx context.Context, maker common.Address) error {
 	if m.placed.Load() && !m.reg.Owns(maker) {
 		return m.admitRemote(ctx, maker)
 	}
-	return m.admitHere(maker)
+	// admitHere, written out: the submit path spares a call.
+	var err error
+	m.reg.Use(maker, func(st *state) {
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		err = m.admitLocked(st)
+	})
+	return err
 }
 
 // admitHere admits on this member's state of maker.
