@@ -33,6 +33,7 @@ import (
 	"github.com/orderengine/orderengine/actors/webhook"
 	"github.com/orderengine/orderengine/chain/devchain"
 	"github.com/orderengine/orderengine/chainsync"
+	"github.com/orderengine/orderengine/cluster/members"
 	"github.com/orderengine/orderengine/config"
 	apihttp "github.com/orderengine/orderengine/http"
 	"github.com/orderengine/orderengine/internal/clock"
@@ -77,6 +78,10 @@ type Options struct {
 	// ChainStatus replaces the indexer's progress GET /readyz and
 	// /v1/stats report: a test double for a lagging or failing indexer.
 	ChainStatus func() chainsync.Status
+	// ClusterProvider replaces the cluster member's automanaged provider
+	// (cluster_actors.go): members.InMemory for several nodes in one
+	// process (tests).
+	ClusterProvider members.Provider
 }
 
 // System is the running engine. Its fields are set by New and never
@@ -117,6 +122,8 @@ type System struct {
 	Platform   *platform.Service
 
 	HTTP *apihttp.Server
+	// Member is this node's cluster member (nil on a single node).
+	Member *members.Member
 
 	opts    Options
 	prices  *market.OraclePricer // nil without a chain and an oracle
@@ -155,6 +162,11 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		return nil, err
 	}
 	s.buildActors()
+	if cfg.Cluster.Enabled {
+		if err := s.startMember(ctx); err != nil {
+			return nil, err
+		}
+	}
 	if err := s.buildWebhooks(); err != nil {
 		return nil, err
 	}

@@ -209,7 +209,7 @@ func (s *Service) check(ctx context.Context, sub *submission, caller api.Caller)
 	// The per-maker limit comes before any disk or actor work (so a
 	// resubmitted duplicate counts against it); the order's actor then
 	// refuses a taken hash with ALREADY_EXISTS.
-	if err := s.d.Makers.Admit(o.Maker); err != nil {
+	if err := s.d.Makers.Admit(ctx, o.Maker); err != nil {
 		return nil, nil, err
 	}
 	rec := newRecord(sub, traits, hash, caller.AccountID, now)

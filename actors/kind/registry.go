@@ -60,6 +60,10 @@ type Kind[ID comparable, S any] struct {
 	// Shard spreads identities over the registry's shards (a hash of the
 	// identity). Default: one shard.
 	Shard func(id ID) uint32
+	// Codec, when set, lets the kind be a cluster kind (Registry.Place):
+	// it carries the identities and the messages the kind accepts from
+	// other members. nil: the kind is node-local.
+	Codec *Codec[ID]
 }
 
 // Activated is the first message every actor of a registry receives, right
@@ -85,6 +89,9 @@ type Registry[ID comparable, S any] struct {
 	shards [numShards]shard[ID, S]
 	stop   chan struct{}
 	once   sync.Once
+	// placement places a cluster kind's identities (placement.go); nil on
+	// a single node.
+	placement atomic.Pointer[placed]
 }
 
 type shard[ID comparable, S any] struct {
@@ -190,22 +197,43 @@ func (r *Registry[ID, S]) release(s *slot[S]) {
 }
 
 // Send delivers msg to id's actor without waiting, starting the actor if
-// needed.
+// needed. For an identity another member owns (a cluster kind), msg goes
+// there in the background; sends to such an identity from several
+// goroutines may arrive in any order.
 func (r *Registry[ID, S]) Send(id ID, msg any) {
+	if pl := r.placement.Load(); pl != nil { // a single node tests one pointer
+		if key, remote := r.remoteKey(pl, id); remote {
+			r.sendRemote(pl.p, id, key, msg)
+			return
+		}
+	}
+	s := r.acquire(id)
+	r.system.Root.Send(s.pid, &envelope{msg: msg})
+}
+
+func (r *Registry[ID, S]) sendLocal(id ID, msg any) {
 	s := r.acquire(id)
 	r.system.Root.Send(s.pid, &envelope{msg: msg})
 }
 
 // Request sends msg to id's actor and waits for its answer (ctx's deadline
-// or Kind.Timeout, the shorter).
+// or Kind.Timeout, the shorter). For an identity another member owns (a
+// cluster kind), msg and the answer cross as bytes (Codec); an answer that
+// does not come wraps ErrRemote.
 func (r *Registry[ID, S]) Request(ctx context.Context, id ID, msg any) (any, error) {
+	if pl := r.placement.Load(); pl != nil { // a single node tests one pointer
+		if key, remote := r.remoteKey(pl, id); remote {
+			return r.requestRemote(ctx, pl.p, id, key, msg)
+		}
+	}
+	return r.requestLocal(ctx, id, msg)
+}
+
+func (r *Registry[ID, S]) requestLocal(ctx context.Context, id ID, msg any) (any, error) {
 	if r.system.IsStopped() {
 		return nil, ErrStopped
 	}
-	timeout := r.kind.Timeout
-	if d, ok := ctx.Deadline(); ok {
-		timeout = min(timeout, time.Until(d))
-	}
+	timeout := r.timeoutOf(ctx)
 	s := r.acquire(id)
 	res, err := r.system.Root.RequestFuture(s.pid, &envelope{msg: msg}, timeout).Result()
 	if err != nil {
@@ -217,7 +245,8 @@ func (r *Registry[ID, S]) Request(ctx context.Context, id ID, msg any) (any, err
 // Use runs fn with id's shared state on the caller's goroutine, starting
 // the identity (and its actor) when it is not live. The use counts as
 // activity: the identity does not passivate while fn runs. fn must
-// synchronize on the state itself.
+// synchronize on the state itself. The state is this member's, whoever
+// owns id in a cluster (see Owns).
 func (r *Registry[ID, S]) Use(id ID, fn func(*S)) {
 	s := r.acquire(id)
 	defer r.release(s)

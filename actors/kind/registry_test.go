@@ -2,6 +2,7 @@ package kind
 
 import (
 	"context"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -46,9 +47,9 @@ type testState struct {
 	uses int
 }
 
-func newCounters(t *testing.T, idle time.Duration) (*Registry[string, testState], *sync.Map, *atomic.Int32) {
+func newCounters(t testing.TB, idle time.Duration) (*Registry[string, testState], *sync.Map, *atomic.Int32) {
 	t.Helper()
-	system := actor.NewActorSystem()
+	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return slog.New(slog.DiscardHandler) }))
 	t.Cleanup(system.Shutdown)
 	starts, stopped := &sync.Map{}, &atomic.Int32{}
 	r := NewRegistry(system, Kind[string, testState]{
@@ -72,7 +73,7 @@ func activations(starts *sync.Map, id string) int32 {
 	return v.(*atomic.Int32).Load()
 }
 
-func ask(t *testing.T, r *Registry[string, testState], id string) int {
+func ask(t testing.TB, r *Registry[string, testState], id string) int {
 	t.Helper()
 	res, err := r.Request(context.Background(), id, &get{})
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"hash/maphash"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -41,11 +42,18 @@ func (b Bucket) String() string {
 // Limiter holds the limiter actors of the subjects in use (API key ids,
 // client addresses). It is safe for concurrent use.
 type Limiter struct {
-	reg   *kind.Registry[string, state]
-	clock clock.Clock
-	slot  time.Duration
-	idle  time.Duration
+	reg    *kind.Registry[string, state]
+	clock  clock.Clock
+	log    *slog.Logger
+	window time.Duration
+	slot   time.Duration
+	idle   time.Duration
+	// cluster is the cluster mode (cluster.go); nil on a single node.
+	cluster atomic.Pointer[clustered]
 }
+
+// KindName is the limiter's kind in the actor registry and the cluster.
+const KindName = "limiter"
 
 // state is one subject's buckets, shared by its actor and the requests
 // that Take on their own goroutines. Its mutex guards every field.
@@ -53,6 +61,9 @@ type state struct {
 	mu       sync.Mutex
 	lastUsed int64 // unix nanoseconds of the last Take, by the limiter's clock
 	rings    [numBuckets]*ring
+	// shared is the subject's cluster state (cluster.go); nil on a single
+	// node.
+	shared *shared
 }
 
 // Options configure a Limiter.
@@ -67,13 +78,17 @@ type Options struct {
 // New returns a limiter whose actors live in system and whose windows follow
 // clk.
 func New(system *actor.ActorSystem, clk clock.Clock, log *slog.Logger, opts Options) *Limiter {
-	l := &Limiter{clock: clk, slot: opts.Window / slotsPerWindow, idle: opts.Idle}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	l := &Limiter{clock: clk, log: log, window: opts.Window, slot: opts.Window / slotsPerWindow, idle: opts.Idle}
 	if l.slot <= 0 {
 		l.slot = time.Millisecond
 	}
 	seed := maphash.MakeSeed()
 	l.reg = kind.NewRegistry(system, kind.Kind[string, state]{
-		Name:  "limiter",
+		Name:  KindName,
+		Codec: codec,
 		State: func(string) *state { return &state{lastUsed: clk.Now().UnixNano()} },
 		New:   func(subject string, st *state) actor.Actor { return &limiterActor{l: l, subject: subject, st: st} },
 		Idle:  opts.Idle,
@@ -94,8 +109,13 @@ func (st *state) lastUsedLocked() int64 {
 
 // Take counts one request of subject in bucket b against limit and reports
 // the decision. A refused request is not counted. It runs on the caller's
-// goroutine under the subject's own mutex (see the package doc).
+// goroutine under the subject's own mutex (see the package doc); in a
+// cluster it counts against the subject's limit across the members
+// (cluster.go).
 func (l *Limiter) Take(subject string, b Bucket, limit int) Decision {
+	if c := l.cluster.Load(); c != nil && (c.opts.NodeLocal == nil || !c.opts.NodeLocal(subject)) {
+		return l.takeShared(c, subject, b, limit)
+	}
 	now := l.clock.Now().UnixNano()
 	var d Decision
 	l.reg.Use(subject, func(st *state) {
@@ -150,8 +170,8 @@ type UsageResponse struct {
 }
 
 // limiterActor is one subject's actor: it owns the subject's window (the
-// registry passivates it, and drops the state, once the subject is idle)
-// and answers Usage. Cluster mode hangs the subject's token leases here.
+// registry passivates it, and drops the state, once the subject is idle),
+// answers Usage and, in a cluster, grants the other members' leases.
 type limiterActor struct {
 	l       *Limiter
 	subject string
@@ -160,9 +180,11 @@ type limiterActor struct {
 
 // Receive handles the actor's messages.
 func (a *limiterActor) Receive(ctx actor.Context) {
-	switch ctx.Message().(type) {
+	switch m := ctx.Message().(type) {
 	case *UsageRequest:
 		ctx.Respond(a.usage())
+	case *LeaseRequest:
+		ctx.Respond(a.grantLease(m))
 	}
 }
 
@@ -175,6 +197,15 @@ func (a *limiterActor) usage() *UsageResponse {
 		if r != nil {
 			r.advance(now / int64(a.l.slot))
 			out.Counts[b] = r.total
+		}
+	}
+	if sh := a.st.shared; sh != nil {
+		q := ledgerSlot(a.l.window)
+		for b, lg := range sh.ledgers {
+			if lg != nil {
+				lg.advance(now / q)
+				out.Counts[b] += lg.total
+			}
 		}
 	}
 	return out

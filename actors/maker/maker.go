@@ -19,6 +19,16 @@
 // The open counts are complete because every open order reaches the feed:
 // at start the engine replays the stored open orders into it, and a maker
 // with open orders is never passivated.
+//
+// # In a cluster
+//
+// The maker is a cluster kind placed by address (Place, cluster.go): the
+// member that owns a maker admits its submissions, whichever member
+// accepts them, so the submit window and the open-order cap hold across
+// the cluster. The feed runs on every member (each member's materialiser
+// tells it of every order, whichever member accepted it), so every member
+// counts every maker's open orders and the owner's count is complete the
+// moment it becomes the owner.
 package maker
 
 import (
@@ -26,6 +36,7 @@ import (
 	"hash/maphash"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -56,7 +67,14 @@ type Options struct {
 type Makers struct {
 	reg   *kind.Registry[common.Address, state]
 	clock clock.Clock
+	log   *slog.Logger
 	opts  Options
+	// placed is set once the makers are a cluster kind (Place): a single
+	// node's Admit tests only this.
+	placed atomic.Bool
+	// warned is the unix time (seconds) of the last warning about an
+	// unreachable owner (cluster.go).
+	warned atomic.Int64
 }
 
 // state is one maker's state. Its mutex guards every field.
@@ -78,12 +96,16 @@ func New(system *actor.ActorSystem, clk clock.Clock, log *slog.Logger, opts Opti
 	if opts.Idle <= 0 {
 		opts.Idle = max(opts.Window, time.Minute)
 	}
-	m := &Makers{clock: clk, opts: opts}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	m := &Makers{clock: clk, log: log, opts: opts}
 	seed := maphash.MakeSeed()
 	m.reg = kind.NewRegistry(system, kind.Kind[common.Address, state]{
-		Name:  "maker",
+		Name:  KindName,
 		State: func(common.Address) *state { return &state{times: make([]int64, opts.Submits)} },
-		New:   func(common.Address, *state) actor.Actor { return actor.ReceiveFunc(func(actor.Context) {}) },
+		New:   func(_ common.Address, st *state) actor.Actor { return &makerActor{m: m, st: st} },
+		Codec: codec,
 		Idle:  opts.Idle,
 		Keep:  m.keep,
 		Shard: func(a common.Address) uint32 { return uint32(maphash.Bytes(seed, a[:])) },
@@ -112,8 +134,24 @@ func (m *Makers) Stop() { m.reg.Stop() }
 // Admit checks and counts one submission of maker: MAKER_RATE_LIMITED,
 // with RetryAfterSeconds set, when the maker has reached its cap of open
 // orders or its submissions per window. A refused submission is not
-// counted.
-func (m *Makers) Admit(maker common.Address) error {
+// counted. In a cluster the maker's owner decides (cluster.go); ctx bounds
+// the round trip.
+func (m *Makers) Admit(ctx context.Context, maker common.Address) error {
+	if m.placed.Load() && !m.reg.Owns(maker) {
+		return m.admitRemote(ctx, maker)
+	}
+	// admitHere, written out: the submit path spares a call.
+	var err error
+	m.reg.Use(maker, func(st *state) {
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		err = m.admitLocked(st)
+	})
+	return err
+}
+
+// admitHere admits on this member's state of maker.
+func (m *Makers) admitHere(maker common.Address) error {
 	var err error
 	m.reg.Use(maker, func(st *state) {
 		st.mu.Lock()

@@ -43,22 +43,22 @@ func TestSubmitsPerWindow(t *testing.T) {
 	m, clk := newMakers(t, Options{Submits: 10, Window: 10 * time.Second, OpenOrders: 1000})
 	maker := common.HexToAddress("0xAbC0000000000000000000000000000000000001")
 	for i := range 10 {
-		if err := m.Admit(maker); err != nil {
+		if err := m.Admit(context.Background(), maker); err != nil {
 			t.Fatalf("submit %d: %v", i, err)
 		}
 		clk.Advance(100 * time.Millisecond)
 	}
-	if retry := rateLimited(t, m.Admit(maker)); retry != 9 {
+	if retry := rateLimited(t, m.Admit(context.Background(), maker)); retry != 9 {
 		t.Fatalf("retry after %d s, want 9", retry)
 	}
-	if err := m.Admit(common.HexToAddress("0x02")); err != nil {
+	if err := m.Admit(context.Background(), common.HexToAddress("0x02")); err != nil {
 		t.Fatalf("other maker: %v", err)
 	}
 	clk.Advance(9 * time.Second) // the first submission is now 10 s old
-	if err := m.Admit(maker); err != nil {
+	if err := m.Admit(context.Background(), maker); err != nil {
 		t.Fatalf("after slide: %v", err)
 	}
-	rateLimited(t, m.Admit(maker))
+	rateLimited(t, m.Admit(context.Background(), maker))
 }
 
 // The open-order cap counts what the change feed says: an order opening
@@ -76,11 +76,11 @@ func TestOpenOrdersCap(t *testing.T) {
 	if n := m.OpenOrders(maker); n != 2 {
 		t.Fatalf("open %d, want 2", n)
 	}
-	if rateLimited(t, m.Admit(maker)) < 1 {
+	if rateLimited(t, m.Admit(context.Background(), maker)) < 1 {
 		t.Fatal("no Retry-After on the cap")
 	}
 	m.Changed(persistence.StatusActive, rec(persistence.StatusFilled), nil)
-	if err := m.Admit(maker); err != nil {
+	if err := m.Admit(context.Background(), maker); err != nil {
 		t.Fatalf("after a close: %v", err)
 	}
 }
@@ -121,7 +121,7 @@ func TestPassivationKeepsWhatCannotBeReloaded(t *testing.T) {
 	m, clk := newMakers(t, Options{Submits: 5, Window: 10 * time.Second, OpenOrders: 10, Idle: time.Hour})
 	open, recent, idle := common.Address{1}, common.Address{2}, common.Address{3}
 	m.Changed(0, &persistence.OrderRecord{Status: persistence.StatusPending, Order: orderOf(open)}, nil)
-	if err := m.Admit(recent); err != nil {
+	if err := m.Admit(context.Background(), recent); err != nil {
 		t.Fatal(err)
 	}
 	m.OpenOrders(idle)

@@ -29,10 +29,15 @@ import (
 // order are still committed and announced one at a time, in order. A hash
 // that may exist goes to its actor, which answers ALREADY_EXISTS or, for a
 // filter false positive, stores it.
+//
+// In a cluster (cluster.go) the accepting member always stores a new order
+// itself unless it runs the order's actor: the journal's create is
+// conditional across the cluster (a hash taken anywhere is ALREADY_EXISTS),
+// and a hash filter on one member proves nothing about the others.
 func (r *Registry) Create(ctx context.Context, rec *persistence.OrderRecord, bind *common.Address) error {
 	h := rec.Hash
 	var release func()
-	if !r.opts.Journal.MayExist(h) {
+	if r.clustered.Load() || !r.opts.Journal.MayExist(h) {
 		release = r.reg.Claim(h)
 	}
 	if release == nil {

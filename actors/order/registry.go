@@ -31,6 +31,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -72,6 +73,8 @@ type Registry struct {
 	reg  *kind.Registry[common.Hash, struct{}]
 	opts Options
 	log  *slog.Logger
+	// clustered is set once the orders are placed in a cluster (Place).
+	clustered atomic.Bool
 }
 
 // NewRegistry returns a registry whose actors live in system.
@@ -87,7 +90,8 @@ func NewRegistry(system *actor.ActorSystem, opts Options) *Registry {
 	}
 	r := &Registry{opts: opts, log: opts.Log.With("component", "order")}
 	r.reg = kind.NewRegistry(system, kind.Kind[common.Hash, struct{}]{
-		Name:    "order",
+		Name:    KindName,
+		Codec:   codec,
 		New:     func(h common.Hash, _ *struct{}) actor.Actor { return &orderActor{reg: r, hash: h} },
 		Idle:    opts.Idle,
 		Timeout: opts.Timeout,
@@ -113,7 +117,7 @@ func (r *Registry) Sweep() { r.reg.Sweep() }
 func (r *Registry) request(ctx context.Context, h common.Hash, msg any) (*Response, error) {
 	res, err := r.reg.Request(ctx, h, msg)
 	if err != nil {
-		return nil, err
+		return nil, remoteFailure(h, err)
 	}
 	out, ok := res.(*Response)
 	if !ok {

@@ -69,6 +69,11 @@ var rules = []rule{
 		to:   []string{"persistence/...", "actors/...", "orders/...", "market/...", "keeper/...", "chainsync/...", "routing/...", "api/..."},
 	},
 	{
+		name: "the actors and the store know nothing of the cluster's machinery: they define its seams (kind.Placement, the journal)",
+		from: []string{"actors/...", "persistence/..."},
+		to:   []string{"cluster/..."},
+	},
+	{
 		name:     "api is a vocabulary: it imports nothing of the engine but config and the JSON writer",
 		from:     []string{"api/..."},
 		to:       []string{"..."},

@@ -1,0 +1,86 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/orderengine/orderengine/actors/kind"
+	"github.com/orderengine/orderengine/actors/limiter"
+	"github.com/orderengine/orderengine/actors/maker"
+	"github.com/orderengine/orderengine/actors/order"
+	"github.com/orderengine/orderengine/cluster/members"
+)
+
+// leaveTimeout bounds a member's graceful leave at Close (protoactor's
+// own takes about two seconds).
+const leaveTimeout = 10 * time.Second
+
+// clusterKind is a kind placed by the cluster: its name, how it is placed
+// (kind.Registry.Place behind the kind's own API), the handler of the
+// requests other members send to the identities this node owns, and how
+// long an idle identity's grain lives.
+type clusterKind struct {
+	name   string
+	place  func(kind.Placement) error
+	handle members.Handler
+	idle   time.Duration
+}
+
+// clusterKinds are the kinds this node places in the cluster: the
+// limiter by API key id, the maker by address and the order by hash. The
+// pairs stay node-local projections, and the webhook endpoints are not
+// placed (their actor declares no kind.Kind.Codec): an endpoint's
+// deliveries run on the node whose outbox holds the event.
+func (s *System) clusterKinds(m *members.Member) []clusterKind {
+	limits := s.Config.Limits
+	return []clusterKind{
+		{limiter.KindName, func(p kind.Placement) error {
+			return s.Limiter.Place(p, limiter.ClusterOptions{
+				// Client addresses: each node protects itself.
+				NodeLocal: func(subject string) bool { return strings.HasPrefix(subject, "ip:") },
+				Members:   func() int { return len(m.Members()) },
+			})
+		}, s.Limiter, limits.LimiterIdle},
+		{maker.KindName, s.Makers.Place, s.Makers, max(limits.MakerWindow, time.Minute)},
+		{order.KindName, s.OrderActors.Place, s.OrderActors, s.Config.Orders.Resolved().ActorIdle},
+	}
+}
+
+// startMember makes this node a member of the cluster (cluster.actors):
+// the cluster kinds are placed by the protoactor-go cluster, and the member
+// joins. It runs when cluster.enabled, after the actors are built and
+// before anything uses them. Close leaves the cluster gracefully.
+func (s *System) startMember(ctx context.Context) error {
+	c := s.Config.Cluster
+	provider := s.opts.ClusterProvider
+	if provider == nil {
+		provider = members.Automanaged(c.Actors.ManageListen, c.Actors.Peers, 0)
+	}
+	m := members.New(members.Config{
+		Name: c.Name, Listen: c.Actors.Listen, Advertise: c.Actors.Advertise, Provider: provider,
+		Log: s.Log.With("node", c.Node),
+	})
+	for _, k := range s.clusterKinds(m) {
+		if err := k.place(m); err != nil {
+			return fmt.Errorf("app: cluster kind %s: %w", k.name, err)
+		}
+		m.Host(k.name, k.handle, k.idle)
+	}
+	m.OnChange(func(members.Change) {
+		if n := s.OrderActors.PassivateMoved(); n > 0 {
+			s.Log.Info("cluster: orders that moved to another member were passivated", "count", n)
+		}
+	})
+	if err := m.Start(ctx); err != nil {
+		return err
+	}
+	s.Member = m
+	s.closeWith(func() error {
+		lctx, cancel := context.WithTimeout(context.Background(), leaveTimeout)
+		defer cancel()
+		return m.Leave(lctx)
+	})
+	return nil
+}
