@@ -3,87 +3,16 @@
 package clustertest
 
 import (
-	"fmt"
 	"net/http"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/cockroachdb/pebble/v2"
-
 	"github.com/orderengine/orderengine/app/apptest"
-	"github.com/orderengine/orderengine/cluster/members"
 	"github.com/orderengine/orderengine/config"
 	"github.com/orderengine/orderengine/internal/clock"
 )
 
 var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-
-// startNodes starts n engine nodes as one cluster in this process, with
-// clk and configure applied to each, and waits until each sees them all.
-func startNodes(t *testing.T, n int, clk clock.Clock, configure func(*config.Config)) []*apptest.Server {
-	t.Helper()
-	agent := members.NewAgent()
-	nodes := make([]*apptest.Server, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() {
-			nodes[i] = apptest.NewTestServer(t, apptest.WithClock(clk), apptest.WithConfig(configure),
-				apptest.WithConfig(func(c *config.Config) { c.Cluster.Name, c.Cluster.Node = "test", fmt.Sprintf("node%d", i) }),
-				apptest.WithClusterProvider(members.InMemory(agent)))
-		})
-	}
-	wg.Wait()
-	// The nodes leave together: a graceful leave takes protoactor about
-	// two seconds.
-	t.Cleanup(func() {
-		var wg sync.WaitGroup
-		for _, ts := range nodes {
-			wg.Go(ts.Close)
-		}
-		wg.Wait()
-	})
-	deadline := time.Now().Add(20 * time.Second)
-	for _, ts := range nodes {
-		for len(ts.System.Member.Members()) != n {
-			if time.Now().After(deadline) {
-				t.Fatalf("node %s sees %v", ts.System.Member.Address(), ts.System.Member.Members())
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	}
-	return nodes
-}
-
-// shareAccounts copies the accounts and API keys of from into every other
-// node's store, as the cluster's replication of shared records does: one
-// key then authenticates on every node.
-func shareAccounts(t *testing.T, from *apptest.Server, to ...*apptest.Server) {
-	t.Helper()
-	src := from.System.Store.DB()
-	for _, prefix := range []string{"a/", "k/", "h/", "x/"} {
-		upper := []byte(prefix)
-		upper[len(upper)-1]++
-		it, err := src.NewIter(&pebble.IterOptions{LowerBound: []byte(prefix), UpperBound: upper})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for ok := it.First(); ok; ok = it.Next() {
-			v, err := it.ValueAndErr()
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, ts := range to {
-				if err := ts.System.Store.DB().Set(it.Key(), v, pebble.Sync); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
-		if err := it.Close(); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // One API key's requests, sent round-robin to three nodes through the
 // public API, are admitted at most its read limit in any sliding minute
@@ -91,8 +20,8 @@ func shareAccounts(t *testing.T, from *apptest.Server, to ...*apptest.Server) {
 func TestKeyLimitHoldsAcrossNodes(t *testing.T) {
 	clk := clock.NewManual(t0)
 	const limit = 40
-	nodes := startNodes(t, 3, clk, func(c *config.Config) { c.Limits.Free.Read = limit })
-	shareAccounts(t, nodes[0], nodes[1:]...)
+	nodes := apptest.NewTestCluster(t, 3, apptest.WithClock(clk),
+		apptest.WithConfig(func(c *config.Config) { c.Limits.Free.Read = limit }))
 	key := nodes[0].APIKey
 	owner := nodes[0].System.Member.Owner("limiter", nodes[0].KeyID)
 	steps := []time.Duration{900 * time.Millisecond, 20 * time.Millisecond, 2300 * time.Millisecond, 310 * time.Millisecond, 45 * time.Millisecond}

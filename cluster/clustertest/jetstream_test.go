@@ -1,4 +1,6 @@
-package app_test
+//go:build !race
+
+package clustertest
 
 import (
 	"bytes"
