@@ -54,6 +54,7 @@ func registry() registryT {
 			"serve":   serveCommand(),
 			"admin":   adminCommand(),
 			"devnet":  devnetCommand(),
+			"cluster": clusterCommand(),
 			"keeper":  keeperCommand(),
 			"version": {summary: "print the version, commit and Go release", run: runVersion},
 		},
