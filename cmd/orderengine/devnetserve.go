@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"time"
@@ -53,7 +54,7 @@ func runDevnetServe(ctx context.Context, env *cliEnv, args []string) error {
 	ccfg := config.Default().Chain
 	ccfg.DevRPCListen, ccfg.DevPersist, ccfg.BlockInterval = f.listen, !f.memory, f.blockInterval
 	ccfg.ChainID, ccfg.MarketMaker.Enabled, ccfg.MarketMaker.Period = f.chainID, f.marketMaker, f.mmPeriod
-	opts := []devchain.Option{devchain.WithFeePolicy(config.Default().Routing.FeePolicy)}
+	opts := []devchain.Option{devchain.WithFeePolicy(config.Default().Routing.FeePolicy), devchain.WithRPCHosts(rpcHosts(f.rpcURL, f.publicRPCURL)...)}
 	if !f.memory {
 		opts = append(opts, devchain.WithDataDir(filepath.Join(f.dataDir, devchain.DataDirName)))
 	}
@@ -124,10 +125,27 @@ func parseDevnetServe(env *cliEnv, args []string) (devnetServeFlags, error) {
 	if _, port, err := net.SplitHostPort(f.listen); err != nil || port == "0" {
 		return f, fmt.Errorf("devnet serve: --listen %q must be host:port with a fixed port (the nodes are given it)", f.listen)
 	}
+	for _, u := range []struct{ flag, url string }{{"--rpc-url", f.rpcURL}, {"--public-rpc-url", f.publicRPCURL}} {
+		if p, err := url.Parse(u.url); u.url != "" && (err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "") {
+			return f, fmt.Errorf("devnet serve: %s %q must be an http(s)://host:port URL", u.flag, u.url)
+		}
+	}
 	if !f.memory && f.dataDir == "" {
 		return f, errors.New("devnet serve: --data-dir is required unless --memory")
 	}
 	return f, nil
+}
+
+// rpcHosts are the host names of the URLs the chain is reached at, which
+// its RPC server must answer (IP addresses and localhost always are).
+func rpcHosts(urls ...string) []string {
+	var hosts []string
+	for _, s := range urls {
+		if u, err := url.Parse(s); err == nil && u.Hostname() != "" && net.ParseIP(u.Hostname()) == nil {
+			hosts = append(hosts, u.Hostname())
+		}
+	}
+	return hosts
 }
 
 // devnetConfig is the configuration the nodes following d need: the

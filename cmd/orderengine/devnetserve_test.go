@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,6 +31,8 @@ func TestDevnetServeFeedsAnExternalNode(t *testing.T) {
 	dir := t.TempDir()
 	chainFile, keyFile := filepath.Join(dir, "chain.json"), filepath.Join(dir, "keeper.key")
 	listen := testport.Addr(t)
+	_, port, _ := net.SplitHostPort(listen)
+	public := "http://chain.test:" + port // a container's service name
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	out, logs := &syncbuf.Buffer{}, &syncbuf.Buffer{}
@@ -36,7 +40,7 @@ func TestDevnetServeFeedsAnExternalNode(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		done <- run(ctx, env, []string{"devnet", "serve", "--listen", listen, "--memory", "--block-interval", "100ms",
-			"--config-out", chainFile, "--keeper-key-out", keyFile, "--log-level", "warn"})
+			"--config-out", chainFile, "--keeper-key-out", keyFile, "--log-level", "warn", "--public-rpc-url", public})
 	}()
 	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
 		if _, err := os.Stat(chainFile); err == nil {
@@ -54,6 +58,21 @@ func TestDevnetServeFeedsAnExternalNode(t *testing.T) {
 	c := clustertest.ReadContracts(t, chainFile)
 	if c.RPCURL != "http://"+listen || c.Router == (common.Address{}) || c.Tokens["WETH"].Address == "" {
 		t.Fatalf("the nodes' configuration: %+v", c)
+	}
+	// The RPC server answers requests addressed to the public URL's host
+	// name (and IP addresses), not to any name (DNS rebinding).
+	for host, want := range map[string]int{"chain.test:" + port: 200, listen: 200, "other.test:" + port: 403} {
+		req, _ := http.NewRequest("POST", "http://"+listen, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Fatalf("JSON-RPC addressed to %s: %d, want %d", host, resp.StatusCode, want)
+		}
 	}
 	if !strings.Contains(out.String(), c.Router.Hex()) {
 		t.Fatalf("the configuration is not on stdout:\n%s", out.String())
@@ -75,7 +94,7 @@ func TestDevnetServeFeedsAnExternalNode(t *testing.T) {
 	}
 	base := "http://" + r.pub
 	getJSON(t, base+"/v1/config", "", &cfg)
-	if cfg.Router != c.Router || cfg.FeeVault != c.FeeVault || cfg.RPCURL != c.RPCURL {
+	if cfg.Router != c.Router || cfg.FeeVault != c.FeeVault || cfg.RPCURL != public {
 		t.Fatalf("GET /v1/config %+v, the chain deployed %+v", cfg, c)
 	}
 	key := adminIssueKey(t, r.adm, data)
@@ -111,6 +130,7 @@ func TestDevnetServeRefusesBadFlags(t *testing.T) {
 		{"devnet", "serve", "--listen", "8545"},
 		{"devnet", "serve", "extra"},
 		{"devnet", "serve", "--data-dir", ""},
+		{"devnet", "serve", "--rpc-url", "chain:8545"},
 	} {
 		if err := run(context.Background(), env, args); err == nil || !strings.Contains(err.Error(), "devnet serve") {
 			t.Errorf("%v: %v, want a devnet serve error", args, err)

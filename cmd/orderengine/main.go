@@ -55,6 +55,7 @@ func registry() registryT {
 			"admin":   adminCommand(),
 			"devnet":  devnetCommand(),
 			"cluster": clusterCommand(),
+			"probe":   probeCommand(),
 			"keeper":  keeperCommand(),
 			"version": {summary: "print the version, commit and Go release", run: runVersion},
 		},
