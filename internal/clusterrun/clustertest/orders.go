@@ -159,15 +159,15 @@ func (c *Contracts) Sign(t testing.TB, l Limit) ([]byte, common.Hash) {
 }
 
 // Do makes one request to node i's public API with key (none when empty)
-// and returns the status and body; a request that gets no answer (the
-// node is down or paused past the timeout) is status 0 with the error's
-// text as body.
+// and returns the status and body; a request that gets no answer within
+// 10 s (the node is down, or paused) is status 0 with the error's text as
+// body. Do and Submit may be called from several goroutines (a load).
 func (h *Harness) Do(i int, method, path, key string, body []byte) (int, []byte) {
 	ctx, cancel := context.WithTimeout(h.ctx, 10*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, method, h.BaseURL(i)+path, bytes.NewReader(body))
 	if err != nil {
-		h.t.Fatal(err)
+		return 0, []byte(err.Error())
 	}
 	if key != "" {
 		req.Header.Set("X-API-Key", key)
