@@ -1,8 +1,12 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net"
 	"os"
@@ -17,6 +21,7 @@ import (
 
 	"github.com/orderengine/orderengine/internal/clusterrun"
 	"github.com/orderengine/orderengine/internal/syncbuf"
+	"github.com/orderengine/orderengine/internal/testport"
 )
 
 // portOffset returns an offset that moves every port of `make cluster`
@@ -180,4 +185,152 @@ func TestClusterCommand(t *testing.T) {
 		}
 	}
 	r.interrupt(t)
+}
+
+// runSupervised runs superviseCluster on c until it has printed its keys,
+// then cancels it (Ctrl-C) and returns what it printed; it fails the test
+// when the cluster does not start or does not stop cleanly.
+func runSupervised(t *testing.T, c *clusterrun.Cluster) string {
+	t.Helper()
+	out := &syncbuf.Buffer{}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- superviseCluster(ctx, out, c) }()
+	deadline := time.After(2 * time.Minute)
+	for !strings.Contains(out.String(), "Ctrl-C stops everything") {
+		select {
+		case err := <-done:
+			t.Fatalf("the cluster stopped: %v\n%s", err, out.String())
+		case <-deadline:
+			t.Fatalf("the cluster did not start:\n%s", out.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("after Ctrl-C: %v\n%s", err, out.String())
+	}
+	return out.String()
+}
+
+// In cluster mode (here one node with one replica) the development key is
+// created once, kept in <dir>/dev.key (mode 0600) and printed again by the
+// next run; a key disabled since is replaced by a new one.
+func TestClusterKeyIsKeptUntilItStopsWorking(t *testing.T) {
+	dir := t.TempDir()
+	ports := freePortsForCluster(t, 6)
+	l := clusterrun.Loopback(dir, ports[0], []clusterrun.NodePorts{{HTTP: ports[1], Admin: ports[2], NATS: ports[3], Actors: ports[4], Manage: ports[5]}})
+	l.Env = map[string]string{"ORDERENGINE_CLUSTER_REPLICAS": "1"}
+	l.Chain.Extra = []string{"--block-interval", "200ms"}
+	c := func() *clusterrun.Cluster {
+		return clusterrun.New(l, binary(t), withoutEngineEnv(os.Environ()), filepath.Join(dir, "logs"))
+	}
+	keyOf := func(out string) string {
+		m := regexp.MustCompile(`export KEY=(svc_[0-9A-Za-z]+)\n  It works on every node`).FindStringSubmatch(out)
+		if m == nil {
+			t.Fatalf("no key for every node printed:\n%s", out)
+		}
+		return m[1]
+	}
+	first := keyOf(runSupervised(t, c()))
+	st, err := os.Stat(filepath.Join(dir, "dev.key"))
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("dev.key: %v %v", err, st)
+	}
+	if again := keyOf(runSupervised(t, c())); again != first {
+		t.Fatalf("the second run printed another key")
+	}
+
+	// Disable the key through the admin API of a running node.
+	running := c()
+	ctx := context.Background()
+	if err := running.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	env := &cliEnv{stdout: &out, stderr: io.Discard, lookupEnv: func(string) (string, bool) { return "", false }, reg: registry()}
+	admin := []string{"--admin-url", running.AdminURL(0), "--data-dir", l.Nodes[0].DataDir}
+	if err := run(ctx, env, append([]string{"admin", "list-accounts"}, admin...)); err != nil {
+		t.Fatal(err)
+	}
+	var accts struct{ Accounts []struct{ ID string } }
+	if err := json.Unmarshal(out.Bytes(), &accts); err != nil || len(accts.Accounts) != 1 {
+		t.Fatalf("accounts %s: %v", out.String(), err)
+	}
+	out.Reset()
+	if err := run(ctx, env, append([]string{"admin", "list-keys", "--account", accts.Accounts[0].ID}, admin...)); err != nil {
+		t.Fatal(err)
+	}
+	var keys struct{ Keys []struct{ ID string } }
+	if err := json.Unmarshal(out.Bytes(), &keys); err != nil || len(keys.Keys) != 1 {
+		t.Fatalf("keys %s: %v", out.String(), err)
+	}
+	if err := run(ctx, env, append([]string{"admin", "disable-key", "--key", keys.Keys[0].ID}, admin...)); err != nil {
+		t.Fatal(err)
+	}
+	if err := running.Stop(time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if replaced := keyOf(runSupervised(t, c())); replaced == first {
+		t.Fatal("a disabled key was printed again")
+	}
+}
+
+// freePortsForCluster returns n distinct free loopback ports.
+func freePortsForCluster(t *testing.T, n int) []int {
+	seen := map[int]bool{}
+	var out []int
+	for len(out) < n {
+		if p := testport.Port(t); !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// A node that exits while the cluster runs is reported with its log and
+// the rest keep running; the chain exiting ends the cluster with an error
+// and every other process is stopped.
+func TestClusterReportsExits(t *testing.T) {
+	dir := t.TempDir()
+	p := freePortsForCluster(t, 11)
+	l := clusterrun.Loopback(dir, p[0], []clusterrun.NodePorts{{HTTP: p[1], Admin: p[2], NATS: p[3], Actors: p[4], Manage: p[5]},
+		{HTTP: p[6], Admin: p[7], NATS: p[8], Actors: p[9], Manage: p[10]}})
+	l.Cluster = false
+	c := clusterrun.New(l, binary(t), withoutEngineEnv(os.Environ()), filepath.Join(dir, "logs"))
+	out := &syncbuf.Buffer{}
+	done := make(chan error, 1)
+	go func() { done <- superviseCluster(context.Background(), out, c) }()
+	waitFor := func(what string) {
+		t.Helper()
+		for deadline := time.Now().Add(2 * time.Minute); !strings.Contains(out.String(), what); time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("no %q:\n%s", what, out.String())
+			}
+		}
+	}
+	waitFor("Ctrl-C stops everything")
+	if err := c.Nodes[0].Kill(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("node1 exited (signal: killed); the others keep running")
+	if !c.Nodes[1].Running() || !c.Chain.Running() {
+		t.Fatal("a node's exit stopped the others")
+	}
+	if err := c.Chain.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "the chain exited") {
+			t.Fatalf("after the chain's exit: %v", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the cluster went on without its chain")
+	}
+	if c.Nodes[1].Running() {
+		t.Fatal("node2 still runs after the cluster ended")
+	}
 }
