@@ -60,7 +60,12 @@ func runCluster(ctx context.Context, env *cliEnv, args []string) error {
 	if env.environ != nil {
 		environ = env.environ()
 	}
-	return superviseCluster(ctx, env.stdout, clusterrun.New(l, bin, environ, filepath.Join(*dir, "logs")))
+	err = superviseCluster(ctx, env.stdout, clusterrun.New(l, bin, environ, filepath.Join(*dir, "logs")))
+	if err != nil && strings.Contains(err.Error(), "address already in use") {
+		// `make run` holds 8080, 8081 and 8545 itself.
+		err = fmt.Errorf("%w\na port is in use (is `make run` running?): stop that process, or move every port with --port-offset (make cluster CLUSTER_FLAGS=--port-offset=100)", err)
+	}
+	return err
 }
 
 // superviseCluster starts c, prints how to use it, and supervises it until
