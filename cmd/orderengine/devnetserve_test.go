@@ -35,26 +35,8 @@ func TestDevnetServeFeedsAnExternalNode(t *testing.T) {
 	public := "http://chain.test:" + port // a container's service name
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	out, logs := &syncbuf.Buffer{}, &syncbuf.Buffer{}
-	env := &cliEnv{stdout: out, stderr: logs, lookupEnv: func(string) (string, bool) { return "", false }, reg: registry()}
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, env, []string{"devnet", "serve", "--listen", listen, "--memory", "--block-interval", "100ms",
-			"--config-out", chainFile, "--keeper-key-out", keyFile, "--log-level", "warn", "--public-rpc-url", public})
-	}()
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
-		if _, err := os.Stat(chainFile); err == nil {
-			break
-		}
-		select {
-		case err := <-done:
-			t.Fatalf("devnet serve exited: %v\n%s", err, logs.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("devnet serve wrote no %s:\n%s", chainFile, logs.String())
-		}
-	}
+	out, done := startDevnetServe(t, ctx, chainFile, "--listen", listen, "--memory", "--block-interval", "100ms",
+		"--config-out", chainFile, "--keeper-key-out", keyFile, "--log-level", "warn", "--public-rpc-url", public)
 	c := clustertest.ReadContracts(t, chainFile)
 	if c.RPCURL != "http://"+listen || c.Router == (common.Address{}) || c.Tokens["WETH"].Address == "" {
 		t.Fatalf("the nodes' configuration: %+v", c)
@@ -62,16 +44,8 @@ func TestDevnetServeFeedsAnExternalNode(t *testing.T) {
 	// The RPC server answers requests addressed to the public URL's host
 	// name (and IP addresses), not to any name (DNS rebinding).
 	for host, want := range map[string]int{"chain.test:" + port: 200, listen: 200, "other.test:" + port: 403} {
-		req, _ := http.NewRequest("POST", "http://"+listen, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}`))
-		req.Header.Set("Content-Type", "application/json")
-		req.Host = host
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_ = resp.Body.Close()
-		if resp.StatusCode != want {
-			t.Fatalf("JSON-RPC addressed to %s: %d, want %d", host, resp.StatusCode, want)
+		if code := rpcStatus(t, listen, host); code != want {
+			t.Fatalf("JSON-RPC addressed to %s: %d, want %d", host, code, want)
 		}
 	}
 	if !strings.Contains(out.String(), c.Router.Hex()) {
@@ -119,6 +93,45 @@ func TestDevnetServeFeedsAnExternalNode(t *testing.T) {
 	if _, err := os.Stat(chainFile); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("the configuration of a stopped chain is still there: %v", err)
 	}
+}
+
+// startDevnetServe runs `devnet serve` with args in-process until ctx
+// ends, and waits until it has written file. It returns its stdout and
+// its result.
+func startDevnetServe(t *testing.T, ctx context.Context, file string, args ...string) (*syncbuf.Buffer, <-chan error) {
+	t.Helper()
+	out, logs := &syncbuf.Buffer{}, &syncbuf.Buffer{}
+	env := &cliEnv{stdout: out, stderr: logs, lookupEnv: func(string) (string, bool) { return "", false }, reg: registry()}
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, env, append([]string{"devnet", "serve"}, args...)) }()
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(file); err == nil {
+			return out, done
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("devnet serve exited: %v\n%s", err, logs.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("devnet serve wrote no %s:\n%s", file, logs.String())
+		}
+	}
+}
+
+// rpcStatus is the status of an eth_chainId call to the server at listen,
+// addressed (Host) to host.
+func rpcStatus(t *testing.T, listen, host string) int {
+	t.Helper()
+	req, _ := http.NewRequest("POST", "http://"+listen, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Host = host
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	return resp.StatusCode
 }
 
 // devnet serve refuses a listen address without a fixed port (the nodes

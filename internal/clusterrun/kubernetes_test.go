@@ -48,29 +48,7 @@ func str(v any, path ...any) string { s, _ := at(v, path...).(string); return s 
 // headless Service, which publishes addresses before the pods are ready;
 // the pods start in parallel.
 func TestKubernetesExample(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "docs", "kubernetes.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	blocks := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllSubmatch(data, -1)
-	byKind := map[string][]obj{}
-	for _, b := range blocks {
-		dec := yaml.NewDecoder(bytes.NewReader(b[1]))
-		for {
-			var o obj
-			err := dec.Decode(&o)
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				t.Fatalf("docs/kubernetes.md: %v", err)
-			}
-			if str(o, "apiVersion") == "" || str(o, "metadata", "name") == "" {
-				t.Fatalf("an object without apiVersion or name: %v", o)
-			}
-			byKind[str(o, "kind")] = append(byKind[str(o, "kind")], o)
-		}
-	}
+	byKind := kubernetesObjects(t, filepath.Join("..", "..", "docs", "kubernetes.md"))
 	for kind, n := range map[string]int{"Secret": 1, "ConfigMap": 1, "Service": 2, "PodDisruptionBudget": 1, "StatefulSet": 1} {
 		if len(byKind[kind]) != n {
 			t.Fatalf("%d %s objects, want %d", len(byKind[kind]), kind, n)
@@ -98,20 +76,7 @@ func TestKubernetesExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	container := at(sts, "spec", "template", "spec", "containers", 0)
-	env := map[string]string{}
-	expand := regexp.MustCompile(`\$\(([A-Z0-9_]+)\)`)
-	envList, _ := at(container, "env").([]any)
-	for _, e := range envList {
-		k := str(e, "name")
-		switch {
-		case str(e, "valueFrom", "fieldRef", "fieldPath") == "metadata.name":
-			env[k] = podName
-		case str(e, "valueFrom", "secretKeyRef", "key") != "":
-			env[k], _ = secret[str(e, "valueFrom", "secretKeyRef", "key")].(string)
-		default:
-			env[k] = expand.ReplaceAllStringFunc(str(e, "value"), func(ref string) string { return env[ref[2:len(ref)-1]] })
-		}
-	}
+	env := podEnv(container, podName, secret)
 	mounted := false
 	for _, m := range at(container, "volumeMounts").([]any) {
 		if str(m, "mountPath") == filepath.Dir(env["ORDERENGINE_CONFIG"]) {
@@ -142,4 +107,54 @@ func TestKubernetesExample(t *testing.T) {
 			t.Fatalf("pod %d: route %s, peer %s, want %s", i, c.NATS.Routes[i], c.Actors.Peers[i], host)
 		}
 	}
+}
+
+// kubernetesObjects decodes every YAML block of the Markdown file at path,
+// by kind.
+func kubernetesObjects(t *testing.T, path string) map[string][]obj {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byKind := map[string][]obj{}
+	for _, b := range regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllSubmatch(data, -1) {
+		dec := yaml.NewDecoder(bytes.NewReader(b[1]))
+		for {
+			var o obj
+			err := dec.Decode(&o)
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			if str(o, "apiVersion") == "" || str(o, "metadata", "name") == "" {
+				t.Fatalf("an object without apiVersion or name: %v", o)
+			}
+			byKind[str(o, "kind")] = append(byKind[str(o, "kind")], o)
+		}
+	}
+	return byKind
+}
+
+// podEnv is the container's environment in the pod podName as Kubernetes
+// sets it: the pod's name for a metadata.name field reference, the
+// Secret's values, $(VAR) references to earlier variables expanded.
+func podEnv(container any, podName string, secret map[string]any) map[string]string {
+	env := map[string]string{}
+	expand := regexp.MustCompile(`\$\(([A-Z0-9_]+)\)`)
+	list, _ := at(container, "env").([]any)
+	for _, e := range list {
+		k := str(e, "name")
+		switch {
+		case str(e, "valueFrom", "fieldRef", "fieldPath") == "metadata.name":
+			env[k] = podName
+		case str(e, "valueFrom", "secretKeyRef", "key") != "":
+			env[k], _ = secret[str(e, "valueFrom", "secretKeyRef", "key")].(string)
+		default:
+			env[k] = expand.ReplaceAllStringFunc(str(e, "value"), func(ref string) string { return env[ref[2:len(ref)-1]] })
+		}
+	}
+	return env
 }
