@@ -20,12 +20,19 @@ LDFLAGS   := -X github.com/orderengine/orderengine/internal/buildinfo.version=$(
              -X github.com/orderengine/orderengine/internal/buildinfo.commit=$(COMMIT)
 # Packages with concurrency run under the race detector in `make test`;
 # the others run without it. Each test runs once.
-RACE_PKGS ?= ./accounts/... ./actors/... ./app/... ./chainsync/... ./market/... ./keeper/... ./orders/... ./http/... ./persistence/... ./platform/... ./cmd/... ./chain/devchain/... ./cluster/natsjs/...
+RACE_PKGS ?= ./accounts/... ./actors/... ./app/... ./chainsync/... ./market/... ./keeper/... ./orders/... ./http/... ./persistence/... ./platform/... ./cmd/... ./chain/devchain/... ./cluster/natsjs/... ./internal/clusterrun/...
 
-.PHONY: run build test deps fmt-check vet vulncheck unit plain race bench clean
+.PHONY: run build test deps fmt-check vet vulncheck unit plain race bench clean cluster
 
 run: build
 	$(BIN) serve
+
+# cluster runs the shared dev chain and three cluster nodes on loopback,
+# prints one development API key for all of them, and stops everything on
+# Ctrl-C (docs/cluster.md). CLUSTER_FLAGS adds flags of `orderengine
+# cluster` (--port-offset N, --dir D, --independent).
+cluster: build
+	$(BIN) cluster $(CLUSTER_FLAGS)
 
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/orderengine

@@ -66,8 +66,9 @@ type Options struct {
 	// Tokens replaces the token registry (tests).
 	Tokens func() *routing.Tokens
 	// KeeperKey runs the reference keeper in-process with it; by default
-	// it runs with the dev chain's keeper account on the embedded dev chain
-	// when lifecycle.devKeeper is set.
+	// it runs with the key of lifecycle.keeperKeyFile, else with the dev
+	// chain's keeper account on the embedded dev chain when
+	// lifecycle.devKeeper is set.
 	KeeperKey *ecdsa.PrivateKey
 	// Doubles replace built services behind the routes: test doubles for
 	// what the test cannot provoke otherwise (an HTTP layer test). Nil

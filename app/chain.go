@@ -2,11 +2,15 @@ package app
 
 import (
 	"context"
+	"crypto/ecdsa"
 	"fmt"
 	"math/big"
+	"os"
+	"strings"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/orderengine/orderengine/actors/pair"
 	"github.com/orderengine/orderengine/chain"
@@ -256,18 +260,23 @@ func (s *System) buildLifecycle() error {
 			Registry: s.OrderActors, Log: s.Log, Now: s.Clock.Now, Covers: s.OrderAPI.Covers, Prefetch: s.OrderAPI.Prefetch})
 	}
 	key := s.opts.KeeperKey
+	if key == nil && cfg.Lifecycle.KeeperKeyFile != "" {
+		if key, err = readKeeperKey(cfg.Lifecycle.KeeperKeyFile); err != nil {
+			return err
+		}
+	}
 	if key == nil && s.ChainConn.Dev != nil && cfg.Dev && cfg.Lifecycle.DevKeeper {
 		key = devchain.DevKey(2) // the dev chain's keeper account
 	}
 	if key != nil && s.Keeper != nil {
 		kc, ok := s.ChainConn.Client.(keeper.Client)
 		if !ok {
-			return fmt.Errorf("lifecycle: the chain client cannot send transactions for the dev keeper")
+			return fmt.Errorf("lifecycle: the chain client cannot send transactions for the keeper")
 		}
 		s.Runner = keeper.NewRunner(kc, key, keeper.ServiceSource(s.Keeper), s.Log)
 	}
 	s.Log.Info("lifecycle built", "router", router, "startBlock", cfg.Chain.DeployBlock,
-		"confirmations", cfg.Chain.Confirmations, "devKeeper", s.Runner != nil)
+		"confirmations", cfg.Chain.Confirmations, "keeper", s.Runner != nil)
 	return nil
 }
 
@@ -280,4 +289,19 @@ func pairsObserver(p *pair.Pairs) chainsync.Observer {
 		},
 		OnReverted: func(blk persistence.ChainBlock) { p.BlockReverted(blk.Touched) },
 	}
+}
+
+// readKeeperKey reads the keeper's hex private key (0x optional, space
+// around it ignored) from lifecycle.keeperKeyFile. Its errors never quote
+// the file's content.
+func readKeeperKey(path string) (*ecdsa.PrivateKey, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("lifecycle.keeperKeyFile: %w", err)
+	}
+	key, err := crypto.HexToECDSA(strings.TrimPrefix(strings.TrimSpace(string(data)), "0x"))
+	if err != nil {
+		return nil, fmt.Errorf("lifecycle.keeperKeyFile %s: not a hex secp256k1 private key", path)
+	}
+	return key, nil
 }

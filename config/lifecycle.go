@@ -24,6 +24,14 @@ type LifecycleConfig struct {
 	// DevKeeper runs the reference keeper in-process with a dev account
 	// when the embedded dev chain runs. Default true.
 	DevKeeper bool `json:"devKeeper"`
+	// KeeperKeyFile is a file holding a hex private key (0x optional,
+	// mode 0600): the node runs the reference keeper in-process with that
+	// account, on any chain, and the account pays the gas of the fills it
+	// sends. It is how nodes on an external node keep their orders moving
+	// without a separate keeper process (`make cluster`, the compose
+	// file). Empty: only the dev keeper runs, on the embedded dev chain.
+	// Default empty.
+	KeeperKeyFile string `json:"keeperKeyFile"`
 	// KeeperPoll is the reference keeper's polling period of the
 	// executable list. Default 500 ms; zero means 500 ms.
 	KeeperPoll time.Duration `json:"keeperPoll"`

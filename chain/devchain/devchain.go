@@ -61,6 +61,9 @@ type DevChain struct {
 
 	// dataDir keeps the chain on disk (WithDataDir); empty: in memory.
 	dataDir string
+	// rpcHosts are host names the RPC server answers besides localhost
+	// and IP addresses (WithRPCHosts).
+	rpcHosts []string
 	// resumed is set when Start continued the chain found in dataDir.
 	resumed bool
 	// mmReady is set once the market-maker account is funded and approved.
@@ -123,6 +126,15 @@ type Option func(*DevChain)
 // route's fee legs agree). Without it the shipped default policy is used.
 func WithFeePolicy(policy map[string]map[string]config.FeeCell) Option {
 	return func(d *DevChain) { d.feePolicy = policy }
+}
+
+// WithRPCHosts lets the JSON-RPC server answer requests addressed to the
+// given host names too (the Host header). go-ethereum's server answers
+// IP addresses and localhost only, against DNS rebinding; containers
+// reach the chain by a service name (`devnet serve --rpc-url
+// http://chain:8545`).
+func WithRPCHosts(hosts ...string) Option {
+	return func(d *DevChain) { d.rpcHosts = append(d.rpcHosts, hosts...) }
 }
 
 // Start starts the dev chain described by cfg: a simulated node with chain
@@ -217,6 +229,9 @@ func (d *DevChain) startBackend() (err error) {
 			nodeConf.HTTPModules = []string{"eth", "net", "web3", "txpool"}
 			// Browser wallets and dapps on other loopback origins call it.
 			nodeConf.HTTPCors = []string{"*"}
+			if len(d.rpcHosts) > 0 {
+				nodeConf.HTTPVirtualHosts = append([]string{"localhost"}, d.rpcHosts...)
+			}
 		}
 	}
 	if d.dataDir != "" {

@@ -21,25 +21,29 @@ import (
 	"github.com/orderengine/orderengine/chain/devchain"
 )
 
-// devnetCommand is `orderengine devnet <deploy|faucet>`: deploy the
-// protocol's contracts to any node, or fund a wallet on a dev node.
+// devnetCommand is `orderengine devnet <serve|deploy|faucet>`: run the dev
+// chain as a process of its own, deploy the protocol's contracts to any
+// node, or fund a wallet on a dev node.
 func devnetCommand() command {
-	return command{summary: "deploy the contracts to any RPC node (deploy), fund a dev wallet (faucet)", run: runDevnet}
+	return command{summary: "serve the dev chain to several nodes (serve), deploy the contracts to any RPC node (deploy), fund a dev wallet (faucet)", run: runDevnet}
 }
 
 func runDevnet(ctx context.Context, env *cliEnv, args []string) error {
 	if len(args) == 0 {
-		fmt.Fprintln(env.stderr, "usage: orderengine devnet deploy --rpc-url URL --key-file F [--chain-id N]")
+		fmt.Fprintln(env.stderr, "usage: orderengine devnet serve [--listen 127.0.0.1:8545] [--data-dir D | --memory] [--config-out F] [--keeper-key-out F]")
+		fmt.Fprintln(env.stderr, "       orderengine devnet deploy --rpc-url URL --key-file F [--chain-id N]")
 		fmt.Fprintln(env.stderr, "       orderengine devnet faucet --rpc-url URL --to ADDR [--token ADDR] [--amount RAW] [--key-file F]")
 		return errors.New("devnet: missing subcommand")
 	}
 	switch args[0] {
+	case "serve":
+		return runDevnetServe(ctx, env, args[1:])
 	case "deploy":
 		return runDevnetDeploy(ctx, env, args[1:])
 	case "faucet":
 		return runDevnetFaucet(ctx, env, args[1:])
 	}
-	return fmt.Errorf("devnet: unknown subcommand %q (deploy, faucet)", args[0])
+	return fmt.Errorf("devnet: unknown subcommand %q (serve, deploy, faucet)", args[0])
 }
 
 // devnetSnippet is what `devnet deploy` prints: the configuration's chain

@@ -3,6 +3,10 @@
 //
 //	orderengine serve [flags]       run the service (`make run`)
 //	orderengine admin <cmd> [flags] manage accounts and keys over the admin API
+//	orderengine devnet <cmd>        serve the dev chain to several nodes, deploy, fund
+//	orderengine cluster [flags]     the dev chain and three cluster nodes (`make cluster`)
+//	orderengine probe [flags]       exit 0 when a node is ready (container health check)
+//	orderengine keeper [flags]      the reference keeper
 //	orderengine version             print the version, commit and Go release
 //	orderengine help                list the commands (also -h, --help)
 //
@@ -54,6 +58,8 @@ func registry() registryT {
 			"serve":   serveCommand(),
 			"admin":   adminCommand(),
 			"devnet":  devnetCommand(),
+			"cluster": clusterCommand(),
+			"probe":   probeCommand(),
 			"keeper":  keeperCommand(),
 			"version": {summary: "print the version, commit and Go release", run: runVersion},
 		},

@@ -1,0 +1,274 @@
+// Package clustertest runs a cluster as separate processes for a test:
+// the shared dev chain (`orderengine devnet serve`) and several
+// `orderengine serve` nodes on loopback, on free ports, in the test's
+// temporary folder, with the commands and environment of `make cluster`
+// and the compose file (clusterrun.Layout). A test can kill a node with
+// SIGKILL, pause and resume it (SIGSTOP, SIGCONT), restart it, or restart
+// it with an empty data folder under a new name; it can issue keys,
+// sign orders with the dev chain's funded makers and wait for their
+// statuses.
+//
+// A package using it calls Main from its TestMain, which removes the
+// binary built for the processes once the package's tests are done:
+//
+//	func TestMain(m *testing.M) { clustertest.Main(m) }
+package clustertest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/orderengine/orderengine/internal/clusterrun"
+	"github.com/orderengine/orderengine/internal/testport"
+)
+
+// The orderengine binary, built once per test binary.
+var (
+	mainCalled bool
+	binOnce    sync.Once
+	binDir     string
+	binPath    string
+	binErr     error
+)
+
+// Main runs the package's tests and removes the binary built for them.
+func Main(m *testing.M) {
+	mainCalled = true
+	code := m.Run()
+	if binDir != "" {
+		_ = os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+// Binary builds cmd/orderengine once for the test binary and returns its
+// path (the go command of the environment builds it: `make test` sets
+// GOTOOLCHAIN).
+func Binary(t testing.TB) string {
+	t.Helper()
+	if !mainCalled {
+		t.Fatal("clustertest: call clustertest.Main(m) from the package's TestMain (it removes the binary)")
+	}
+	binOnce.Do(func() {
+		binDir, binErr = os.MkdirTemp("", "orderengine-cluster-bin")
+		if binErr != nil {
+			return
+		}
+		binPath = filepath.Join(binDir, "orderengine")
+		out, err := exec.Command("go", "build", "-o", binPath, "github.com/orderengine/orderengine/cmd/orderengine").CombinedOutput()
+		if err != nil {
+			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return binPath
+}
+
+// Options shape a harness cluster. The zero value is three nodes with
+// cluster mode off (independent engines on the one chain).
+type Options struct {
+	// Nodes is the number of nodes; default 3.
+	Nodes int
+	// Cluster sets cluster.enabled on every node.
+	Cluster bool
+	// BlockInterval is the chain's; default 200 ms, so fills take a
+	// fraction of a second.
+	BlockInterval time.Duration
+	// Env are further ORDERENGINE_* variables of every node.
+	Env map[string]string
+}
+
+// Harness is a running cluster of processes owned by a test. Its methods
+// fail the test on an error.
+type Harness struct {
+	*clusterrun.Cluster
+	t   testing.TB
+	ctx context.Context
+	// Dir is the cluster's folder: the chain's and the nodes' data
+	// folders, chain.json, keeper.key and logs/.
+	Dir string
+}
+
+// Start builds the binary, starts the chain and the nodes on free
+// loopback ports and waits until every node is ready; the test's cleanup
+// stops them (and prints the end of every log when the test failed). A
+// start that fails because a port was taken in the meantime is tried
+// again on new ports.
+func Start(t testing.TB, opts Options) *Harness {
+	t.Helper()
+	if opts.Nodes == 0 {
+		opts.Nodes = 3
+	}
+	if opts.BlockInterval == 0 {
+		opts.BlockInterval = 200 * time.Millisecond
+	}
+	bin := Binary(t)
+	ctx := context.Background()
+	for attempt := 1; ; attempt++ {
+		dir := t.TempDir()
+		h := &Harness{t: t, ctx: ctx, Dir: dir}
+		free := freePorts(t, 1+5*opts.Nodes)
+		ports := make([]clusterrun.NodePorts, opts.Nodes)
+		for i := range ports {
+			p := free[1+5*i:]
+			ports[i] = clusterrun.NodePorts{HTTP: p[0], Admin: p[1], NATS: p[2], Actors: p[3], Manage: p[4]}
+		}
+		l := clusterrun.Loopback(dir, free[0], ports)
+		l.Cluster = opts.Cluster
+		l.Chain.Extra = []string{"--block-interval", opts.BlockInterval.String()}
+		l.Env = opts.Env
+		h.Cluster = clusterrun.New(l, bin, clusterrun.WithoutEngineEnv(os.Environ()), filepath.Join(dir, "logs"))
+		err := h.Cluster.Start(ctx)
+		if err == nil {
+			t.Cleanup(h.cleanup)
+			return h
+		}
+		_ = h.Cluster.Stop(5 * time.Second)
+		if !strings.Contains(err.Error(), "address already in use") || attempt == 3 {
+			t.Fatalf("clustertest: start: %v", err)
+		}
+	}
+}
+
+// freePorts returns n distinct free loopback ports.
+func freePorts(t testing.TB, n int) []int {
+	seen := map[int]bool{}
+	out := make([]int, 0, n)
+	for len(out) < n {
+		if p := testport.Port(t); !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// cleanup stops every process; when the test failed it shows the end of
+// each log.
+func (h *Harness) cleanup() {
+	err := h.Cluster.Stop(15 * time.Second)
+	if !h.t.Failed() {
+		return
+	}
+	if err != nil {
+		h.t.Logf("stopping the cluster: %v", err)
+	}
+	for _, p := range append([]*clusterrun.Proc{h.Chain}, h.Nodes...) {
+		h.t.Logf("---- the end of %s:\n%s", p.Log, p.Tail(40))
+	}
+}
+
+// Kill ends node i with SIGKILL (no shutdown) and waits for it.
+func (h *Harness) Kill(i int) {
+	h.t.Helper()
+	if err := h.Nodes[i].Kill(); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// Stop stops node i with SIGTERM (a graceful shutdown) and checks it
+// exited 0.
+func (h *Harness) Stop(i int) {
+	h.t.Helper()
+	if err := h.Nodes[i].Stop(30 * time.Second); err != nil {
+		h.t.Fatalf("%s: %v\n%s", h.Nodes[i].Name, err, h.Nodes[i].Tail(20))
+	}
+}
+
+// Pause freezes node i with SIGSTOP: its sockets stay open, it answers
+// nothing, until Resume.
+func (h *Harness) Pause(i int) {
+	h.t.Helper()
+	if err := h.Nodes[i].Pause(); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// Resume continues node i with SIGCONT.
+func (h *Harness) Resume(i int) {
+	h.t.Helper()
+	if err := h.Nodes[i].Resume(); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// Restart starts node i again on its data folder (after Kill or Stop)
+// and waits until it is ready.
+func (h *Harness) Restart(i int) {
+	h.t.Helper()
+	if h.Nodes[i].Running() {
+		h.t.Fatalf("%s is still running: Kill or Stop it first", h.Nodes[i].Name)
+	}
+	if err := h.StartNodes(h.ctx, i); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// RestartEmpty replaces node i by a node with an empty data folder under
+// the new name (a replaced machine; docs/cluster.md: a node that rejoins
+// without its data takes a new name) on the same addresses, and waits
+// until it is ready. The old folder is left as it was.
+func (h *Harness) RestartEmpty(i int, name string) {
+	h.t.Helper()
+	if h.Nodes[i].Running() {
+		h.t.Fatalf("%s is still running: Kill or Stop it first", h.Nodes[i].Name)
+	}
+	n := &h.Layout.Nodes[i]
+	n.Name, n.DataDir = name, filepath.Join(h.Dir, name)
+	if _, err := os.Stat(n.DataDir); !errors.Is(err, os.ErrNotExist) {
+		h.t.Fatalf("clustertest: %s exists already: pick a new name", n.DataDir)
+	}
+	h.Renew(i)
+	if err := h.StartNodes(h.ctx, i); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// Ready reports whether node i answers GET /readyz with 200 within a
+// second (a paused node does not answer).
+func (h *Harness) Ready(i int) bool {
+	ctx, cancel := context.WithTimeout(h.ctx, time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, h.BaseURL(i)+"/readyz", nil)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return false
+	}
+	_ = resp.Body.Close()
+	return resp.StatusCode == http.StatusOK
+}
+
+// WaitReady waits until node i is ready (after Resume), failing the test
+// when it exits or stays unready past the start timeout.
+func (h *Harness) WaitReady(i int) {
+	h.t.Helper()
+	if err := h.Cluster.WaitReady(h.ctx, i); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// Key creates an enterprise account through node i's admin API with
+// limits no test reaches, and returns a key of it. In cluster mode the
+// key works on every node (WaitKey); without it only on node i.
+func (h *Harness) Key(i int) string {
+	h.t.Helper()
+	key, _, err := h.IssueKey(h.ctx, i, "test", "enterprise", clusterrun.Limits{Quote: 1_000_000, Read: 1_000_000, Order: 1_000_000})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return key
+}

@@ -1,0 +1,134 @@
+package clusterrun
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// adminTokenFile is the file serve writes its admin token to, under its
+// data folder, when http.adminToken is empty (http.AdminTokenFile).
+const adminTokenFile = "admin.token"
+
+// Limits are an enterprise account's limits per window.
+type Limits struct {
+	Quote int `json:"quote"`
+	Read  int `json:"read"`
+	Order int `json:"order"`
+}
+
+// IssueKey creates an account through node i's admin API (tier free,
+// builder or enterprise; limits only for enterprise) and issues it a key.
+// It returns the key and the account's id.
+func (c *Cluster) IssueKey(ctx context.Context, i int, name, tier string, limits Limits) (key, account string, err error) {
+	token, err := os.ReadFile(filepath.Join(c.Layout.Nodes[i].DataDir, adminTokenFile))
+	if err != nil {
+		return "", "", fmt.Errorf("clusterrun: the admin token of %s: %w", c.Layout.Nodes[i].Name, err)
+	}
+	base, bearer := c.AdminURL(i), strings.TrimSpace(string(token))
+	var acct struct {
+		ID string `json:"id"`
+	}
+	body, _ := json.Marshal(map[string]any{"name": name, "tier": tier, "limits": limits})
+	if err := adminPost(ctx, base+"/admin/v1/accounts", bearer, body, &acct); err != nil {
+		return "", "", err
+	}
+	var issued struct {
+		Key string `json:"key"`
+	}
+	if err := adminPost(ctx, base+"/admin/v1/accounts/"+acct.ID+"/keys", bearer, nil, &issued); err != nil {
+		return "", "", err
+	}
+	return issued.Key, acct.ID, nil
+}
+
+// adminPost POSTs body to url with the admin token and decodes the 201
+// answer into out.
+func adminPost(ctx context.Context, url, token string, body []byte, out any) error {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("clusterrun: admin API: %w", err)
+	}
+	defer func() { _ = resp.Body.Close() }()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return fmt.Errorf("clusterrun: admin API: %w", err)
+	}
+	if resp.StatusCode != http.StatusCreated {
+		return fmt.Errorf("clusterrun: POST %s answered %d: %s", url, resp.StatusCode, data)
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		return fmt.Errorf("clusterrun: POST %s: %w", url, err)
+	}
+	return nil
+}
+
+// ErrKeyRefused is KeyWorks's answer for a key the node does not accept
+// (401).
+var ErrKeyRefused = errors.New("clusterrun: key refused")
+
+// KeyWorks asks node i to authenticate key (GET /v1/stats): nil when it
+// answers 200, an error wrapping ErrKeyRefused for 401, another error
+// otherwise.
+func (c *Cluster) KeyWorks(ctx context.Context, i int, key string) error {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.BaseURL(i)+"/v1/stats", nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("X-API-Key", key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("clusterrun: %s: %w", c.Layout.Nodes[i].Name, err)
+	}
+	_ = resp.Body.Close()
+	switch resp.StatusCode {
+	case http.StatusOK:
+		return nil
+	case http.StatusUnauthorized:
+		return fmt.Errorf("%w by %s", ErrKeyRefused, c.Layout.Nodes[i].Name)
+	}
+	return fmt.Errorf("clusterrun: %s answered %d to a key check", c.Layout.Nodes[i].Name, resp.StatusCode)
+}
+
+// WaitKey waits until every node accepts key (a key created on one node
+// reaches the others through the cluster's replication) or timeout
+// passes; the error names the nodes that still refuse it.
+func (c *Cluster) WaitKey(ctx context.Context, key string, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		var errs []error
+		for i := range c.Nodes {
+			if err := c.KeyWorks(ctx, i, key); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		if len(errs) == 0 {
+			return nil
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return fmt.Errorf("clusterrun: the key does not work on every node after %s: %w", timeout, errors.Join(errs...))
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
