@@ -49,6 +49,8 @@ const (
 	// instead of waiting out the library's 5 s heartbeat.
 	pullHeartbeat = 500 * time.Millisecond
 	pullExpiry    = 5 * time.Second
+	// consumerCreateTimeout bounds one creation of a follower's consumer.
+	consumerCreateTimeout = 3 * time.Second
 )
 
 // pullOptions are the options of every consumer's message iterator.
@@ -104,8 +106,14 @@ func (f *follower) run(s jetstream.Stream) {
 // consume reads from an ordered consumer starting after the applied
 // position until stop (nil) or an error.
 func (f *follower) consume(s jetstream.Stream) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	cfg := jetstream.OrderedConsumerConfig{DeliverPolicy: jetstream.DeliverByStartSequencePolicy, OptStartSeq: f.position() + 1}
+	ctx, cancel := context.WithTimeout(context.Background(), consumerCreateTimeout)
+	// One reset attempt inside the library: its own retries back off up to
+	// 10 s between attempts, so that a consumer lost with a killed node
+	// (while the cluster elects new leaders) came back tens of seconds
+	// late; a failed reset ends the iterator, and run recreates the
+	// consumer with its own backoff of at most a second.
+	cfg := jetstream.OrderedConsumerConfig{DeliverPolicy: jetstream.DeliverByStartSequencePolicy, OptStartSeq: f.position() + 1,
+		MaxResetAttempts: 1}
 	cons, err := s.OrderedConsumer(ctx, cfg)
 	cancel()
 	if err != nil {

@@ -123,8 +123,12 @@ func classify(err error) (retry, maybeLanded bool) {
 		}
 		return false, false
 	}
+	// "No response from stream" is no proof that nothing was stored: while
+	// a killed leader's stream elects a new one, an attempt answered so
+	// was seen stored afterwards (a resubmit refused as ALREADY_EXISTS
+	// after "nothing was stored"). The last look at the subject decides.
 	if errors.Is(err, jetstream.ErrNoStreamResponse) || errors.Is(err, nats.ErrNoResponders) {
-		return true, false
+		return true, true
 	}
 	// A timeout or a connection failure after the request went out.
 	return true, true

@@ -15,6 +15,7 @@
 package clustertest
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -192,6 +193,35 @@ func (h *Harness) Pause(i int) {
 	h.t.Helper()
 	if err := h.Nodes[i].Pause(); err != nil {
 		h.t.Fatal(err)
+	}
+	waitStopped(h.Nodes[i].Pid())
+}
+
+// waitStopped waits up to 5 s until the kernel reports every thread of
+// process pid stopped: SIGSTOP takes effect asynchronously, and a thread
+// still running on another core could answer one more request. Without
+// Linux's /proc it returns at once.
+func waitStopped(pid int) {
+	tasks := fmt.Sprintf("/proc/%d/task", pid)
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		entries, err := os.ReadDir(tasks)
+		if err != nil {
+			return
+		}
+		running := false
+		for _, e := range entries {
+			stat, err := os.ReadFile(filepath.Join(tasks, e.Name(), "stat"))
+			// The state follows the command's name in parentheses.
+			j := bytes.LastIndexByte(stat, ')')
+			if err == nil && j >= 0 && j+2 < len(stat) && stat[j+2] != 'T' && stat[j+2] != 't' {
+				running = true
+			}
+		}
+		if !running {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
 
