@@ -453,6 +453,19 @@ func (o *Outbox) Consume(done map[string][]uint64) error {
 	return nil
 }
 
+// Forget drops the cached rows of events of accountID deleted by another
+// write than Consume (a webhook create that handed them on,
+// DeliveryJournal.CreateDeliveries).
+func (o *Outbox) Forget(accountID string, seqs []uint64) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if a := o.accounts[accountID]; a != nil {
+		for _, seq := range seqs {
+			delete(a.cache, seq)
+		}
+	}
+}
+
 // OutboxAccounts returns the ids of the accounts that have events in the
 // store (used at start to resume consumers).
 func (o *Outbox) OutboxAccounts() ([]string, error) {

@@ -64,8 +64,10 @@ type DeliveryJournal interface {
 	// CreateDeliveries creates each delivery that is not stored yet, with
 	// its event's body; created[i] reports whether ds[i] was new (an
 	// endpoint has one delivery of an event: a second create of it writes
-	// nothing).
-	CreateDeliveries(ctx context.Context, ep *WebhookEndpoint, ds []NewDelivery, durable bool) (created []bool, err error)
+	// nothing). consumed are outbox events of the endpoint's account
+	// (their seqs) that this create hands on for the last endpoint that
+	// needs them: they are deleted from the outbox in the same batch.
+	CreateDeliveries(ctx context.Context, ep *WebhookEndpoint, ds []NewDelivery, durable bool, consumed []uint64) (created []bool, err error)
 	// RecordOutcomes writes each delivery after one more attempt,
 	// conditional on the stored delivery having one attempt fewer;
 	// conflicts[i] is ErrDeliveryConflict when it has not (nothing is
@@ -177,7 +179,7 @@ func (w *WebhookStore) DeleteEndpoint(_ context.Context, ep *WebhookEndpoint) er
 }
 
 // CreateDeliveries implements DeliveryJournal.
-func (w *WebhookStore) CreateDeliveries(_ context.Context, ep *WebhookEndpoint, ds []NewDelivery, durable bool) ([]bool, error) {
+func (w *WebhookStore) CreateDeliveries(_ context.Context, ep *WebhookEndpoint, ds []NewDelivery, durable bool, consumed []uint64) ([]bool, error) {
 	vals := make([][]byte, len(ds))
 	for i, nd := range ds {
 		d := nd.Delivery
@@ -211,6 +213,9 @@ func (w *WebhookStore) CreateDeliveries(_ context.Context, ep *WebhookEndpoint, 
 			r.set(pendingKey(d), nil)
 			r.setBody(e.account, d.EventID, nd.Body)
 			created[i] = true
+		}
+		for _, seq := range consumed {
+			r.del(outboxKey(e.account, seq))
 		}
 		return nil
 	})

@@ -49,7 +49,7 @@ func create(w *WebhookStore, ds []NewDelivery, durable bool) ([]bool, error) {
 		for n < len(ds) && ds[n].Delivery.EndpointID == ds[0].Delivery.EndpointID {
 			n++
 		}
-		c, err := w.CreateDeliveries(context.Background(), acc1(ds[0].Delivery.EndpointID), ds[:n], durable)
+		c, err := w.CreateDeliveries(context.Background(), acc1(ds[0].Delivery.EndpointID), ds[:n], durable, nil)
 		if err != nil {
 			return nil, err
 		}

@@ -17,10 +17,13 @@ import (
 // answered with an answer, createDeliveries on its reply channel.
 type (
 	// createDeliveries asks for the deliveries the endpoint wants of
-	// outbox rows (the fan-out); the answer goes to reply.
+	// outbox rows (the fan-out); the answer goes to reply. last: the
+	// endpoint is the only one the rows are handed to, so its write also
+	// deletes them from the outbox.
 	createDeliveries struct {
 		rows  []persistence.OutboxRow
 		reply chan created
+		last  bool
 	}
 	// created answers createDeliveries.
 	created struct {
@@ -110,7 +113,7 @@ func (a *endpointActor) Receive(ctx actor.Context) {
 	case *kind.Activated:
 		a.activate()
 	case *createDeliveries:
-		msg.reply <- created{endpoint: a.id, err: a.createDeliveries(msg.rows)}
+		msg.reply <- created{endpoint: a.id, err: a.createDeliveries(msg.rows, msg.last)}
 	case *wake:
 	case *attemptDone:
 		a.attemptDone(msg)
@@ -163,32 +166,43 @@ func (a *endpointActor) activate() {
 
 // createDeliveries creates the deliveries the endpoint wants of rows
 // (enabled, subscribed; test.ping is never fanned out) and queues those
-// that are new.
-func (a *endpointActor) createDeliveries(rows []persistence.OutboxRow) error {
+// that are new. When last, the same write deletes the rows from the
+// outbox: the endpoint is the only one of its account they go to.
+func (a *endpointActor) createDeliveries(rows []persistence.OutboxRow, last bool) error {
 	if a.rec == nil {
 		return errGone
 	}
-	if !a.rec.Enabled {
-		return nil
-	}
-	now := a.m.clock.Now().UTC()
-	var nds []persistence.NewDelivery
-	for i := range rows {
-		r := &rows[i]
-		if r.Trigger == persistence.TriggerTestPing || !a.rec.Subscribed(r.Trigger) {
-			continue
+	var consumed []uint64
+	if last {
+		consumed = make([]uint64, len(rows))
+		for i := range rows {
+			consumed[i] = rows[i].Seq
 		}
-		nds = append(nds, persistence.NewDelivery{Delivery: newDelivery(a.id, r.ID, r.Trigger, now), Body: r.JSON})
 	}
-	if len(nds) == 0 {
+	var nds []persistence.NewDelivery
+	if a.rec.Enabled {
+		now := a.m.clock.Now().UTC()
+		for i := range rows {
+			r := &rows[i]
+			if r.Trigger == persistence.TriggerTestPing || !a.rec.Subscribed(r.Trigger) {
+				continue
+			}
+			nds = append(nds, persistence.NewDelivery{Delivery: newDelivery(a.id, r.ID, r.Trigger, now), Body: r.JSON})
+		}
+	}
+	if len(nds) == 0 && len(consumed) == 0 {
 		return nil
 	}
 	// Without an fsync wait: a power loss before a later synced write
-	// drops them, and the outbox deletion with them (it comes later in the
-	// WAL), so the events are handed on again.
-	created, err := a.m.journal.CreateDeliveries(a.m.ctx, a.rec, nds, false)
+	// drops them, and the outbox deletion with them (it is in the same
+	// batch, or comes later in the WAL), so the events are handed on
+	// again.
+	created, err := a.m.journal.CreateDeliveries(a.m.ctx, a.rec, nds, false, consumed)
 	if err != nil {
 		return err
+	}
+	if last {
+		a.m.outbox.Forget(a.rec.AccountID, consumed)
 	}
 	for i, nd := range nds {
 		if created[i] {

@@ -139,7 +139,7 @@ func (a *endpointActor) test() answer {
 		return answer{err: fmt.Errorf("webhook: test delivery: %w", err)}
 	}
 	d := newDelivery(a.id, ev.ID, ev.Trigger, now)
-	if _, err := a.m.journal.CreateDeliveries(a.m.ctx, a.rec, []persistence.NewDelivery{{Delivery: d, Body: body}}, true); err != nil {
+	if _, err := a.m.journal.CreateDeliveries(a.m.ctx, a.rec, []persistence.NewDelivery{{Delivery: d, Body: body}}, true, nil); err != nil {
 		return answer{err: fmt.Errorf("webhook: test delivery: %w", err)}
 	}
 	heap.Push(&a.queue, &pending{d: d, body: body})
