@@ -78,7 +78,10 @@ type endpointActor struct {
 	// created yet, or deleted).
 	rec    *persistence.WebhookEndpoint
 	secret string
-	client *sender
+	// previous is the secret a rotation replaced while it signs too
+	// (until rec.PreviousSecretUntil), else "".
+	previous string
+	client   *sender
 	// queue holds the outstanding deliveries waiting for their next
 	// attempt; flying those in an attempt, by event id.
 	queue   deliveryQueue
@@ -117,7 +120,7 @@ func (a *endpointActor) Receive(ctx actor.Context) {
 	case *wake:
 	case *attemptDone:
 		a.attemptDone(msg)
-	case *createEndpoint, *reenable, *deleteEndpoint, *sendTest:
+	case *createEndpoint, *reenable, *deleteEndpoint, *sendTest, *rotateSecret, *resendDelivery:
 		ctx.Respond(a.manage(msg))
 	case *actor.Stopping:
 		a.stopTimer()
@@ -150,6 +153,12 @@ func (a *endpointActor) activate() {
 		return
 	}
 	a.rec, a.secret = rec, secret
+	if rec.PreviousSecretUntil != nil && rec.PreviousSecretUntil.After(a.m.clock.Now()) {
+		if a.previous, err = a.m.sealer.open(rec.ID, rec.PreviousSealedSecret); err != nil {
+			a.m.log.Error("webhook: endpoint's previous secret", "endpoint", a.id, "err", err)
+			a.previous = ""
+		}
+	}
 	a.client = newSender(a.m.policy, a.m.cfg.Concurrency, a.m.cfg.Timeout)
 	ds, err := a.m.journal.PendingDeliveries(a.id)
 	if err != nil {
@@ -228,10 +237,13 @@ func (a *endpointActor) pump(ctx actor.Context) {
 		return
 	}
 	now := a.m.clock.Now()
+	if a.previous != "" && !a.rec.PreviousSecretUntil.After(now) {
+		a.previous = "" // the rotation's overlap is over
+	}
 	for len(a.flying) < a.m.cfg.Concurrency && a.queue.Len() > 0 && !a.queue[0].d.NextAttemptAt.After(now) {
 		p := heap.Pop(&a.queue).(*pending)
 		a.flying[p.d.EventID] = p
-		go a.m.attempt(ctx.Self(), a.client, a.rec.AccountID, a.rec.URL, a.secret, p.d.EventID, p.d.Trigger, p.body)
+		go a.m.attempt(ctx.Self(), a.client, a.rec.AccountID, a.rec.URL, signers{a.secret, a.previous}, p.d.EventID, p.d.Trigger, p.body)
 	}
 	if len(a.flying) >= a.m.cfg.Concurrency || a.queue.Len() == 0 {
 		return
