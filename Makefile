@@ -20,7 +20,7 @@ LDFLAGS   := -X github.com/orderengine/orderengine/internal/buildinfo.version=$(
              -X github.com/orderengine/orderengine/internal/buildinfo.commit=$(COMMIT)
 # Packages with concurrency run under the race detector in `make test`;
 # the others run without it. Each test runs once.
-RACE_PKGS ?= ./accounts/... ./actors/... ./app/... ./chainsync/... ./market/... ./keeper/... ./orders/... ./http/... ./persistence/... ./platform/... ./cmd/... ./chain/devchain/...
+RACE_PKGS ?= ./accounts/... ./actors/... ./app/... ./chainsync/... ./market/... ./keeper/... ./orders/... ./http/... ./persistence/... ./platform/... ./cmd/... ./chain/devchain/... ./cluster/natsjs/...
 
 .PHONY: run build test deps fmt-check vet vulncheck unit plain race bench clean
 

@@ -120,6 +120,7 @@ type System struct {
 
 	opts    Options
 	prices  *market.OraclePricer // nil without a chain and an oracle
+	cluster *clusterJS           // nil on one node (cluster_jetstream.go)
 	cancel  context.CancelFunc
 	running sync.WaitGroup
 	closers []func() error // in the order New made them; Close runs them backwards
@@ -145,6 +146,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		}
 	}()
 	if err := s.openStore(); err != nil {
+		return nil, err
+	}
+	if err := s.openClusterJS(); err != nil {
 		return nil, err
 	}
 	if err := s.openChain(ctx); err != nil {
@@ -210,17 +214,19 @@ func (s *System) buildActors() {
 	})
 	s.closeWith(func() error { s.Makers.Stop(); return nil })
 	ocfg := cfg.Orders.Resolved()
+	journal, feed := s.orderJournal()
 	s.OrderActors = order.NewRegistry(s.Actors, order.Options{
-		Journal: s.Orders, Clock: s.Clock, Log: s.Log, Idle: ocfg.ActorIdle,
-		Feed: s.orderChanged,
+		Journal: journal, Clock: s.Clock, Log: s.Log, Idle: ocfg.ActorIdle,
+		Feed: feed,
 	})
 	s.closeWith(func() error { s.OrderActors.Stop(); return nil })
 }
 
 // orderChanged is the order journal's change feed: every accepted write
 // of an order reaches its maker (open count, binding) and its pair (book,
-// triggers) in the writer's goroutine, and at start every stored open
-// order arrives through it as new.
+// triggers) in the writer's goroutine (in a cluster: the materialiser's,
+// for every node's writes), and at start every stored open order arrives
+// through it as new.
 func (s *System) orderChanged(prev persistence.Status, rec *persistence.OrderRecord, bind *common.Address) {
 	s.Makers.Changed(prev, rec, bind)
 	s.Pairs.Changed(prev, rec)
@@ -274,7 +280,7 @@ func (s *System) buildHTTP() error {
 		status = s.Indexer.Status
 	}
 	srv, err := apihttp.New(apihttp.Engine{Config: s.Config, Log: s.Log, Store: s.Store, Accounts: s.Accounts, Limiter: s.Limiter},
-		apihttp.Options{Services: services, ExtraRoutes: s.opts.Routes, Collectors: collectors, ChainStatus: status})
+		apihttp.Options{Services: services, ExtraRoutes: s.opts.Routes, Collectors: collectors, ChainStatus: status, Ready: s.clusterReady(), RemovePeer: s.clusterRemovePeer()})
 	if err != nil {
 		return err
 	}
@@ -305,7 +311,8 @@ func (s *System) actorsAlive() map[string]int {
 	}
 }
 
-// Start runs the engine: the stored open orders reach their pairs and makers, then the
+// Start runs the engine: the stored open orders reach their pairs and makers, in a
+// cluster the node joins (waiting within ctx for a quorum), then the
 // indexer, the projector, the trigger evaluation, the dev keeper and the
 // venue follower run, the listeners open, and on the embedded dev chain
 // the development API key is printed on the first start of a data folder.
@@ -320,6 +327,9 @@ func (s *System) Start(ctx context.Context) error {
 		return fmt.Errorf("app: load the open orders: %w", err)
 	}
 	s.Log.Info("open orders loaded into their pairs and makers", "count", n)
+	if err := s.startClusterJS(ctx); err != nil {
+		return err
+	}
 	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s.cancel = cancel
 	run := func(f func(context.Context)) {

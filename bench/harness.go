@@ -53,24 +53,9 @@ func startEngine(o engineOptions) (*engineServer, error) {
 
 // startEngineAt is startEngine on dir, which may hold a store already.
 func startEngineAt(dir string, o engineOptions) (*engineServer, error) {
-	cfg := config.Default()
-	cfg.DataDir = dir
-	cfg.HTTP.Listen, cfg.HTTP.AdminListen = "127.0.0.1:0", "127.0.0.1:0"
-	big := config.BucketLimits{Quote: 1 << 30, Read: 1 << 30, Order: 1 << 30}
-	cfg.Limits.Free, cfg.Limits.Builder = big, big
-	opts := app.Options{NoChain: true}
-	if o.orders {
-		cfg.Chain.Router, cfg.Chain.FeeVault = benchRouter.Hex(), benchVault.Hex()
-		cfg.Orders.ActorIdle = o.idle
-		reg, err := routing.NewTokens([]config.TokenConfig{
-			{Address: benchIn.Hex(), Symbol: "AAA", Decimals: 18, Class: config.ClassMajor},
-			{Address: benchOut.Hex(), Symbol: "BBB", Decimals: 6, Class: config.ClassStable},
-		})
-		if err != nil {
-			return nil, err
-		}
-		reg = reg.WithOracle(func(common.Address) bool { return true })
-		opts.Tokens = func() *routing.Tokens { return reg }
+	cfg, opts, err := benchConfig(dir, o)
+	if err != nil {
+		return nil, err
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil)) // formatted, then dropped
 	start := time.Now()
@@ -93,6 +78,32 @@ func startEngineAt(dir string, o engineOptions) (*engineServer, error) {
 		return nil, err
 	}
 	return &engineServer{addr: sys.HTTP.Addr(), apiKey: key, sys: sys, dir: dir, built: built, started: started}, nil
+}
+
+// benchConfig is the configuration of a bench engine on dir: limits raised
+// out of the way, and with o.orders the order service over the bench
+// registry (no chain).
+func benchConfig(dir string, o engineOptions) (config.Config, app.Options, error) {
+	cfg := config.Default()
+	cfg.DataDir = dir
+	cfg.HTTP.Listen, cfg.HTTP.AdminListen = "127.0.0.1:0", "127.0.0.1:0"
+	big := config.BucketLimits{Quote: 1 << 30, Read: 1 << 30, Order: 1 << 30}
+	cfg.Limits.Free, cfg.Limits.Builder = big, big
+	opts := app.Options{NoChain: true}
+	if o.orders {
+		cfg.Chain.Router, cfg.Chain.FeeVault = benchRouter.Hex(), benchVault.Hex()
+		cfg.Orders.ActorIdle = o.idle
+		reg, err := routing.NewTokens([]config.TokenConfig{
+			{Address: benchIn.Hex(), Symbol: "AAA", Decimals: 18, Class: config.ClassMajor},
+			{Address: benchOut.Hex(), Symbol: "BBB", Decimals: 6, Class: config.ClassStable},
+		})
+		if err != nil {
+			return cfg, opts, err
+		}
+		reg = reg.WithOracle(func(common.Address) bool { return true })
+		opts.Tokens = func() *routing.Tokens { return reg }
+	}
+	return cfg, opts, nil
 }
 
 // close stops the engine and removes its directory.

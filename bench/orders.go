@@ -40,6 +40,7 @@ type orderFlags struct {
 	floorprofile    string
 	floor           bool
 	reads, rounds   int
+	cluster         int
 }
 
 func parseOrderFlags(name string, args []string) (orderFlags, error) {
@@ -59,6 +60,7 @@ func parseOrderFlags(name string, args []string) (orderFlags, error) {
 	fs.StringVar(&f.vault, "vault", "", "fee vault for -url (default: GET /v1/config feeVault)")
 	fs.IntVar(&f.reads, "reads", 0, "order-read: requests per target per round (0: 4 × n)")
 	fs.IntVar(&f.rounds, "rounds", 3, "order-read: alternating rounds")
+	fs.IntVar(&f.cluster, "cluster", 0, "run N engines in this process as one JetStream cluster and submit to the first (0: one engine, the Pebble journal)")
 	fs.BoolVar(&f.floor, "floor", true, "submit: also measure the floor (HTTP exchange plus one Ecrecover, nothing else) with the same client and bodies")
 	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile of the load phase (in-process engine: server and harness)")
 	fs.StringVar(&f.floorprofile, "floorprofile", "", "submit: write a CPU profile of the floor's load phase")
@@ -108,6 +110,9 @@ var (
 func openTarget(f orderFlags) (*target, error) {
 	if f.url != "" {
 		return remoteTarget(f)
+	}
+	if f.cluster > 0 {
+		return clusterTarget(f.cluster)
 	}
 	return inProcessTarget(0)
 }
@@ -415,6 +420,9 @@ func runSubmit(ctx context.Context, out io.Writer, args []string) error {
 		return err
 	}
 	defer func() { _ = t.close() }()
+	if f.cluster > 0 {
+		clusterNote(out, f.cluster)
+	}
 	fmt.Fprintf(out, "mode submit: signing %d v7.1 limit orders from %d makers...\n", f.n, f.makers)
 	bodies, _, err := signOrders(t, f)
 	if err != nil {

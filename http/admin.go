@@ -164,6 +164,15 @@ func (s *Server) newAdminApp() *fiber.App {
 			return reply(c, 200, acct, err)
 		})
 	}
+	app.Post("/admin/v1/cluster/peers/:node/remove", func(c *fiber.Ctx) error {
+		if s.removePeer == nil {
+			return orderengine.Errorf(orderengine.CodeNotFound, "this engine is not a cluster node (cluster.enabled is off)")
+		}
+		node := utils.CopyString(c.Params("node"))
+		ctx, cancel := context.WithTimeout(c.UserContext(), 30*time.Second)
+		defer cancel()
+		return reply(c, 200, fiber.Map{"removed": node}, s.removePeer(ctx, node))
+	})
 	return app
 }
 

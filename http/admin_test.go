@@ -27,6 +27,8 @@ func TestAdminRequiresToken(t *testing.T) {
 	if r := ts.Admin("GET", "/admin/v1/accounts", nil); r.Status != 200 {
 		t.Fatalf("with token: %d %s", r.Status, r.Body)
 	}
+	// A single node has no cluster peers to remove.
+	checkCode(t, ts.Admin("POST", "/admin/v1/cluster/peers/n2/remove", nil), 404, orderengine.CodeNotFound)
 	// The admin API does not exist on the public listener, with or
 	// without the token.
 	for _, h := range []map[string]string{nil, {"Authorization": "Bearer " + ts.AdminToken}} {

@@ -42,7 +42,7 @@ func OpenAPIDocument(routes []Route, httpCfg config.HTTPConfig) ([]byte, error) 
 	}{
 		{"/healthz", "healthz", "Liveness", "Health", nil},
 		{"/readyz", "readyz", "Readiness, for a load balancer", "Readiness",
-			[]orderengine.Code{orderengine.CodeServiceUnavailable, orderengine.CodeChainUnavailable}},
+			[]orderengine.Code{orderengine.CodeServiceUnavailable, orderengine.CodeChainUnavailable, orderengine.CodeNoQuorum}},
 		{"/metrics", "metrics", "Prometheus metrics", "", nil},
 	} {
 		if op.path == "/metrics" && httpCfg.MetricsOnAdmin {
@@ -111,6 +111,8 @@ func OpenAPIDocument(routes []Route, httpCfg config.HTTPConfig) ([]byte, error) 
 				"Remaining":  obj{"description": "Requests left in the window.", "required": true, "schema": obj{"type": "integer", "minimum": 0}},
 				"Reset":      obj{"description": "Whole seconds until the window frees capacity.", "required": true, "schema": obj{"type": "integer", "minimum": 0}},
 				"RetryAfter": obj{"description": "Whole seconds to wait, at least 1.", "required": true, "schema": obj{"type": "integer", "minimum": 1}},
+				"RetryAfterNoQuorum": obj{"description": "Sent with NO_QUORUM (cluster mode): whole seconds to wait before retrying, at least 1.",
+					"required": false, "schema": obj{"type": "integer", "minimum": 1}},
 
 				"RateLimitPolicy": obj{"description": "The bucket's quota as a Structured Field list item (draft-ietf-httpapi-ratelimit-headers-11): the bucket's name (x-rate-limit-bucket), q its limit per window, w the window in seconds.", "required": true, "schema": obj{"type": "string"}, "example": `"order";q=30;w=60`},
 				"RateLimit":       obj{"description": "The bucket's state after this request (draft-ietf-httpapi-ratelimit-headers-11): the bucket's name, r the requests the window still admits (X-RateLimit-Remaining), t the seconds until capacity frees (X-RateLimit-Reset).", "required": true, "schema": obj{"type": "string"}, "example": `"order";r=12;t=40`},
@@ -229,8 +231,12 @@ func errorResponse(codes []orderengine.Code) obj {
 		sort.Strings(names)
 		desc = "Error object with code " + strings.Join(names, ", ") + "."
 		for _, c := range codes {
-			if info, _ := orderengine.LookupCode(c); info.Status == 429 {
+			info, _ := orderengine.LookupCode(c)
+			switch {
+			case info.Status == 429:
 				headers["Retry-After"] = obj{"$ref": "#/components/headers/RetryAfter"}
+			case c == orderengine.CodeNoQuorum:
+				headers["Retry-After"] = obj{"$ref": "#/components/headers/RetryAfterNoQuorum"}
 			}
 		}
 	}

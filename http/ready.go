@@ -25,8 +25,9 @@ type readiness struct {
 // server drains for a shutdown or while the indexer trails the head by
 // more than lifecycle.readyMaxLag blocks beyond the confirmation depth
 // (order statuses and triggers are that stale), 503 CHAIN_UNAVAILABLE
-// while its latest poll of the node failed. A storage failure answers 500
-// INTERNAL, like every request (fail-stop).
+// while its latest poll of the node failed, and in cluster mode what
+// Options.Ready answers (joining, catching up, no quorum). A storage
+// failure answers 500 INTERNAL, like every request (fail-stop).
 func (s *Server) serveReady(c *fiber.Ctx) error {
 	r, err := s.readiness()
 	if err != nil {
@@ -44,11 +45,19 @@ func (s *Server) readiness() (readiness, error) {
 		st := s.chainStatus()
 		r.Indexer = &st
 	}
+	var notReady error
+	if s.ready != nil {
+		notReady = s.ready()
+	}
 	switch {
 	case s.eng.Store.Err() != nil:
 		return r, orderengine.Errorf(orderengine.CodeInternal, "storage failure: the service is restarting")
 	case r.Draining:
 		return r, &orderengine.Error{Code: orderengine.CodeServiceUnavailable, Message: "shutting down", Details: r}
+	case notReady != nil:
+		e := *orderengine.AsError(notReady)
+		e.Details = r
+		return r, &e
 	case r.Indexer != nil && r.Indexer.Failing:
 		return r, &orderengine.Error{Code: orderengine.CodeChainUnavailable, Message: "the indexer cannot follow the chain: its latest poll of the node failed", Details: r}
 	case r.Indexer != nil && r.Indexer.LagBlocks > s.cfg.Chain.Confirmations+r.MaxLagBlocks:

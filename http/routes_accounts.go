@@ -9,10 +9,11 @@ var (
 	pReferrer = q("referrer", "Address", "Only this referrer: one of the account's linked wallets (another address is 403 FORBIDDEN). Omitted: every linked wallet.", false)
 )
 
-// errsSession are the codes every session call may answer besides the
-// shared ones: FORBIDDEN for a state change without the CSRF token or from
-// another origin.
-var errsSession = []orderengine.Code{orderengine.CodeForbidden}
+// errsSession are the codes every state-changing session call may answer
+// besides the shared ones: FORBIDDEN without the CSRF token or from another
+// origin; in cluster mode NO_QUORUM while the account data cannot be
+// written durably (docs/cluster-durability.md).
+var errsSession = []orderengine.Code{orderengine.CodeForbidden, orderengine.CodeNoQuorum}
 
 // accountRoutes are the sign-in, account, key and platform routes
 // (contract.md section 10, docs/accounts.md, docs/platform.md).
@@ -25,11 +26,12 @@ func accountRoutes() []Route {
 			Doc: OpDoc{ID: "getAuthNonce", Tag: "accounts", Summary: "A single-use nonce for a Sign-In with Ethereum (EIP-4361) message.", Response: "AuthNonce"}},
 		{Method: "POST", Path: "/v1/auth/signin", Access: Keyless, Status: 200, JSONBody: true, call: callSignIn,
 			Doc: OpDoc{ID: "signIn", Tag: "accounts", Summary: "Sign in with an EIP-4361 message signed by a wallet; opens a session (cookie).", Request: "SignInRequest", Response: "SignInResult",
-				Errors: []orderengine.Code{orderengine.CodeInvalidRequest, orderengine.CodeBadSignature, orderengine.CodeUnauthorized, orderengine.CodeForbidden, orderengine.CodeChainUnavailable}}},
+				Errors: []orderengine.Code{orderengine.CodeInvalidRequest, orderengine.CodeBadSignature, orderengine.CodeUnauthorized, orderengine.CodeForbidden, orderengine.CodeChainUnavailable,
+					orderengine.CodeNoQuorum}}},
 		{Method: "POST", Path: "/v1/auth/signout", Access: Keyless, Status: 200, call: callSignOut,
 			Doc: OpDoc{ID: "signOut", Tag: "accounts", Summary: "End the session and clear its cookie.", Response: "SuccessResponse",
 				Params: []ParamDoc{{Name: headerCSRF, In: "header", Schema: "CSRFToken", Description: "The session's csrfToken; needed to end a live session."}},
-				Errors: []orderengine.Code{orderengine.CodeForbidden}}},
+				Errors: []orderengine.Code{orderengine.CodeForbidden, orderengine.CodeNoQuorum}}},
 
 		{Method: "GET", Path: "/v1/account", Access: ReadBucket, Auth: AuthKeyOrSession, Status: 200, call: callAccount,
 			Doc: OpDoc{ID: "getAccount", Tag: "accounts", Summary: "The caller's account: tier, linked wallets, tier application.", Response: "Account"}},

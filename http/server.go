@@ -32,6 +32,14 @@ type Options struct {
 	// ChainStatus reports the indexer's progress to GET /readyz (nil: no
 	// chain is followed, readiness does not look at it).
 	ChainStatus func() chainsync.Status
+	// Ready is another readiness check of GET /readyz: an
+	// *orderengine.Error while this instance should get no traffic (a
+	// cluster node joining, catching up or without quorum); nil: none.
+	Ready func() error
+	// RemovePeer removes a lost node's name from the cluster's replicated
+	// streams (POST /admin/v1/cluster/peers/{node}/remove); nil on one
+	// node.
+	RemovePeer func(ctx context.Context, node string) error
 	// AdminToken guards the admin API. Empty means the caller did not
 	// provide one: New then uses Config.HTTP.AdminToken or generates one
 	// into <DataDir>/admin.token (see AdminToken).
@@ -66,6 +74,8 @@ type Server struct {
 	// chainStatus reports the indexer's progress (nil without a chain).
 	draining    atomic.Bool
 	chainStatus func() chainsync.Status
+	ready       func() error
+	removePeer  func(ctx context.Context, node string) error
 
 	mu        sync.Mutex
 	publicLn  net.Listener
@@ -95,6 +105,8 @@ func New(eng Engine, opts Options) (*Server, error) {
 		services:    opts.Services,
 		config:      buildConfigJSON(eng.Config.Chain, eng.Config.Limits),
 		chainStatus: opts.ChainStatus,
+		ready:       opts.Ready,
+		removePeer:  opts.RemovePeer,
 	}
 	for _, c := range append([]prometheus.Collector{eng.Store.Collector(), chainCollector{s}}, opts.Collectors...) {
 		if err := s.metrics.reg.Register(c); err != nil {

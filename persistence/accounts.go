@@ -1,6 +1,8 @@
 package persistence
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -66,16 +68,21 @@ type Principal struct {
 	Account *Account
 }
 
-// Accounts manages accounts and API keys in the store, with an in-memory
-// cache of every record it has read. Every mutation goes through it, writes
-// Pebble with Sync first and updates the cache after, so a disabled key is
-// refused by the very next request. (In cluster mode a cross-node
-// invalidation will be needed; see cluster/doc.go.)
+// Accounts manages accounts, API keys and linked wallets in the store, with
+// an in-memory cache of every record it has read. Every mutation goes
+// through it as a shared write (shared.go) of the entity "accounts": on one
+// node a synced commit, in a cluster a replicated one that every node
+// applies. Once a shared batch is in the store, on every node, the cached
+// records it wrote are dropped (dropCached), so a disabled key is refused
+// by the next request a node serves after it applied the write.
 type Accounts struct {
 	store *Store
 	now   func() time.Time
 
-	writeMu sync.Mutex // serialises mutations (admin operations are rare)
+	// writeMu serialises mutations (account changes are rare); tx is the
+	// shared write of the mutation in progress (update).
+	writeMu sync.Mutex
+	tx      *SharedTx
 
 	mu       sync.RWMutex
 	keys     map[[32]byte]*KeyRecord // by key hash
@@ -85,7 +92,14 @@ type Accounts struct {
 	// minute is the current unix minute, advanced by RunKeyUsage: the
 	// request path compares it with a key's last use without a clock read.
 	minute atomic.Int64
+	// gen counts the cache drops: a read that started before one does not
+	// cache what it read.
+	gen uint64
 }
+
+// accountsEntity is the shared entity of all account data: its writes are
+// serialised cluster-wide as writeMu serialises them in one process.
+const accountsEntity = "accounts"
 
 // NewAccounts returns the account manager of store. now is the clock used
 // for timestamps (nil means time.Now).
@@ -102,7 +116,47 @@ func NewAccounts(store *Store, now func() time.Time) *Accounts {
 		uses:     make(map[string]*keyUse),
 	}
 	a.minute.Store(now().Unix() / 60)
+	store.onSharedApplied(a.dropCached)
 	return a
+}
+
+// dropCached drops the cached records a shared batch wrote (keys: the
+// batch's keys) and starts a new cache generation. The keys' use trackers
+// stay: they are by key id and outlive the cached record.
+func (a *Accounts) dropCached(keys [][]byte) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.gen++
+	var ids map[string]bool // key records written: the cache is by hash
+	for _, k := range keys {
+		switch {
+		case bytes.HasPrefix(k, []byte(prefixAccount)):
+			delete(a.accounts, string(k[len(prefixAccount):]))
+		case bytes.HasPrefix(k, []byte(prefixWallet)) && len(k) == len(prefixWallet)+20:
+			delete(a.wallets, common.Address(k[len(prefixWallet):]))
+		case bytes.HasPrefix(k, []byte(prefixKeyHash)) && len(k) == len(prefixKeyHash)+32:
+			delete(a.keys, [32]byte(k[len(prefixKeyHash):]))
+		case bytes.HasPrefix(k, []byte(prefixKey)):
+			if ids == nil {
+				ids = make(map[string]bool)
+			}
+			ids[string(k[len(prefixKey):])] = true
+		}
+	}
+	if len(ids) > 0 {
+		for h, rec := range a.keys {
+			if ids[rec.ID] {
+				delete(a.keys, h)
+			}
+		}
+	}
+}
+
+// generation returns the cache generation, read before a cache fill.
+func (a *Accounts) generation() uint64 {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	return a.gen
 }
 
 // Authenticate resolves a presented API key. It returns an *orderengine.Error
@@ -144,6 +198,7 @@ var errInvalidKey = orderengine.Errorf(orderengine.CodeUnauthorized, "invalid AP
 
 // loadByHash reads a key record and its account from Pebble into the cache.
 func (a *Accounts) loadByHash(hash [32]byte) (*KeyRecord, *Account, error) {
+	gen := a.generation()
 	id, ok, err := a.store.get(keyHashKey(hash))
 	if err != nil || !ok {
 		return nil, nil, err
@@ -158,7 +213,9 @@ func (a *Accounts) loadByHash(hash [32]byte) (*KeyRecord, *Account, error) {
 	}
 	a.mu.Lock()
 	rec.used = a.useOfLocked(rec)
-	a.keys[hash] = rec
+	if a.gen == gen {
+		a.keys[hash] = rec
+	}
 	a.mu.Unlock()
 	return rec, acct, nil
 }
@@ -186,6 +243,7 @@ func (a *Accounts) Account(id string) (*Account, error) {
 	if acct != nil {
 		return acct, nil
 	}
+	gen := a.generation()
 	v, ok, err := a.store.get(accountKey(id))
 	if err != nil {
 		return nil, err
@@ -198,7 +256,9 @@ func (a *Accounts) Account(id string) (*Account, error) {
 		return nil, err
 	}
 	a.mu.Lock()
-	a.accounts[id] = acct
+	if a.gen == gen {
+		a.accounts[id] = acct
+	}
 	a.mu.Unlock()
 	return acct, nil
 }
@@ -217,14 +277,12 @@ func (a *Accounts) CreateAccount(name string, tier config.Tier, limits config.Bu
 	if tier == config.TierEnterprise {
 		acct.Limits = limits
 	}
-	a.writeMu.Lock()
-	defer a.writeMu.Unlock()
-	if err := a.commit(func(b *pebble.Batch) error { return setJSON(b, accountKey(acct.ID), acct) }); err != nil {
+	err := a.update(func() error {
+		return a.commit(func(b *pebble.Batch) error { return setJSON(b, accountKey(acct.ID), acct) })
+	})
+	if err != nil {
 		return nil, err
 	}
-	a.mu.Lock()
-	a.accounts[acct.ID] = acct
-	a.mu.Unlock()
 	return acct, nil
 }
 
@@ -234,26 +292,14 @@ func (a *Accounts) SetTier(accountID string, tier config.Tier, limits config.Buc
 	if err := checkTier(tier, limits); err != nil {
 		return nil, err
 	}
-	a.writeMu.Lock()
-	defer a.writeMu.Unlock()
-	old, err := a.Account(accountID)
-	if err != nil {
-		return nil, err
-	}
-	acct := *old
-	acct.Tier = tier
-	acct.Limits = config.BucketLimits{}
-	if tier == config.TierEnterprise {
-		acct.Limits = limits
-	}
-	acct.UpdatedAt = a.now().UTC()
-	if err := a.commit(func(b *pebble.Batch) error { return setJSON(b, accountKey(acct.ID), &acct) }); err != nil {
-		return nil, err
-	}
-	a.mu.Lock()
-	a.accounts[acct.ID] = &acct
-	a.mu.Unlock()
-	return &acct, nil
+	return a.updateAccount(accountID, func(acct *Account) error {
+		acct.Tier = tier
+		acct.Limits = config.BucketLimits{}
+		if tier == config.TierEnterprise {
+			acct.Limits = limits
+		}
+		return nil
+	})
 }
 
 // IssueKey creates a key for the account and returns it in clear text. This
@@ -267,28 +313,30 @@ func (a *Accounts) IssueKey(accountID string) (string, *KeyRecord, error) {
 // maxActive > 0, an account that already has that many enabled keys is
 // LIMIT_REACHED.
 func (a *Accounts) CreateKey(accountID, name string, maxActive int) (string, *KeyRecord, error) {
-	a.writeMu.Lock()
-	defer a.writeMu.Unlock()
-	if _, err := a.Account(accountID); err != nil {
-		return "", nil, err
-	}
-	if maxActive > 0 {
-		keys, err := a.ListKeys(accountID)
-		if err != nil {
-			return "", nil, err
+	var key string
+	var rec *KeyRecord
+	err := a.update(func() error {
+		if _, err := a.Account(accountID); err != nil {
+			return err
 		}
-		active := 0
-		for _, k := range keys {
-			if !k.Disabled {
-				active++
+		if maxActive > 0 {
+			keys, err := a.ListKeys(accountID)
+			if err != nil {
+				return err
+			}
+			active := 0
+			for _, k := range keys {
+				if !k.Disabled {
+					active++
+				}
+			}
+			if active >= maxActive {
+				return orderengine.Errorf(orderengine.CodeLimitReached, "an account has at most %d enabled keys: disable one first", maxActive)
 			}
 		}
-		if active >= maxActive {
-			return "", nil, orderengine.Errorf(orderengine.CodeLimitReached, "an account has at most %d enabled keys: disable one first", maxActive)
-		}
-	}
-	key, rec := a.newKey(accountID, name)
-	err := a.commit(func(b *pebble.Batch) error { return a.putKey(b, key, rec) })
+		key, rec = a.newKey(accountID, name)
+		return a.commit(func(b *pebble.Batch) error { return a.putKey(b, key, rec) })
+	})
 	if err != nil {
 		return "", nil, err
 	}
@@ -319,9 +367,12 @@ func (a *Accounts) putKey(b *pebble.Batch, key string, rec *KeyRecord) error {
 
 // DisableKey disables a key. It takes effect for the next request.
 func (a *Accounts) DisableKey(keyID string) (*KeyRecord, error) {
-	a.writeMu.Lock()
-	defer a.writeMu.Unlock()
-	return a.disableLocked(keyID, "", nil)
+	var rec *KeyRecord
+	err := a.update(func() (err error) {
+		rec, err = a.disableLocked(keyID, "", nil)
+		return err
+	})
+	return rec, err
 }
 
 // ReissueKey disables keyID and issues a new key for the same account, in
@@ -338,24 +389,29 @@ func (a *Accounts) ReissueKeyOnce(keyID string) (string, *KeyRecord, error) {
 }
 
 func (a *Accounts) reissue(keyID string, once bool) (string, *KeyRecord, error) {
-	a.writeMu.Lock()
-	defer a.writeMu.Unlock()
-	old, err := a.readKey(keyID)
+	var key string
+	var rec *KeyRecord
+	err := a.update(func() error {
+		old, err := a.readKey(keyID)
+		if err != nil {
+			return err
+		}
+		if once && old.ReplacedBy != "" {
+			return orderengine.Errorf(orderengine.CodeAlreadyExists, "key %s was already reissued as %s", old.ID, old.ReplacedBy)
+		}
+		key, rec = a.newKey(old.AccountID, old.Name)
+		_, err = a.disableLocked(keyID, rec.ID, func(b *pebble.Batch) error { return a.putKey(b, key, rec) })
+		return err
+	})
 	if err != nil {
-		return "", nil, err
-	}
-	if once && old.ReplacedBy != "" {
-		return "", nil, orderengine.Errorf(orderengine.CodeAlreadyExists, "key %s was already reissued as %s", old.ID, old.ReplacedBy)
-	}
-	key, rec := a.newKey(old.AccountID, old.Name)
-	if _, err := a.disableLocked(keyID, rec.ID, func(b *pebble.Batch) error { return a.putKey(b, key, rec) }); err != nil {
 		return "", nil, err
 	}
 	return key, rec, nil
 }
 
-// disableLocked marks keyID disabled (recording replacedBy), commits it with
-// the extra writes of also, and updates the cache. a.writeMu is held.
+// disableLocked marks keyID disabled (recording replacedBy) and commits it
+// with the extra writes of also. It runs inside update; the cached record
+// is dropped once the write is in the store (dropCached).
 func (a *Accounts) disableLocked(keyID, replacedBy string, also func(*pebble.Batch) error) (*KeyRecord, error) {
 	old, err := a.readKey(keyID)
 	if err != nil {
@@ -381,14 +437,6 @@ func (a *Accounts) disableLocked(keyID, replacedBy string, also func(*pebble.Bat
 	if err != nil {
 		return nil, err
 	}
-	a.mu.Lock()
-	rec.used = a.uses[rec.ID]
-	for h, cached := range a.keys {
-		if cached.ID == rec.ID {
-			a.keys[h] = &rec
-		}
-	}
-	a.mu.Unlock()
 	return &rec, nil
 }
 
@@ -448,16 +496,29 @@ func (a *Accounts) ListAccounts() ([]Account, error) {
 	return out, nil
 }
 
+// update runs fn, a mutation that reads what it changes and commits once
+// (commit), under the write lock and inside a shared write of the account
+// data (Store.UpdateShared): its reads see at least the cluster's latest
+// account write, and when another node wrote account data meanwhile, fn
+// runs again on the new data.
+func (a *Accounts) update(fn func() error) error {
+	a.writeMu.Lock()
+	defer a.writeMu.Unlock()
+	return a.store.UpdateShared(context.Background(), accountsEntity, func(tx *SharedTx) error {
+		a.tx = tx
+		defer func() { a.tx = nil }()
+		return fn()
+	})
+}
+
+// commit writes the batch fill builds as the shared write of the mutation
+// in progress (update). The cached records it wrote are dropped once it is
+// in the store.
 func (a *Accounts) commit(fill func(*pebble.Batch) error) error {
-	b := a.store.db.NewBatch()
-	defer func() { _ = b.Close() }()
-	if err := fill(b); err != nil {
-		return fmt.Errorf("persistence: build batch: %w", err)
+	if a.tx == nil {
+		return fmt.Errorf("persistence: an account write outside update")
 	}
-	if err := a.store.Commit(b, pebble.Sync); err != nil {
-		return fmt.Errorf("persistence: commit: %w", err)
-	}
-	return nil
+	return a.tx.Commit(context.Background(), fill)
 }
 
 func setJSON(b *pebble.Batch, key []byte, v any) error {

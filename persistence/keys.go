@@ -56,6 +56,10 @@ import "bytes"
 //	        p/v/<referrer 20><maker 20><token 20>  uint256: referee's filled tokenIn (platform.go)
 //	q/      q/<referrer 20><maker 20>             boundAt, order hash: wallets bound to a referrer,
 //	                                              same batch as r/ (platform.go)
+//	j/      j/<log name>                          uint64 BE: the last message of a replicated order
+//	                                              log applied here, same batch (orders_apply.go)
+//	g/      g/<log name>                          uint64 BE: the last message of the replicated
+//	                                              shared-records log applied here (shared.go)
 //
 // To add a record kind: pick an unused prefix, add a row to the table above
 // and an entry to Prefixes (TestPrefixesDisjoint checks that no prefix is a
@@ -74,6 +78,8 @@ const (
 	prefixSwap       = "s/"
 	prefixVolume     = "v/"
 	prefixTrigger    = "t/"
+	prefixOrderLog   = "j/"
+	prefixSharedLog  = "g/"
 )
 
 // SchemaVersion is the version of the key layout written to m/schema.
@@ -109,6 +115,8 @@ var Prefixes = [...]struct {
 	{prefixSession, "dashboard sessions by token hash", false},
 	{prefixPlatform, "referral accruals and referee volume", true},
 	{prefixReferee, "referees by referrer", false},
+	{prefixOrderLog, "positions of the replicated order logs applied (cluster)", true},
+	{prefixSharedLog, "positions of the replicated shared-records log applied (cluster)", false},
 }
 
 func schemaKey() []byte { return []byte(prefixMeta + "schema") }

@@ -61,46 +61,54 @@ func (rec *KeyRecord) lastUsed() *time.Time {
 }
 
 // FlushKeyUsage writes the last-use minute of every key used since the
-// previous flush into its record, in one batch.
+// previous flush into its record, in one shared write of the account data.
+// A record that already holds a later minute (another node's flush, in a
+// cluster) keeps it.
 func (a *Accounts) FlushKeyUsage() error {
-	a.writeMu.Lock()
-	defer a.writeMu.Unlock()
-	a.mu.RLock()
 	type moved struct {
 		id     string
 		u      *keyUse
 		minute int64
 	}
 	var todo []moved
-	for id, u := range a.uses {
-		if m := u.minute.Load(); m > u.flushed {
-			todo = append(todo, moved{id, u, m})
-		}
-	}
-	a.mu.RUnlock()
-	if len(todo) == 0 {
-		return nil
-	}
-	err := a.commit(func(b *pebble.Batch) error {
-		for _, t := range todo {
-			rec, err := a.readKey(t.id)
-			if err != nil {
-				return err
-			}
-			at := time.Unix(t.minute*60, 0).UTC()
-			rec.LastUsedAt = &at
-			if err := setJSON(b, keyRecordKey(rec.ID), rec); err != nil {
-				return err
+	err := a.update(func() error {
+		todo = todo[:0]
+		a.mu.RLock()
+		for id, u := range a.uses {
+			if m := u.minute.Load(); m > u.flushed {
+				todo = append(todo, moved{id, u, m})
 			}
 		}
-		return nil
+		a.mu.RUnlock()
+		if len(todo) == 0 {
+			return nil
+		}
+		return a.commit(func(b *pebble.Batch) error {
+			for _, t := range todo {
+				rec, err := a.readKey(t.id)
+				if err != nil {
+					return err
+				}
+				at := time.Unix(t.minute*60, 0).UTC()
+				if rec.LastUsedAt != nil && !rec.LastUsedAt.Before(at) {
+					continue
+				}
+				rec.LastUsedAt = &at
+				if err := setJSON(b, keyRecordKey(rec.ID), rec); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
 	})
 	if err != nil {
 		return err
 	}
+	a.writeMu.Lock()
 	for _, t := range todo {
-		t.u.flushed = t.minute
+		t.u.flushed = max(t.u.flushed, t.minute)
 	}
+	a.writeMu.Unlock()
 	return nil
 }
 

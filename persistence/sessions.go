@@ -1,6 +1,7 @@
 package persistence
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
@@ -75,12 +76,8 @@ func (s *Sessions) Create(accountID string, wallet common.Address, ttl time.Dura
 	if err != nil {
 		return "", nil, err
 	}
-	b := s.store.db.NewBatch()
-	defer func() { _ = b.Close() }()
-	if err := b.Set(sessionKey(token), v, nil); err != nil {
-		return "", nil, err
-	}
-	if err := s.store.Commit(b, pebble.Sync); err != nil {
+	err = s.write(func(b *pebble.Batch) error { return b.Set(sessionKey(token), v, nil) })
+	if err != nil {
 		return "", nil, fmt.Errorf("persistence: store session: %w", err)
 	}
 	return token, ses, nil
@@ -108,27 +105,49 @@ func (s *Sessions) Lookup(token string) (ses *Session, ok bool, err error) {
 
 // Delete removes the session of token (nothing when there is none).
 func (s *Sessions) Delete(token string) error {
-	b := s.store.db.NewBatch()
-	defer func() { _ = b.Close() }()
-	if err := b.Delete(sessionKey(token), nil); err != nil {
-		return err
-	}
-	if err := s.store.Commit(b, pebble.Sync); err != nil {
+	if err := s.write(func(b *pebble.Batch) error { return b.Delete(sessionKey(token), nil) }); err != nil {
 		return fmt.Errorf("persistence: delete session: %w", err)
 	}
 	return nil
 }
 
+// sessionsEntity is the shared entity of the sessions.
+const sessionsEntity = "sessions"
+
+// write commits the batch fill builds as a shared write of the sessions
+// (shared.go): a synced commit on one node, replicated in a cluster.
+func (s *Sessions) write(fill func(*pebble.Batch) error) error {
+	return s.store.UpdateShared(context.Background(), sessionsEntity, func(tx *SharedTx) error {
+		return tx.Commit(context.Background(), fill)
+	})
+}
+
 // Sweep deletes every expired session and returns how many.
 func (s *Sessions) Sweep() (int, error) {
+	n := 0
+	err := s.store.UpdateShared(context.Background(), sessionsEntity, func(tx *SharedTx) error {
+		n = 0
+		return tx.Commit(context.Background(), func(b *pebble.Batch) error {
+			var err error
+			n, err = s.expired(b)
+			return err
+		})
+	})
+	if err != nil {
+		return 0, fmt.Errorf("persistence: sweep sessions: %w", err)
+	}
+	return n, nil
+}
+
+// expired adds the deletion of every expired session to b and returns how
+// many.
+func (s *Sessions) expired(b *pebble.Batch) (int, error) {
 	prefix := []byte(prefixSession)
 	it, err := s.store.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: prefixUpperBound(prefix)})
 	if err != nil {
 		return 0, err
 	}
 	now := s.now()
-	b := s.store.db.NewBatch()
-	defer func() { _ = b.Close() }()
 	n := 0
 	for it.First(); it.Valid(); it.Next() {
 		var ses Session
@@ -143,14 +162,5 @@ func (s *Sessions) Sweep() (int, error) {
 			n++
 		}
 	}
-	if err := it.Close(); err != nil {
-		return 0, err
-	}
-	if n == 0 {
-		return 0, nil
-	}
-	if err := s.store.Commit(b, pebble.Sync); err != nil {
-		return 0, fmt.Errorf("persistence: sweep sessions: %w", err)
-	}
-	return n, nil
+	return n, it.Close()
 }

@@ -50,6 +50,8 @@ type Store struct {
 	whWriters sync.WaitGroup
 	// watch fails the store at the first WAL failure (walwatch.go).
 	watch *walWatch
+	// shared routes the writes of shared records (shared.go).
+	shared sharedState
 	// users counts the gated writes in flight (Orders.Commit,
 	// Outbox.Commit: the order actors', which may still run when the
 	// store closes at shutdown); Close refuses new ones and waits for

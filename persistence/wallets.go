@@ -67,13 +67,16 @@ func (a *Accounts) AccountOfWallet(w common.Address) (accountID string, ok bool,
 	if ok {
 		return id, true, nil
 	}
+	gen := a.generation()
 	v, ok, err := a.store.get(walletKey(w))
 	if err != nil || !ok {
 		return "", false, err
 	}
 	id = string(v)
 	a.mu.Lock()
-	a.wallets[w] = id
+	if a.gen == gen {
+		a.wallets[w] = id
+	}
 	a.mu.Unlock()
 	return id, true, nil
 }
@@ -82,106 +85,96 @@ func (a *Accounts) AccountOfWallet(w common.Address) (accountID string, ok bool,
 // free-tier account that owns it when it is linked to none (a first
 // sign-in). created reports the latter.
 func (a *Accounts) WalletAccount(w common.Address) (acct *Account, created bool, err error) {
-	a.writeMu.Lock()
-	defer a.writeMu.Unlock()
-	if id, ok, err := a.AccountOfWallet(w); err != nil {
-		return nil, false, err
-	} else if ok {
-		acct, err := a.Account(id)
-		return acct, false, err
-	}
-	now := a.now().UTC()
-	acct = &Account{ID: newID("acc_", 16), Name: chain.Checksum(w), Tier: config.TierFree,
-		Wallets: []common.Address{w}, CreatedAt: now, UpdatedAt: now}
-	err = a.commit(func(b *pebble.Batch) error {
-		if err := setJSON(b, accountKey(acct.ID), acct); err != nil {
+	err = a.update(func() error {
+		created = false
+		id, ok, err := a.AccountOfWallet(w)
+		if err != nil {
 			return err
 		}
-		return b.Set(walletKey(w), []byte(acct.ID), nil)
+		if ok {
+			acct, err = a.Account(id)
+			return err
+		}
+		now := a.now().UTC()
+		acct = &Account{ID: newID("acc_", 16), Name: chain.Checksum(w), Tier: config.TierFree,
+			Wallets: []common.Address{w}, CreatedAt: now, UpdatedAt: now}
+		created = true
+		return a.commit(func(b *pebble.Batch) error {
+			if err := setJSON(b, accountKey(acct.ID), acct); err != nil {
+				return err
+			}
+			return b.Set(walletKey(w), []byte(acct.ID), nil)
+		})
 	})
 	if err != nil {
 		return nil, false, err
 	}
-	a.cacheAccount(acct, []common.Address{w}, nil)
-	return acct, true, nil
+	return acct, created, nil
 }
 
 // LinkWallet links w to the account. A wallet linked to any account (this
 // one included) is ALREADY_EXISTS; an account at max wallets is
 // LIMIT_REACHED.
 func (a *Accounts) LinkWallet(accountID string, w common.Address, max int) (*Account, error) {
-	a.writeMu.Lock()
-	defer a.writeMu.Unlock()
-	old, err := a.Account(accountID)
-	if err != nil {
-		return nil, err
-	}
-	if owner, ok, err := a.AccountOfWallet(w); err != nil {
-		return nil, err
-	} else if ok && owner == accountID {
-		return nil, orderengine.Errorf(orderengine.CodeAlreadyExists, "wallet %s is already linked to this account", chain.Checksum(w))
-	} else if ok {
-		return nil, orderengine.Errorf(orderengine.CodeAlreadyExists, "wallet %s is linked to another account: a wallet belongs to at most one account (unlink it there first)", chain.Checksum(w))
-	}
-	if len(old.Wallets) >= max {
-		return nil, orderengine.Errorf(orderengine.CodeLimitReached, "an account links at most %d wallets: unlink one first", max)
-	}
-	acct := *old
-	acct.Wallets = append(slices.Clone(old.Wallets), w)
-	acct.UpdatedAt = a.now().UTC()
-	err = a.commit(func(b *pebble.Batch) error {
-		if err := setJSON(b, accountKey(acct.ID), &acct); err != nil {
+	var acct Account
+	err := a.update(func() error {
+		old, err := a.Account(accountID)
+		if err != nil {
 			return err
 		}
-		return b.Set(walletKey(w), []byte(acct.ID), nil)
+		if owner, ok, err := a.AccountOfWallet(w); err != nil {
+			return err
+		} else if ok && owner == accountID {
+			return orderengine.Errorf(orderengine.CodeAlreadyExists, "wallet %s is already linked to this account", chain.Checksum(w))
+		} else if ok {
+			return orderengine.Errorf(orderengine.CodeAlreadyExists, "wallet %s is linked to another account: a wallet belongs to at most one account (unlink it there first)", chain.Checksum(w))
+		}
+		if len(old.Wallets) >= max {
+			return orderengine.Errorf(orderengine.CodeLimitReached, "an account links at most %d wallets: unlink one first", max)
+		}
+		acct = *old
+		acct.Wallets = append(slices.Clone(old.Wallets), w)
+		acct.UpdatedAt = a.now().UTC()
+		return a.commit(func(b *pebble.Batch) error {
+			if err := setJSON(b, accountKey(acct.ID), &acct); err != nil {
+				return err
+			}
+			return b.Set(walletKey(w), []byte(acct.ID), nil)
+		})
 	})
 	if err != nil {
 		return nil, err
 	}
-	a.cacheAccount(&acct, []common.Address{w}, nil)
 	return &acct, nil
 }
 
 // UnlinkWallet removes w from the account; NOT_FOUND when the account does
 // not have it.
 func (a *Accounts) UnlinkWallet(accountID string, w common.Address) (*Account, error) {
-	a.writeMu.Lock()
-	defer a.writeMu.Unlock()
-	old, err := a.Account(accountID)
-	if err != nil {
-		return nil, err
-	}
-	i := slices.Index(old.Wallets, w)
-	if i < 0 {
-		return nil, orderengine.Errorf(orderengine.CodeNotFound, "wallet %s is not linked to this account", chain.Checksum(w))
-	}
-	acct := *old
-	acct.Wallets = slices.Delete(slices.Clone(old.Wallets), i, i+1)
-	acct.UpdatedAt = a.now().UTC()
-	err = a.commit(func(b *pebble.Batch) error {
-		if err := setJSON(b, accountKey(acct.ID), &acct); err != nil {
+	var acct Account
+	err := a.update(func() error {
+		old, err := a.Account(accountID)
+		if err != nil {
 			return err
 		}
-		return b.Delete(walletKey(w), nil)
+		i := slices.Index(old.Wallets, w)
+		if i < 0 {
+			return orderengine.Errorf(orderengine.CodeNotFound, "wallet %s is not linked to this account", chain.Checksum(w))
+		}
+		acct = *old
+		acct.Wallets = slices.Delete(slices.Clone(old.Wallets), i, i+1)
+		acct.UpdatedAt = a.now().UTC()
+		return a.commit(func(b *pebble.Batch) error {
+			if err := setJSON(b, accountKey(acct.ID), &acct); err != nil {
+				return err
+			}
+			return b.Delete(walletKey(w), nil)
+		})
 	})
 	if err != nil {
 		return nil, err
 	}
-	a.cacheAccount(&acct, nil, []common.Address{w})
 	return &acct, nil
-}
-
-// cacheAccount publishes acct and its wallet index changes to the cache.
-func (a *Accounts) cacheAccount(acct *Account, linked, unlinked []common.Address) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.accounts[acct.ID] = acct
-	for _, w := range linked {
-		a.wallets[w] = acct.ID
-	}
-	for _, w := range unlinked {
-		delete(a.wallets, w)
-	}
 }
 
 // ApplyForTier records app as the account's pending tier application. A
@@ -244,24 +237,25 @@ func (a *Accounts) TierApplications(status string) ([]Account, error) {
 	return out, nil
 }
 
-// updateAccount applies change to a copy of the account, writes it with
-// Sync and publishes it.
+// updateAccount applies change to a copy of the account and writes it as
+// a shared write (update).
 func (a *Accounts) updateAccount(accountID string, change func(*Account) error) (*Account, error) {
-	a.writeMu.Lock()
-	defer a.writeMu.Unlock()
-	old, err := a.Account(accountID)
+	var acct Account
+	err := a.update(func() error {
+		old, err := a.Account(accountID)
+		if err != nil {
+			return err
+		}
+		acct = *old
+		if err := change(&acct); err != nil {
+			return err
+		}
+		acct.UpdatedAt = a.now().UTC()
+		return a.commit(func(b *pebble.Batch) error { return setJSON(b, accountKey(acct.ID), &acct) })
+	})
 	if err != nil {
 		return nil, err
 	}
-	acct := *old
-	if err := change(&acct); err != nil {
-		return nil, err
-	}
-	acct.UpdatedAt = a.now().UTC()
-	if err := a.commit(func(b *pebble.Batch) error { return setJSON(b, accountKey(acct.ID), &acct) }); err != nil {
-		return nil, err
-	}
-	a.cacheAccount(&acct, nil, nil)
 	return &acct, nil
 }
 

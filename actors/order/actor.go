@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/ethereum/go-ethereum/common"
@@ -54,7 +55,7 @@ func (a *orderActor) load() error {
 	}
 	rec, ok, err := j.LoadOrder(a.hash)
 	if err != nil {
-		return err
+		return loadError(err)
 	}
 	if !ok {
 		a.loaded = true
@@ -62,7 +63,7 @@ func (a *orderActor) load() error {
 	}
 	entries, err := j.LoadLedger(a.hash)
 	if err != nil {
-		return err
+		return loadError(err)
 	}
 	a.rec, a.ledger, a.loaded = rec, newLedger(entries), true
 	return nil
@@ -153,6 +154,8 @@ func (r *Registry) commit(t *persistence.OrderTransition) error {
 		}
 		r.log.Warn("order: version conflict; reloading", "order", t.Record.Hash.Hex(), "loaded", t.Expect)
 		return &takenError{orderengine.Errorf(orderengine.CodeInternal, "the order changed while this request was applied; retry it")}
+	case errors.Is(err, persistence.ErrUnavailable):
+		return noQuorum(t, err, r.log)
 	case errors.Is(err, persistence.ErrOutcomeUnknown):
 		r.log.Error("order: commit outcome unknown", "order", t.Record.Hash.Hex(), "err", err)
 		if t.Expect == 0 {
@@ -180,4 +183,33 @@ func alreadyExists(rec *persistence.OrderRecord) error {
 
 func notFound(h common.Hash) error {
 	return orderengine.Errorf(orderengine.CodeNotFound, "no order with hash %s", h.Hex())
+}
+
+// loadError is the client error of a failed load: NO_QUORUM when the
+// replicated journal could not be read for want of a quorum (cluster
+// mode), else err.
+func loadError(err error) error {
+	if errors.Is(err, persistence.ErrUnavailable) {
+		return &orderengine.Error{Code: orderengine.CodeNoQuorum, RetryAfterSeconds: 1,
+			Message: "the cluster cannot answer for this order now (no quorum): retry after Retry-After"}
+	}
+	return err
+}
+
+// noQuorum is the client error of an append the replicated journal could
+// not make durable for want of a quorum (cluster mode): 503 NO_QUORUM with
+// Retry-After; when the publish may have landed, the message says so.
+func noQuorum(t *persistence.OrderTransition, err error, log *slog.Logger) error {
+	log.Warn("order: no quorum for the write", "order", t.Record.Hash.Hex(), "err", err)
+	e := &orderengine.Error{Code: orderengine.CodeNoQuorum, RetryAfterSeconds: 1}
+	switch {
+	case !errors.Is(err, persistence.ErrOutcomeUnknown):
+		e.Message = "the cluster cannot make writes durable now (no quorum); nothing was stored: retry after Retry-After"
+	case t.Expect == 0:
+		e.Message = "the order may or may not have been stored: the cluster did not confirm it in time. " +
+			"Resubmitting the same signed order is safe: 201 or 409 ALREADY_EXISTS both mean it is stored"
+	default:
+		e.Message = "the change may or may not have been stored: the cluster did not confirm it in time; read the order to see its state"
+	}
+	return e
 }

@@ -95,8 +95,8 @@ type pairActor struct {
 	byHash hashOrder
 	peak   int // the most orders since the map was last rebuilt
 	peaks  map[common.Hash]*big.Int
-	// closed are orders that left since the last evaluation whose trigger
-	// state may need dropping.
+	// closed are orders with a trailing peak that left since the last
+	// evaluation: their stored peak is dropped then.
 	closed []common.Hash
 }
 
@@ -136,7 +136,9 @@ func (a *pairActor) orderChanged(m *OrderChanged) {
 	if !rec.Status.Open() {
 		if old != nil {
 			a.remove(old)
-			a.closed = append(a.closed, rec.Hash)
+			if _, ok := a.peaks[rec.Hash]; ok {
+				a.closed = append(a.closed, rec.Hash)
+			}
 		}
 		return
 	}
@@ -271,12 +273,12 @@ func (a *pairActor) decide(m *EvaluateRequest, o *openOrder, d *Decision, change
 		}
 		return nil, nil
 	}
-	if o.remaining.Sign() <= 0 {
+	if !o.left {
 		return nil, nil
 	}
 	x := func() *Executable {
 		return &Executable{Hash: o.Hash, Pair: a.key, Class: o.rec.Class, Maker: o.rec.Order.Maker, TokenIn: o.rec.Order.TokenIn,
-			FillIn: o.remaining, Price: price, Block: ref.Number}
+			FillIn: o.remaining.ToBig(), Price: price, Block: ref.Number}
 	}
 	triggered := !o.rec.TriggeredAt.IsZero()
 	fire := func() {
@@ -288,7 +290,7 @@ func (a *pairActor) decide(m *EvaluateRequest, o *openOrder, d *Decision, change
 	}
 	switch o.rec.Class {
 	case chain.ClassLimit:
-		if price != nil && price.Cmp(o.trigger) < 0 {
+		if price != nil && cmpPrice(price, &o.rec.Order.TriggerPrice) < 0 {
 			return nil, nil
 		}
 		return x(), nil
@@ -296,9 +298,9 @@ func (a *pairActor) decide(m *EvaluateRequest, o *openOrder, d *Decision, change
 		if price == nil {
 			return nil, nil
 		}
-		hit := StopLossHit(price, o.trigger)
+		hit := StopLossHit(price, &o.rec.Order.TriggerPrice)
 		if o.rec.Class == chain.ClassTakeProfit {
-			hit = TakeProfitHit(price, o.trigger)
+			hit = TakeProfitHit(price, &o.rec.Order.TriggerPrice)
 		}
 		if !hit {
 			return nil, nil
@@ -360,9 +362,9 @@ func (a *pairActor) dca(m *EvaluateRequest, o *openOrder, d *Decision, x func() 
 		return nil
 	}
 	st := EvaluateDCA(DCA{
-		AmountIn: o.amountIn, FilledIn: o.filled, TotalExecutions: p.TotalExecutions, Executions: o.executions,
+		AmountIn: o.rec.Order.AmountIn.ToBig(), FilledIn: o.filled.ToBig(), TotalExecutions: p.TotalExecutions, Executions: o.executions,
 		IntervalSeconds: p.IntervalSeconds, FlexibilityPpm: p.FlexibilityPpm, ShortCircuit: p.ShortCircuit,
-		PriceGated: p.PriceGated, TriggerPrice: o.trigger, AcceptedAt: uint64(o.rec.CreatedAt.Unix()),
+		PriceGated: p.PriceGated, TriggerPrice: o.rec.Order.TriggerPrice.ToBig(), AcceptedAt: uint64(o.rec.CreatedAt.Unix()),
 		FirstExecution: o.firstExecution, LastExecution: o.lastExecution,
 	}, m.Ref.Time, m.Price)
 	if st.Stalled != o.rec.Stalled {

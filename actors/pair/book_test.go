@@ -141,6 +141,28 @@ func TestBookShrinksAfterItEmpties(t *testing.T) {
 	}
 }
 
+// A pair that never evaluates (no chain, or a chain that stopped) does not
+// keep its closed orders alive in the pending changes of its hash order.
+func TestClosedOrdersLeaveWithoutTicks(t *testing.T) {
+	a := newTestPair(t)
+	const n = 20000
+	for i := range n {
+		put(t, a, i+1, "1")
+	}
+	for i := range n {
+		closeOrder(t, a, i+1)
+	}
+	pending := len(a.byHash.added) + len(a.byHash.dropped)
+	if len(a.orders) != 0 || pending > 4096 || len(a.byHash.list) > 4096 || len(a.closed) != 0 {
+		t.Fatalf("after closing every order: %d held, %d pending changes, %d listed, %d closed kept",
+			len(a.orders), pending, len(a.byHash.list), len(a.closed))
+	}
+	a.byHash.settle()
+	if len(a.byHash.list) != 0 {
+		t.Fatalf("%d orders listed after settling", len(a.byHash.list))
+	}
+}
+
 // The run index keeps the same order as one sorted slice through random
 // inserts, price moves and removals, and pages walk it whole.
 func TestIndexMatchesASortedSlice(t *testing.T) {

@@ -6,6 +6,8 @@ package pair
 
 import (
 	"math/big"
+
+	"github.com/holiman/uint256"
 )
 
 // ppm is 1e6, the denominator of every ppm value.
@@ -23,10 +25,24 @@ func OraclePrice(usdIn, usdOut *big.Int, decimalsOut uint8) (*big.Int, bool) {
 }
 
 // StopLossHit reports price ≤ trigger.
-func StopLossHit(price, trigger *big.Int) bool { return price.Cmp(trigger) <= 0 }
+func StopLossHit(price *big.Int, trigger *uint256.Int) bool { return cmpPrice(price, trigger) <= 0 }
 
 // TakeProfitHit reports price ≥ trigger.
-func TakeProfitHit(price, trigger *big.Int) bool { return price.Cmp(trigger) >= 0 }
+func TakeProfitHit(price *big.Int, trigger *uint256.Int) bool { return cmpPrice(price, trigger) >= 0 }
+
+// cmpPrice compares an oracle price with an order's trigger price without
+// allocating: -1, 0 or +1 as price is below, at or above it.
+func cmpPrice(price *big.Int, trigger *uint256.Int) int {
+	switch {
+	case price.Sign() < 0:
+		return -1
+	case price.BitLen() > 256:
+		return 1
+	}
+	var p uint256.Int
+	p.SetFromBig(price)
+	return p.Cmp(trigger)
+}
 
 // TrailingPeak returns the new peak after price (the larger of the two; a
 // nil peak starts at price).

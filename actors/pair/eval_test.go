@@ -3,6 +3,8 @@ package pair
 import (
 	"math/big"
 	"testing"
+
+	"github.com/holiman/uint256"
 )
 
 func b(v int64) *big.Int { return big.NewInt(v) }
@@ -24,9 +26,11 @@ func TestStopTakeProfitBoundaries(t *testing.T) {
 		stop, take     bool
 	}{
 		{99, 100, true, false}, {100, 100, true, true}, {101, 100, false, true},
+		{-1, 0, true, false}, {0, 0, true, true},
 	}
 	for _, c := range cases {
-		if StopLossHit(b(c.price), b(c.trigger)) != c.stop || TakeProfitHit(b(c.price), b(c.trigger)) != c.take {
+		trigger := uint256.NewInt(uint64(c.trigger))
+		if StopLossHit(b(c.price), trigger) != c.stop || TakeProfitHit(b(c.price), trigger) != c.take {
 			t.Fatalf("price %d trigger %d", c.price, c.trigger)
 		}
 	}

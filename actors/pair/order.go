@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/hex"
 	"fmt"
-	"math/big"
 	"slices"
 	"strings"
 	"time"
@@ -21,17 +20,17 @@ import (
 // change feed last delivered (immutable), the chain's progress on it, and
 // what the book and the decisions need, derived once. An openOrder is never
 // modified once the actor holds it: a change puts a new one, so an
-// Executable published from a tick never sees a later change.
+// Executable published from a tick never sees a later change. Amounts are
+// held inline (uint256), not as big.Int, to keep a held order small.
 type openOrder struct {
 	Key
 	rec    *persistence.OrderRecord
 	traits chain.Traits
-	// amountIn, recFilled and trigger are the record's; filled is the
-	// larger of the record's and the chain's filledAmountIn (the chain may
-	// be ahead of the projection into the record), remaining amountIn −
-	// filled (≤ 0: nothing left; shared by the ticks' Executables).
-	amountIn, recFilled, trigger *big.Int
-	filled, remaining            *big.Int
+	// filled is the larger of the record's and the chain's filledAmountIn
+	// (the chain may be ahead of the projection into the record);
+	// remaining is amountIn − filled, meaningful only when left.
+	filled, remaining uint256.Int
+	left              bool
 	// From the chain record: executions and the times of the first and
 	// latest fill.
 	executions                    uint32
@@ -41,10 +40,7 @@ type openOrder struct {
 // newOpenOrder is rec as its pair holds it, with the chain's record of it
 // (found false: the chain has not seen it).
 func newOpenOrder(rec *persistence.OrderRecord, co persistence.ChainOrder, found bool) *openOrder {
-	o := &openOrder{
-		Key: Key{Price: rec.Order.TriggerPrice, Hash: rec.Hash}, rec: rec, traits: rec.Traits(),
-		amountIn: rec.Order.AmountIn.ToBig(), recFilled: rec.FilledIn.ToBig(), trigger: rec.Order.TriggerPrice.ToBig(),
-	}
+	o := &openOrder{Key: Key{Price: rec.Order.TriggerPrice, Hash: rec.Hash}, rec: rec, traits: rec.Traits()}
 	o.setChain(co, found)
 	return o
 }
@@ -57,15 +53,16 @@ func (o *openOrder) withChain(co persistence.ChainOrder, found bool) *openOrder 
 }
 
 func (o *openOrder) setChain(co persistence.ChainOrder, found bool) {
-	filled := o.recFilled
+	o.filled = o.rec.FilledIn
 	o.executions, o.firstExecution, o.lastExecution = 0, 0, 0
 	if found {
 		o.executions, o.firstExecution, o.lastExecution = co.Executions, co.FirstExecution, co.LastExecution
-		if cf := co.FilledAmountIn.ToBig(); cf.Cmp(o.recFilled) > 0 {
-			filled = cf
+		if co.FilledAmountIn.Gt(&o.filled) {
+			o.filled = co.FilledAmountIn
 		}
 	}
-	o.filled, o.remaining = filled, new(big.Int).Sub(o.amountIn, filled)
+	o.left = o.rec.Order.AmountIn.Gt(&o.filled)
+	o.remaining.Sub(&o.rec.Order.AmountIn, &o.filled)
 }
 
 // Key is a position in a book: trigger price, then hash.
@@ -140,13 +137,28 @@ type hashOrder struct {
 	dropped map[*openOrder]bool
 }
 
-func (p *hashOrder) add(o *openOrder) { p.added = append(p.added, o) }
+func (p *hashOrder) add(o *openOrder) {
+	p.added = append(p.added, o)
+	p.settleIfLong()
+}
 
 func (p *hashOrder) drop(o *openOrder) {
 	if p.dropped == nil {
 		p.dropped = map[*openOrder]bool{}
 	}
 	p.dropped[o] = true
+	p.settleIfLong()
+}
+
+// settleIfLong merges the changes once more orders were added than the
+// settled list holds, or more dropped than half of it (above a floor of
+// 4,096 changes), so that a pair without ticks (no chain, or a chain that
+// stopped) does not keep its replaced and removed orders alive: at most
+// the floor and half the list are dead. Amortised, a change costs O(log n).
+func (p *hashOrder) settleIfLong() {
+	if len(p.added)+len(p.dropped) > 4096 && (len(p.added) > len(p.list) || len(p.dropped) > len(p.list)/2) {
+		p.settle()
+	}
 }
 
 // settle merges the changes into a new sorted list.

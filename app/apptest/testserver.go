@@ -164,6 +164,16 @@ func NewTestServer(t testing.TB, opts ...Option) *Server {
 }
 
 func (s *Server) start() {
+	s.build()
+	if err := s.System.Start(context.Background()); err != nil {
+		_ = s.System.Close()
+		s.t.Fatalf("testserver: start: %v", err)
+	}
+	s.serve()
+}
+
+// build makes the engine (app.New) and runs the before-start hooks.
+func (s *Server) build() {
 	t := s.t
 	cfg := config.Default()
 	cfg.DataDir = s.opts.dataDir
@@ -191,11 +201,12 @@ func (s *Server) start() {
 			t.Fatalf("testserver: before start: %v", err)
 		}
 	}
-	if err := sys.Start(context.Background()); err != nil {
-		_ = sys.Close()
-		t.Fatalf("testserver: start: %v", err)
-	}
-	srv := sys.HTTP
+}
+
+// serve records the started engine's listeners and waits until it answers.
+func (s *Server) serve() {
+	t := s.t
+	srv := s.System.HTTP
 	s.URL, s.AdminURL, s.AdminToken = "http://"+srv.Addr(), "http://"+srv.AdminAddr(), srv.AdminTokenValue()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -203,10 +214,11 @@ func (s *Server) start() {
 		t.Fatalf("testserver: not ready: %v", err)
 	}
 	if s.check == nil {
-		s.check, err = NewValidator(ctx, s.URL)
+		check, err := NewValidator(ctx, s.URL)
 		if err != nil {
 			t.Fatalf("testserver: OpenAPI document: %v", err)
 		}
+		s.check = check
 	} else {
 		s.check.SetServer(s.URL)
 	}

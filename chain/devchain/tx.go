@@ -66,8 +66,10 @@ type sendResult struct {
 }
 
 // maxNonceRetries bounds the re-sends after a nonce taken by another
-// sender of the same account.
-const maxNonceRetries = 8
+// sender of the same account. Two senders racing for the next nonce can
+// collide several times in a row on a loaded machine, each taking its turn
+// to lose; a bound of 8 was seen exhausted under the race detector.
+const maxNonceRetries = 32
 
 // errSenderClosed is returned once the dev chain closed.
 var errSenderClosed = errors.New("devchain: the account's sender is closed")

@@ -80,6 +80,12 @@ func adminActions() map[string]adminAction {
 				return "POST", "/admin/v1/keys/" + *key + "/reissue", nil, need("key", *key)
 			}
 		}},
+		"remove-peer": {"cluster: remove a node whose data folder was lost from the replicated streams (docs/cluster-durability.md)", func(fs *flag.FlagSet) func() (string, string, any, error) {
+			node := fs.String("node", "", "the lost node's cluster.node name")
+			return func() (string, string, any, error) {
+				return "POST", "/admin/v1/cluster/peers/" + url.PathEscape(*node) + "/remove", nil, need("node", *node)
+			}
+		}},
 		"tier-applications": {"list tier applications (--status pending, approved, declined or all)", func(fs *flag.FlagSet) func() (string, string, any, error) {
 			status := fs.String("status", "pending", "pending, approved, declined or all")
 			return func() (string, string, any, error) {

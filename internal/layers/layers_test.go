@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -196,33 +195,35 @@ func match(pattern, path string) bool {
 // listModule runs go list over the module this test belongs to.
 func listModule(t *testing.T) (string, []pkg) {
 	t.Helper()
-	gomod, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
-		t.Fatalf("go env GOMOD: %v", err)
-	}
-	root := filepath.Dir(strings.TrimSpace(string(gomod)))
 	modPath, err := exec.Command("go", "list", "-m").Output()
 	if err != nil {
 		t.Fatalf("go list -m: %v", err)
 	}
-	cmd := exec.Command("go", "list", "-json=ImportPath,Imports,TestImports,XTestImports", "./...")
-	cmd.Dir = root
+	return strings.TrimSpace(string(modPath)), goList[pkg](t, "ImportPath,Imports,TestImports,XTestImports")
+}
+
+// goList returns go list's JSON of every package of the module, the given
+// fields only, decoded into T.
+func goList[T any](t *testing.T, fields string) []T {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-json="+fields, "./...")
+	cmd.Dir = moduleRoot(t)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, stderr.Bytes())
 	}
-	var pkgs []pkg
+	var list []T
 	dec := json.NewDecoder(bytes.NewReader(out))
 	for {
-		var p pkg
+		var p T
 		if err := dec.Decode(&p); errors.Is(err, io.EOF) {
 			break
 		} else if err != nil {
 			t.Fatalf("decode go list: %v", err)
 		}
-		pkgs = append(pkgs, p)
+		list = append(list, p)
 	}
-	return strings.TrimSpace(string(modPath)), pkgs
+	return list
 }

@@ -1,0 +1,107 @@
+package app
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/orderengine/orderengine/actors/order"
+	"github.com/orderengine/orderengine/cluster/natsjs"
+	"github.com/orderengine/orderengine/persistence"
+)
+
+// Cluster mode's durability (cfg.Cluster.Enabled): NATS JetStream embedded
+// in this node (cluster/natsjs). The order registry appends to the
+// JetStream journal, with no commit-time feed: the materialiser, which
+// applies every node's transitions to this node's store, is the one source
+// of the engine's change feed (orderChanged), so an order reaches the
+// pairs and makers of every node once, whichever node accepted it. Account
+// data goes through the shared-records log. One node (`make run`) builds
+// none of it.
+
+// clusterJS is the node's JetStream part.
+type clusterJS struct {
+	node    *natsjs.Node
+	mat     *natsjs.Materialiser
+	journal *natsjs.Journal
+	shared  *natsjs.SharedLog
+}
+
+// openClusterJS starts the embedded server (it joins its peers in the
+// background) and builds the journal, the materialiser and the shared log
+// over the store. Nothing is replicated before Start's startClusterJS.
+func (s *System) openClusterJS() error {
+	if !s.Config.Cluster.Enabled {
+		return nil
+	}
+	n, err := natsjs.Start(natsjs.Options{Cluster: s.Config.Cluster, DataDir: s.Config.DataDir, Log: s.Log})
+	if err != nil {
+		return err
+	}
+	s.closeWith(n.Close)
+	c := &clusterJS{node: n}
+	c.mat = natsjs.NewMaterialiser(n, s.Orders, s.orderChanged)
+	c.journal = natsjs.NewJournal(n, s.Orders, c.mat, s.Clock.Now)
+	c.shared = natsjs.NewSharedLog(n, s.Store)
+	s.Store.UseSharedLog(c.shared)
+	s.cluster = c
+	return nil
+}
+
+// orderJournal is the order registry's journal and change feed: the
+// store's, feeding at commit, on one node; the JetStream journal without a
+// commit-time feed in a cluster.
+func (s *System) orderJournal() (persistence.OrderJournal, order.Feed) {
+	if s.cluster != nil {
+		return s.cluster.journal, nil
+	}
+	return s.Orders, s.orderChanged
+}
+
+// startClusterJS sets the streams up (waiting, within ctx, for a quorum of
+// the cluster's nodes), then starts applying the shared log and the order
+// streams to the store from where it stands. Start calls it after the
+// stored open orders reached the actors and before the listeners open;
+// GET /readyz answers 503 until the node has caught up (clusterReady).
+func (s *System) startClusterJS(ctx context.Context) error {
+	if s.cluster == nil {
+		return nil
+	}
+	c := s.cluster
+	s.Log.Info("cluster: joining", "node", s.Config.Cluster.Node, "routes", s.Config.Cluster.NATS.Routes)
+	if err := c.node.Setup(ctx); err != nil {
+		return fmt.Errorf("app: cluster: %w", err)
+	}
+	if err := c.shared.Start(ctx); err != nil {
+		return fmt.Errorf("app: cluster: shared records: %w", err)
+	}
+	if err := c.mat.Start(ctx); err != nil {
+		return fmt.Errorf("app: cluster: order streams: %w", err)
+	}
+	s.Log.Info("cluster: joined; applying the streams", "node", s.Config.Cluster.Node)
+	return nil
+}
+
+// clusterReady is GET /readyz's cluster check (nil on one node).
+func (s *System) clusterReady() func() error {
+	if s.cluster == nil {
+		return nil
+	}
+	return s.cluster.node.Ready
+}
+
+// clusterRemovePeer is the admin API's peer removal (nil on one node).
+func (s *System) clusterRemovePeer() func(ctx context.Context, node string) error {
+	if s.cluster == nil {
+		return nil
+	}
+	return s.cluster.node.RemovePeer
+}
+
+// ClusterNode returns the node's embedded JetStream server (nil on one
+// node).
+func (s *System) ClusterNode() *natsjs.Node {
+	if s.cluster == nil {
+		return nil
+	}
+	return s.cluster.node
+}

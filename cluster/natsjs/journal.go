@@ -1,0 +1,223 @@
+package natsjs
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/orderengine/orderengine/persistence"
+)
+
+// Journal is the order journal (persistence.OrderJournal) on JetStream:
+// one message per transition on the order's subject, published
+// conditional on the subject's last sequence (the version the writer
+// loaded), acknowledged once a quorum of replicas has it on disk, then
+// applied to this node's store by the materialiser before AppendOrder
+// returns. It is safe for concurrent use.
+//
+// The message id is the order hash, the new version and a random nonce of
+// this append ("<hash>:<version>:<nonce>"): a retry of the append is
+// deduplicated by JetStream, while another writer's append of the same
+// version (two activations of one order during a topology change) gets
+// its own id and is refused by the compare-and-set, instead of being
+// acknowledged as a duplicate of the winner.
+type Journal struct {
+	n          *Node
+	orders     *persistence.Orders
+	mat        *Materialiser
+	now        func() time.Time
+	partitions int
+	seqs       seqCache
+}
+
+var _ persistence.OrderJournal = (*Journal)(nil)
+
+// NewJournal returns the journal of node n, whose materialiser mat applies
+// the streams to orders (this node's store). now stamps events without a
+// time (nil: time.Now).
+func NewJournal(n *Node, orders *persistence.Orders, mat *Materialiser, now func() time.Time) *Journal {
+	if now == nil {
+		now = time.Now
+	}
+	return &Journal{n: n, orders: orders, mat: mat, now: now, partitions: n.opts.Cluster.OrderPartitions,
+		seqs: seqCache{max: seqCacheMax}}
+}
+
+// AppendOrder implements persistence.OrderJournal. It returns nil once the
+// transition is durable on a quorum and applied to this node's store (and
+// told to the feed); ErrVersionConflict when the order's last message is
+// not the version t.Expect (for a new order: any message exists); an error
+// wrapping persistence.ErrUnavailable when nothing could be written for
+// want of a quorum, with persistence.ErrOutcomeUnknown too when the write
+// may have landed.
+func (j *Journal) AppendOrder(ctx context.Context, t *persistence.OrderTransition) error {
+	rec := t.Record
+	if rec.Version != t.Expect+1 {
+		return fmt.Errorf("natsjs: order %s: version %d does not follow %d", rec.Hash.Hex(), rec.Version, t.Expect)
+	}
+	if !j.mat.started() {
+		return fmt.Errorf("%w: the node has not joined the cluster yet", persistence.ErrUnavailable)
+	}
+	ctx, cancel := j.n.writeContext(ctx)
+	defer cancel()
+	p := Partition(rec.Hash, j.partitions)
+	stream, subj := orderStream(p), orderSubject(p, rec.Hash)
+	expect, err := j.expectedSeq(ctx, stream, subj, rec.Hash, t.Expect)
+	if err != nil {
+		return err
+	}
+	data, err := persistence.EncodeTransition(t, j.now())
+	if err != nil {
+		return err
+	}
+	id := hex.EncodeToString(rec.Hash[:]) + ":" + strconv.FormatUint(rec.Version, 10) + ":" + nonce()
+	seq, err := j.n.publishCAS(ctx, stream, subj, id, expect, data)
+	if errors.Is(err, errCASConflict) {
+		j.seqs.drop(rec.Hash)
+		return fmt.Errorf("%w: %v", persistence.ErrVersionConflict, err)
+	}
+	if err != nil {
+		return err
+	}
+	j.seqs.put(rec.Hash, rec.Version, seq)
+	if err := j.mat.WaitApplied(ctx, p, seq); err != nil {
+		return fmt.Errorf("%w: order %s is durable at %s %d but not yet applied here: %v", persistence.ErrOutcomeUnknown, rec.Hash.Hex(), stream, seq, err)
+	}
+	return nil
+}
+
+// expectedSeq returns the stream sequence of version expect of order h: 0
+// for a new order; else from the cache of sequences this node published
+// or loaded, or from the leader's last message of the subject. It returns
+// ErrVersionConflict when that message is not version expect.
+func (j *Journal) expectedSeq(ctx context.Context, stream, subj string, h common.Hash, expect uint64) (uint64, error) {
+	if expect == 0 {
+		return 0, nil
+	}
+	if seq, ok := j.seqs.get(h, expect); ok {
+		return seq, nil
+	}
+	rec, seq, found, err := j.last(ctx, stream, subj)
+	if err != nil {
+		return 0, err
+	}
+	if !found || rec.Version != expect {
+		return 0, fmt.Errorf("%w: order %s is not at version %d", persistence.ErrVersionConflict, h.Hex(), expect)
+	}
+	return seq, nil
+}
+
+// last reads the order's last transition from its stream's leader and
+// caches its sequence.
+func (j *Journal) last(ctx context.Context, stream, subj string) (*persistence.OrderRecord, uint64, bool, error) {
+	m, found, err := j.n.leaderGet(ctx, stream, subj, 0)
+	if err != nil {
+		return nil, 0, false, fmt.Errorf("%w: read %s: %v", persistence.ErrUnavailable, subj, err)
+	}
+	if !found {
+		return nil, 0, false, nil
+	}
+	t, err := persistence.DecodeTransition(m.Data)
+	if err != nil {
+		return nil, 0, false, fmt.Errorf("natsjs: %s %d: %w", stream, m.Seq, err)
+	}
+	j.seqs.put(t.Record.Hash, t.Record.Version, m.Seq)
+	return t.Record, m.Seq, true, nil
+}
+
+// LoadOrder implements persistence.OrderJournal: the order's last
+// transition as its stream's leader has it (the truth, where this node's
+// store may trail by the replication delay).
+func (j *Journal) LoadOrder(h common.Hash) (*persistence.OrderRecord, bool, error) {
+	ctx, cancel := j.n.writeContext(context.Background())
+	defer cancel()
+	p := Partition(h, j.partitions)
+	rec, _, found, err := j.last(ctx, orderStream(p), orderSubject(p, h))
+	return rec, found, err
+}
+
+// LoadLedger implements persistence.OrderJournal: the order's ledger from
+// this node's store, once the store has applied the order's last
+// transition (read from the leader).
+func (j *Journal) LoadLedger(h common.Hash) ([]persistence.LedgerEntry, error) {
+	ctx, cancel := j.n.writeContext(context.Background())
+	defer cancel()
+	p := Partition(h, j.partitions)
+	_, seq, found, err := j.last(ctx, orderStream(p), orderSubject(p, h))
+	if err != nil {
+		return nil, err
+	}
+	if found {
+		if err := j.mat.WaitApplied(ctx, p, seq); err != nil {
+			return nil, fmt.Errorf("%w: ledger of %s: %v", persistence.ErrUnavailable, h.Hex(), err)
+		}
+	}
+	return j.orders.LoadLedger(h)
+}
+
+// MayExist implements persistence.OrderJournal. This node's hash filter
+// knows only the orders its store has applied, and another node may have
+// created h a moment ago, so absence cannot be proven without a read: it
+// reports true, and the order's actor reads (LoadOrder).
+func (j *Journal) MayExist(common.Hash) bool { return true }
+
+// nonce returns 8 random bytes in hex.
+func nonce() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// seqCache maps an order hash to the version and stream sequence of its
+// last transition this node published or read. It is bounded: past max
+// entries it starts a new generation and keeps the previous one for
+// lookups, so it holds between max and 2×max entries.
+type seqCache struct {
+	mu        sync.Mutex
+	max       int
+	cur, prev map[common.Hash]seqEntry
+}
+
+type seqEntry struct{ version, seq uint64 }
+
+// seqCacheMax bounds a generation of the sequence cache (≈ 50 bytes each).
+const seqCacheMax = 100_000
+
+func (c *seqCache) get(h common.Hash, version uint64) (uint64, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.cur[h]
+	if !ok {
+		e, ok = c.prev[h]
+	}
+	if !ok || e.version != version {
+		return 0, false
+	}
+	return e.seq, true
+}
+
+func (c *seqCache) put(h common.Hash, version, seq uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cur == nil || len(c.cur) >= c.max {
+		c.prev, c.cur = c.cur, make(map[common.Hash]seqEntry)
+	}
+	if e, ok := c.cur[h]; ok && e.version > version {
+		return
+	}
+	c.cur[h] = seqEntry{version: version, seq: seq}
+}
+
+func (c *seqCache) drop(h common.Hash) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.cur, h)
+	delete(c.prev, h)
+}

@@ -1,0 +1,194 @@
+package natsjs
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// The streams every node sets up (idempotently, at every start):
+//
+//	stream      subjects                 holds
+//	----------  -----------------------  -----------------------------------------
+//	ORDERS_<p>  orders.<p>.<hash hex>    order transitions, p in [0, orderPartitions)
+//	SHARED      shared.<entity>          shared-record batches (accounts, keys, ...)
+//	LEASES      lease.<name>             leases, one message per holder term, TTL'd
+//
+// All are file-stored with cluster.replicas replicas, DefaultPersistMode
+// (the acknowledgement follows the write) on servers that fsync every
+// write (ServerOptions), keep every message (no limits: the logs are the
+// durable record a node rebuilds from), and refuse deletes and purges.
+// The order and shared streams deduplicate message ids for dupWindow and
+// allow direct gets; LEASES allows per-message TTLs.
+const (
+	sharedStream = "SHARED"
+	leaseStream  = "LEASES"
+	// dupWindow is how long a message id is remembered: a retried publish
+	// within it is acknowledged with the first one's sequence.
+	dupWindow = 2 * time.Minute
+	// setupRetry spaces the attempts of Setup while the cluster forms.
+	setupRetry = 100 * time.Millisecond
+	// apiTimeout bounds one JetStream API request of Setup.
+	apiTimeout = 2 * time.Second
+	// setupLogEvery spaces Setup's log lines while it waits.
+	setupLogEvery = 5 * time.Second
+)
+
+// orderStream is the name of order partition p's stream.
+func orderStream(p int) string { return "ORDERS_" + strconv.Itoa(p) }
+
+// Partition returns the order partition of hash h: its first two bytes
+// modulo the number of partitions.
+func Partition(h common.Hash, partitions int) int {
+	return int(uint16(h[0])<<8|uint16(h[1])) % partitions
+}
+
+// orderSubject is the subject of order h in partition p.
+func orderSubject(p int, h common.Hash) string {
+	return "orders." + strconv.Itoa(p) + "." + hex.EncodeToString(h[:])
+}
+
+// sharedSubject is the subject of a shared entity ("a/b" → shared.a.b;
+// persistence.CheckEntity keeps it within subject characters).
+func sharedSubject(entity string) string {
+	return "shared." + strings.ReplaceAll(entity, "/", ".")
+}
+
+// leaseSubject is the subject of lease name.
+func leaseSubject(name string) string { return "lease." + name }
+
+// streamConfigs returns the configuration of every stream.
+func (n *Node) streamConfigs() []jetstream.StreamConfig {
+	c := n.opts.Cluster
+	base := jetstream.StreamConfig{
+		Retention: jetstream.LimitsPolicy, MaxMsgs: -1, MaxBytes: -1, MaxMsgsPerSubject: -1,
+		Storage: jetstream.FileStorage, Replicas: c.Replicas, PersistMode: jetstream.DefaultPersistMode,
+		Duplicates: dupWindow, AllowDirect: true, DenyDelete: true, DenyPurge: true,
+		Discard: jetstream.DiscardNew,
+	}
+	out := make([]jetstream.StreamConfig, 0, c.OrderPartitions+2)
+	for p := range c.OrderPartitions {
+		s := base
+		s.Name, s.Subjects = orderStream(p), []string{"orders." + strconv.Itoa(p) + ".*"}
+		s.Description = "order transitions, partition " + strconv.Itoa(p) + " of " + strconv.Itoa(c.OrderPartitions)
+		s.Metadata = map[string]string{partitionsKey: strconv.Itoa(c.OrderPartitions)}
+		out = append(out, s)
+	}
+	shared := base
+	shared.Name, shared.Subjects, shared.Description = sharedStream, []string{"shared.>"}, "shared records (accounts, keys, webhook endpoints)"
+	out = append(out, shared)
+	lease := base
+	lease.Name, lease.Subjects, lease.Description = leaseStream, []string{"lease.*"}, "leases (chain lifecycle driver)"
+	lease.MaxMsgsPerSubject, lease.AllowMsgTTL, lease.Discard = 1, true, jetstream.DiscardOld
+	lease.DenyPurge = false
+	out = append(out, lease)
+	return out
+}
+
+// Setup creates or updates every stream, retrying while the cluster forms
+// (until ctx ends). It is idempotent: every node runs it at every start. It
+// refuses to run when the cluster's order streams were made for another
+// cluster.orderPartitions: orders are placed by partition, so the count
+// cannot change once orders exist.
+func (n *Node) Setup(ctx context.Context) error {
+	var last error
+	var logged time.Time
+	for {
+		err := n.setupOnce(ctx)
+		if err == nil || errors.Is(err, errPartitionsChanged) {
+			return err
+		}
+		last = err
+		if time.Since(logged) >= setupLogEvery {
+			n.log.Info("natsjs: the streams are not set up yet (waiting for a quorum of the cluster's nodes); retrying", "err", err)
+			logged = time.Now()
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("natsjs: set up the streams: %w (last error: %v)", ctx.Err(), last)
+		case <-time.After(setupRetry):
+		}
+	}
+}
+
+var errPartitionsChanged = errors.New("natsjs: cluster.orderPartitions differs from the order streams the cluster holds")
+
+func (n *Node) setupOnce(ctx context.Context) error {
+	if !n.srv.JetStreamIsCurrent() {
+		return errors.New("natsjs: no JetStream meta leader yet")
+	}
+	if err := n.checkPartitions(ctx); err != nil {
+		return err
+	}
+	for _, cfg := range n.streamConfigs() {
+		s, err := n.ensureStream(ctx, cfg)
+		if err != nil {
+			return fmt.Errorf("natsjs: stream %s: %w", cfg.Name, err)
+		}
+		n.mu.Lock()
+		n.streams[cfg.Name] = s
+		n.mu.Unlock()
+	}
+	return nil
+}
+
+// ensureStream creates the stream of cfg, or updates it when it differs in
+// a setting the engine relies on.
+func (n *Node) ensureStream(ctx context.Context, cfg jetstream.StreamConfig) (jetstream.Stream, error) {
+	actx, cancel := context.WithTimeout(ctx, apiTimeout)
+	defer cancel()
+	s, err := n.js.Stream(actx, cfg.Name)
+	switch {
+	case errors.Is(err, jetstream.ErrStreamNotFound):
+		return n.js.CreateStream(actx, cfg)
+	case err != nil:
+		return nil, err
+	case sameStream(s.CachedInfo().Config, cfg):
+		return s, nil
+	}
+	n.log.Info("natsjs: updating a stream's settings", "stream", cfg.Name)
+	return n.js.UpdateStream(actx, cfg)
+}
+
+// sameStream reports whether the stream has the settings of want that the
+// engine relies on.
+func sameStream(got, want jetstream.StreamConfig) bool {
+	return slices.Equal(got.Subjects, want.Subjects) && got.Replicas == want.Replicas && got.Storage == want.Storage &&
+		got.PersistMode == want.PersistMode && got.Duplicates == want.Duplicates && got.AllowDirect == want.AllowDirect &&
+		got.DenyDelete == want.DenyDelete && got.DenyPurge == want.DenyPurge && got.AllowMsgTTL == want.AllowMsgTTL &&
+		got.MaxMsgsPerSubject == want.MaxMsgsPerSubject && got.MaxMsgs == want.MaxMsgs && got.MaxBytes == want.MaxBytes &&
+		got.MaxAge == want.MaxAge && got.Metadata[partitionsKey] == want.Metadata[partitionsKey]
+}
+
+// checkPartitions fails when the order streams were made for another
+// number of partitions (the metadata of ORDERS_0, which exists whenever
+// any order stream does).
+func (n *Node) checkPartitions(ctx context.Context) error {
+	actx, cancel := context.WithTimeout(ctx, apiTimeout)
+	defer cancel()
+	s, err := n.js.Stream(actx, orderStream(0))
+	if errors.Is(err, jetstream.ErrStreamNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	want, got := strconv.Itoa(n.opts.Cluster.OrderPartitions), s.CachedInfo().Config.Metadata[partitionsKey]
+	if got != want {
+		return fmt.Errorf("%w: stream %s was made for %q partitions, cluster.orderPartitions is %s",
+			errPartitionsChanged, orderStream(0), got, want)
+	}
+	return nil
+}
+
+// partitionsKey is the order streams' metadata key holding the number of
+// partitions they were made for.
+const partitionsKey = "orderengine.partitions"

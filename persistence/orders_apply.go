@@ -1,0 +1,150 @@
+package persistence
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// Applying a replicated order journal. In a cluster the order transitions
+// are messages of replicated logs (cluster/natsjs); every node applies every
+// message, in log order, to its own store with the same writes as a local
+// AppendOrder (record, index moves, ledger entries, binding, outbox events),
+// and stores how far it got in the same batch (j/<log>), so a restart
+// resumes exactly after the last message applied.
+//
+// A transition whose version the store already holds (or a later one) is
+// skipped, so applying a message twice changes nothing. The index moves
+// start from the stored record's status, whatever the message's Prev says:
+// the indexes always match the record.
+//
+// The batch is committed without waiting for the fsync: the replicated log
+// is the durable copy, and Pebble's write-ahead log keeps a prefix of what
+// was applied, with its position, after any crash.
+
+// AppliedChange is one transition an OrderApply wrote: what the engine's
+// change feed is told (the previous status here, 0 for a new order).
+type AppliedChange struct {
+	Prev   Status
+	Record *OrderRecord
+	Bind   *common.Address
+}
+
+// OrderApply is one batch of transitions applied from a replicated log. It
+// is used by one goroutine: Add the messages in log order, then Commit with
+// the position of the last one, then Close.
+type OrderApply struct {
+	o       *Orders
+	b       *pebble.Batch
+	staged  []*stagedEvents
+	changes []AppliedChange
+}
+
+// BeginApply starts a batch of replicated transitions.
+func (o *Orders) BeginApply() *OrderApply {
+	return &OrderApply{o: o, b: o.store.db.NewIndexedBatch()}
+}
+
+// Add writes t to the batch unless the store (or the batch) already holds
+// its version or a later one; applied reports which.
+func (a *OrderApply) Add(t *OrderTransition) (applied bool, err error) {
+	rec := t.Record
+	if err := rec.check(); err != nil {
+		return false, err
+	}
+	if len(t.Events) > 0 && a.o.outbox == nil {
+		return false, ErrNoOutbox
+	}
+	prev, version, found, err := a.stored(rec.Hash)
+	if err != nil {
+		return false, err
+	}
+	if found && version >= rec.Version {
+		return false, nil
+	}
+	if !found {
+		a.o.stored.add(rec.Hash)
+	}
+	w := *t
+	w.Prev = prev
+	if err := a.o.writeTransition(a.b, &w, appendOrder(make([]byte, 0, 384), rec)); err != nil {
+		return false, fmt.Errorf("persistence: apply order %s: %w", rec.Hash.Hex(), err)
+	}
+	st, err := a.o.outbox.stage(a.b, rec.AccountID, t.Events)
+	if err != nil {
+		return false, err
+	}
+	if st != nil {
+		a.staged = append(a.staged, st)
+	}
+	a.changes = append(a.changes, AppliedChange{Prev: prev, Record: rec, Bind: t.Bind})
+	return true, nil
+}
+
+// stored returns the status and version of the order h as the batch sees
+// it (found false: no record).
+func (a *OrderApply) stored(h common.Hash) (Status, uint64, bool, error) {
+	v, closer, err := a.b.Get(OrderKey(h))
+	if err == pebble.ErrNotFound {
+		return 0, 0, false, nil
+	}
+	if err != nil {
+		return 0, 0, false, fmt.Errorf("persistence: apply: %w", err)
+	}
+	defer closer.Close()
+	var rec OrderRecord
+	if err := decodeOrder(v, &rec); err != nil {
+		return 0, 0, false, fmt.Errorf("persistence: apply: decode order %s: %w", h.Hex(), err)
+	}
+	return rec.Status, rec.Version, true, nil
+}
+
+// Commit writes the batch with log's position seq and returns the changes
+// applied, in order, for the change feed. Events staged are settled either
+// way.
+func (a *OrderApply) Commit(log string, seq uint64) ([]AppliedChange, error) {
+	err := a.b.Set(orderLogKey(log), binary.BigEndian.AppendUint64(nil, seq), nil)
+	if err == nil {
+		err = a.o.store.Commit(a.b, pebble.NoSync)
+	}
+	for _, st := range a.staged {
+		a.o.outbox.settle(st, err == nil)
+	}
+	a.staged = nil
+	if err != nil {
+		return nil, fmt.Errorf("persistence: apply %s up to %d: %w", log, seq, err)
+	}
+	return a.changes, nil
+}
+
+// Close releases the batch. Events staged and not committed are settled as
+// not durable.
+func (a *OrderApply) Close() {
+	for _, st := range a.staged {
+		a.o.outbox.settle(st, false)
+	}
+	a.staged = nil
+	_ = a.b.Close()
+}
+
+// LogPosition returns the last message of the replicated order log applied
+// to this store (0: none).
+func (o *Orders) LogPosition(log string) (uint64, error) {
+	return readPosition(o.store, orderLogKey(log))
+}
+
+// readPosition reads a position key (absent: 0).
+func readPosition(s *Store, key []byte) (uint64, error) {
+	v, ok, err := s.get(key)
+	if err != nil || !ok {
+		return 0, err
+	}
+	if len(v) != 8 {
+		return 0, fmt.Errorf("persistence: corrupt log position %q", key)
+	}
+	return binary.BigEndian.Uint64(v), nil
+}
+
+func orderLogKey(log string) []byte { return []byte(prefixOrderLog + log) }

@@ -1,0 +1,327 @@
+package persistence
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/config"
+)
+
+// TestTransitionCodecRoundTrip: a transition with every part survives the
+// codec, and the events get the id and time every node then writes.
+func TestTransitionCodecRoundTrip(t *testing.T) {
+	rec := testRecord(7, StatusCancelled)
+	rec.Version, rec.AccountID, rec.Reason = 3, "acc_1", "maker"
+	bind := common.HexToAddress("0x00000000000000000000000000000000000000b1")
+	in := &OrderTransition{Record: rec, Expect: 2, Prev: StatusPending, Bind: &bind,
+		Ledger: []LedgerEntry{{TxHash: common.HexToHash("0x01"), LogIndex: 4, Kind: LedgerCancel}, {LogIndex: LedgerNoLog, Kind: LedgerOffChain}},
+		Events: []OutboxEvent{{Trigger: TriggerOrderCancelled, Data: EventData{OrderHash: rec.Hash.Hex()}}}}
+	now := time.Unix(1_800_000_123, 0)
+	b, err := EncodeTransition(in, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Events[0].ID == "" || !in.Events[0].CreatedAt.Equal(now) {
+		t.Fatalf("event not stamped: %+v", in.Events[0])
+	}
+	out, err := DecodeTransition(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(in, out) {
+		t.Fatalf("round trip:\n in %+v\nout %+v", in, out)
+	}
+	if _, err := DecodeTransition(b[:len(b)-1]); err == nil {
+		t.Fatal("a truncated transition decoded")
+	}
+	bad := *in
+	bad.Expect = 5
+	if _, err := EncodeTransition(&bad, now); err == nil {
+		t.Fatal("a version that does not follow Expect was encoded")
+	}
+}
+
+// TestOrderApplyIdempotent: applying a log's transitions writes what a local
+// append writes, with the position in the same batch; applying them again
+// (or an older version) changes nothing and reports nothing to the feed.
+func TestOrderApplyIdempotent(t *testing.T) {
+	s := openTestStore(t)
+	o := NewOrders(s, NewOutbox(s, nil, nil))
+	rec := testRecord(1, StatusPending)
+	rec.AccountID = "acc_1"
+	v2 := rec.Clone()
+	v2.Version, v2.Status = 2, StatusCancelled
+	ts := []*OrderTransition{
+		{Record: rec},
+		{Record: v2, Expect: 1, Prev: StatusPending, Ledger: []LedgerEntry{{LogIndex: LedgerNoLog, Kind: LedgerOffChain}},
+			Events: []OutboxEvent{{ID: "evt_1", Trigger: TriggerOrderCancelled, CreatedAt: time.Unix(1, 0).UTC()}}},
+	}
+	changes := applyAll(t, o, "ORDERS_0", 7, ts...)
+	if len(changes) != 2 || changes[0].Prev != 0 || changes[1].Prev != StatusPending || changes[1].Record.Status != StatusCancelled {
+		t.Fatalf("changes %+v", changes)
+	}
+	if pos, err := o.LogPosition("ORDERS_0"); err != nil || pos != 7 {
+		t.Fatalf("position %d %v", pos, err)
+	}
+	if again := applyAll(t, o, "ORDERS_0", 8, ts...); len(again) != 0 {
+		t.Fatalf("a second apply reported %d changes", len(again))
+	}
+	got, ok, err := o.Load(rec.Hash)
+	if err != nil || !ok || got.Version != 2 || got.Status != StatusCancelled {
+		t.Fatalf("stored %+v %v %v", got, ok, err)
+	}
+	list, _, err := o.List(ListFilter{Status: StatusPending, Limit: 10})
+	if err != nil || len(list) != 0 {
+		t.Fatalf("pending index still lists %d orders (%v)", len(list), err)
+	}
+	if list, _, _ = o.List(ListFilter{Status: StatusCancelled, Limit: 10}); len(list) != 1 {
+		t.Fatalf("cancelled index lists %d orders", len(list))
+	}
+	if l, _ := o.LoadLedger(rec.Hash); len(l) != 1 {
+		t.Fatalf("ledger %+v", l)
+	}
+	if ev, _ := o.outbox.Scan("acc_1", 0, 10); len(ev) != 1 || ev[0].Event.ID != "evt_1" {
+		t.Fatalf("outbox %+v", ev)
+	}
+	if !o.MayExist(rec.Hash) {
+		t.Fatal("an applied order is not in the hash filter")
+	}
+}
+
+func applyAll(t *testing.T, o *Orders, log string, seq uint64, ts ...*OrderTransition) []AppliedChange {
+	t.Helper()
+	a := o.BeginApply()
+	defer a.Close()
+	for _, tr := range ts {
+		if _, err := a.Add(tr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	changes, err := a.Commit(log, seq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return changes
+}
+
+// fakeSharedLog records what the store would publish: a test double for
+// the replicated log (cluster/natsjs tests the real one), which applies
+// the published bytes to another store as a node would. interfere, when
+// set, runs once at the next Publish as another node's write landing
+// first.
+type fakeSharedLog struct {
+	rev       uint64
+	applyTo   []*Store
+	seq       uint64
+	published int
+	interfere func() []byte
+}
+
+func (f *fakeSharedLog) Barrier(context.Context, string) (uint64, error) { return f.rev, nil }
+
+func (f *fakeSharedLog) Publish(_ context.Context, _ string, rev uint64, repr []byte) error {
+	if f.interfere != nil {
+		other := f.interfere()
+		f.interfere = nil
+		if err := f.land(other); err != nil {
+			return err
+		}
+	}
+	if rev != f.rev {
+		return ErrSharedConflict
+	}
+	f.published++
+	return f.land(repr)
+}
+
+func (f *fakeSharedLog) land(repr []byte) error {
+	f.seq++
+	f.rev = f.seq
+	for _, s := range f.applyTo {
+		if err := s.ApplyShared(repr, "SHARED", f.seq); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TestSharedWritesConverge: account writes through a shared log are
+// applied from their bytes, the position kept, and the authentication
+// cache drops a key disabled by the applied batch; sessions take the same
+// path; a batch with nothing in it publishes nothing.
+func TestSharedWritesConverge(t *testing.T) {
+	s := openTestStore(t)
+	log := &fakeSharedLog{applyTo: []*Store{s}}
+	s.UseSharedLog(log)
+	a := NewAccounts(s, nil)
+	acct, err := a.CreateAccount("x", config.TierFree, config.BucketLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, rec, err := a.IssueKey(acct.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Authenticate(key); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.DisableKey(rec.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Authenticate(key); err == nil {
+		t.Fatal("a disabled key still authenticates")
+	}
+	if pos, err := s.SharedPosition("SHARED"); err != nil || pos != 3 {
+		t.Fatalf("shared position %d %v", pos, err)
+	}
+	sessions := NewSessions(s, nil)
+	token, _, err := sessions.Create(acct.ID, common.Address{1}, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := sessions.Lookup(token); !ok || err != nil {
+		t.Fatalf("session lookup: %v %v", ok, err)
+	}
+	if log.published != 4 {
+		t.Fatalf("%d shared writes published, want 4", log.published)
+	}
+	err = s.UpdateShared(context.Background(), accountsEntity, func(tx *SharedTx) error {
+		return tx.Commit(context.Background(), func(*pebble.Batch) error { return nil })
+	})
+	if err != nil || log.published != 4 {
+		t.Fatalf("an empty shared write: %v, %d published", err, log.published)
+	}
+}
+
+// TestSharedWritesDropOtherNodesCaches: a node that cached a key, an
+// account and a wallet link serves the change another node wrote as soon
+// as it applied the shared batch: the disabled key refused, the new tier,
+// the unlinked wallet gone.
+func TestSharedWritesDropOtherNodesCaches(t *testing.T) {
+	sa, sb := openTestStore(t), openTestStore(t)
+	log := &fakeSharedLog{applyTo: []*Store{sa, sb}}
+	sa.UseSharedLog(log)
+	a, b := NewAccounts(sa, nil), NewAccounts(sb, nil)
+	acct, err := a.CreateAccount("x", config.TierFree, config.BucketLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, rec, err := a.IssueKey(acct.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := common.Address{7}
+	if _, err := a.LinkWallet(acct.ID, w, 5); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := b.Authenticate(key); err != nil || p.Account.Tier != config.TierFree {
+		t.Fatalf("node b before: %+v %v", p, err)
+	}
+	if id, ok, err := b.AccountOfWallet(w); !ok || err != nil || id != acct.ID {
+		t.Fatalf("node b's wallet lookup before: %q %v %v", id, ok, err)
+	}
+	if _, err := a.SetTier(acct.ID, config.TierBuilder, config.BucketLimits{}); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := b.Authenticate(key); err != nil || p.Account.Tier != config.TierBuilder {
+		t.Fatalf("node b after the tier change: %+v %v", p, err)
+	}
+	if _, err := a.UnlinkWallet(acct.ID, w); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := b.AccountOfWallet(w); ok || err != nil {
+		t.Fatalf("node b still finds the unlinked wallet: %v %v", ok, err)
+	}
+	if _, err := a.DisableKey(rec.ID); err != nil {
+		t.Fatal(err)
+	}
+	var apiErr *orderengine.Error
+	if _, err := b.Authenticate(key); !errors.As(err, &apiErr) || apiErr.Code != orderengine.CodeKeyDisabled {
+		t.Fatalf("node b after the disable: %v", err)
+	}
+}
+
+// TestSharedConflictRunsAgain: when another node's write of the entity
+// lands between a mutation's reads and its commit, the commit is refused
+// and the mutation runs again on what that write left: here a tier
+// application after another node moved the account to that tier is
+// ALREADY_EXISTS, not a stale pending application.
+func TestSharedConflictRunsAgain(t *testing.T) {
+	s := openTestStore(t)
+	log := &fakeSharedLog{applyTo: []*Store{s}}
+	s.UseSharedLog(log)
+	a := NewAccounts(s, nil)
+	acct, err := a.CreateAccount("x", config.TierFree, config.BucketLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log.interfere = func() []byte {
+		moved := *acct
+		moved.Tier = config.TierBuilder
+		b := s.db.NewBatch()
+		defer func() { _ = b.Close() }()
+		if err := setJSON(b, accountKey(acct.ID), &moved); err != nil {
+			t.Fatal(err)
+		}
+		return append([]byte(nil), b.Repr()...)
+	}
+	_, err = a.ApplyForTier(acct.ID, TierApplication{Tier: config.TierBuilder, UseCase: "u", ExpectedVolume: "v"})
+	var apiErr *orderengine.Error
+	if !errors.As(err, &apiErr) || apiErr.Code != orderengine.CodeAlreadyExists {
+		t.Fatalf("tier application after another node's tier change: %v", err)
+	}
+	got, err := a.Account(acct.ID)
+	if err != nil || got.Tier != config.TierBuilder || got.TierApplication != nil {
+		t.Fatalf("account after the conflict: %+v %v", got, err)
+	}
+	// A mutation that keeps conflicting gives up with SERVICE_UNAVAILABLE.
+	stale := 0
+	err = s.UpdateShared(context.Background(), accountsEntity, func(tx *SharedTx) error {
+		stale++
+		log.rev++
+		return tx.Commit(context.Background(), func(b *pebble.Batch) error { return b.Set(accountKey("acc_y"), []byte("{}"), nil) })
+	})
+	if !errors.As(err, &apiErr) || apiErr.Code != orderengine.CodeServiceUnavailable || stale != sharedAttempts {
+		t.Fatalf("endless conflicts: %v after %d runs", err, stale)
+	}
+}
+
+// TestApplySharedRefusesChainData: a shared batch may not write chain-bound
+// records, positions or metadata.
+func TestApplySharedRefusesChainData(t *testing.T) {
+	s := openTestStore(t)
+	for _, key := range [][]byte{OrderKey(common.Hash{1}), []byte("m/schema"), []byte("g/SHARED"), []byte("zz-unknown")} {
+		b := s.db.NewBatch()
+		_ = b.Set(key, []byte("x"), nil)
+		if err := s.ApplyShared(b.Repr(), "SHARED", 1); err == nil {
+			t.Errorf("a shared batch wrote %q", key)
+		}
+		_ = b.Close()
+	}
+	b := s.db.NewBatch()
+	_ = b.Set(accountKey("acc_1"), []byte(`{"id":"acc_1"}`), nil)
+	if err := s.ApplyShared(b.Repr(), "SHARED", 1); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok, _ := s.get(accountKey("acc_1")); !ok || string(v) != `{"id":"acc_1"}` {
+		t.Fatalf("account %q %v", v, ok)
+	}
+}
+
+// openTestStore opens a store in a temporary folder, closed at the end.
+func openTestStore(t *testing.T) *Store {
+	t.Helper()
+	s, err := Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
