@@ -67,3 +67,37 @@ func TestOrderEventsReachTheMakersLinkedAccount(t *testing.T) {
 		t.Fatalf("maker linked to the submitter: %d events for it, %d for the former owner; want 3 and 1", n, m)
 	}
 }
+
+// A node applying a replicated transition writes its events to the same
+// outboxes as a local AppendOrder: the submitter's and the maker's linked
+// account's, one event (the id the message carries) in both.
+func TestAppliedOrderEventsReachTheMakersLinkedAccount(t *testing.T) {
+	s := openTemp(t, t.TempDir())
+	defer s.Close()
+	accts := NewAccounts(s, nil)
+	submitter, err := accts.CreateAccount("submitter", config.TierFree, config.BucketLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	owner, err := accts.CreateAccount("owner", config.TierFree, config.BucketLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ob := NewOutbox(s, nil, nil)
+	o := NewOrders(s, ob, WithLinkedWallets(accts))
+	rec := testRecord(0, StatusPending)
+	rec.AccountID = submitter.ID
+	if _, err := accts.LinkWallet(owner.ID, rec.Order.Maker, 10); err != nil {
+		t.Fatal(err)
+	}
+	cancelled := *rec
+	cancelled.Version, cancelled.Status = 2, StatusCancelled
+	ev := OutboxEvent{ID: NewEventID(), Trigger: TriggerOrderCancelled, Data: EventData{OrderHash: rec.Hash.Hex()}}
+	applyAll(t, o, "orders-0", 2, &OrderTransition{Record: rec}, &OrderTransition{Record: &cancelled, Expect: 1, Prev: StatusPending, Events: []OutboxEvent{ev}})
+	for _, acct := range []string{submitter.ID, owner.ID} {
+		rows, err := ob.ScanRows(acct, 0, 10)
+		if err != nil || len(rows) != 1 || rows[0].ID != ev.ID {
+			t.Fatalf("outbox of %s: %+v %v, want the one event %s", acct, rows, err, ev.ID)
+		}
+	}
+}
