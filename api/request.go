@@ -77,10 +77,19 @@ type SwapsRequest struct {
 	Cursor        string
 }
 
-// CreateWebhookRequest is the body of POST /v1/webhooks.
+// CreateWebhookRequest is the body of POST /v1/webhooks, with its
+// Idempotency-Key header ("" when absent).
 type CreateWebhookRequest struct {
-	URL    string   `json:"url"`
-	Events []string `json:"events,omitempty"`
+	URL            string   `json:"url"`
+	Events         []string `json:"events,omitempty"`
+	IdempotencyKey string   `json:"-"`
+}
+
+// RotateWebhookSecretRequest is the body of POST
+// /v1/webhooks/{id}/rotate-secret: how long the replaced secret keeps
+// signing (nil: the default).
+type RotateWebhookSecretRequest struct {
+	OverlapSeconds *int64 `json:"overlapSeconds"`
 }
 
 // KeeperExecutableRequest holds the query of GET /v1/keeper/executable.

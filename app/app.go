@@ -208,7 +208,7 @@ func (s *System) openStore() error {
 	s.closeWith(func() error { s.Actors.Shutdown(); return nil })
 	s.Accounts = persistence.NewAccounts(store, s.Clock.Now)
 	s.Outbox = persistence.NewOutbox(store, s.Log, s.Clock.Now)
-	s.Orders = persistence.NewOrders(store, s.Outbox)
+	s.Orders = persistence.NewOrders(store, s.Outbox, persistence.WithLinkedWallets(s.Accounts))
 	s.Chain = persistence.NewChain(store)
 	return nil
 }

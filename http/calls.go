@@ -1,6 +1,7 @@
 package http
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"strconv"
@@ -252,14 +253,59 @@ func callStats(ctx context.Context, s *Services, _ *input) (any, error) {
 }
 
 func callCreateWebhook(ctx context.Context, s *Services, in *input) (any, error) {
-	var req api.CreateWebhookRequest
-	if err := json.Unmarshal(in.c.Body(), &req); err != nil || req.URL == "" {
-		return nil, orderengine.Errorf(orderengine.CodeInvalidRequest, "body must be {\"url\": \"https://…\", \"events\": [...]}")
+	req, err := parseCreateWebhook(in.c.Body())
+	if err != nil {
+		return nil, err
 	}
+	req.IdempotencyKey = utils.CopyString(in.c.Get(headerIdempotencyKey))
 	if s.Webhooks == nil {
 		return nil, errUnimplemented
 	}
 	return s.Webhooks.Create(ctx, in.caller, req)
+}
+
+// headerIdempotencyKey names the header that makes a create idempotent.
+const headerIdempotencyKey = "Idempotency-Key"
+
+// parseCreateWebhook reads the body of POST /v1/webhooks, refusing a
+// field it does not define (wallets among them: an endpoint receives the
+// events of every order of the account's keys and linked wallets).
+func parseCreateWebhook(body []byte) (api.CreateWebhookRequest, error) {
+	var req api.CreateWebhookRequest
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(&req)
+	if err != nil && strings.HasPrefix(err.Error(), "json: unknown field ") {
+		field := strings.TrimPrefix(err.Error(), "json: unknown field ")
+		if field == `"wallets"` {
+			return req, orderengine.Errorf(orderengine.CodeInvalidRequest, "wallets is not a field of a webhook endpoint: an endpoint receives the events of every order submitted with the account's keys and of every order whose maker is one of its linked wallets (POST /v1/account/wallets)")
+		}
+		return req, orderengine.Errorf(orderengine.CodeInvalidRequest, "unknown field %s: the body is {\"url\": \"https://…\", \"events\": [...]}", field)
+	}
+	if err != nil || req.URL == "" {
+		return req, orderengine.Errorf(orderengine.CodeInvalidRequest, "body must be {\"url\": \"https://…\", \"events\": [...]}")
+	}
+	return req, nil
+}
+
+func callResendDelivery(ctx context.Context, s *Services, in *input) (any, error) {
+	if s.Webhooks == nil {
+		return nil, errUnimplemented
+	}
+	return s.Webhooks.Resend(ctx, in.caller, in.param("id"), in.param("deliveryId"))
+}
+
+func callRotateWebhookSecret(ctx context.Context, s *Services, in *input) (any, error) {
+	var req api.RotateWebhookSecretRequest
+	dec := json.NewDecoder(bytes.NewReader(in.c.Body()))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		return nil, orderengine.Errorf(orderengine.CodeInvalidRequest, "body must be {\"overlapSeconds\": <0 to 604800>} ({} for the default, 86400)")
+	}
+	if s.Webhooks == nil {
+		return nil, errUnimplemented
+	}
+	return s.Webhooks.RotateSecret(ctx, in.caller, in.param("id"), req)
 }
 
 func callListWebhooks(ctx context.Context, s *Services, in *input) (any, error) {

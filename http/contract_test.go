@@ -207,6 +207,7 @@ var specBuckets = map[string]string{
 	"GET /v1/tokens": "read", "GET /api/spot": "read",
 	"POST /v1/webhooks": "read", "GET /v1/webhooks": "read", "GET /v1/webhooks/{id}": "read", "DELETE /v1/webhooks/{id}": "read",
 	"POST /v1/webhooks/{id}/test": "read", "GET /v1/webhooks/{id}/deliveries": "read", "GET /v1/keeper/executable": "read",
+	"POST /v1/webhooks/{id}/deliveries/{deliveryId}/resend": "read", "POST /v1/webhooks/{id}/rotate-secret": "read",
 	"GET /v1/errors": "address", "GET /v1/config": "address", "GET /v1/openapi.json": "address", "GET /healthz": "none", "GET /readyz": "none",
 	"GET /v1/auth/nonce": "address", "POST /v1/auth/signin": "address", "POST /v1/auth/signout": "address",
 	"GET /v1/account": "read", "POST /v1/account/wallets": "read", "DELETE /v1/account/wallets/{address}": "read",
@@ -400,14 +401,17 @@ func TestErrorCatalogServesTheContract(t *testing.T) {
 
 // TestWebhookOperationsDocumentWhatTheyAnswer: another account's endpoint
 // id answers 404 NOT_FOUND, exactly like an unknown one (docs/webhooks.md),
-// so the {id} operations document 404 and never 403.
+// so the {id} operations document 404; 403 only where a dashboard session
+// must send its CSRF token (the calls that change state), never on a read.
 func TestWebhookOperationsDocumentWhatTheyAnswer(t *testing.T) {
 	ts := apptest.NewTestServer(t)
 	doc, _ := operations(t, ts)
-	for _, p := range []string{"/v1/webhooks/{id}", "/v1/webhooks/{id}/test", "/v1/webhooks/{id}/deliveries"} {
+	for _, p := range []string{"/v1/webhooks/{id}", "/v1/webhooks/{id}/test", "/v1/webhooks/{id}/deliveries",
+		"/v1/webhooks/{id}/deliveries/{deliveryId}/resend", "/v1/webhooks/{id}/rotate-secret"} {
 		for method, o := range doc.Paths.Find(p).Operations() {
-			if o.Responses.Status(404) == nil || o.Responses.Status(403) != nil {
-				t.Errorf("%s %s documents 404 %v, 403 %v; want 404 only", method, p, o.Responses.Status(404) != nil, o.Responses.Status(403) != nil)
+			changes := method != "GET"
+			if o.Responses.Status(404) == nil || (o.Responses.Status(403) != nil) != changes {
+				t.Errorf("%s %s documents 404 %v, 403 %v; want 404, and 403 only on a change", method, p, o.Responses.Status(404) != nil, o.Responses.Status(403) != nil)
 			}
 		}
 	}

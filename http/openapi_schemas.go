@@ -219,17 +219,23 @@ func schemas() obj {
 			"webhooks": obj{"description": "Webhook delivery counters, null until webhooks run."},
 		}),
 		"WebhookEvent": obj{"type": "string", "enum": []string{"order.filled", "order.cancelled", "order.expired", "order.failed", "stop.triggered", "dca.completed", "dca.stalled", "test.ping"}},
-		"CreateWebhookRequest": object([]string{"url"}, obj{
+		"CreateWebhookRequest": closed(object([]string{"url"}, obj{
 			"url": obj{"type": "string", "format": "uri"}, "events": arrayOf(ref("WebhookEvent")),
-		}),
+		})),
+		"RotateWebhookSecretRequest": described(closed(object(nil, obj{
+			"overlapSeconds": obj{"type": "integer", "minimum": 0, "maximum": 604800, "default": 86400,
+				"description": "How long the replaced secret keeps signing: each delivery then carries one v1 per secret in X-Service-Signature. 0 stops it at once."},
+		})), "A secret rotation; {} for the default overlap."),
+		"IdempotencyKey": obj{"type": "string", "minLength": 1, "maxLength": 255, "pattern": `^[ -~]+$`, "description": "A client-chosen key, unique per intended create (printable ASCII)."},
 		"Webhook": object([]string{"id", "url", "events", "allEvents", "enabled", "createdAt"}, obj{
 			"id": ref("WebhookID"), "url": obj{"type": "string"}, "events": arrayOf(ref("WebhookEvent")),
 			"allEvents":      obj{"type": "boolean", "description": "Subscribed to every trigger (events lists them all)."},
 			"enabled":        obj{"type": "boolean", "description": "False once disabled after 24 h of failures; re-create the endpoint to re-enable it."},
 			"disabledReason": str("Why the endpoint was disabled."), "disabledAt": dateTime(),
 			"createdAt": dateTime(), "failingSince": dateTime(), "lastSuccessAt": dateTime(),
+			"previousSecretExpiresAt": described(dateTime(), "Set during a secret rotation's overlap: until then the replaced secret signs every delivery too."),
 		}),
-		"WebhookCreated":    obj{"allOf": []obj{ref("Webhook"), object([]string{"secret"}, obj{"secret": pattern(`^whsec_`, "Signing secret, shown only here.")})}},
+		"WebhookCreated":    obj{"allOf": []obj{ref("Webhook"), object([]string{"secret"}, obj{"secret": pattern(`^whsec_`, "Signing secret, shown only in this answer (a create, its replay under the same Idempotency-Key, or a rotation).")})}},
 		"WebhookList":       object([]string{"webhooks"}, obj{"webhooks": arrayOf(ref("Webhook"))}),
 		"WebhookTestResult": object([]string{"deliveryId"}, obj{"deliveryId": str("Id of the queued test.ping delivery (X-Service-Delivery).")}),
 		"Delivery": object([]string{"id", "event", "status", "createdAt", "attempts", "responseCode", "latencyMs", "nextRetryAt", "attemptLog"}, obj{

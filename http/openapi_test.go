@@ -30,6 +30,7 @@ func TestOpenAPIDocumentCoversSpec(t *testing.T) {
 		{"GET", "/v1/errors"}, {"GET", "/v1/config"}, {"GET", "/v1/openapi.json"}, {"GET", "/api/spot"},
 		{"POST", "/v1/webhooks"}, {"GET", "/v1/webhooks"}, {"GET", "/v1/webhooks/{id}"}, {"DELETE", "/v1/webhooks/{id}"},
 		{"POST", "/v1/webhooks/{id}/test"}, {"GET", "/v1/webhooks/{id}/deliveries"}, {"GET", "/v1/keeper/executable"},
+		{"POST", "/v1/webhooks/{id}/deliveries/{deliveryId}/resend"}, {"POST", "/v1/webhooks/{id}/rotate-secret"},
 		{"GET", "/healthz"}, {"GET", "/readyz"},
 		// contract.md section 10.
 		{"GET", "/v1/auth/nonce"}, {"POST", "/v1/auth/signin"}, {"POST", "/v1/auth/signout"},
@@ -61,8 +62,8 @@ func TestOpenAPIDocumentCoversSpec(t *testing.T) {
 			t.Errorf("%s %s documents 429: %v (only the health probes are never rate limited)", w[0], w[1], op.Responses.Status(429) != nil)
 		}
 	}
-	if n := len(doc.Paths.Map()); n != 34 {
-		t.Errorf("%d paths described, want 34 (update this test with the table)", n)
+	if n := len(doc.Paths.Map()); n != 36 {
+		t.Errorf("%d paths described, want 36 (update this test with the table)", n)
 	}
 	schemes := doc.Components.SecuritySchemes
 	if s := schemes["ApiKeyHeader"]; s == nil || s.Value.In != "header" || s.Value.Name != "X-API-Key" {

@@ -116,6 +116,18 @@ var errsBadInput = []orderengine.Code{orderengine.CodeInvalidRequest}
 // NOT_FOUND (never 403), so ids cannot be probed.
 var errsHookID = []orderengine.Code{orderengine.CodeNotFound}
 
+// errsHookChange are the codes of a call that changes an endpoint: an
+// unknown id, or a session call without its CSRF token or from another
+// origin.
+var errsHookChange = []orderengine.Code{orderengine.CodeNotFound, orderengine.CodeForbidden}
+
+var (
+	pIdempotencyKey = ParamDoc{Name: headerIdempotencyKey, In: "header", Schema: "IdempotencyKey",
+		Description: "Makes the create idempotent for 24 hours: the same key with the same body is answered the first answer again (the same endpoint and secret), nothing created; the same key with another body is 400 INVALID_REQUEST. 1 to 255 printable ASCII characters; a UUID is a good choice."}
+	pCSRFIfSession = ParamDoc{Name: headerCSRF, In: "header", Schema: "CSRFToken",
+		Description: "With a dashboard session: the session's csrfToken (sign-in answer or GET /v1/account), as every state-changing session call sends it. Not used with an API key."}
+)
+
 // publicRoutes returns the public route table.
 func publicRoutes() []Route {
 	routes := []Route{
@@ -190,23 +202,29 @@ func publicRoutes() []Route {
 				Params: []ParamDoc{pTokenIn, pTokenOut, q("amountIn", "UintString", "Raw amount of tokenIn.", false)},
 				Errors: []orderengine.Code{orderengine.CodeInvalidRequest, orderengine.CodeNoPool, orderengine.CodeNoRoute}}},
 
-		{Method: "POST", Path: "/v1/webhooks", Access: ReadBucket, Status: 201, JSONBody: true, call: callCreateWebhook,
+		{Method: "POST", Path: "/v1/webhooks", Access: ReadBucket, Auth: AuthKeyOrSession, Status: 201, JSONBody: true, call: callCreateWebhook,
 			Doc: OpDoc{ID: "createWebhook", Tag: "webhooks", Summary: "Register a webhook endpoint (at most 3 per account); the secret is shown only here.", Request: "CreateWebhookRequest", Response: "WebhookCreated",
-				Errors: []orderengine.Code{orderengine.CodeInvalidRequest, orderengine.CodeLimitReached, orderengine.CodePayloadTooLarge}}},
-		{Method: "GET", Path: "/v1/webhooks", Access: ReadBucket, Status: 200, call: callListWebhooks,
+				Params: []ParamDoc{pIdempotencyKey, pCSRFIfSession}, Errors: []orderengine.Code{orderengine.CodeInvalidRequest, orderengine.CodeLimitReached, orderengine.CodePayloadTooLarge, orderengine.CodeForbidden}}},
+		{Method: "GET", Path: "/v1/webhooks", Access: ReadBucket, Auth: AuthKeyOrSession, Status: 200, call: callListWebhooks,
 			Doc: OpDoc{ID: "listWebhooks", Tag: "webhooks", Summary: "The account's webhook endpoints.", Response: "WebhookList"}},
-		{Method: "GET", Path: "/v1/webhooks/:id", Access: ReadBucket, Status: 200, call: callGetWebhook,
+		{Method: "GET", Path: "/v1/webhooks/:id", Access: ReadBucket, Auth: AuthKeyOrSession, Status: 200, call: callGetWebhook,
 			Doc: OpDoc{ID: "getWebhook", Tag: "webhooks", Summary: "One webhook endpoint of the caller's account (another account's id is 404, like an unknown one).", Response: "Webhook",
 				Params: []ParamDoc{pHookID}, Errors: errsHookID}},
-		{Method: "DELETE", Path: "/v1/webhooks/:id", Access: ReadBucket, Status: 200, call: callDeleteWebhook,
+		{Method: "DELETE", Path: "/v1/webhooks/:id", Access: ReadBucket, Auth: AuthKeyOrSession, Status: 200, call: callDeleteWebhook,
 			Doc: OpDoc{ID: "deleteWebhook", Tag: "webhooks", Summary: "Delete a webhook endpoint.", Response: "SuccessResponse",
-				Params: []ParamDoc{pHookID}, Errors: errsHookID}},
-		{Method: "POST", Path: "/v1/webhooks/:id/test", Access: ReadBucket, Status: 200, call: callTestWebhook,
+				Params: []ParamDoc{pHookID, pCSRFIfSession}, Errors: errsHookChange}},
+		{Method: "POST", Path: "/v1/webhooks/:id/test", Access: ReadBucket, Auth: AuthKeyOrSession, Status: 200, call: callTestWebhook,
 			Doc: OpDoc{ID: "testWebhook", Tag: "webhooks", Summary: "Send a test.ping delivery.", Response: "WebhookTestResult",
-				Params: []ParamDoc{pHookID}, Errors: errsHookID}},
-		{Method: "GET", Path: "/v1/webhooks/:id/deliveries", Access: ReadBucket, Status: 200, call: callWebhookDeliveries,
+				Params: []ParamDoc{pHookID, pCSRFIfSession}, Errors: errsHookChange}},
+		{Method: "GET", Path: "/v1/webhooks/:id/deliveries", Access: ReadBucket, Auth: AuthKeyOrSession, Status: 200, call: callWebhookDeliveries,
 			Doc: OpDoc{ID: "listWebhookDeliveries", Tag: "webhooks", Summary: "Recent delivery attempts with status, response code, latency and next retry.", Response: "DeliveryList",
 				Params: []ParamDoc{pHookID}, Errors: errsHookID}},
+		{Method: "POST", Path: "/v1/webhooks/:id/deliveries/:deliveryId/resend", Access: ReadBucket, Auth: AuthKeyOrSession, Status: 200, call: callResendDelivery,
+			Doc: OpDoc{ID: "resendWebhookDelivery", Tag: "webhooks", Summary: "Attempt a delivery again now, under the same delivery id.", Response: "Delivery",
+				Params: []ParamDoc{pHookID, pathParam("deliveryId", "EventID", "The delivery's id (its event id, the X-Service-Delivery value)."), pCSRFIfSession}, Errors: errsHookChange}},
+		{Method: "POST", Path: "/v1/webhooks/:id/rotate-secret", Access: ReadBucket, Auth: AuthKeyOrSession, Status: 200, JSONBody: true, call: callRotateWebhookSecret,
+			Doc: OpDoc{ID: "rotateWebhookSecret", Tag: "webhooks", Summary: "Replace the signing secret; both sign during the overlap. The new secret is shown only here.", Request: "RotateWebhookSecretRequest", Response: "WebhookCreated",
+				Params: []ParamDoc{pHookID, pCSRFIfSession}, Errors: append([]orderengine.Code{orderengine.CodeInvalidRequest}, errsHookChange...)}},
 
 		{Method: "GET", Path: "/v1/keeper/executable", Access: ReadBucket, Status: 200, call: callKeeperExecutable,
 			Doc: OpDoc{ID: "keeperExecutable", Tag: "keeper", Summary: "Orders whose trigger condition holds now, with what a keeper needs to execute them.", Response: "ExecutableList",

@@ -66,7 +66,8 @@ type MarketService interface {
 	Stats(ctx context.Context) (*market.StatsBody, error)
 }
 
-// WebhookService manages the caller's webhook endpoints (contract.md §7).
+// WebhookService manages the caller's webhook endpoints (contract.md §7
+// and §10).
 // NewWebhookService adapts a webhook.Manager.
 type WebhookService interface {
 	Create(ctx context.Context, caller api.Caller, req api.CreateWebhookRequest) (*webhook.CreatedView, error)
@@ -75,6 +76,8 @@ type WebhookService interface {
 	Delete(ctx context.Context, caller api.Caller, id string) (api.Success, error)
 	Test(ctx context.Context, caller api.Caller, id string) (*webhook.TestResult, error)
 	Deliveries(ctx context.Context, caller api.Caller, id string) (*webhook.DeliveryListView, error)
+	Resend(ctx context.Context, caller api.Caller, id, deliveryID string) (*webhook.DeliveryView, error)
+	RotateSecret(ctx context.Context, caller api.Caller, id string, req api.RotateWebhookSecretRequest) (*webhook.CreatedView, error)
 }
 
 // KeeperService lists orders a keeper can execute now (keeper.Service).

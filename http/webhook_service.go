@@ -2,6 +2,9 @@ package http
 
 import (
 	"context"
+	"time"
+
+	"github.com/orderengine/orderengine"
 
 	"github.com/orderengine/orderengine/actors/webhook"
 	"github.com/orderengine/orderengine/api"
@@ -18,9 +21,10 @@ type webhookService struct {
 // by m (POST/GET /v1/webhooks and /v1/webhooks/{id}...).
 func NewWebhookService(m *webhook.Manager) WebhookService { return webhookService{m: m} }
 
-// Create registers an endpoint (201 with the secret, shown only here).
+// Create registers an endpoint (201 with the secret, shown only here),
+// idempotently under the request's Idempotency-Key.
 func (s webhookService) Create(ctx context.Context, c api.Caller, req api.CreateWebhookRequest) (*webhook.CreatedView, error) {
-	return s.m.Create(ctx, c.AccountID, req.URL, req.Events)
+	return s.m.CreateIdempotent(ctx, c.AccountID, req.URL, req.Events, req.IdempotencyKey)
 }
 
 // List returns the caller's endpoints.
@@ -49,4 +53,23 @@ func (s webhookService) Test(_ context.Context, c api.Caller, id string) (*webho
 // Deliveries returns the endpoint's recent deliveries and attempts.
 func (s webhookService) Deliveries(_ context.Context, c api.Caller, id string) (*webhook.DeliveryListView, error) {
 	return s.m.Deliveries(c.AccountID, id)
+}
+
+// Resend makes an attempt of a delivery now, under the same delivery id.
+func (s webhookService) Resend(_ context.Context, c api.Caller, id, deliveryID string) (*webhook.DeliveryView, error) {
+	return s.m.Resend(c.AccountID, id, deliveryID)
+}
+
+// RotateSecret gives the endpoint a new secret; the replaced one signs too
+// for the overlap (webhook.DefaultSecretOverlap when the request gives
+// none).
+func (s webhookService) RotateSecret(_ context.Context, c api.Caller, id string, req api.RotateWebhookSecretRequest) (*webhook.CreatedView, error) {
+	overlap := webhook.DefaultSecretOverlap
+	if req.OverlapSeconds != nil {
+		if n := *req.OverlapSeconds; n < 0 || n > int64(webhook.MaxSecretOverlap/time.Second) {
+			return nil, orderengine.Errorf(orderengine.CodeInvalidRequest, "overlapSeconds must be 0 to %d", int64(webhook.MaxSecretOverlap/time.Second))
+		}
+		overlap = time.Duration(*req.OverlapSeconds) * time.Second
+	}
+	return s.m.RotateSecret(c.AccountID, id, overlap)
 }

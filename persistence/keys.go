@@ -33,6 +33,9 @@ import "bytes"
 //	        w/b/<accountID>/<eventID>             the event's webhook body (its outbox row's
 //	                                              JSON), once for the account's endpoints,
 //	                                              deleted with their last delivery of it
+//	        w/i/<accountID>/<sha256 hex>          IdempotentCreate, JSON: an endpoint create's
+//	                                              answer under its Idempotency-Key, written
+//	                                              with the endpoint (webhook_idempotency.go)
 //	c/      c/cursor, c/b/, c/u/, c/l/, c/o/, c/n/ chain indexer: cursor, recent blocks, undo
 //	                                              records, applied logs, per-order chain state,
 //	                                              invalidated nonces (chain.go, chain_orders.go)
@@ -98,7 +101,7 @@ var Prefixes = [...]struct {
 	{prefixKeyHash, "API key hash to key id", false},
 	{prefixAccountKey, "account to key id index", false},
 	{prefixOutbox, "event outbox per account", false},
-	{prefixWebhook, "webhook endpoints, deliveries, their indexes and event bodies", false},
+	{prefixWebhook, "webhook endpoints, deliveries, their indexes, event bodies and idempotent creates", false},
 	{prefixChain, "chain indexer cursor, blocks, undo, applied logs, per-order chain state", true},
 	{prefixFill, "fills by order hash", true},
 	{prefixSwap, "router swaps and fills by position", true},

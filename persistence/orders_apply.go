@@ -72,12 +72,19 @@ func (a *OrderApply) Add(t *OrderTransition) (applied bool, err error) {
 	if err := a.o.writeTransition(a.b, &w, appendOrder(make([]byte, 0, 384), rec)); err != nil {
 		return false, fmt.Errorf("persistence: apply order %s: %w", rec.Hash.Hex(), err)
 	}
-	st, err := a.o.outbox.stage(a.b, rec.AccountID, t.Events)
-	if err != nil {
-		return false, err
-	}
-	if st != nil {
-		a.staged = append(a.staged, st)
+	if len(t.Events) > 0 {
+		other, err := a.o.linkedAccount(rec) // the maker's linked account too, as AppendOrder
+		if err != nil {
+			return false, err
+		}
+		first, second, err := a.o.outbox.stageTwo(a.b, rec.AccountID, other, t.Events)
+		if err != nil {
+			return false, err
+		}
+		a.staged = append(a.staged, first)
+		if second != nil {
+			a.staged = append(a.staged, second)
+		}
 	}
 	a.changes = append(a.changes, AppliedChange{Prev: prev, Record: rec, Bind: t.Bind})
 	return true, nil

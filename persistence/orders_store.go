@@ -22,6 +22,8 @@ import (
 type Orders struct {
 	store  *Store
 	outbox *Outbox
+	// wallets finds the account a maker is linked to (nil: none is).
+	wallets WalletAccounts
 
 	// stored holds the hashes of stored orders (orders_filter.go); it
 	// answers "maybe" for everything until LoadHashFilter.
@@ -30,8 +32,45 @@ type Orders struct {
 
 // NewOrders returns the order records of store. outbox receives the events
 // of transitions; it may be nil only if no transition carries events.
-func NewOrders(store *Store, outbox *Outbox) *Orders {
-	return &Orders{store: store, outbox: outbox}
+func NewOrders(store *Store, outbox *Outbox, opts ...OrdersOption) *Orders {
+	o := &Orders{store: store, outbox: outbox}
+	for _, opt := range opts {
+		opt(o)
+	}
+	return o
+}
+
+// OrdersOption configures NewOrders.
+type OrdersOption func(*Orders)
+
+// WalletAccounts answers which account a wallet is linked to
+// (Accounts.AccountOfWallet).
+type WalletAccounts interface {
+	AccountOfWallet(w common.Address) (accountID string, ok bool, err error)
+}
+
+// WithLinkedWallets sends the events of an order to the outbox of the
+// account its maker is linked to as well, when that is not the account
+// whose key submitted it: an account's webhooks receive the events of its
+// linked wallets' orders whoever submitted them (contract.md section 10).
+// The link is read when the event is written.
+func WithLinkedWallets(w WalletAccounts) OrdersOption { return func(o *Orders) { o.wallets = w } }
+
+// linkedAccount returns the account whose outbox receives the events of
+// a transition of rec besides its submitter's: its maker's linked
+// account when that is another ("" otherwise).
+func (o *Orders) linkedAccount(rec *OrderRecord) (string, error) {
+	if o.wallets == nil {
+		return "", nil
+	}
+	linked, ok, err := o.wallets.AccountOfWallet(rec.Order.Maker)
+	if err != nil {
+		return "", fmt.Errorf("persistence: the account of maker %s: %w", rec.Order.Maker.Hex(), err)
+	}
+	if !ok || linked == rec.AccountID {
+		return "", nil
+	}
+	return linked, nil
 }
 
 // ErrNoOutbox is returned by AppendOrder for a transition with events when
@@ -65,12 +104,19 @@ func (o *Orders) AppendOrder(_ context.Context, t *OrderTransition) error {
 	if err := o.writeTransition(&ops, t, val); err != nil {
 		return err
 	}
-	staged, err := o.outbox.stage(&ops, rec.AccountID, t.Events)
-	if err != nil {
-		return err
+	var staged, linked *stagedEvents
+	if len(t.Events) > 0 {
+		other, err := o.linkedAccount(rec)
+		if err != nil {
+			return err
+		}
+		if staged, linked, err = o.outbox.stageTwo(&ops, rec.AccountID, other, t.Events); err != nil {
+			return err
+		}
 	}
-	err = o.store.group.WriteIf(ops, o.versionCheck(rec.Hash, t.Expect, rec.Version))
+	err := o.store.group.WriteIf(ops, o.versionCheck(rec.Hash, t.Expect, rec.Version))
 	o.outbox.settle(staged, err == nil)
+	o.outbox.settle(linked, err == nil)
 	switch {
 	case errors.Is(err, ErrVersionConflict), errors.Is(err, errStoreClosed):
 		return err

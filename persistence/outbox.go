@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -217,6 +218,32 @@ type stagedEvents struct {
 	accountID string
 	seqs      []uint64
 	rows      []OutboxRow
+}
+
+// stageTwo stages events for account and, when other is not "", for other
+// too (see stage): the same events, ids and times, so a receiver of both
+// dedupes them as one. On an error nothing stays staged.
+func (o *Outbox) stageTwo(w writer, account, other string, events []OutboxEvent) (first, second *stagedEvents, err error) {
+	if other != "" {
+		now := o.now().UTC()
+		events = slices.Clone(events)
+		for i := range events {
+			if events[i].ID == "" {
+				events[i].ID = NewEventID()
+			}
+			if events[i].CreatedAt.IsZero() {
+				events[i].CreatedAt = now
+			}
+		}
+	}
+	if first, err = o.stage(w, account, events); err != nil || other == "" {
+		return first, nil, err
+	}
+	if second, err = o.stage(w, other, events); err != nil {
+		o.settle(first, false)
+		return nil, nil, err
+	}
+	return first, second, nil
 }
 
 // stage assigns seqs to events under accountID, marks them in flight and
@@ -451,6 +478,19 @@ func (o *Outbox) Consume(done map[string][]uint64) error {
 		return fmt.Errorf("persistence: consume outbox events: %w", err)
 	}
 	return nil
+}
+
+// Forget drops the cached rows of events of accountID deleted by another
+// write than Consume (a webhook create that handed them on,
+// DeliveryJournal.CreateDeliveries).
+func (o *Outbox) Forget(accountID string, seqs []uint64) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if a := o.accounts[accountID]; a != nil {
+		for _, seq := range seqs {
+			delete(a.cache, seq)
+		}
+	}
 }
 
 // OutboxAccounts returns the ids of the accounts that have events in the

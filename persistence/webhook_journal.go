@@ -54,23 +54,34 @@ var (
 // of the journal (or of the store) has returned.
 type DeliveryJournal interface {
 	// CreateEndpoint stores a new endpoint (durable) unless its account
-	// has max endpoints already (ErrEndpointLimit) or the id is taken.
-	CreateEndpoint(ctx context.Context, ep *WebhookEndpoint, max int) error
+	// has max endpoints already (ErrEndpointLimit) or the id is taken;
+	// idem, when not nil, is the create's answer under its
+	// Idempotency-Key, written in the same batch.
+	CreateEndpoint(ctx context.Context, ep *WebhookEndpoint, max int, idem *IdempotentCreate) error
 	// UpdateEndpoint replaces a stored endpoint's record (ErrEndpointNotFound
-	// when it is not stored).
-	UpdateEndpoint(ctx context.Context, ep *WebhookEndpoint, durable bool) error
+	// when it is not stored); idem as in CreateEndpoint (a re-enabling
+	// create).
+	UpdateEndpoint(ctx context.Context, ep *WebhookEndpoint, durable bool, idem *IdempotentCreate) error
 	// DeleteEndpoint removes an endpoint and its deliveries (durable).
 	DeleteEndpoint(ctx context.Context, ep *WebhookEndpoint) error
 	// CreateDeliveries creates each delivery that is not stored yet, with
 	// its event's body; created[i] reports whether ds[i] was new (an
 	// endpoint has one delivery of an event: a second create of it writes
-	// nothing).
-	CreateDeliveries(ctx context.Context, ep *WebhookEndpoint, ds []NewDelivery, durable bool) (created []bool, err error)
+	// nothing). consumed are outbox events of the endpoint's account
+	// (their seqs) that this create hands on for the last endpoint that
+	// needs them: they are deleted from the outbox in the same batch.
+	CreateDeliveries(ctx context.Context, ep *WebhookEndpoint, ds []NewDelivery, durable bool, consumed []uint64) (created []bool, err error)
 	// RecordOutcomes writes each delivery after one more attempt,
 	// conditional on the stored delivery having one attempt fewer;
 	// conflicts[i] is ErrDeliveryConflict when it has not (nothing is
 	// written for ds[i]). err is a failure of the whole call.
 	RecordOutcomes(ctx context.Context, ep *WebhookEndpoint, ds []*WebhookDelivery) (conflicts []error, err error)
+	// ResendDelivery stores d, a stored delivery made outstanding again
+	// for one more attempt (pending, its next attempt set, its attempts
+	// unchanged), durably, conditional on the stored delivery having the
+	// same attempts (ErrDeliveryConflict otherwise, or when it is not
+	// stored).
+	ResendDelivery(ctx context.Context, ep *WebhookEndpoint, d *WebhookDelivery) error
 	// TrimDeliveries deletes the finished deliveries of an endpoint
 	// beyond the newest keep; outstanding ones are never deleted.
 	TrimDeliveries(ctx context.Context, ep *WebhookEndpoint, keep int) error
@@ -79,6 +90,8 @@ type DeliveryJournal interface {
 	LoadEndpoint(id string) (ep *WebhookEndpoint, found bool, err error)
 	// PendingDeliveries returns an endpoint's outstanding deliveries.
 	PendingDeliveries(endpointID string) ([]*WebhookDelivery, error)
+	// LoadDelivery returns an endpoint's delivery of an event.
+	LoadDelivery(endpointID, eventID string) (d *WebhookDelivery, found bool, err error)
 	// EventBody returns the body of an event's deliveries to the
 	// endpoints of an account.
 	EventBody(accountID, eventID string) (body []byte, found bool, err error)
@@ -115,7 +128,7 @@ func stored(r *webhookTx, ep *WebhookEndpoint) (*endpointIndex, error) {
 
 // CreateEndpoint implements DeliveryJournal. It runs alone in its batch,
 // so the endpoints it counts are all there are.
-func (w *WebhookStore) CreateEndpoint(_ context.Context, ep *WebhookEndpoint, max int) error {
+func (w *WebhookStore) CreateEndpoint(_ context.Context, ep *WebhookEndpoint, max int, idem *IdempotentCreate) error {
 	v, err := encodeEndpoint(ep)
 	if err != nil {
 		return err
@@ -131,6 +144,11 @@ func (w *WebhookStore) CreateEndpoint(_ context.Context, ep *WebhookEndpoint, ma
 		if n >= max {
 			return ErrEndpointLimit
 		}
+		if idem != nil {
+			if err := r.setIdempotent(ep.AccountID, idem); err != nil {
+				return err
+			}
+		}
 		r.set(endpointKey(ep.ID), v)
 		r.set(accountEndpointKey(ep.AccountID, ep.ID), nil)
 		r.endpointChanged(ep.ID, ep.AccountID)
@@ -138,15 +156,21 @@ func (w *WebhookStore) CreateEndpoint(_ context.Context, ep *WebhookEndpoint, ma
 	})
 }
 
-// UpdateEndpoint implements DeliveryJournal.
-func (w *WebhookStore) UpdateEndpoint(_ context.Context, ep *WebhookEndpoint, durable bool) error {
+// UpdateEndpoint implements DeliveryJournal. With idem it runs alone (it
+// reads the account's idempotency records).
+func (w *WebhookStore) UpdateEndpoint(_ context.Context, ep *WebhookEndpoint, durable bool, idem *IdempotentCreate) error {
 	v, err := encodeEndpoint(ep)
 	if err != nil {
 		return err
 	}
-	return w.write(ep.AccountID, durable, false, func(r *webhookTx) error {
+	return w.write(ep.AccountID, durable, idem != nil, func(r *webhookTx) error {
 		if _, err := stored(r, ep); err != nil {
 			return err
+		}
+		if idem != nil {
+			if err := r.setIdempotent(ep.AccountID, idem); err != nil {
+				return err
+			}
 		}
 		r.set(endpointKey(ep.ID), v)
 		return nil
@@ -177,7 +201,7 @@ func (w *WebhookStore) DeleteEndpoint(_ context.Context, ep *WebhookEndpoint) er
 }
 
 // CreateDeliveries implements DeliveryJournal.
-func (w *WebhookStore) CreateDeliveries(_ context.Context, ep *WebhookEndpoint, ds []NewDelivery, durable bool) ([]bool, error) {
+func (w *WebhookStore) CreateDeliveries(_ context.Context, ep *WebhookEndpoint, ds []NewDelivery, durable bool, consumed []uint64) ([]bool, error) {
 	vals := make([][]byte, len(ds))
 	for i, nd := range ds {
 		d := nd.Delivery
@@ -211,6 +235,9 @@ func (w *WebhookStore) CreateDeliveries(_ context.Context, ep *WebhookEndpoint, 
 			r.set(pendingKey(d), nil)
 			r.setBody(e.account, d.EventID, nd.Body)
 			created[i] = true
+		}
+		for _, seq := range consumed {
+			r.del(outboxKey(e.account, seq))
 		}
 		return nil
 	})
@@ -263,6 +290,36 @@ func (w *WebhookStore) RecordOutcomes(_ context.Context, ep *WebhookEndpoint, ds
 		return nil, err
 	}
 	return conflicts, nil
+}
+
+// ResendDelivery implements DeliveryJournal.
+func (w *WebhookStore) ResendDelivery(_ context.Context, ep *WebhookEndpoint, d *WebhookDelivery) error {
+	if err := ofEndpoint(ep, []*WebhookDelivery{d}); err != nil {
+		return err
+	}
+	if d.Status != DeliveryPending || d.NextAttemptAt.IsZero() {
+		return fmt.Errorf("persistence: a resent delivery is pending with its next attempt: %s to %s", d.EventID, d.EndpointID)
+	}
+	val, err := appendDelivery(nil, d)
+	if err != nil {
+		return err
+	}
+	return w.write(ep.AccountID, true, false, func(r *webhookTx) error {
+		if _, err := stored(r, ep); err != nil {
+			return err
+		}
+		id, key := deliveryID{d.EndpointID, d.EventID}, deliveryKey(d)
+		v, found, err := r.version(id, key)
+		if err != nil {
+			return err
+		}
+		if !found || v != uint64(len(d.Attempts)) {
+			return ErrDeliveryConflict
+		}
+		r.setRow(id, key, val, int64(len(d.Attempts)))
+		r.set(pendingKey(d), nil)
+		return nil
+	})
 }
 
 // TrimDeliveries implements DeliveryJournal. It runs alone in its batch;

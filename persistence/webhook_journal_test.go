@@ -30,7 +30,7 @@ func newDelivery(endpointID, eventID string, i int) NewDelivery {
 func newEndpoint(t *testing.T, w *WebhookStore, accountID, id string) *WebhookEndpoint {
 	t.Helper()
 	ep := &WebhookEndpoint{ID: id, AccountID: accountID, URL: "https://example.com/" + id, Enabled: true, CreatedAt: whT0, UpdatedAt: whT0}
-	if err := w.CreateEndpoint(context.Background(), ep, 3); err != nil {
+	if err := w.CreateEndpoint(context.Background(), ep, 3, nil); err != nil {
 		t.Fatal(err)
 	}
 	return ep
@@ -49,7 +49,7 @@ func create(w *WebhookStore, ds []NewDelivery, durable bool) ([]bool, error) {
 		for n < len(ds) && ds[n].Delivery.EndpointID == ds[0].Delivery.EndpointID {
 			n++
 		}
-		c, err := w.CreateDeliveries(context.Background(), acc1(ds[0].Delivery.EndpointID), ds[:n], durable)
+		c, err := w.CreateDeliveries(context.Background(), acc1(ds[0].Delivery.EndpointID), ds[:n], durable, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -197,7 +197,7 @@ func TestEndpointLimitHoldsUnderConcurrentCreates(t *testing.T) {
 		wg.Go(func() {
 			acct := []string{"acc_1", "acc_2"}[i%2]
 			ep := &WebhookEndpoint{ID: fmt.Sprintf("wh_%02d", i), AccountID: acct, Enabled: true, CreatedAt: whT0}
-			switch err := w.CreateEndpoint(context.Background(), ep, 3); {
+			switch err := w.CreateEndpoint(context.Background(), ep, 3, nil); {
 			case err == nil:
 				ok.Add(1)
 			case errors.Is(err, ErrEndpointLimit):
@@ -219,7 +219,7 @@ func TestEndpointLimitHoldsUnderConcurrentCreates(t *testing.T) {
 		}
 		taken = eps[0].ID
 	}
-	if err := w.CreateEndpoint(context.Background(), &WebhookEndpoint{ID: taken, AccountID: "acc_3"}, 3); !errors.Is(err, ErrEndpointExists) {
+	if err := w.CreateEndpoint(context.Background(), &WebhookEndpoint{ID: taken, AccountID: "acc_3"}, 3, nil); !errors.Is(err, ErrEndpointExists) {
 		t.Fatalf("a taken id: %v", err)
 	}
 }
@@ -407,7 +407,7 @@ func TestDeleteEndpointRemovesItsDeliveries(t *testing.T) {
 	if c, err := w.RecordOutcomes(ctx, acc1("wh_a"), []*WebhookDelivery{attempted(nds[0].Delivery, DeliveryDelivered)}); err != nil || !errors.Is(c[0], ErrDeliveryConflict) {
 		t.Fatalf("outcome after the delete: %v %v", c, err)
 	}
-	if err := w.UpdateEndpoint(ctx, ep, false); !errors.Is(err, ErrEndpointNotFound) {
+	if err := w.UpdateEndpoint(ctx, ep, false, nil); !errors.Is(err, ErrEndpointNotFound) {
 		t.Fatalf("update after the delete: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package persistence
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -19,6 +20,9 @@ import (
 //	w/p/<endpointID>/<at ns BE>/<eventID>     empty: the delivery is outstanding
 //	w/b/<accountID>/<eventID>                 the event's body: the JSON every delivery
 //	                                          of it sends, as its outbox row held it
+//	w/i/<accountID>/<sha256(key) hex>         IdempotentCreate, JSON: a create's answer
+//	                                          under its Idempotency-Key
+//	                                          (webhook_idempotency.go)
 //
 // An endpoint has at most one delivery of an event: creating it twice
 // writes it once (the journal knows each endpoint's deliveries). A delivery
@@ -56,6 +60,10 @@ type WebhookEndpoint struct {
 	// FailingSince is the first failed attempt since the last success.
 	FailingSince  *time.Time `json:"failingSince,omitempty"`
 	LastSuccessAt *time.Time `json:"lastSuccessAt,omitempty"`
+	// PreviousSealedSecret is the secret a rotation replaced, sealed
+	// like SealedSecret; it signs too until PreviousSecretUntil.
+	PreviousSealedSecret []byte     `json:"previousSealedSecret,omitempty"`
+	PreviousSecretUntil  *time.Time `json:"previousSecretUntil,omitempty"`
 }
 
 // Subscribed reports whether the endpoint wants trigger. test.ping is sent
@@ -292,6 +300,36 @@ func (w *WebhookStore) PendingDeliveries(endpointID string) ([]*WebhookDelivery,
 		out = append(out, d)
 	}
 	return out, nil
+}
+
+// LoadDelivery implements DeliveryJournal: the delivery of an event to an
+// endpoint, found among the endpoint's deliveries (its history and its
+// outstanding ones: a scan of at most webhooks.history keys and the
+// outstanding ones).
+func (w *WebhookStore) LoadDelivery(endpointID, eventID string) (*WebhookDelivery, bool, error) {
+	p := deliveryPrefix(endpointID)
+	var key []byte
+	if err := scanKeys(w.s.db, p, func(k []byte) bool {
+		if suffixEvent(k[len(p):]) == eventID {
+			key = bytes.Clone(k)
+			return false
+		}
+		return true
+	}); err != nil {
+		return nil, false, fmt.Errorf("persistence: load delivery: %w", err)
+	}
+	if key == nil {
+		return nil, false, nil
+	}
+	v, ok, err := w.s.get(key)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	d, err := decodeDeliveryAt(key, v)
+	if err != nil {
+		return nil, false, err
+	}
+	return d, true, nil
 }
 
 // RecentDeliveries returns up to n deliveries of an endpoint, newest first.

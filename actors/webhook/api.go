@@ -26,6 +26,9 @@ type EndpointView struct {
 	CreatedAt      time.Time  `json:"createdAt"`
 	FailingSince   *time.Time `json:"failingSince,omitempty"`
 	LastSuccessAt  *time.Time `json:"lastSuccessAt,omitempty"`
+	// PreviousSecretExpiresAt is set during a rotation's overlap: until
+	// then the replaced secret signs every delivery too.
+	PreviousSecretExpiresAt *time.Time `json:"previousSecretExpiresAt,omitempty"`
 }
 
 // CreatedView is the answer to a creation: the endpoint and, only here, its
@@ -75,7 +78,8 @@ type DeliveryListView struct {
 	Deliveries []DeliveryView `json:"deliveries"`
 }
 
-func view(rec *persistence.WebhookEndpoint) EndpointView {
+// view is rec as the API shows it at now.
+func view(rec *persistence.WebhookEndpoint, now time.Time) EndpointView {
 	v := EndpointView{
 		ID: rec.ID, URL: rec.URL, Events: slices.Clone(rec.Events), AllEvents: len(rec.Events) == 0,
 		Enabled: rec.Enabled, DisabledReason: rec.DisabledReason, DisabledAt: rec.DisabledAt,
@@ -83,6 +87,9 @@ func view(rec *persistence.WebhookEndpoint) EndpointView {
 	}
 	if v.AllEvents {
 		v.Events = persistence.Triggers[:]
+	}
+	if until := rec.PreviousSecretUntil; until != nil && until.After(now) {
+		v.PreviousSecretExpiresAt = until
 	}
 	return v
 }
@@ -111,9 +118,29 @@ func canonicalEvents(events []string) ([]string, error) {
 // The account's endpoint limit holds however many creates race: the new
 // endpoint's actor writes its record conditional on it.
 func (m *Manager) Create(ctx context.Context, accountID, rawURL string, events []string) (*CreatedView, error) {
+	return m.CreateIdempotent(ctx, accountID, rawURL, events, "")
+}
+
+// CreateIdempotent is Create with an Idempotency-Key (none when key is
+// ""): for IdempotencyWindow after a create succeeded with the key, the
+// same request with it is answered the create's answer again (the same
+// endpoint and secret) without creating anything, and another request
+// with it is refused with INVALID_REQUEST (idempotency.go).
+func (m *Manager) CreateIdempotent(ctx context.Context, accountID, rawURL string, events []string, key string) (*CreatedView, error) {
 	evs, err := canonicalEvents(events)
 	if err != nil {
 		return nil, err
+	}
+	var idem *idemRequest
+	if key != "" {
+		if idem, err = m.newIdemRequest(accountID, key, rawURL, evs); err != nil {
+			return nil, err
+		}
+		unlock := m.lockCreates(accountID)
+		defer unlock()
+		if v, ok, err := m.replay(idem); err != nil || ok {
+			return v, err
+		}
 	}
 	u, err := m.policy.CheckURL(ctx, rawURL)
 	if err != nil {
@@ -132,7 +159,7 @@ func (m *Manager) Create(ctx context.Context, accountID, rawURL string, events [
 		if rec.URL != u.String() || rec.Enabled {
 			continue
 		}
-		v, err := m.request(ctx, rec.ID, &reenable{account: accountID, url: u.String(), events: evs, secret: secret, now: now})
+		v, err := m.request(ctx, rec.ID, &reenable{account: accountID, url: u.String(), events: evs, secret: secret, now: now, idem: idem})
 		switch {
 		case errors.Is(err, errNotDisabled), errors.Is(err, errGone):
 			continue // re-enabled or deleted meanwhile
@@ -154,7 +181,7 @@ func (m *Manager) Create(ctx context.Context, accountID, rawURL string, events [
 		ID: id, AccountID: accountID, URL: u.String(), Events: evs, Enabled: true,
 		CreatedAt: now, UpdatedAt: now,
 	}
-	v, err := m.request(ctx, id, &createEndpoint{rec: rec, secret: secret})
+	v, err := m.request(ctx, id, &createEndpoint{rec: rec, secret: secret, idem: idem})
 	m.endpointsChanged(accountID) // also when the answer is lost: the write may be done
 	if err != nil {
 		m.retire(id)
@@ -236,8 +263,9 @@ func (m *Manager) List(accountID string) (*ListView, error) {
 		return nil, err
 	}
 	out := &ListView{Webhooks: make([]EndpointView, 0, len(recs))}
+	now := m.clock.Now()
 	for _, rec := range recs {
-		out.Webhooks = append(out.Webhooks, view(rec))
+		out.Webhooks = append(out.Webhooks, view(rec, now))
 	}
 	return out, nil
 }
@@ -248,7 +276,7 @@ func (m *Manager) Get(accountID, id string) (*EndpointView, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := view(rec)
+	v := view(rec, m.clock.Now())
 	return &v, nil
 }
 
@@ -271,6 +299,54 @@ func (m *Manager) Test(accountID, id string) (*TestResult, error) {
 		return nil, err
 	}
 	return v.(*TestResult), nil
+}
+
+// The overlap of a secret rotation: DefaultSecretOverlap when the request
+// gives none, at most MaxSecretOverlap.
+const (
+	DefaultSecretOverlap = 24 * time.Hour
+	MaxSecretOverlap     = 7 * 24 * time.Hour
+)
+
+// RotateSecret gives an endpoint of accountID a new signing secret, shown
+// only in the answer. For overlap (0 to MaxSecretOverlap) the replaced
+// secret signs every delivery too: each carries one v1 per secret, so a
+// receiver can switch to the new secret at any moment of the overlap. A
+// rotation within the overlap of another drops the oldest secret.
+func (m *Manager) RotateSecret(accountID, id string, overlap time.Duration) (*CreatedView, error) {
+	if overlap < 0 || overlap > MaxSecretOverlap {
+		return nil, orderengine.Errorf(orderengine.CodeInvalidRequest, "overlapSeconds must be 0 to %d", int(MaxSecretOverlap/time.Second))
+	}
+	secret, err := newSecret()
+	if err != nil {
+		return nil, err
+	}
+	v, err := m.ask(m.ctx, accountID, id, &rotateSecret{account: accountID, secret: secret, now: m.clock.Now().UTC(), overlap: overlap})
+	if err != nil {
+		return nil, err
+	}
+	m.log.Info("webhook: endpoint secret rotated", "endpoint", id, "account", accountID, "overlap", overlap)
+	return v.(*CreatedView), nil
+}
+
+// Resend makes an attempt of a delivery of an endpoint of accountID now,
+// under the same delivery id (X-Service-Delivery) and body; the delivery
+// is pending until it succeeds, and a failure is retried on the schedule
+// from its attempt count (a delivery that used up the schedule gets this
+// one attempt). A delivery that is not in the endpoint's log (trimmed, or
+// unknown) answers NOT_FOUND.
+func (m *Manager) Resend(accountID, id, deliveryID string) (*DeliveryView, error) {
+	v, err := m.ask(m.ctx, accountID, id, &resendDelivery{account: accountID, event: deliveryID})
+	switch {
+	case errors.Is(err, errNoDelivery):
+		return nil, orderengine.Errorf(orderengine.CodeNotFound, "webhook endpoint %s has no delivery %s in its log", id, deliveryID)
+	case errors.Is(err, errNoBody):
+		return nil, orderengine.Errorf(orderengine.CodeNotFound, "delivery %s cannot be sent again: its body is no longer stored (it finished before this version of the engine)", deliveryID)
+	case err != nil:
+		return nil, err
+	}
+	m.log.Info("webhook: delivery resent", "endpoint", id, "account", accountID, "delivery", deliveryID)
+	return v.(*DeliveryView), nil
 }
 
 // Deliveries returns the recent deliveries of an endpoint of accountID,

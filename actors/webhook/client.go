@@ -33,24 +33,35 @@ type keyedMAC struct {
 	h      hash.Hash
 }
 
+// signers are the secrets that sign a delivery: the endpoint's, and during
+// a rotation's overlap the one it replaced ("" otherwise).
+type signers struct{ current, previous string }
+
 // sign appends the X-Service-Signature value of body at time at to dst:
-// the same value as Sign, from a pooled HMAC.
-func (s *sender) sign(dst []byte, secret string, at time.Time, body []byte) []byte {
-	km, _ := s.macs.Get().(*keyedMAC)
-	if km == nil || km.secret != secret {
-		km = &keyedMAC{secret: secret, h: hmac.New(sha256.New, []byte(secret))}
-	}
+// the same value as Sign, from a pooled HMAC, with a second v1 (of the
+// previous secret) during a rotation's overlap.
+func (s *sender) sign(dst []byte, secrets signers, at time.Time, body []byte) []byte {
 	dst = append(dst, "t="...)
 	tsAt := len(dst)
 	dst = strconv.AppendInt(dst, at.Unix(), 10)
-	km.h.Reset()
-	km.h.Write(dst[tsAt:])
-	km.h.Write([]byte{'.'})
-	km.h.Write(body)
-	var sum [sha256.Size]byte
-	dst = append(dst, ",v1="...)
-	dst = hex.AppendEncode(dst, km.h.Sum(sum[:0]))
-	s.macs.Put(km)
+	tsEnd := len(dst)
+	for _, secret := range [2]string{secrets.current, secrets.previous} {
+		if secret == "" {
+			continue
+		}
+		km, _ := s.macs.Get().(*keyedMAC)
+		if km == nil || km.secret != secret {
+			km = &keyedMAC{secret: secret, h: hmac.New(sha256.New, []byte(secret))}
+		}
+		km.h.Reset()
+		km.h.Write(dst[tsAt:tsEnd])
+		km.h.Write([]byte{'.'})
+		km.h.Write(body)
+		var sum [sha256.Size]byte
+		dst = append(dst, ",v1="...)
+		dst = hex.AppendEncode(dst, km.h.Sum(sum[:0]))
+		s.macs.Put(km)
+	}
 	return dst
 }
 
@@ -83,7 +94,7 @@ func (s *sender) close() { s.c.CloseIdleConnections() }
 // 3xx is returned as is (a failed attempt). It runs in the attempt's own
 // goroutine and returns within the timeout; Close does not wait for it
 // (see Manager.attempt).
-func (s *sender) post(url, secret, eventID, trigger string, body []byte, at time.Time) (int, time.Duration, error) {
+func (s *sender) post(url string, secrets signers, eventID, trigger string, body []byte, at time.Time) (int, time.Duration, error) {
 	req := fasthttp.AcquireRequest()
 	resp := fasthttp.AcquireResponse()
 	defer func() {
@@ -95,8 +106,8 @@ func (s *sender) post(url, secret, eventID, trigger string, body []byte, at time
 	req.Header.SetContentType("application/json")
 	req.Header.Set(HeaderEvent, trigger)
 	req.Header.Set(HeaderDelivery, eventID)
-	var sig [128]byte
-	req.Header.SetBytesV(HeaderSignature, s.sign(sig[:0], secret, at, body))
+	var sig [192]byte // t=, 10 digits and two v1= of 64 hex characters fit
+	req.Header.SetBytesV(HeaderSignature, s.sign(sig[:0], secrets, at, body))
 	req.SetBodyRaw(body)
 	err := s.c.DoDeadline(req, resp, time.Now().Add(s.timeout))
 	if errors.Is(err, fasthttp.ErrBodyTooLarge) {

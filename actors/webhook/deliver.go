@@ -33,7 +33,7 @@ const maxResponseRead = 1 << 20
 // read it from the store. Close does not wait for it: when the manager
 // closed meanwhile, the report is dropped and the delivery, still
 // outstanding on disk, is retried after the next start.
-func (m *Manager) attempt(self *actor.PID, client *sender, account, url, secret, eventID, trigger string, body []byte) {
+func (m *Manager) attempt(self *actor.PID, client *sender, account, url string, secrets signers, eventID, trigger string, body []byte) {
 	if m.closed.Load() {
 		return
 	}
@@ -49,7 +49,7 @@ func (m *Manager) attempt(self *actor.PID, client *sender, account, url, secret,
 	r.at = m.clock.Now().UTC()
 	if r.skipped == nil {
 		start := time.Now()
-		r.code, r.retryAfter, r.err = client.post(url, secret, eventID, trigger, body, r.at)
+		r.code, r.retryAfter, r.err = client.post(url, secrets, eventID, trigger, body, r.at)
 		r.latency = time.Since(start)
 	}
 	if m.closed.Load() {

@@ -17,10 +17,13 @@ import (
 // answered with an answer, createDeliveries on its reply channel.
 type (
 	// createDeliveries asks for the deliveries the endpoint wants of
-	// outbox rows (the fan-out); the answer goes to reply.
+	// outbox rows (the fan-out); the answer goes to reply. last: the
+	// endpoint is the only one the rows are handed to, so its write also
+	// deletes them from the outbox.
 	createDeliveries struct {
 		rows  []persistence.OutboxRow
 		reply chan created
+		last  bool
 	}
 	// created answers createDeliveries.
 	created struct {
@@ -75,7 +78,10 @@ type endpointActor struct {
 	// created yet, or deleted).
 	rec    *persistence.WebhookEndpoint
 	secret string
-	client *sender
+	// previous is the secret a rotation replaced while it signs too
+	// (until rec.PreviousSecretUntil), else "".
+	previous string
+	client   *sender
 	// queue holds the outstanding deliveries waiting for their next
 	// attempt; flying those in an attempt, by event id.
 	queue   deliveryQueue
@@ -110,11 +116,11 @@ func (a *endpointActor) Receive(ctx actor.Context) {
 	case *kind.Activated:
 		a.activate()
 	case *createDeliveries:
-		msg.reply <- created{endpoint: a.id, err: a.createDeliveries(msg.rows)}
+		msg.reply <- created{endpoint: a.id, err: a.createDeliveries(msg.rows, msg.last)}
 	case *wake:
 	case *attemptDone:
 		a.attemptDone(msg)
-	case *createEndpoint, *reenable, *deleteEndpoint, *sendTest:
+	case *createEndpoint, *reenable, *deleteEndpoint, *sendTest, *rotateSecret, *resendDelivery:
 		ctx.Respond(a.manage(msg))
 	case *actor.Stopping:
 		a.stopTimer()
@@ -147,6 +153,12 @@ func (a *endpointActor) activate() {
 		return
 	}
 	a.rec, a.secret = rec, secret
+	if rec.PreviousSecretUntil != nil && rec.PreviousSecretUntil.After(a.m.clock.Now()) {
+		if a.previous, err = a.m.sealer.open(rec.ID, rec.PreviousSealedSecret); err != nil {
+			a.m.log.Error("webhook: endpoint's previous secret", "endpoint", a.id, "err", err)
+			a.previous = ""
+		}
+	}
 	a.client = newSender(a.m.policy, a.m.cfg.Concurrency, a.m.cfg.Timeout)
 	ds, err := a.m.journal.PendingDeliveries(a.id)
 	if err != nil {
@@ -163,32 +175,43 @@ func (a *endpointActor) activate() {
 
 // createDeliveries creates the deliveries the endpoint wants of rows
 // (enabled, subscribed; test.ping is never fanned out) and queues those
-// that are new.
-func (a *endpointActor) createDeliveries(rows []persistence.OutboxRow) error {
+// that are new. When last, the same write deletes the rows from the
+// outbox: the endpoint is the only one of its account they go to.
+func (a *endpointActor) createDeliveries(rows []persistence.OutboxRow, last bool) error {
 	if a.rec == nil {
 		return errGone
 	}
-	if !a.rec.Enabled {
-		return nil
-	}
-	now := a.m.clock.Now().UTC()
-	var nds []persistence.NewDelivery
-	for i := range rows {
-		r := &rows[i]
-		if r.Trigger == persistence.TriggerTestPing || !a.rec.Subscribed(r.Trigger) {
-			continue
+	var consumed []uint64
+	if last {
+		consumed = make([]uint64, len(rows))
+		for i := range rows {
+			consumed[i] = rows[i].Seq
 		}
-		nds = append(nds, persistence.NewDelivery{Delivery: newDelivery(a.id, r.ID, r.Trigger, now), Body: r.JSON})
 	}
-	if len(nds) == 0 {
+	var nds []persistence.NewDelivery
+	if a.rec.Enabled {
+		now := a.m.clock.Now().UTC()
+		for i := range rows {
+			r := &rows[i]
+			if r.Trigger == persistence.TriggerTestPing || !a.rec.Subscribed(r.Trigger) {
+				continue
+			}
+			nds = append(nds, persistence.NewDelivery{Delivery: newDelivery(a.id, r.ID, r.Trigger, now), Body: r.JSON})
+		}
+	}
+	if len(nds) == 0 && len(consumed) == 0 {
 		return nil
 	}
 	// Without an fsync wait: a power loss before a later synced write
-	// drops them, and the outbox deletion with them (it comes later in the
-	// WAL), so the events are handed on again.
-	created, err := a.m.journal.CreateDeliveries(a.m.ctx, a.rec, nds, false)
+	// drops them, and the outbox deletion with them (it is in the same
+	// batch, or comes later in the WAL), so the events are handed on
+	// again.
+	created, err := a.m.journal.CreateDeliveries(a.m.ctx, a.rec, nds, false, consumed)
 	if err != nil {
 		return err
+	}
+	if last {
+		a.m.outbox.Forget(a.rec.AccountID, consumed)
 	}
 	for i, nd := range nds {
 		if created[i] {
@@ -214,10 +237,13 @@ func (a *endpointActor) pump(ctx actor.Context) {
 		return
 	}
 	now := a.m.clock.Now()
+	if a.previous != "" && !a.rec.PreviousSecretUntil.After(now) {
+		a.previous = "" // the rotation's overlap is over
+	}
 	for len(a.flying) < a.m.cfg.Concurrency && a.queue.Len() > 0 && !a.queue[0].d.NextAttemptAt.After(now) {
 		p := heap.Pop(&a.queue).(*pending)
 		a.flying[p.d.EventID] = p
-		go a.m.attempt(ctx.Self(), a.client, a.rec.AccountID, a.rec.URL, a.secret, p.d.EventID, p.d.Trigger, p.body)
+		go a.m.attempt(ctx.Self(), a.client, a.rec.AccountID, a.rec.URL, signers{a.secret, a.previous}, p.d.EventID, p.d.Trigger, p.body)
 	}
 	if len(a.flying) >= a.m.cfg.Concurrency || a.queue.Len() == 0 {
 		return

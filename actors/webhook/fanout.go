@@ -14,12 +14,14 @@ import (
 // events (their rows, as stored) to every endpoint actor of the account;
 // each actor creates, durably and idempotently, the deliveries it wants
 // (enabled, subscribed) and answers; once every endpoint has answered, the
-// events are deleted from the outbox (consumer, below). A crash anywhere
-// before that leaves the events in the outbox, and the next fan-out hands
-// them on again, creating only the deliveries that are missing; the outbox
-// deletion is written after the creates it follows, so a power loss cannot
-// keep it without them. Every event is therefore delivered at least once
-// to every endpoint subscribed when it is fanned out.
+// events are deleted from the outbox (consumer, below), or, when the
+// account has one endpoint, by that endpoint's write of its creates. A
+// crash anywhere before that leaves the events in the outbox, and the next
+// fan-out hands them on again, creating only the deliveries that are
+// missing; the outbox deletion is written with or after the creates it
+// follows, so a power loss cannot keep it without them. Every event is
+// therefore delivered at least once to every endpoint subscribed when it
+// is fanned out.
 
 // fanout is the fan-out state of one account: at most one goroutine runs
 // it at a time.
@@ -108,13 +110,20 @@ func (m *Manager) fanout(f *fanout) error {
 		if err != nil {
 			return err
 		}
-		if err := m.handOut(f, ids, rows); err != nil {
+		// The only endpoint of an account deletes the rows with its
+		// creates, in one write; else they are deleted once every
+		// endpoint answered (and when the only one was deleted meanwhile).
+		last := len(ids) == 1
+		gone, err := m.handOut(f, ids, rows, last)
+		if err != nil {
 			return err
 		}
-		if testHookBeforeConsume != nil {
-			testHookBeforeConsume(f.account)
+		if !last || gone > 0 {
+			if testHookBeforeConsume != nil {
+				testHookBeforeConsume(f.account)
+			}
+			m.consumed(f.account, rows)
 		}
-		m.consumed(f.account, rows)
 		f.cursor = rows[len(rows)-1].Seq + 1
 		if len(rows) < fanoutBatch {
 			return nil
@@ -146,11 +155,11 @@ func (m *Manager) endpointsChanged(account string) { m.fanoutOf(account).stale.S
 // handOut gives rows to each endpoint actor of ids and waits until all
 // have created their deliveries. The answers come back on a channel: a
 // batch costs no future per endpoint.
-func (m *Manager) handOut(f *fanout, ids []string, rows []persistence.OutboxRow) error {
+func (m *Manager) handOut(f *fanout, ids []string, rows []persistence.OutboxRow, last bool) (gone int, err error) {
 	if len(ids) == 0 {
-		return nil
+		return 0, nil
 	}
-	msg := &createDeliveries{rows: rows, reply: make(chan created, len(ids))}
+	msg := &createDeliveries{rows: rows, reply: make(chan created, len(ids)), last: last}
 	for _, id := range ids {
 		m.endpoints.Send(id, msg)
 	}
@@ -166,23 +175,25 @@ func (m *Manager) handOut(f *fanout, ids []string, rows []persistence.OutboxRow)
 		select {
 		case c := <-msg.reply:
 			if errors.Is(c.err, errGone) {
+				gone++
 				m.retire(c.endpoint) // deleted since the account's endpoints were read
 			} else if c.err != nil {
 				errs = append(errs, c.err)
 			}
 		case <-timeout.C:
-			return fmt.Errorf("webhook: an endpoint of the account did not answer in %s", handOutTimeout)
+			return gone, fmt.Errorf("webhook: an endpoint of the account did not answer in %s", handOutTimeout)
 		}
 	}
-	return errors.Join(errs...)
+	return gone, errors.Join(errs...)
 }
 
 // handOutTimeout bounds the wait for the endpoints' answers (an actor that
 // failed loses the message; the batch is handed on again later).
 const handOutTimeout = 10 * time.Second
 
-// testHookBeforeConsume, set by tests only, runs after every endpoint
-// answered a batch and before its events are queued for deletion.
+// testHookBeforeConsume, set by tests only, runs after every endpoint of
+// an account with several answered a batch and before its events are
+// queued for deletion.
 var testHookBeforeConsume func(account string)
 
 // The outbox deletions of every account's fan-out are written together by

@@ -17,6 +17,7 @@ type (
 	createEndpoint struct {
 		rec    *persistence.WebhookEndpoint
 		secret string
+		idem   *idemRequest
 	}
 	// reenable re-enables a disabled endpoint of account with url, with a
 	// new secret and subscription.
@@ -25,11 +26,21 @@ type (
 		events       []string
 		secret       string
 		now          time.Time
+		idem         *idemRequest
 	}
 	// deleteEndpoint deletes the endpoint and its deliveries.
 	deleteEndpoint struct{ account string }
 	// sendTest creates and queues a test.ping delivery.
 	sendTest struct{ account string }
+	// rotateSecret replaces the signing secret; the old one keeps signing
+	// until now+overlap.
+	rotateSecret struct {
+		account, secret string
+		now             time.Time
+		overlap         time.Duration
+	}
+	// resendDelivery makes a delivery outstanding again for an attempt now.
+	resendDelivery struct{ account, event string }
 )
 
 // errNotDisabled answers reenable when the endpoint is enabled or has
@@ -49,6 +60,10 @@ func (a *endpointActor) manage(msg any) answer {
 		account = msg.account
 	case *sendTest:
 		account = msg.account
+	case *rotateSecret:
+		account = msg.account
+	case *resendDelivery:
+		account = msg.account
 	}
 	switch {
 	case a.rec == nil:
@@ -63,6 +78,10 @@ func (a *endpointActor) manage(msg any) answer {
 		return a.delete()
 	case *sendTest:
 		return a.test()
+	case *rotateSecret:
+		return a.rotate(msg)
+	case *resendDelivery:
+		return a.resend(msg.event)
 	}
 	return answer{err: fmt.Errorf("webhook: unknown request %T", msg)}
 }
@@ -77,14 +96,19 @@ func (a *endpointActor) create(msg *createEndpoint) answer {
 		return answer{err: err}
 	}
 	rec.SealedSecret = sealed
-	if err := a.m.journal.CreateEndpoint(a.m.ctx, &rec, a.m.cfg.MaxEndpoints); err != nil {
+	created := &CreatedView{EndpointView: view(&rec, rec.CreatedAt), Secret: msg.secret}
+	idem, err := a.m.idempotentAnswer(msg.idem, &rec, created)
+	if err != nil {
+		return answer{err: err}
+	}
+	if err := a.m.journal.CreateEndpoint(a.m.ctx, &rec, a.m.cfg.MaxEndpoints, idem); err != nil {
 		return answer{err: err}
 	}
 	a.rec, a.secret = &rec, msg.secret
 	if a.client == nil {
 		a.client = newSender(a.m.policy, a.m.cfg.Concurrency, a.m.cfg.Timeout)
 	}
-	return answer{v: &CreatedView{EndpointView: view(&rec), Secret: msg.secret}}
+	return answer{v: created}
 }
 
 func (a *endpointActor) reenable(msg *reenable) answer {
@@ -98,14 +122,98 @@ func (a *endpointActor) reenable(msg *reenable) answer {
 	}
 	rec.SealedSecret, rec.Events, rec.Enabled, rec.UpdatedAt = sealed, msg.events, true, msg.now
 	rec.DisabledReason, rec.DisabledAt, rec.FailingSince = "", nil, nil
+	rec.PreviousSealedSecret, rec.PreviousSecretUntil = nil, nil
+	created := &CreatedView{EndpointView: view(&rec, msg.now), Secret: msg.secret}
+	idem, err := a.m.idempotentAnswer(msg.idem, &rec, created)
+	if err != nil {
+		return answer{err: err}
+	}
 	a.m.stats.disabledNow.Add(-1) // before the write: see update
-	if err := a.m.journal.UpdateEndpoint(a.m.ctx, &rec, true); err != nil {
+	if err := a.m.journal.UpdateEndpoint(a.m.ctx, &rec, true, idem); err != nil {
 		a.m.stats.disabledNow.Add(1)
 		return answer{err: err}
 	}
-	a.rec, a.secret = &rec, msg.secret
-	return answer{v: &CreatedView{EndpointView: view(&rec), Secret: msg.secret}}
+	a.rec, a.secret, a.previous = &rec, msg.secret, ""
+	return answer{v: created}
 }
+
+// rotate replaces the signing secret, durably; the old one signs too
+// until the overlap ends (a second rotation within it drops the oldest).
+func (a *endpointActor) rotate(msg *rotateSecret) answer {
+	rec := *a.rec
+	sealed, err := a.m.sealer.seal(rec.ID, msg.secret)
+	if err != nil {
+		return answer{err: err}
+	}
+	rec.PreviousSealedSecret, rec.PreviousSecretUntil = nil, nil
+	if msg.overlap > 0 {
+		until := msg.now.Add(msg.overlap)
+		rec.PreviousSealedSecret, rec.PreviousSecretUntil = rec.SealedSecret, &until
+	}
+	rec.SealedSecret, rec.UpdatedAt = sealed, msg.now
+	if err := a.m.journal.UpdateEndpoint(a.m.ctx, &rec, true, nil); err != nil {
+		return answer{err: err}
+	}
+	a.previous = ""
+	if msg.overlap > 0 {
+		a.previous = a.secret
+	}
+	a.rec, a.secret = &rec, msg.secret
+	return answer{v: &CreatedView{EndpointView: view(&rec, msg.now), Secret: msg.secret}}
+}
+
+// resend makes the endpoint's delivery of event outstanding again, due
+// now, durably: one more attempt under the same delivery id, after which
+// the retry schedule goes on from its attempt count. A delivery waiting
+// for its next attempt is moved to now; one in flight is left to its
+// attempt.
+func (a *endpointActor) resend(event string) answer {
+	now := a.m.clock.Now().UTC()
+	if p := a.flying[event]; p != nil {
+		v := deliveryView(p.d)
+		return answer{v: &v}
+	}
+	for i, p := range a.queue {
+		if p.d.EventID != event {
+			continue
+		}
+		next := *p.d
+		next.NextAttemptAt = now
+		if err := a.m.journal.ResendDelivery(a.m.ctx, a.rec, &next); err != nil {
+			return answer{err: err}
+		}
+		p.d = &next
+		heap.Fix(&a.queue, i)
+		v := deliveryView(&next)
+		return answer{v: &v}
+	}
+	d, found, err := a.m.journal.LoadDelivery(a.id, event)
+	if err != nil {
+		return answer{err: err}
+	}
+	if !found {
+		return answer{err: errNoDelivery}
+	}
+	if _, ok, err := a.m.journal.EventBody(a.rec.AccountID, event); err != nil {
+		return answer{err: err}
+	} else if !ok {
+		return answer{err: errNoBody}
+	}
+	next := *d
+	next.Status, next.NextAttemptAt = persistence.DeliveryPending, now
+	if err := a.m.journal.ResendDelivery(a.m.ctx, a.rec, &next); err != nil {
+		return answer{err: err}
+	}
+	heap.Push(&a.queue, &pending{d: &next})
+	v := deliveryView(&next)
+	return answer{v: &v}
+}
+
+// Answers of resendDelivery that the manager turns into NOT_FOUND.
+var (
+	errNoDelivery = errors.New("webhook: the endpoint has no such delivery")
+	errNoBody     = errors.New("webhook: the delivery's event body is no longer stored")
+)
 
 // delete deletes the endpoint; its attempts in flight are forgotten (their
 // outcomes would find no delivery to write).
@@ -139,7 +247,7 @@ func (a *endpointActor) test() answer {
 		return answer{err: fmt.Errorf("webhook: test delivery: %w", err)}
 	}
 	d := newDelivery(a.id, ev.ID, ev.Trigger, now)
-	if _, err := a.m.journal.CreateDeliveries(a.m.ctx, a.rec, []persistence.NewDelivery{{Delivery: d, Body: body}}, true); err != nil {
+	if _, err := a.m.journal.CreateDeliveries(a.m.ctx, a.rec, []persistence.NewDelivery{{Delivery: d, Body: body}}, true, nil); err != nil {
 		return answer{err: fmt.Errorf("webhook: test delivery: %w", err)}
 	}
 	heap.Push(&a.queue, &pending{d: d, body: body})

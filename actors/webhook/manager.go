@@ -67,6 +67,9 @@ type Manager struct {
 	fanouts map[string]*fanout
 	// consumer deletes handed-on events from the outbox (fanout.go).
 	consumer *consumer
+	// createLocks serialise the idempotent creates of an account
+	// (idempotency.go), by a stripe of the accounts.
+	createLocks [64]sync.Mutex
 }
 
 // New starts the actor of every stored endpoint (which reloads its

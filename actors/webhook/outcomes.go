@@ -101,7 +101,7 @@ func (a *endpointActor) update(durable bool, f func(*persistence.WebhookEndpoint
 		a.m.stats.disabledTotal.Add(1)
 		a.m.stats.disabledNow.Add(1)
 	}
-	if err := a.m.journal.UpdateEndpoint(a.m.ctx, &rec, durable); err != nil {
+	if err := a.m.journal.UpdateEndpoint(a.m.ctx, &rec, durable, nil); err != nil {
 		if disables {
 			a.m.stats.disabledTotal.Add(^uint64(0))
 			a.m.stats.disabledNow.Add(-1)

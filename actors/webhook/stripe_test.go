@@ -17,7 +17,9 @@ import (
 // TestStripeVerifiesOurSignatures runs the pinned stripe npm package
 // (testdata/stripe, installed by `make deps`) on headers we produced:
 // Stripe.webhooks.signature.verifyHeader(rawBody, header, secret, 300)
-// must accept them, and reject a tampered body, timestamp or secret.
+// must accept them (with either secret when a rotation's overlap puts two
+// v1 values in the header), and reject a tampered body, timestamp or
+// secret.
 // Under CI=true a missing node or node_modules is a failure, not a skip.
 func TestStripeVerifiesOurSignatures(t *testing.T) {
 	dir := filepath.Join("testdata", "stripe")
@@ -40,6 +42,10 @@ func TestStripeVerifiesOurSignatures(t *testing.T) {
 	body := []byte(`{"id":"evt_abc","trigger":"order.filled","createdAt":"2026-11-22T12:00:00Z","data":{"amountIn":"1000","orderHash":"0x01","pair":"0xA-0xB"}}`)
 	header := webhook.Sign(secret, now, body)
 	ts := now.Unix()
+	// During a secret rotation's overlap a delivery carries one v1 per
+	// secret, the new one's first (TestSenderSignsWithBothSecretsDuringAnOverlap).
+	const rotated = "whsec_Qp3Wm8Zk1Tx6Nv4Bj7Rc2Hd9Lf5Gs0Ya"
+	both := webhook.Sign(rotated, now, body) + ",v1=" + strings.SplitN(header, ",v1=", 2)[1]
 	type tc struct {
 		name, body, header, secret string
 		ok                         bool
@@ -51,6 +57,9 @@ func TestStripeVerifiesOurSignatures(t *testing.T) {
 		{"tampered timestamp", string(body), strings.Replace(header, "t="+itoa(ts), "t="+itoa(ts+1), 1), secret, false},
 		{"wrong secret", string(body), header, "whsec_other", false},
 		{"stale (over 300 s)", string(body), webhook.Sign(secret, now.Add(-10*time.Minute), body), secret, false},
+		{"rotation: the new secret", string(body), both, rotated, true},
+		{"rotation: the old secret", string(body), both, secret, true},
+		{"rotation: another secret", string(body), both, "whsec_other", false},
 	}
 	var in bytes.Buffer
 	enc := json.NewEncoder(&in)

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -310,10 +311,15 @@ func (n *Node) RemovePeer(ctx context.Context, peer string) error {
 			if err := json.Unmarshal(resp.Data, &out); err != nil {
 				return fmt.Errorf("natsjs: remove peer %s: %w", peer, err)
 			}
-			if out.Error != nil {
+			if out.Error == nil {
+				return nil
+			}
+			// A membership change still settling (a replacement node
+			// joining, a leader election) is transient: ask again.
+			if !strings.Contains(out.Error.Description, "member change is in progress") {
 				return orderengine.Errorf(orderengine.CodeInvalidRequest, "remove node %s: %s", peer, out.Error.Description)
 			}
-			return nil
+			err = errors.New(out.Error.Description)
 		}
 		select {
 		case <-ctx.Done():

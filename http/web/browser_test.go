@@ -131,6 +131,13 @@ func runBrowser(t *testing.T, p plan) *report {
 // recorded is checked (checkAudit).
 func (r *report) scenario(t *testing.T, name string, obs any) *scenarioReport {
 	t.Helper()
+	return r.scenarioOr(t, name, obs, nil)
+}
+
+// scenarioOr is scenario that, when the scenario stopped on an error,
+// decodes its observations and calls onError before failing.
+func (r *report) scenarioOr(t *testing.T, name string, obs any, onError func()) *scenarioReport {
+	t.Helper()
 	s := r.Scenarios[name]
 	if s == nil {
 		t.Fatalf("the driver did not run scenario %s", name)
@@ -140,6 +147,9 @@ func (r *report) scenario(t *testing.T, name string, obs any) *scenarioReport {
 		checkAudit(t, a)
 	}
 	if s.Error != "" {
+		if onError != nil && obs != nil && json.Unmarshal(s.Observations, obs) == nil {
+			onError()
+		}
 		t.Fatalf("scenario %s stopped: %s", name, s.Error)
 	}
 	if obs != nil {

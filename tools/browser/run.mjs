@@ -18,6 +18,7 @@ import { chromium } from 'playwright-core';
 const scenarios = {
   docs: () => import('./scenarios/docs.mjs'),
   signedOut: () => import('./scenarios/signed-out.mjs'),
+  flows: () => import('./scenarios/flows.mjs'),
 };
 
 const plan = JSON.parse(readFileSync(process.argv[2], 'utf8'));
