@@ -109,6 +109,14 @@ func ServerOptions(opts Options) (*server.Options, error) {
 		// without cluster.nats.clientListen it is a random loopback port.
 		Host: "127.0.0.1", Port: server.RANDOM_PORT,
 	}
+	if len(routes) <= 1 {
+		// A cluster of one node (its routes list only itself): this
+		// version's clustered JetStream waits for a route to another
+		// server before it elects a meta leader, which never comes, so
+		// one node runs JetStream unclustered. Its writes are on its own
+		// disk with the same fsync; there is no replica to lose.
+		so.Cluster, so.Routes = server.ClusterOpts{}, nil
+	}
 	if c.NATS.ClientListen != "" {
 		h, p, err := splitHostPort(c.NATS.ClientListen)
 		if err != nil {
