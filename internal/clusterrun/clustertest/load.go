@@ -131,7 +131,7 @@ func (l *Load) work(gap time.Duration) {
 		default:
 		}
 		node := l.pick()
-		a := l.h.Post(node, "/v1/orders", l.key, o.body, 10*time.Second)
+		a := l.h.Post(node, "/v1/orders", l.key, o.body, 30*time.Second)
 		a.Hash = o.hash
 		l.mu.Lock()
 		l.answers = append(l.answers, a)

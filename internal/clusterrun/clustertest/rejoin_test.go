@@ -62,21 +62,7 @@ func TestClusterEmptyDiskRejoin(t *testing.T) {
 	sameLists(t, h, key, wallet)
 	sameLists(t, h, key, book)
 
-	// The procedure of docs/cluster.md.
-	oldDir := h.Layout.Nodes[2].DataDir
-	h.Stop(2)
-	cmd := exec.Command(bin, "admin", "remove-peer", "--node", h.Layout.Nodes[2].Name)
-	cmd.Env = append(os.Environ(), "ORDERENGINE_HTTP_ADMIN_LISTEN="+h.Layout.Nodes[0].Admin,
-		"ORDERENGINE_DATA_DIR="+h.Layout.Nodes[0].DataDir)
-	out, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), `"removed"`) {
-		t.Fatalf("orderengine admin remove-peer: %v\n%s", err, out)
-	}
-	if err := os.RemoveAll(oldDir); err != nil {
-		t.Fatal(err)
-	}
-	rejoin := time.Now()
-	h.RestartEmpty(2, "node3b")
+	rejoin := replaceNode(t, h, bin, 2, "node3b")
 	t.Logf("node3b (empty folder, node3's addresses) ready %v after its start", time.Since(rejoin).Round(time.Millisecond))
 
 	for hash := range orders {
@@ -116,6 +102,31 @@ func TestClusterEmptyDiskRejoin(t *testing.T) {
 		}
 	}
 	t.Logf("whole test %v", time.Since(began).Round(time.Millisecond))
+}
+
+// replaceNode runs the procedure of docs/cluster.md ("Replacing a node
+// whose data folder was lost") on node i: stop it, remove it from the
+// streams with `orderengine admin remove-peer` against node 1's admin API
+// (its address and data folder as on node 1's host), delete its data
+// folder, and start a node with an empty folder on its addresses under
+// name. It returns when the new node was started; it is ready on return.
+func replaceNode(t *testing.T, h *clustertest.Harness, bin string, i int, name string) time.Time {
+	t.Helper()
+	oldDir := h.Layout.Nodes[i].DataDir
+	h.Stop(i)
+	cmd := exec.Command(bin, "admin", "remove-peer", "--node", h.Layout.Nodes[i].Name)
+	cmd.Env = append(os.Environ(), "ORDERENGINE_HTTP_ADMIN_LISTEN="+h.Layout.Nodes[0].Admin,
+		"ORDERENGINE_DATA_DIR="+h.Layout.Nodes[0].DataDir)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), `"removed"`) {
+		t.Fatalf("orderengine admin remove-peer: %v\n%s", err, out)
+	}
+	if err := os.RemoveAll(oldDir); err != nil {
+		t.Fatal(err)
+	}
+	started := time.Now()
+	h.RestartEmpty(i, name)
+	return started
 }
 
 // sameOrder waits up to 30 s until every node answers GET
