@@ -136,22 +136,23 @@ const (
 	systemUser = "system"
 )
 
-// addUsers adds the users to so (the server keeps their bcrypt hashes) and
-// returns their passwords.
+// addUsers adds the users to so and returns their passwords. The server
+// keeps the system user's bcrypt hash, and the engine user's password as
+// it is: a client without credentials on cluster.nats.clientListen is
+// logged in as the engine user (NoAuthUser) by the server handing the
+// stored password back to its own comparison, which fails against a
+// bcrypt hash. The engine's password is random, of this process, and held
+// in its memory either way.
 func addUsers(so *server.Options) (enginePassword, systemPassword string, err error) {
 	sys := server.NewAccount("$SYS")
 	so.Accounts, so.SystemAccount = []*server.Account{sys}, sys.Name
 	enginePassword, systemPassword = nonce()+nonce(), nonce()+nonce()
-	eh, err := bcrypt.GenerateFromPassword([]byte(enginePassword), bcrypt.MinCost)
-	if err != nil {
-		return "", "", err
-	}
 	sh, err := bcrypt.GenerateFromPassword([]byte(systemPassword), bcrypt.MinCost)
 	if err != nil {
 		return "", "", err
 	}
 	so.Users = []*server.User{
-		{Username: engineUser, Password: string(eh)},
+		{Username: engineUser, Password: enginePassword},
 		{Username: systemUser, Password: string(sh), Account: sys},
 	}
 	return enginePassword, systemPassword, nil

@@ -57,6 +57,10 @@ type Node struct {
 	// Manage is cluster.actors.manageListen; Peer is how the peers reach
 	// it (an entry of cluster.actors.peers).
 	Manage, Peer string
+	// NATSClient is cluster.nats.clientListen, the embedded server's
+	// client listener (the `nats` CLI, tests that ask JetStream which node
+	// leads a stream); empty: none.
+	NATSClient string
 	// DataDir is the node's data folder.
 	DataDir string
 }
@@ -197,6 +201,9 @@ func (l Layout) NodeEnv(i int) map[string]string {
 		"ORDERENGINE_CLUSTER_ACTORS_ADVERTISE":     n.Advertise,
 		"ORDERENGINE_CLUSTER_ACTORS_MANAGE_LISTEN": n.Manage,
 		"ORDERENGINE_CLUSTER_ACTORS_PEERS":         strings.Join(peers, ","),
+	}
+	if n.NATSClient != "" {
+		env["ORDERENGINE_CLUSTER_NATS_CLIENT_LISTEN"] = n.NATSClient
 	}
 	for k, v := range l.Env {
 		env[k] = v

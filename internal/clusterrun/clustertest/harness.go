@@ -119,13 +119,17 @@ func Start(t testing.TB, opts Options) *Harness {
 	for attempt := 1; ; attempt++ {
 		dir := t.TempDir()
 		h := &Harness{t: t, ctx: ctx, Dir: dir}
-		free := freePorts(t, 1+5*opts.Nodes)
+		free := freePorts(t, 1+6*opts.Nodes)
 		ports := make([]clusterrun.NodePorts, opts.Nodes)
 		for i := range ports {
-			p := free[1+5*i:]
+			p := free[1+6*i:]
 			ports[i] = clusterrun.NodePorts{HTTP: p[0], Admin: p[1], NATS: p[2], Actors: p[3], Manage: p[4]}
 		}
 		l := clusterrun.Loopback(dir, free[0], ports)
+		for i := range l.Nodes {
+			// The embedded server's client listener: StreamLeaders asks it.
+			l.Nodes[i].NATSClient = fmt.Sprintf("127.0.0.1:%d", free[6+6*i])
+		}
 		l.Cluster = opts.Cluster
 		l.Chain.Extra = []string{"--block-interval", opts.BlockInterval.String()}
 		l.Env = opts.Env
