@@ -287,7 +287,7 @@ func (s *System) buildHTTP() error {
 			services.Keeper = d.Keeper
 		}
 	}
-	collectors := []prometheus.Collector{s.Webhooks.Collector(), s.Pairs.Collector()}
+	collectors := append([]prometheus.Collector{s.Webhooks.Collector(), s.Pairs.Collector()}, s.clusterCollectors()...)
 	status := s.opts.ChainStatus
 	if status == nil && s.Indexer != nil {
 		status = s.Indexer.Status

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/orderengine/orderengine/actors/kind"
 	"github.com/orderengine/orderengine/actors/limiter"
 	"github.com/orderengine/orderengine/actors/maker"
@@ -83,4 +85,27 @@ func (s *System) startMember(ctx context.Context) error {
 		return m.Leave(lctx)
 	})
 	return nil
+}
+
+// clusterCollectors are the cluster's gauges on /metrics (none on one
+// node): the members this node's protoactor membership sees, itself
+// included, and the other nodes its JetStream server has a route to. A
+// node that lists fewer members than its peers is missing from some
+// node's cluster.actors.peers (docs/cluster.md, adding a node).
+func (s *System) clusterCollectors() []prometheus.Collector {
+	var cs []prometheus.Collector
+	if m := s.Member; m != nil {
+		cs = append(cs, prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "orderengine_cluster_members",
+			Help: "Members of the actor cluster this node sees, itself included.",
+		}, func() float64 { return float64(len(m.Members())) }))
+	}
+	if s.cluster != nil {
+		n := s.cluster.node
+		cs = append(cs, prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "orderengine_cluster_nats_routes",
+			Help: "Other nodes this node's JetStream server has a route to.",
+		}, func() float64 { return float64(n.Peers()) }))
+	}
+	return cs
 }

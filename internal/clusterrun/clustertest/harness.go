@@ -88,6 +88,9 @@ type Options struct {
 	BlockInterval time.Duration
 	// Env are further ORDERENGINE_* variables of every node.
 	Env map[string]string
+	// Joining is how many of the last nodes join later: Start leaves them
+	// stopped and out of the others' routes and peers; Join starts one.
+	Joining int
 }
 
 // Harness is a running cluster of processes owned by a test. Its methods
@@ -134,7 +137,20 @@ func Start(t testing.TB, opts Options) *Harness {
 		l.Chain.Extra = []string{"--block-interval", opts.BlockInterval.String()}
 		l.Env = opts.Env
 		h.Cluster = clusterrun.New(l, bin, clusterrun.WithoutEngineEnv(os.Environ()), filepath.Join(dir, "logs"))
-		err := h.Cluster.Start(ctx)
+		first := opts.Nodes - opts.Joining
+		founders := l
+		founders.Nodes = l.Nodes[:first]
+		for i := range founders.Nodes {
+			h.Nodes[i].Env = clusterrun.Environ(h.Env, founders.NodeEnv(i))
+		}
+		err := h.StartChain(ctx)
+		if err == nil {
+			idx := make([]int, first)
+			for i := range idx {
+				idx[i] = i
+			}
+			err = h.StartNodes(ctx, idx...)
+		}
 		if err == nil {
 			t.Cleanup(h.cleanup)
 			return h
@@ -267,6 +283,26 @@ func (h *Harness) RestartEmpty(i int, name string) {
 	if err := h.StartNodes(h.ctx, i); err != nil {
 		h.t.Fatal(err)
 	}
+}
+
+// Join starts node i, one of Options.Joining, with every node in its
+// routes and peers, and waits until it is ready. The nodes started before
+// it still leave it out of their lists until Rejoin restarts them.
+func (h *Harness) Join(i int) {
+	h.t.Helper()
+	if err := h.StartNodes(h.ctx, i); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// Rejoin restarts node i gracefully (SIGTERM) with the whole layout's
+// routes and peers, the rolling restart that makes every node list a
+// joined one, and waits until it is ready.
+func (h *Harness) Rejoin(i int) {
+	h.t.Helper()
+	h.Stop(i)
+	h.Renew(i)
+	h.Restart(i)
 }
 
 // Ready reports whether node i answers GET /readyz with 200 within a
