@@ -29,6 +29,7 @@ type clusterSubmitFlags struct {
 	n, conns, makers, nodes int
 	bin, only               string
 	keep                    bool
+	idle                    time.Duration
 }
 
 // runClusterSubmit is the cluster-submit mode: the same pre-signed submits
@@ -47,6 +48,7 @@ func runClusterSubmit(ctx context.Context, out io.Writer, args []string) error {
 	fl.IntVar(&f.makers, "makers", 0, "maker wallets (0: n/10, under the per-maker limit of 10 per 10 s)")
 	fl.IntVar(&f.nodes, "nodes", 3, "nodes of the cluster set")
 	fl.StringVar(&f.bin, "bin", "", "orderengine binary (empty: go build ./cmd/orderengine into a temporary folder)")
+	fl.DurationVar(&f.idle, "idle", 10*time.Second, "how long each process's idle CPU is measured before and after the load (also lets the stores settle before the memory is read)")
 	fl.StringVar(&f.only, "only", "", "run one set only: single or cluster (empty: both, single first)")
 	fl.BoolVar(&f.keep, "keep", false, "keep the temporary folder (data, logs) and print it")
 	if err := fl.Parse(args); err != nil {
@@ -124,6 +126,7 @@ func submitToProcs(ctx context.Context, out io.Writer, f clusterSubmitFlags, dir
 		addrs[i] = strings.TrimPrefix(c.BaseURL(i), "http://")
 	}
 	procs := append([]*clusterrun.Proc{c.Chain}, c.Nodes...)
+	idleBefore := idleCPU(ctx, procs, f.idle)
 	cpu0 := make([]time.Duration, len(procs))
 	for i, p := range procs {
 		cpu0[i] = procCPU(p.Pid())
@@ -131,27 +134,68 @@ func submitToProcs(ctx context.Context, out io.Writer, f clusterSubmitFlags, dir
 	harness0 := processCPU()
 	lat, codes, elapsed := driveSpread(ctx, addrs, f.n, f.conns, 0, postOrder(addrs[0], key, func(i int) []byte { return bodies[i] }))
 	harness := processCPU() - harness0
+	cpu := make([]time.Duration, len(procs))
+	for i, p := range procs {
+		cpu[i] = procCPU(p.Pid()) - cpu0[i]
+	}
+	idleAfter := idleCPU(ctx, procs, f.idle)
 	fmt.Fprintf(out, "\n%s: %d node(s)%s\n", name, nodes, map[bool]string{true: fmt.Sprintf(", cluster mode (JetStream R%d, fsync always)", min(nodes, 3)),
 		false: ", the Pebble journal"}[cluster])
 	report(out, name+" submit", lat, codes, elapsed)
 	durable := codes["201"]
 	fmt.Fprintf(out, "durable submits: %.0f/s\n", durableRate(codes, elapsed))
-	var total time.Duration
+	fmt.Fprintf(out, "  CPU per durable submit; net: less the process's idle rate (the mean of %s before and after the load) over the load\n", f.idle)
+	var total, totalNet time.Duration
 	for i, p := range procs {
-		cpu := procCPU(p.Pid()) - cpu0[i]
-		total += cpu
-		fmt.Fprintf(out, "  CPU %-6s %6.0f µs per durable submit (%.2f cores busy)\n", p.Name, perSubmit(cpu, durable), cpu.Seconds()/elapsed.Seconds())
+		idle := (idleBefore[i] + idleAfter[i]) / 2
+		net := cpu[i] - time.Duration(idle*float64(elapsed))
+		total, totalNet = total+cpu[i], totalNet+net
+		fmt.Fprintf(out, "  CPU %-6s %6.0f µs, net %6.0f µs (%.2f cores busy; idle %.2f before, %.2f after)\n", p.Name,
+			perSubmit(cpu[i], durable), perSubmit(net, durable), cpu[i].Seconds()/elapsed.Seconds(), idleBefore[i], idleAfter[i])
 	}
-	fmt.Fprintf(out, "  CPU %-6s %6.0f µs per durable submit (%.2f cores busy)\n", "bench", perSubmit(harness, durable), harness.Seconds()/elapsed.Seconds())
-	fmt.Fprintf(out, "  CPU of every process: %.0f µs per durable submit\n", perSubmit(total+harness, durable))
-	time.Sleep(2 * time.Second) // the followers apply the last messages
+	fmt.Fprintf(out, "  CPU %-6s %6.0f µs (%.2f cores busy)\n", "bench", perSubmit(harness, durable), harness.Seconds()/elapsed.Seconds())
+	fmt.Fprintf(out, "  CPU of every process: %.0f µs, net %.0f µs per durable submit\n", perSubmit(total+harness, durable), perSubmit(totalNet+harness, durable))
 	for i, p := range c.Nodes {
 		js, _ := dirSize(filepath.Join(l.Nodes[i].DataDir, "jetstream"))
 		all, _ := dirSize(l.Nodes[i].DataDir)
-		fmt.Fprintf(out, "  %s: RSS %d KiB; JetStream store %s, the rest of its data folder (Pebble) %s\n",
-			p.Name, rssKiB(p.Pid()), mib(js), mib(all-js))
+		fmt.Fprintf(out, "  %s: RSS %d KiB, Go heap in use %s; JetStream store %s, the rest of its data folder (Pebble) %s\n",
+			p.Name, rssKiB(p.Pid()), heapInUse(c.AdminURL(i)), mib(js), mib(all-js))
 	}
 	return nil
+}
+
+// idleCPU is the cores each of procs kept busy over d without load.
+func idleCPU(ctx context.Context, procs []*clusterrun.Proc, d time.Duration) []float64 {
+	before := make([]time.Duration, len(procs))
+	for i, p := range procs {
+		before[i] = procCPU(p.Pid())
+	}
+	select {
+	case <-ctx.Done():
+	case <-time.After(d):
+	}
+	out := make([]float64, len(procs))
+	for i, p := range procs {
+		out[i] = (procCPU(p.Pid()) - before[i]).Seconds() / d.Seconds()
+	}
+	return out
+}
+
+// heapInUse is go_memstats_heap_inuse_bytes of a node's /metrics on its
+// admin listener ("?" when it cannot be read).
+func heapInUse(adminURL string) string {
+	status, body, err := fetch(strings.TrimPrefix(adminURL, "http://"), "/metrics", nil)
+	if err != nil || status != 200 {
+		return "?"
+	}
+	for _, line := range strings.Split(string(body), "\n") {
+		if v, ok := strings.CutPrefix(line, "go_memstats_heap_inuse_bytes "); ok {
+			if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
+				return mib(int64(f))
+			}
+		}
+	}
+	return "?"
 }
 
 func perSubmit(cpu time.Duration, n int) float64 {
