@@ -185,6 +185,13 @@ func signOrders(t *target, f orderFlags) ([][]byte, []common.Hash, error) {
 // per second (0: flat out), with a progress line on stderr. It returns the
 // latencies, the answers by status and code, and the elapsed time.
 func drive(ctx context.Context, addr string, n, conns, rate int, req request) (lat []time.Duration, codes map[string]int, elapsed time.Duration) {
+	return driveSpread(ctx, []string{addr}, n, conns, rate, req)
+}
+
+// driveSpread is drive over several servers: connection j goes to
+// addrs[j mod len(addrs)], so the connections, and with them the
+// requests, spread round-robin over the servers.
+func driveSpread(ctx context.Context, addrs []string, n, conns, rate int, req request) (lat []time.Duration, codes map[string]int, elapsed time.Duration) {
 	var next, done atomic.Int64
 	var mu sync.Mutex
 	codes = map[string]int{}
@@ -193,9 +200,9 @@ func drive(ctx context.Context, addr string, n, conns, rate int, req request) (l
 	stop, drawn := make(chan struct{}), make(chan struct{})
 	go progress(n, &done, start, stop, drawn)
 	var wg sync.WaitGroup
-	for range conns {
+	for j := range conns {
 		wg.Go(func() {
-			c := &rawConn{addr: addr}
+			c := &rawConn{addr: addrs[j%len(addrs)]}
 			defer c.close()
 			var buf []byte
 			mine := make([]time.Duration, 0, n/conns+1)

@@ -12,24 +12,16 @@ import (
 
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/app/apptest"
+	"github.com/orderengine/orderengine/http/contracttest"
 )
 
 func keyHeader(k string) map[string]string { return map[string]string{"X-API-Key": k} }
 
-// checkCode fails unless r has status and error code, and the code is in the
-// catalog with that status.
+// checkCode fails unless r has status and error code, the code is in the
+// catalog with that status, and r carries an X-Request-ID.
 func checkCode(t *testing.T, r *apptest.Response, status int, code orderengine.Code) {
 	t.Helper()
-	if r.Status != status || r.Code() != string(code) {
-		t.Fatalf("got %d %q, want %d %s; body %s", r.Status, r.Code(), status, code, r.Body)
-	}
-	info, ok := orderengine.LookupCode(code)
-	if !ok || info.Status != status {
-		t.Fatalf("code %s is not in the catalog with status %d", code, status)
-	}
-	if r.Header.Get("X-Request-ID") == "" {
-		t.Fatalf("no X-Request-ID on error response")
-	}
+	contracttest.CheckCode(t, r, status, code)
 }
 
 func TestKeylessEndpoints(t *testing.T) {

@@ -371,3 +371,13 @@ func (s *Server) send(req *nethttp.Request) *Response {
 	}
 	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: data}
 }
+
+// For returns a copy of s that reports to t: the same engine, listeners
+// and client, for a test other than the one that started s (an engine
+// shared by the subtests of a run). Closing the copy does nothing; the
+// cleanup of the test that started s closes the engine.
+func (s *Server) For(t testing.TB) *Server {
+	c := *s
+	c.t, c.closed = t, true
+	return &c
+}

@@ -1,0 +1,313 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/orderengine/orderengine/chain"
+	"github.com/orderengine/orderengine/config"
+	"github.com/orderengine/orderengine/internal/clusterrun"
+)
+
+// clusterSubmitFlags are the flags of the cluster-submit mode.
+type clusterSubmitFlags struct {
+	n, conns, makers, nodes int
+	bin, only               string
+	keep                    bool
+	idle                    time.Duration
+}
+
+// runClusterSubmit is the cluster-submit mode: the same pre-signed submits
+// against one `serve` process (the Pebble journal) and then against
+// `serve` processes in cluster mode (JetStream R3, fsync always), each
+// set beside its own `devnet serve` chain on loopback (clusterrun, the
+// layout of `make cluster` on free ports), the connections spread
+// round-robin over the nodes. It reports per set the durable rate and
+// latency, the CPU per submit of every process, and the nodes' RSS and
+// store sizes (JetStream's and Pebble's) after the load.
+func runClusterSubmit(ctx context.Context, out io.Writer, args []string) error {
+	var f clusterSubmitFlags
+	fl := flag.NewFlagSet("cluster-submit", flag.ContinueOnError)
+	fl.IntVar(&f.n, "n", 20000, "orders to submit to each set")
+	fl.IntVar(&f.conns, "conns", 48, "concurrent keep-alive connections (spread round-robin over the nodes)")
+	fl.IntVar(&f.makers, "makers", 0, "maker wallets (0: n/10, under the per-maker limit of 10 per 10 s)")
+	fl.IntVar(&f.nodes, "nodes", 3, "nodes of the cluster set")
+	fl.StringVar(&f.bin, "bin", "", "orderengine binary (empty: go build ./cmd/orderengine into a temporary folder)")
+	fl.DurationVar(&f.idle, "idle", 10*time.Second, "how long each process's idle CPU is measured before and after the load (also lets the stores settle before the memory is read)")
+	fl.StringVar(&f.only, "only", "", "run one set only: single or cluster (empty: both, single first)")
+	fl.BoolVar(&f.keep, "keep", false, "keep the temporary folder (data, logs) and print it")
+	if err := fl.Parse(args); err != nil {
+		return err
+	}
+	if f.makers <= 0 {
+		f.makers = max(1, (f.n+9)/10)
+	}
+	dir, err := os.MkdirTemp("", "orderengine-bench-procs-")
+	if err != nil {
+		return err
+	}
+	if f.keep {
+		fmt.Fprintf(out, "data and logs in %s\n", dir)
+	} else {
+		defer func() { _ = os.RemoveAll(dir) }()
+	}
+	if f.bin == "" {
+		f.bin = filepath.Join(dir, "orderengine")
+		build := exec.CommandContext(ctx, "go", "build", "-o", f.bin, "./cmd/orderengine")
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		if err := build.Run(); err != nil {
+			return fmt.Errorf("cluster-submit: build the binary: %w", err)
+		}
+	}
+	fmt.Fprintf(out, "mode cluster-submit: %d orders per set, %d connections, %d makers; every process on this machine (%d CPUs)\n",
+		f.n, f.conns, f.makers, runtime.NumCPU())
+	for _, set := range []struct {
+		name    string
+		nodes   int
+		cluster bool
+	}{{"single", 1, false}, {"cluster", f.nodes, true}} {
+		if f.only != "" && f.only != set.name {
+			continue
+		}
+		if err := submitToProcs(ctx, out, f, filepath.Join(dir, set.name), set.name, set.nodes, set.cluster); err != nil {
+			return fmt.Errorf("cluster-submit %s: %w", set.name, err)
+		}
+	}
+	return nil
+}
+
+// submitToProcs starts a chain and nodes serve processes under dir, issues
+// an enterprise key, submits f.n orders spread over the nodes and prints
+// the figures.
+func submitToProcs(ctx context.Context, out io.Writer, f clusterSubmitFlags, dir, name string, nodes int, cluster bool) error {
+	l, err := freeLayout(dir, nodes)
+	if err != nil {
+		return err
+	}
+	l.Cluster = cluster
+	c := clusterrun.New(l, f.bin, clusterrun.WithoutEngineEnv(os.Environ()), filepath.Join(dir, "logs"))
+	defer func() { _ = c.Stop(10 * time.Second) }()
+	if err := c.Start(ctx); err != nil {
+		return err
+	}
+	limit := 10 * f.n
+	key, _, err := c.IssueKey(ctx, 0, "bench", "enterprise", clusterrun.Limits{Quote: limit, Read: limit, Order: limit})
+	if err != nil {
+		return err
+	}
+	if err := c.WaitKey(ctx, key, time.Minute); err != nil {
+		return err
+	}
+	t, err := procsTarget(c, key)
+	if err != nil {
+		return err
+	}
+	bodies, _, err := signOrders(t, orderFlags{n: f.n, makers: f.makers, ppm: defaultReferralPpm()})
+	if err != nil {
+		return err
+	}
+	addrs := make([]string, nodes)
+	for i := range addrs {
+		addrs[i] = strings.TrimPrefix(c.BaseURL(i), "http://")
+	}
+	procs := append([]*clusterrun.Proc{c.Chain}, c.Nodes...)
+	idleBefore := idleCPU(ctx, procs, f.idle)
+	cpu0 := make([]time.Duration, len(procs))
+	for i, p := range procs {
+		cpu0[i] = procCPU(p.Pid())
+	}
+	harness0 := processCPU()
+	lat, codes, elapsed := driveSpread(ctx, addrs, f.n, f.conns, 0, postOrder(addrs[0], key, func(i int) []byte { return bodies[i] }))
+	harness := processCPU() - harness0
+	cpu := make([]time.Duration, len(procs))
+	for i, p := range procs {
+		cpu[i] = procCPU(p.Pid()) - cpu0[i]
+	}
+	idleAfter := idleCPU(ctx, procs, f.idle)
+	fmt.Fprintf(out, "\n%s: %d node(s)%s\n", name, nodes, map[bool]string{true: fmt.Sprintf(", cluster mode (JetStream R%d, fsync always)", min(nodes, 3)),
+		false: ", the Pebble journal"}[cluster])
+	report(out, name+" submit", lat, codes, elapsed)
+	durable := codes["201"]
+	fmt.Fprintf(out, "durable submits: %.0f/s\n", durableRate(codes, elapsed))
+	fmt.Fprintf(out, "  CPU per durable submit; net: less the process's idle rate (the mean of %s before and after the load) over the load\n", f.idle)
+	var total, totalNet time.Duration
+	for i, p := range procs {
+		idle := (idleBefore[i] + idleAfter[i]) / 2
+		net := cpu[i] - time.Duration(idle*float64(elapsed))
+		total, totalNet = total+cpu[i], totalNet+net
+		fmt.Fprintf(out, "  CPU %-6s %6.0f µs, net %6.0f µs (%.2f cores busy; idle %.2f before, %.2f after)\n", p.Name,
+			perSubmit(cpu[i], durable), perSubmit(net, durable), cpu[i].Seconds()/elapsed.Seconds(), idleBefore[i], idleAfter[i])
+	}
+	fmt.Fprintf(out, "  CPU %-6s %6.0f µs (%.2f cores busy)\n", "bench", perSubmit(harness, durable), harness.Seconds()/elapsed.Seconds())
+	fmt.Fprintf(out, "  CPU of every process: %.0f µs, net %.0f µs per durable submit\n", perSubmit(total+harness, durable), perSubmit(totalNet+harness, durable))
+	for i, p := range c.Nodes {
+		js, _ := dirSize(filepath.Join(l.Nodes[i].DataDir, "jetstream"))
+		all, _ := dirSize(l.Nodes[i].DataDir)
+		fmt.Fprintf(out, "  %s: RSS %d KiB, Go heap in use %s; JetStream store %s, the rest of its data folder (Pebble) %s\n",
+			p.Name, rssKiB(p.Pid()), heapInUse(c.AdminURL(i)), mib(js), mib(all-js))
+	}
+	return nil
+}
+
+// idleCPU is the cores each of procs kept busy over d without load.
+func idleCPU(ctx context.Context, procs []*clusterrun.Proc, d time.Duration) []float64 {
+	before := make([]time.Duration, len(procs))
+	for i, p := range procs {
+		before[i] = procCPU(p.Pid())
+	}
+	select {
+	case <-ctx.Done():
+	case <-time.After(d):
+	}
+	out := make([]float64, len(procs))
+	for i, p := range procs {
+		out[i] = (procCPU(p.Pid()) - before[i]).Seconds() / d.Seconds()
+	}
+	return out
+}
+
+// heapInUse is go_memstats_heap_inuse_bytes of a node's /metrics on its
+// admin listener ("?" when it cannot be read).
+func heapInUse(adminURL string) string {
+	status, body, err := fetch(strings.TrimPrefix(adminURL, "http://"), "/metrics", nil)
+	if err != nil || status != 200 {
+		return "?"
+	}
+	for _, line := range strings.Split(string(body), "\n") {
+		if v, ok := strings.CutPrefix(line, "go_memstats_heap_inuse_bytes "); ok {
+			if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
+				return mib(int64(f))
+			}
+		}
+	}
+	return "?"
+}
+
+func perSubmit(cpu time.Duration, n int) float64 {
+	return float64(cpu.Microseconds()) / float64(max(n, 1))
+}
+
+func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
+
+// freeLayout is clusterrun.Loopback under dir with nodes nodes on ports
+// free when checked.
+func freeLayout(dir string, nodes int) (clusterrun.Layout, error) {
+	port := func() (int, error) {
+		addr, err := freeAddr()
+		if err != nil {
+			return 0, err
+		}
+		_, p, _ := net.SplitHostPort(addr)
+		return strconv.Atoi(p)
+	}
+	var ps []int
+	for range 1 + 5*nodes {
+		p, err := port()
+		if err != nil {
+			return clusterrun.Layout{}, err
+		}
+		ps = append(ps, p)
+	}
+	ports := make([]clusterrun.NodePorts, nodes)
+	for i := range ports {
+		q := ps[1+5*i:]
+		ports[i] = clusterrun.NodePorts{HTTP: q[0], Admin: q[1], NATS: q[2], Actors: q[3], Manage: q[4]}
+	}
+	return clusterrun.Loopback(dir, ps[0], ports), nil
+}
+
+// procsTarget is the order target of c's nodes: the chain's domain and
+// fee vault from GET /v1/config, a major and a stable token of the
+// chain's registry (its configuration file).
+func procsTarget(c *clusterrun.Cluster, key string) (*target, error) {
+	addr := strings.TrimPrefix(c.BaseURL(0), "http://")
+	status, body, err := fetch(addr, "/v1/config", nil)
+	if err != nil || status != 200 {
+		return nil, fmt.Errorf("GET /v1/config: %d %v", status, err)
+	}
+	var cfg struct {
+		ChainID  uint64 `json:"chainId"`
+		Router   string `json:"router"`
+		FeeVault string `json:"feeVault"`
+	}
+	if err := json.Unmarshal(body, &cfg); err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(c.Layout.Chain.ConfigFile)
+	if err != nil {
+		return nil, err
+	}
+	var file struct {
+		Routing struct {
+			Tokens []config.TokenConfig `json:"tokens"`
+		} `json:"routing"`
+	}
+	if err := json.Unmarshal(data, &file); err != nil {
+		return nil, err
+	}
+	var in, out *config.TokenConfig
+	for i := range file.Routing.Tokens {
+		tk := &file.Routing.Tokens[i]
+		switch {
+		case tk.Class == config.ClassMajor && in == nil:
+			in = tk
+		case tk.Class == config.ClassStable && out == nil:
+			out = tk
+		}
+	}
+	if in == nil || out == nil {
+		return nil, errors.New("the chain's registry has no major and stable token")
+	}
+	return &target{addr: addr, key: key, domain: chain.NewRouterDomain(cfg.ChainID, common.HexToAddress(cfg.Router)),
+		vault: common.HexToAddress(cfg.FeeVault), in: common.HexToAddress(in.Address), out: common.HexToAddress(out.Address),
+		decimals: uint8(in.Decimals), close: func() error { return nil }}, nil
+}
+
+// procCPU is the user and system CPU pid used so far (/proc/<pid>/stat,
+// in clock ticks of 10 ms).
+func procCPU(pid int) time.Duration {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	// The command name (field 2) may hold spaces: the fields after it
+	// start past its closing parenthesis.
+	rest := string(data[strings.LastIndexByte(string(data), ')')+2:])
+	f := strings.Fields(rest)
+	if len(f) < 13 {
+		return 0
+	}
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(utime+stime) * 10 * time.Millisecond
+}
+
+// dirSize is the size of the files under dir.
+func dirSize(dir string) (int64, error) {
+	var n int64
+	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // a file removed while walking
+		}
+		if info, err := d.Info(); err == nil && !d.IsDir() {
+			n += info.Size()
+		}
+		return nil
+	})
+	return n, err
+}
