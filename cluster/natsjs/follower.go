@@ -133,8 +133,9 @@ func (f *follower) run(s jetstream.Stream) {
 	defer close(f.done)
 	failures := 0
 	backoff := firstBackoff
+	var ended time.Time // when the last consumer ended, or zero
 	for {
-		created, err := f.consume(s, min(createFirst+time.Duration(failures)*createStep, createMax))
+		created, err := f.consume(s, min(createFirst+time.Duration(failures)*createStep, createMax), ended)
 		if err == nil || f.stopped() {
 			return
 		}
@@ -143,7 +144,7 @@ func (f *follower) run(s jetstream.Stream) {
 			return
 		}
 		if created {
-			failures, backoff = 0, firstBackoff
+			failures, backoff, ended = 0, firstBackoff, time.Now()
 		} else {
 			failures, backoff = failures+1, min(2*backoff, recreateBackoffMax)
 		}
@@ -158,8 +159,9 @@ func (f *follower) run(s jetstream.Stream) {
 
 // consume creates a consumer starting after the applied position and
 // applies what it delivers until stop (nil) or an error; created tells
-// whether the consumer was created.
-func (f *follower) consume(s jetstream.Stream, timeout time.Duration) (created bool, err error) {
+// whether the consumer was created. prevEnd is when the previous consumer
+// ended (zero for the first): the time to resume is logged.
+func (f *follower) consume(s jetstream.Stream, timeout time.Duration, prevEnd time.Time) (created bool, err error) {
 	name := "follow_" + f.stream + "_" + nonce()
 	defer f.dropConsumer(s, name)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
@@ -173,6 +175,10 @@ func (f *follower) consume(s jetstream.Stream, timeout time.Duration) (created b
 	f.mu.Lock()
 	f.consumer = name
 	f.mu.Unlock()
+	if !prevEnd.IsZero() {
+		f.n.log.Info("natsjs: follower resumed", "stream", f.stream, "from", f.position()+1,
+			"after", time.Since(prevEnd).Round(time.Millisecond))
+	}
 	it, err := cons.Messages(append(pullOptions(), jetstream.WithMessagesErrOnMissingHeartbeat(true))...)
 	if err != nil {
 		return true, err
