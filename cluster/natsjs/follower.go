@@ -23,7 +23,8 @@ import (
 // follower resumes within about a second of the stream being served
 // again after a leader change. The library's ordered consumer does the
 // same with one creation bounded by a fixed 10 s (nats.go v1.55.0), which
-// left a survivor's follower up to 11 s behind after a node was killed.
+// leaves a survivor's follower up to 11 s behind after a node is killed:
+// longer than the write timeout.
 // Writers wait on it for their own message (waitApplied):
 // read-your-writes on the node that wrote.
 //

@@ -13,9 +13,9 @@ import (
 
 // TestFollowerResumesWhenTheStreamLeaderStops: a node whose follower of a
 // stream reads through a consumer on the stream's leader keeps
-// read-your-writes when that leader stops: the follower misses the
-// consumer's heartbeats and recreates it from its applied position on a
-// live node, and a write on the node, once the stream has a new leader,
+// read-your-writes when that leader stops: the follower loses its
+// consumer and recreates it from its applied position on a live node, and
+// a write on the node, once the stream has a new leader,
 // is durable and applied here within its deadline (not "durable but not
 // applied"). The survivors' stores end equal: nothing skipped or applied
 // twice.
