@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -12,11 +13,20 @@ import (
 
 // follower applies one stream's messages to this node's store, in stream
 // order, from the position the store holds (the apply function stores the
-// position of a batch's last message in the same write), through an
-// ordered consumer that resumes after the last message delivered whenever
-// it has to be recreated (a leader change, a lost connection). Writers
-// wait on it for their own message (waitApplied): read-your-writes on the
-// node that wrote.
+// position of a batch's last message in the same write). It reads through
+// a consumer of its own (ephemeral, one replica, in memory, no acks) that
+// starts after the applied position, and recreates it from the applied
+// position whenever it ends: a gap in the consumer's sequence, two missed
+// heartbeats (the consumer's node is gone), the consumer deleted, or a
+// stall (writers wait for a message it has not delivered: see watch).
+// Each creation is bounded by a short timeout of its own, so that the
+// follower resumes within about a second of the stream being served
+// again after a leader change. The library's ordered consumer does the
+// same with one creation bounded by a fixed 10 s (nats.go v1.55.0), which
+// leaves a survivor's follower up to 11 s behind after a node is killed:
+// longer than the write timeout.
+// Writers wait on it for their own message (waitApplied):
+// read-your-writes on the node that wrote.
 //
 // A batch that cannot be applied stops the follower for good (the store
 // has failed or a message is corrupt): every wait then fails, and the node
@@ -32,11 +42,21 @@ type follower struct {
 	applied uint64
 	target  uint64 // the stream's last sequence at start: caught up once applied
 	failed  error
-	waiters map[chan struct{}]uint64
+	waiters map[chan struct{}]waiter
+	// idleSince is when the follower began waiting for its consumer with
+	// nothing to apply; zero while it creates a consumer or applies.
+	idleSince time.Time
+	consumer  string // the name of the consumer it reads through
 
 	started bool
 	stopc   chan struct{}
 	done    chan struct{}
+}
+
+// waiter is a writer waiting for sequence seq to be applied, since since.
+type waiter struct {
+	seq   uint64
+	since time.Time
 }
 
 // Limits of one apply batch, and of the consumers' pull requests.
@@ -49,8 +69,33 @@ const (
 	// instead of waiting out the library's 5 s heartbeat.
 	pullHeartbeat = 500 * time.Millisecond
 	pullExpiry    = 5 * time.Second
-	// consumerCreateTimeout bounds one creation of a follower's consumer.
-	consumerCreateTimeout = 3 * time.Second
+	// A creation of a follower's consumer waits createFirst, plus
+	// createStep for each creation that failed in a row, at most
+	// createMax: a request sent while the stream has no leader, or placed
+	// on a node that is gone, is never answered, and the next attempt
+	// should come soon; on a loaded node a creation may take longer, and
+	// the bound grows.
+	createFirst = time.Second
+	createStep  = 250 * time.Millisecond
+	createMax   = 4 * time.Second
+	// recreateBackoffMax bounds the wait between two creations.
+	recreateBackoffMax = 500 * time.Millisecond
+	// stallAfter: a consumer that has delivered nothing for this long
+	// while a writer has waited as long for a message it has not
+	// delivered (durable on a quorum, so it exists) is recreated; the
+	// watchdog looks every watchInterval.
+	stallAfter    = time.Second
+	watchInterval = 250 * time.Millisecond
+	// followerInactive is the server's deletion delay of a follower's
+	// consumer nobody pulls from (one whose creation timed out here but
+	// happened there, or one left by a node that stopped).
+	followerInactive = 30 * time.Second
+)
+
+// Why a follower's consumer ended, other than an error of the library.
+var (
+	errConsumerGap     = errors.New("natsjs: the consumer skipped a message")
+	errConsumerStalled = errors.New("natsjs: the consumer delivered nothing for a while a writer waits for a message")
 )
 
 // pullOptions are the options of every consumer's message iterator.
@@ -61,7 +106,7 @@ func pullOptions() []jetstream.PullMessagesOpt {
 
 func newFollower(n *Node, stream string, from uint64, apply func([]jetstream.Msg) error) *follower {
 	return &follower{n: n, stream: stream, apply: apply, applied: from,
-		waiters: make(map[chan struct{}]uint64), stopc: make(chan struct{}), done: make(chan struct{})}
+		waiters: make(map[chan struct{}]waiter), stopc: make(chan struct{}), done: make(chan struct{})}
 }
 
 // start reads the stream's last sequence (the catch-up target) and runs the
@@ -82,11 +127,16 @@ func (f *follower) start(ctx context.Context) error {
 	return nil
 }
 
-// run consumes until stop, recreating the consumer after an error.
+// run consumes until stop, recreating the consumer after it ended: at once
+// after a consumer that was created, with a backoff after failed
+// creations.
 func (f *follower) run(s jetstream.Stream) {
 	defer close(f.done)
-	for backoff := firstBackoff; ; backoff = min(2*backoff, time.Second) {
-		err := f.consume(s)
+	failures := 0
+	backoff := firstBackoff
+	var ended time.Time // when the last consumer ended, or zero
+	for {
+		created, err := f.consume(s, min(createFirst+time.Duration(failures)*createStep, createMax), ended)
 		if err == nil || f.stopped() {
 			return
 		}
@@ -94,7 +144,12 @@ func (f *follower) run(s jetstream.Stream) {
 			f.n.log.Error("natsjs: follower stopped: the store cannot apply the stream", "stream", f.stream, "err", err)
 			return
 		}
-		f.n.log.Warn("natsjs: follower restarts its consumer", "stream", f.stream, "err", err)
+		if created {
+			failures, backoff, ended = 0, firstBackoff, time.Now()
+		} else {
+			failures, backoff = failures+1, min(2*backoff, recreateBackoffMax)
+		}
+		f.n.log.Warn("natsjs: follower recreates its consumer", "stream", f.stream, "from", f.position()+1, "err", err)
 		select {
 		case <-f.stopc:
 			return
@@ -103,52 +158,108 @@ func (f *follower) run(s jetstream.Stream) {
 	}
 }
 
-// consume reads from an ordered consumer starting after the applied
-// position until stop (nil) or an error.
-func (f *follower) consume(s jetstream.Stream) error {
-	ctx, cancel := context.WithTimeout(context.Background(), consumerCreateTimeout)
-	// One reset attempt inside the library: its own retries back off up to
-	// 10 s between attempts, so that a consumer lost with a killed node
-	// (while the cluster elects new leaders) came back tens of seconds
-	// late; a failed reset ends the iterator, and run recreates the
-	// consumer with its own backoff of at most a second.
-	cfg := jetstream.OrderedConsumerConfig{DeliverPolicy: jetstream.DeliverByStartSequencePolicy, OptStartSeq: f.position() + 1,
-		MaxResetAttempts: 1}
-	cons, err := s.OrderedConsumer(ctx, cfg)
+// consume creates a consumer starting after the applied position and
+// applies what it delivers until stop (nil) or an error; created tells
+// whether the consumer was created. prevEnd is when the previous consumer
+// ended (zero for the first): the time to resume is logged.
+func (f *follower) consume(s jetstream.Stream, timeout time.Duration, prevEnd time.Time) (created bool, err error) {
+	name := "follow_" + f.stream + "_" + nonce()
+	defer f.dropConsumer(s, name)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	cons, err := s.CreateConsumer(ctx, jetstream.ConsumerConfig{Name: name,
+		DeliverPolicy: jetstream.DeliverByStartSequencePolicy, OptStartSeq: f.position() + 1,
+		AckPolicy: jetstream.AckNonePolicy, InactiveThreshold: followerInactive, Replicas: 1, MemoryStorage: true})
 	cancel()
 	if err != nil {
-		return err
+		return false, fmt.Errorf("natsjs: create a consumer of %s: %w", f.stream, err)
 	}
-	it, err := cons.Messages(pullOptions()...)
+	f.mu.Lock()
+	f.consumer = name
+	f.mu.Unlock()
+	if !prevEnd.IsZero() {
+		f.n.log.Info("natsjs: follower resumed", "stream", f.stream, "from", f.position()+1,
+			"after", time.Since(prevEnd).Round(time.Millisecond))
+	}
+	it, err := cons.Messages(append(pullOptions(), jetstream.WithMessagesErrOnMissingHeartbeat(true))...)
 	if err != nil {
-		return err
+		return true, err
 	}
-	stopped := make(chan struct{})
-	defer close(stopped)
-	go func() {
-		select {
-		case <-f.stopc:
-		case <-stopped:
-		}
-		it.Stop()
-	}()
+	var stalled atomic.Bool
+	ended := make(chan struct{})
+	defer close(ended)
+	go f.watch(it, ended, &stalled)
+	var delivered uint64 // the consumer's sequence of its last message
 	for {
-		batch, err := f.next(it)
-		if errors.Is(err, jetstream.ErrMsgIteratorClosed) && f.stopped() {
-			return nil
-		}
-		if err != nil {
-			return err
+		batch, err := f.next(it, &delivered)
+		switch {
+		case errors.Is(err, jetstream.ErrMsgIteratorClosed) && f.stopped():
+			return true, nil
+		case errors.Is(err, jetstream.ErrMsgIteratorClosed) && stalled.Load():
+			return true, errConsumerStalled
+		case err != nil:
+			return true, err
 		}
 		if err := f.applyBatch(batch); err != nil {
-			return err
+			return true, err
 		}
 	}
 }
 
+// dropConsumer deletes consumer name in the background (it may not exist:
+// a creation that failed): the server would delete it once inactive.
+func (f *follower) dropConsumer(s jetstream.Stream, name string) {
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = s.DeleteConsumer(ctx, name)
+	}()
+}
+
+// watch stops it when the follower stops, or when the consumer stalls: the
+// follower has waited stallAfter for it while a writer has waited as long
+// for a message not yet applied. It returns once ended is closed.
+func (f *follower) watch(it jetstream.MessagesContext, ended <-chan struct{}, stalled *atomic.Bool) {
+	tick := time.NewTicker(watchInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-f.stopc:
+		case <-ended:
+		case now := <-tick.C:
+			if !f.stalledAt(now) {
+				continue
+			}
+			stalled.Store(true)
+		}
+		it.Stop()
+		return
+	}
+}
+
+// stalledAt reports whether, at now, the follower has waited for its
+// consumer stallAfter or longer while a writer has waited as long for a
+// message not applied.
+func (f *follower) stalledAt(now time.Time) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.idleSince.IsZero() || now.Sub(f.idleSince) < stallAfter {
+		return false
+	}
+	for _, w := range f.waiters {
+		if w.seq > f.applied && now.Sub(w.since) >= stallAfter {
+			return true
+		}
+	}
+	return false
+}
+
 // next returns the next messages: one, plus those already pending, up to
 // applyBatchMax; messages at or below the applied position are dropped.
-func (f *follower) next(it jetstream.MessagesContext) ([]jetstream.Msg, error) {
+// delivered is the consumer's sequence of the last message it delivered:
+// a message that does not follow it is a gap (errConsumerGap).
+func (f *follower) next(it jetstream.MessagesContext, delivered *uint64) ([]jetstream.Msg, error) {
+	f.setIdle(true)
+	defer f.setIdle(false)
 	var batch []jetstream.Msg
 	pos := f.position()
 	for len(batch) < applyBatchMax {
@@ -160,6 +271,10 @@ func (f *follower) next(it jetstream.MessagesContext) ([]jetstream.Msg, error) {
 		if err != nil {
 			return nil, err
 		}
+		if meta.Sequence.Consumer != *delivered+1 {
+			return nil, fmt.Errorf("%w: %s: consumer sequence %d after %d", errConsumerGap, f.stream, meta.Sequence.Consumer, *delivered)
+		}
+		*delivered = meta.Sequence.Consumer
 		if meta.Sequence.Stream > pos {
 			batch = append(batch, m)
 			pos = meta.Sequence.Stream
@@ -169,6 +284,25 @@ func (f *follower) next(it jetstream.MessagesContext) ([]jetstream.Msg, error) {
 		}
 	}
 	return batch, nil
+}
+
+// consumerName is the name of the consumer the follower reads through
+// (empty before the first is created).
+func (f *follower) consumerName() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.consumer
+}
+
+// setIdle marks the follower waiting for its consumer, or not.
+func (f *follower) setIdle(idle bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if idle {
+		f.idleSince = time.Now()
+	} else {
+		f.idleSince = time.Time{}
+	}
 }
 
 // applyBatch applies batch and advances the position; an apply failure is
@@ -195,8 +329,8 @@ func (f *follower) advance(seq uint64) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.applied = seq
-	for ch, want := range f.waiters {
-		if want <= seq {
+	for ch, w := range f.waiters {
+		if w.seq <= seq {
 			close(ch)
 			delete(f.waiters, ch)
 		}
@@ -233,7 +367,7 @@ func (f *follower) waitApplied(ctx context.Context, seq uint64) error {
 		return f.failed
 	}
 	ch := make(chan struct{})
-	f.waiters[ch] = seq
+	f.waiters[ch] = waiter{seq: seq, since: time.Now()}
 	f.mu.Unlock()
 	select {
 	case <-ch:
