@@ -64,14 +64,15 @@ func (s *System) stopLease() {
 	s.releaseLease()
 }
 
-// holdLease keeps trying to hold the lease until ctx ends. A node takes it only once it has
-// caught up with the order streams. Becoming the holder wakes the
-// projector, which projects what the records may lack; losing it is
-// logged (the parts have stopped already: they ask the lease).
+// holdLease keeps trying to hold the lease until ctx ends. A node takes it
+// only while it is fit to drive (fitToDrive), and a holder unfit for a
+// whole TTL releases it. Becoming the holder wakes the projector, which
+// projects what the records may lack; losing it is logged (the parts have
+// stopped already: they ask the lease).
 func (s *System) holdLease(ctx context.Context) {
 	c := s.cluster
 	c.lease.Hold(ctx, natsjs.HoldOptions{
-		May: func() bool { return c.node.Ready() == nil },
+		May: s.fitToDrive,
 		Log: s.Log,
 		Changed: func(held bool) {
 			if held {
@@ -82,6 +83,19 @@ func (s *System) holdLease(ctx context.Context) {
 			s.Log.Info("cluster: this node no longer drives the chain lifecycle", "node", s.Config.Cluster.Node)
 		},
 	})
+}
+
+// fitToDrive reports whether this node could drive the chain lifecycle
+// well: it has applied the order streams and reaches a quorum, and its
+// indexer follows the chain (its latest poll worked and it is within
+// chain.confirmations + lifecycle.readyMaxLag blocks of the head): what
+// GET /readyz checks of them.
+func (s *System) fitToDrive() bool {
+	if s.cluster.node.Ready() != nil {
+		return false
+	}
+	st := s.indexerStatus()
+	return st == nil || (!st.Failing && st.LagBlocks <= s.Config.Chain.Confirmations+s.Config.Lifecycle.Resolved().ReadyMaxLag)
 }
 
 // releaseLease ends this node's term at once (its term ends with the TTL

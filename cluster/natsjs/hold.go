@@ -9,9 +9,11 @@ import (
 
 // HoldOptions configure Lease.Hold.
 type HoldOptions struct {
-	// May reports whether this node may take the lease now (nil: always);
-	// a node catching up its streams does not. It is not asked while the
-	// node holds the lease.
+	// May reports whether this node is fit to hold the lease now (nil:
+	// always): a node catching up its streams, or whose chain node does
+	// not answer, is not. An unfit node does not take the lease, and a
+	// holder unfit for a whole TTL steps down (releases it) so that a fit
+	// standby takes over.
 	May func() bool
 	// Changed is told, in Hold's goroutine, when this node becomes the
 	// holder (true) and when it stops being it (false): its renewal was
@@ -29,7 +31,8 @@ func holdTick(ttl time.Duration) time.Duration { return max(ttl/4, 50*time.Milli
 // Hold keeps trying to hold the lease until ctx ends: while this node
 // does not hold it (and May allows), it tries to acquire it every tick;
 // while it holds it, it renews it once a third of the TTL has passed since
-// the last acquire or renewal. A renewal that fails for another reason
+// the last acquire or renewal, unless May has reported false for a whole
+// TTL: then it releases the lease. A renewal that fails for another reason
 // than a lost lease (no quorum, a timeout) is tried again at the next
 // tick until the term passes. Hold does not release the lease when it
 // returns: the caller releases it (Release) once the duties it guards
@@ -46,7 +49,7 @@ func (l *Lease) Hold(ctx context.Context, o HoldOptions) {
 	t := time.NewTicker(holdTick(l.ttl))
 	defer t.Stop()
 	held := false
-	var renewed time.Time
+	var renewed, unfit time.Time
 	report := func(now bool) {
 		if now != held {
 			held = now
@@ -57,7 +60,19 @@ func (l *Lease) Hold(ctx context.Context, o HoldOptions) {
 	}
 	defer report(false)
 	for {
+		fit := o.May == nil || o.May()
+		if fit || !l.Held() {
+			unfit = time.Time{}
+		} else if unfit.IsZero() {
+			unfit = time.Now()
+		}
 		switch {
+		case !unfit.IsZero() && time.Since(unfit) >= l.ttl:
+			log.Warn("this node is unfit to hold the lease: stepping down", "lease", l.name, "for", time.Since(unfit).Round(time.Millisecond))
+			if err := l.Release(ctx); err != nil && ctx.Err() == nil {
+				log.Warn("lease release failed; its term ends with its TTL", "lease", l.name, "err", err)
+			}
+			unfit = time.Time{}
 		case l.Held():
 			if time.Since(renewed) >= l.ttl/3 {
 				start := time.Now()
@@ -71,7 +86,7 @@ func (l *Lease) Hold(ctx context.Context, o HoldOptions) {
 					log.Warn("lease renewal failed; retrying", "lease", l.name, "err", err)
 				}
 			}
-		case o.May == nil || o.May():
+		case fit:
 			start := time.Now()
 			ok, err := l.Acquire(ctx)
 			switch {

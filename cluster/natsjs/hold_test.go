@@ -19,11 +19,15 @@ type holdLoop struct {
 }
 
 func startHold(n *Node, name, holder string, ttl time.Duration) *holdLoop {
+	return startHoldMay(n, name, holder, ttl, nil)
+}
+
+func startHoldMay(n *Node, name, holder string, ttl time.Duration, may func() bool) *holdLoop {
 	ctx, cancel := context.WithCancel(context.Background())
 	h := &holdLoop{lease: n.Lease(name, holder, ttl), cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(h.done)
-		h.lease.Hold(ctx, HoldOptions{Changed: func(held bool) {
+		h.lease.Hold(ctx, HoldOptions{May: may, Changed: func(held bool) {
 			h.mu.Lock()
 			defer h.mu.Unlock()
 			h.changes = append(h.changes, held)
@@ -151,5 +155,35 @@ func TestHold(t *testing.T) {
 		if got := l.history(); len(got) != 2 || !got[0] || got[1] {
 			t.Fatalf("loop %d reported %v, want [true false]", i, got)
 		}
+	}
+}
+
+// TestHoldStepsDown: a holder whose May reports false for a whole TTL (its
+// chain node stopped answering) releases the lease and does not take it
+// again while unfit; a fit standby takes over.
+func TestHoldStepsDown(t *testing.T) {
+	nodes := sharedCluster(t)
+	const ttl = time.Second
+	var fit [2]atomic.Bool
+	fit[0].Store(true)
+	a := startHoldMay(nodes[0].node, "stepdown-test", "a", ttl, fit[0].Load)
+	defer a.stop(t, true)
+	waitFor(t, "a to hold the lease", a.lease.Held)
+	b := startHoldMay(nodes[1].node, "stepdown-test", "b", ttl, fit[1].Load)
+	defer b.stop(t, true)
+	fit[1].Store(true)
+	time.Sleep(ttl)
+	if b.lease.Held() || !a.lease.Held() {
+		t.Fatal("the lease changed hands while its holder was fit")
+	}
+	unfitAt := time.Now()
+	fit[0].Store(false)
+	waitFor(t, "b to take the lease", b.lease.Held)
+	if a.lease.Held() {
+		t.Fatal("both hold the lease")
+	}
+	t.Logf("an unfit holder replaced %v after it became unfit (TTL %v)", time.Since(unfitAt).Round(time.Millisecond), ttl)
+	if got := a.history(); len(got) != 2 || !got[0] || got[1] {
+		t.Fatalf("a reported %v, want [true false]", got)
 	}
 }
