@@ -242,17 +242,19 @@ func journalEvents(t *testing.T, s *apptest.Server, h common.Hash) (map[string]i
 }
 
 // TestLifecycleLeaseHandover: of three nodes following one chain, exactly
-// one drives the chain lifecycle at any moment (it holds the lease). The
-// driver fills a first batch of orders with its keeper; with a second
-// batch submitted, the driver is closed (it releases the lease). A test
-// holder tries to take the released lease and, if it wins, never renews
-// it (a holder killed without a release), and while no node drives, an
-// outside keeper fills orders through a standby's keeper list: fills the
-// closed driver never saw. A standby takes over, projects every block
-// since it last drove, and fills the rest. Every order ends filled, read
-// the same on both live nodes, and its records in the journal carry
-// exactly one order.filled event and one ledger entry per fill. The
-// takeover times are logged.
+// one drives the chain lifecycle at any moment (it holds the lease), and
+// its metrics say so. The driver fills a first batch of orders with its
+// keeper; with a second batch submitted, the driver is closed (it stops
+// its loops and releases the lease). A test holder races the standbys for
+// the released lease (it polls, they try every quarter TTL). When it
+// wins, no node drives while it renews: a third batch is filled on the
+// chain by an outside keeper through a live node's keeper list, every
+// node indexes the fills and none records them; then the test holder dies
+// without a release. A standby takes over, projects every block since it
+// last drove, and fills the rest. Every order ends filled, read the same
+// on both live nodes, and its records in the journal carry exactly one
+// order.filled event and one ledger entry per fill. The takeover times
+// are logged.
 func TestLifecycleLeaseHandover(t *testing.T) {
 	c := startChainCluster(t)
 	var closed atomic.Int32
