@@ -287,7 +287,7 @@ func (s *System) buildHTTP() error {
 			services.Keeper = d.Keeper
 		}
 	}
-	collectors := append([]prometheus.Collector{s.Webhooks.Collector(), s.Pairs.Collector()}, s.clusterCollectors()...)
+	collectors := append([]prometheus.Collector{s.Webhooks.Collector(), s.Pairs.Collector(), driverCollector{s}}, s.clusterCollectors()...)
 	status := s.opts.ChainStatus
 	if status == nil && s.Indexer != nil {
 		status = s.Indexer.Status
@@ -357,6 +357,9 @@ func (s *System) Start(ctx context.Context) error {
 		run(s.Indexer.Run)
 		run(s.Projector.Run)
 		run(s.Pairs.Run)
+		if s.cluster != nil {
+			s.startLease()
+		}
 	}
 	if s.Runner != nil {
 		poll := s.Config.Lifecycle.Resolved().KeeperPoll
@@ -404,6 +407,7 @@ func (s *System) Close() error {
 			s.cancel()
 		}
 		s.running.Wait()
+		s.stopLease()
 		err = s.closeAll()
 	})
 	return err

@@ -204,7 +204,8 @@ func (s *System) buildPairs() {
 			s.prices = market.NewOraclePricer(hc, common.HexToAddress(s.Config.Chain.Oracle), decimals)
 		}
 	}
-	opts := pair.Options{System: s.Actors, Store: s.Store, Chain: s.Chain, Orders: s.Orders, Registry: s.OrderActors, Log: s.Log}
+	opts := pair.Options{System: s.Actors, Store: s.Store, Chain: s.Chain, Orders: s.Orders, Registry: s.OrderActors, Log: s.Log,
+		Drive: s.driveGate()}
 	if s.prices != nil {
 		opts.Prices = s.prices
 	}
@@ -245,6 +246,9 @@ func (s *System) buildLifecycle() error {
 	}
 	router := common.HexToAddress(cfg.Chain.Router)
 	s.Projector = chainsync.NewProjector(s.Chain, s.Orders, s.OrderActors, s.Log)
+	if drive := s.driveGate(); drive != nil {
+		s.Projector.DriveWhile(drive)
+	}
 	ix, err := chainsync.New(client, s.Store, s.Log, chainsync.Options{
 		Router: router, StartBlock: cfg.Chain.DeployBlock, Confirmations: cfg.Chain.Confirmations,
 		RecentBlocks: lc.RecentBlocks, MaxBlocksPerStep: lc.MaxBlocksPerStep, Poll: lc.IndexerPoll,
@@ -274,6 +278,7 @@ func (s *System) buildLifecycle() error {
 			return fmt.Errorf("lifecycle: the chain client cannot send transactions for the keeper")
 		}
 		s.Runner = keeper.NewRunner(kc, key, keeper.ServiceSource(s.Keeper), s.Log)
+		s.Runner.Drive = s.driveGate()
 	}
 	s.Log.Info("lifecycle built", "router", router, "startBlock", cfg.Chain.DeployBlock,
 		"confirmations", cfg.Chain.Confirmations, "keeper", s.Runner != nil)

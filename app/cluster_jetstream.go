@@ -24,6 +24,11 @@ type clusterJS struct {
 	mat     *natsjs.Materialiser
 	journal *natsjs.Journal
 	shared  *natsjs.SharedLog
+	// lease elects the chain lifecycle's driver; holdStop and holdDone
+	// stop its loop (lease.go).
+	lease    *natsjs.Lease
+	holdStop context.CancelFunc
+	holdDone chan struct{}
 }
 
 // openClusterJS starts the embedded server (it joins its peers in the
@@ -43,6 +48,7 @@ func (s *System) openClusterJS() error {
 	c.journal = natsjs.NewJournal(n, s.Orders, c.mat, s.Clock.Now)
 	c.shared = natsjs.NewSharedLog(n, s.Store)
 	s.Store.UseSharedLog(c.shared)
+	c.lease = n.Lease(lifecycleLease, s.Config.Cluster.Node, s.Config.Cluster.LeaseTTL)
 	s.cluster = c
 	return nil
 }

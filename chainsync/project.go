@@ -2,6 +2,7 @@ package chainsync
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -34,7 +35,27 @@ type Projector struct {
 	log      *slog.Logger
 	wake     chan struct{}
 	mu       chan struct{} // held while projecting (size-1 semaphore)
+	drive    func() bool   // nil: always (DriveWhile)
 }
+
+// errNotDriving stops a projection when this node stops driving the
+// chain lifecycle.
+var errNotDriving = errors.New("chainsync: not driving the chain lifecycle")
+
+// DriveWhile makes the projector send facts to the order actors only while
+// drive reports true (in a cluster: while this node holds the chain
+// lifecycle's lease); call it before Run. While drive reports false the
+// projector sends nothing and its cursor stays where this node last
+// projected, so when drive turns true again (Wake) it projects every block
+// since: the blocks another driver projected meanwhile are sent again, and
+// the order actors ignore what they already applied. A rewind while not
+// driving moves the cursor back but sends no resync (the driver does).
+func (p *Projector) DriveWhile(drive func() bool) { p.drive = drive }
+
+// Wake makes Run project now (this node became the driver).
+func (p *Projector) Wake() { p.signal() }
+
+func (p *Projector) driving() bool { return p.drive == nil || p.drive() }
 
 // NewProjector returns a projector; add it to the indexer's Observers and
 // start Run. orders is read for the orders a nonce invalidation concerns
@@ -68,6 +89,9 @@ func (p *Projector) Reverted(blk persistence.ChainBlock) {
 		if err := p.chain.SetProjected(blk.Number - 1); err != nil {
 			p.log.Error("projection cursor", "err", err)
 		}
+	}
+	if !p.driving() {
+		return
 	}
 	ctx := context.Background()
 	at := time.Unix(int64(blk.Time), 0).UTC()
@@ -120,9 +144,15 @@ func (p *Projector) Run(ctx context.Context) {
 
 // CatchUp reconciles every block between the projection cursor and the
 // indexer's cursor.
+//
+// While this node does not drive (DriveWhile) it projects nothing, and a
+// projection stops, at the block it reached, when it stops driving.
 func (p *Projector) CatchUp(ctx context.Context) error {
 	p.mu <- struct{}{}
 	defer func() { <-p.mu }()
+	if !p.driving() {
+		return nil
+	}
 	cur, ok, err := p.chain.Cursor()
 	if err != nil || !ok {
 		return err
@@ -139,6 +169,9 @@ func (p *Projector) CatchUp(ctx context.Context) error {
 		if blk.Number > cur.Number {
 			return nil
 		}
+		if !p.driving() {
+			return errNotDriving
+		}
 		if !gapChecked {
 			gapChecked = true
 			if blk.Number > proj+1 {
@@ -154,6 +187,9 @@ func (p *Projector) CatchUp(ctx context.Context) error {
 		}
 		return p.chain.SetProjected(blk.Number)
 	})
+	if errors.Is(err, errNotDriving) {
+		return nil
+	}
 	if err != nil {
 		return err
 	}

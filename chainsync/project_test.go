@@ -3,6 +3,7 @@ package chainsync
 import (
 	"context"
 	"math/big"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -156,5 +157,44 @@ func TestProjectorCatchesUpAfterCrash(t *testing.T) {
 	rec, _, _ := e.orders.Load(h)
 	if rec.FilledIn.Dec() != "200000000" || rec.Executions != 2 || len(e.events()) != 2 {
 		t.Fatalf("after catch-up: %+v, events %v", rec, e.events())
+	}
+}
+
+// DriveWhile: while the node does not drive, the projector sends nothing
+// and keeps its cursor; once it drives it projects every block since, and
+// projecting again blocks another driver already projected (a new
+// driver's cursor is behind) records nothing twice.
+func TestProjectorDrivesOnlyWhileDriving(t *testing.T) {
+	e := newProjEnv(t)
+	var driving atomic.Bool
+	e.proj.DriveWhile(driving.Load)
+	o, sig, h := e.LimitOrder(1_000_000_000, 31)
+	e.submit(o, sig, h)
+	e.MustSend(e.Keeper, e.D.Router, e.FillData(o, sig, 300_000_000))
+	e.sync()
+	ch := persistence.NewChain(e.store)
+	if rec, _, _ := e.orders.Load(h); rec.Status != persistence.StatusPending || len(e.events()) != 0 {
+		t.Fatalf("projected while not driving: %+v, events %v", rec, e.events())
+	}
+	if proj, err := ch.Projected(); err != nil || proj != 0 {
+		t.Fatalf("cursor moved while not driving: %d %v", proj, err)
+	}
+	driving.Store(true)
+	e.MustSend(e.Keeper, e.D.Router, e.FillData(o, sig, 700_000_000))
+	e.sync()
+	rec, _, _ := e.orders.Load(h)
+	if rec.Status != persistence.StatusFilled || rec.Executions != 2 || len(e.events()) != 2 {
+		t.Fatalf("after driving: %+v, events %v", rec, e.events())
+	}
+	// A driver whose cursor is behind what another driver projected.
+	if err := ch.SetProjected(0); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.proj.CatchUp(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	again, _, _ := e.orders.Load(h)
+	if again.Version != rec.Version || len(e.events()) != 2 {
+		t.Fatalf("projected twice: version %d after %d, events %v", again.Version, rec.Version, e.events())
 	}
 }

@@ -146,6 +146,11 @@ type Runner struct {
 	// set before Run): a node that accepts a request and never answers
 	// fails the call, and the step, instead of freezing the keeper.
 	CallTimeout time.Duration
+	// Drive, when set before Run, tells whether this keeper may send now:
+	// in a cluster only the node holding the chain lifecycle's lease
+	// runs its keeper. Run skips its steps while it reports false, and a
+	// step sends nothing more once it turns false. Nil: always.
+	Drive func() bool
 
 	client Client
 	key    *ecdsa.PrivateKey
@@ -207,6 +212,10 @@ func (r *Runner) Run(ctx context.Context, poll time.Duration) {
 		case <-t.C:
 		}
 		start, wait := time.Now(), poll
+		if !r.driving() {
+			t.Reset(poll)
+			continue
+		}
 		if _, err := r.Step(ctx); err != nil && ctx.Err() == nil {
 			wait = retryWait(err, poll)
 			r.log.Warn("keeper step failed", "err", err, "retryIn", wait)
@@ -214,6 +223,9 @@ func (r *Runner) Run(ctx context.Context, poll time.Duration) {
 		t.Reset(time.Until(start.Add(wait)))
 	}
 }
+
+// driving reports whether the keeper may send now (Drive).
+func (r *Runner) driving() bool { return r.Drive == nil || r.Drive() }
 
 // DefaultCallTimeout is the default Runner.CallTimeout.
 const DefaultCallTimeout = 10 * time.Second
@@ -258,6 +270,9 @@ func (r *Runner) Step(ctx context.Context) ([]*types.Transaction, error) {
 	var out []*types.Transaction
 	var snd sender
 	for _, it := range items {
+		if !r.driving() {
+			break
+		}
 		if at, ok := r.sent[it.OrderHash]; ok && head < at+resendAfter {
 			continue
 		}

@@ -155,3 +155,49 @@ func TestRunnerNumbersTheTransactionsOfAStep(t *testing.T) {
 		t.Fatalf("next step sent %d (%v)", len(next), err)
 	}
 }
+
+// Drive gates the keeper: while it reports false Run takes no step (the
+// list is not read), and a step stops sending once it turns false (in a
+// cluster: the node lost the chain lifecycle's lease mid-step).
+func TestRunnerSendsOnlyWhileDriving(t *testing.T) {
+	e := chainsynctest.NewEnv(t)
+	var items []Item
+	for i := range 3 {
+		o, sig, h := e.LimitOrder(int64(i+1)*1_000_000, uint64(50+i))
+		items = append(items, Item{OrderHash: h.Hex(), Tx: TxData{To: e.D.Router.Hex(), Data: hexutil.Encode(e.FillData(o, sig, int64(i+1)*1_000_000))}})
+	}
+	var listed atomic.Int64
+	src := func(context.Context, common.Address, string) ([]Item, string, error) {
+		listed.Add(1)
+		return items, "", nil
+	}
+	r := NewRunner(e.Client.(Client), e.Keeper.Key, src, nil)
+	var driving atomic.Bool
+	var asked atomic.Int64
+	r.Drive = func() bool {
+		asked.Add(1)
+		return driving.Load()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { r.Run(ctx, 5*time.Millisecond); close(done) }()
+	for deadline := time.Now().Add(15 * time.Second); asked.Load() < 5; {
+		if time.Now().After(deadline) {
+			t.Fatal("Run did not ask Drive")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	if n := listed.Load(); n != 0 {
+		t.Fatalf("the keeper read its list %d times while not driving", n)
+	}
+	// Driving for two of the three items: the step stops before the third.
+	var left atomic.Int64
+	left.Store(2) // the step asks once before each item
+	r.Drive = func() bool { return left.Add(-1) >= 0 }
+	sent, err := r.Step(context.Background())
+	if err != nil || len(sent) != 2 {
+		t.Fatalf("sent %d while driving for two items (%v)", len(sent), err)
+	}
+}

@@ -3,6 +3,7 @@ package pair
 import (
 	"errors"
 	"math/big"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -219,5 +220,37 @@ func (e *env) expectOutcomes(want []outcome) {
 			e.T.Errorf("%s: status %s, triggeredAt %v, stalled %v, events %v; want %s, %v",
 				c.name, rec.Status, rec.TriggeredAt, rec.Stalled, got, c.status, c.events)
 		}
+	}
+}
+
+// Drive gates the decided transitions: a pair that does not drive (a
+// standby in a cluster) decides an expiry at every block without sending
+// it, and sends it at the first block after it drives.
+func TestExpirySentOnlyWhileDriving(t *testing.T) {
+	e := newEnv(t)
+	var driving atomic.Bool
+	e.trig.opts.Drive = driving.Load
+	deadline := e.Now() + 100
+	o, sig, h := e.SignOrder(1_000_000, 1, chain.Traits{Nonce: 52, Deadline: deadline, SlippagePpm: 10_000})
+	e.submit(o, sig, h, time.Now())
+	e.tick()
+	if err := contracts.AdjustTime(e.Sim, time.Duration(deadline+1-e.Now())*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if find(e.tick(), h) != nil {
+			t.Fatal("order executable after its deadline")
+		}
+		if rec := e.record(h); rec.Status != persistence.StatusPending || len(e.eventsOf(h)) != 0 {
+			t.Fatalf("expired while not driving: %s, events %v", rec.Status, e.eventsOf(h))
+		}
+	}
+	driving.Store(true)
+	e.tick()
+	if rec := e.record(h); rec.Status != persistence.StatusExpired {
+		t.Fatalf("status once driving: %s", rec.Status)
+	}
+	if got := e.eventsOf(h); len(got) != 1 || got[0] != persistence.TriggerOrderExpired {
+		t.Fatalf("events %v", got)
 	}
 }

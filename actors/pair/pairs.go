@@ -41,10 +41,16 @@ type Options struct {
 	Chain  *persistence.Chain
 	Orders *persistence.Orders
 	// Registry receives the decided transitions (nil: decisions are only
-	// published; a standby in cluster mode).
+	// published).
 	Registry *order.Registry
-	Prices   Prices
-	Log      *slog.Logger
+	// Drive tells whether the decided transitions are sent now (nil:
+	// always): in a cluster only the node holding the chain lifecycle's
+	// lease sends them, while every node decides and publishes the
+	// executable orders. A decision not sent is decided again at the next
+	// block, where the order's record has not changed.
+	Drive  func() bool
+	Prices Prices
+	Log    *slog.Logger
 }
 
 // Executable is an order a keeper may execute now.
@@ -237,7 +243,7 @@ func (p *Pairs) Evaluate(ctx context.Context, ref BlockRef) error {
 // idempotent; a failure is logged and retried at the next block).
 func (p *Pairs) apply(ctx context.Context, d *Decision, price *big.Int, at time.Time) {
 	reg := p.opts.Registry
-	if reg == nil {
+	if reg == nil || (p.opts.Drive != nil && !p.opts.Drive()) {
 		return
 	}
 	for _, t := range d.Expire {

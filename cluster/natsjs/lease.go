@@ -123,10 +123,12 @@ func (l *Lease) Release(ctx context.Context) error {
 	if seq == 0 {
 		return nil
 	}
+	// This node stops counting itself the holder before the release can
+	// let a standby take the lease: two nodes never both see Held.
+	l.drop()
 	ctx, cancel := l.n.writeContext(ctx)
 	defer cancel()
 	err := l.publish(ctx, seq, "")
-	l.drop()
 	if errors.Is(err, errCASConflict) {
 		return nil // already lost
 	}

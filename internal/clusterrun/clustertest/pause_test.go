@@ -5,6 +5,7 @@ import (
 	"crypto/ecdsa"
 	"fmt"
 	"net/http"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -17,8 +18,8 @@ import (
 	"github.com/orderengine/orderengine/persistence"
 )
 
-// TestClusterPausedNode freezes (SIGSTOP) the node that leads the most
-// order streams for longer than cluster.leaseTTL, under a steady submit
+// TestClusterPausedNode freezes (SIGSTOP) the chain lifecycle's driver
+// (the lease holder) for longer than cluster.leaseTTL, under a steady submit
 // load over the other two, with submits sent to the frozen node during
 // the pause and right after it resumes (SIGCONT), and orders that fill on
 // the chain around the pause. The frozen node answers nothing while
@@ -27,7 +28,8 @@ import (
 // on a quorum); every other answer is a documented failure; no order is
 // accepted twice; every fillable order is recorded filled once, each
 // chain event once (the journal of its transitions); and the three nodes
-// list the same orders with the same rows. It is one timeline (load,
+// list the same orders with the same rows. Another node drives while it
+// is stopped, and after SIGCONT it does not drive. It is one timeline (load,
 // SIGSTOP, submits queued, SIGCONT, submits, checks), kept in one
 // function so that its order reads as it runs.
 func TestClusterPausedNode(t *testing.T) {
@@ -43,13 +45,14 @@ func TestClusterPausedNode(t *testing.T) {
 	for _, m := range makers {
 		c.Approve(t, m, "WETH")
 	}
+	// The node paused is the chain lifecycle's driver (the lease holder),
+	// whatever order streams it leads.
 	led := h.OrderStreamsLed(0)
-	victim := 0
-	for i := range led {
-		if led[i] > led[victim] {
-			victim = i
-		}
-	}
+	victim := -1
+	waitFor(t, "one node driving the chain lifecycle", func() bool {
+		victim = driver(t, h)
+		return victim >= 0
+	})
 	other := (victim + 1) % len(h.Nodes)
 	pause := config.Default().Cluster.LeaseTTL + 3*time.Second
 	t.Logf("order streams led per node %v; pausing %s for %v", led, h.Nodes[victim].Name, pause)
@@ -94,6 +97,11 @@ func TestClusterPausedNode(t *testing.T) {
 	}
 	fillSubmit(other, 3)
 	fillSubmit((other+1)%len(h.Nodes), 4)
+	waitFor(t, "another node driving while "+h.Nodes[victim].Name+" is stopped", func() bool {
+		d := driver(t, h, victim)
+		return d >= 0 && d != victim
+	})
+	t.Logf("%s drives %v after SIGSTOP", h.Nodes[driver(t, h, victim)].Name, time.Since(paused).Round(time.Millisecond))
 	time.Sleep(pause - time.Since(paused))
 	if h.Ready(victim) {
 		t.Fatalf("%s answered /readyz while stopped", h.Nodes[victim].Name)
@@ -117,12 +125,11 @@ func TestClusterPausedNode(t *testing.T) {
 		}
 		checkJournalOnce(t, h, other, hash)
 	}
-	// The chain lifecycle's lease: once a single lease holder drives the
-	// lifecycle, this is where the test asserts that the paused node, whose
-	// lease expired while it was stopped, does not drive after SIGCONT
-	// (it records no transition and sends no fill before it holds the lease
-	// again). Today every node drives, and the journal checks above are the
-	// safety that holds without the lease: each fill recorded once.
+	// The paused node's lease expired while it was stopped: after SIGCONT
+	// it does not drive, and exactly one node does.
+	if d := driver(t, h); d < 0 || d == victim {
+		t.Fatalf("after SIGCONT the driver is node index %d (paused: %s)", d, h.Nodes[victim].Name)
+	}
 
 	for _, m := range makers {
 		sameLists(t, h, key, "/v1/orders?wallet="+addressOf(m))
@@ -276,4 +283,24 @@ func listsDiffer(h *clustertest.Harness, key, path string) string {
 		}
 	}
 	return ""
+}
+
+// driver returns the index of the one node whose
+// orderengine_lifecycle_driver gauge is 1, or -1 when none or several
+// report it; the nodes in skip (stopped ones) are not asked.
+func driver(t *testing.T, h *clustertest.Harness, skip ...int) int {
+	t.Helper()
+	found := -1
+	for i := range h.Nodes {
+		if slices.Contains(skip, i) {
+			continue
+		}
+		if gauge(t, h, i, "orderengine_lifecycle_driver") == 1 {
+			if found >= 0 {
+				return -1
+			}
+			found = i
+		}
+	}
+	return found
 }
