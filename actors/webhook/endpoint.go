@@ -118,6 +118,8 @@ func (a *endpointActor) Receive(ctx actor.Context) {
 	case *createDeliveries:
 		msg.reply <- created{endpoint: a.id, err: a.createDeliveries(msg.rows, msg.last)}
 	case *wake:
+	case *refreshMsg:
+		a.refreshed()
 	case *attemptDone:
 		a.attemptDone(msg)
 	case *createEndpoint, *reenable, *deleteEndpoint, *sendTest, *rotateSecret, *resendDelivery:
@@ -159,7 +161,9 @@ func (a *endpointActor) activate() {
 			a.previous = ""
 		}
 	}
-	a.client = newSender(a.m.policy, a.m.cfg.Concurrency, a.m.cfg.Timeout)
+	if a.client == nil {
+		a.client = newSender(a.m.policy, a.m.cfg.Concurrency, a.m.cfg.Timeout)
+	}
 	ds, err := a.m.journal.PendingDeliveries(a.id)
 	if err != nil {
 		a.m.log.Error("webhook: reload outstanding deliveries", "endpoint", a.id, "err", err)
@@ -233,7 +237,7 @@ func newDelivery(endpointID, eventID, trigger string, now time.Time) *persistenc
 // pump starts every due delivery the concurrency bound allows and arms the
 // timer for the next one.
 func (a *endpointActor) pump(ctx actor.Context) {
-	if a.rec == nil || !a.rec.Enabled || a.m.closed.Load() {
+	if a.rec == nil || !a.rec.Enabled || a.m.closed.Load() || !a.m.sends(a.id) {
 		return
 	}
 	now := a.m.clock.Now()
