@@ -150,8 +150,14 @@ func (m *Manager) start() error {
 		return err
 	}
 	for _, rec := range recs {
-		if _, err := m.sealer.open(rec.ID, rec.SealedSecret); err != nil { // a wrong key file stops the start
-			return err
+		if _, err := m.sealer.open(rec.ID, rec.SealedSecret); err != nil {
+			if m.owns == nil {
+				return err // a wrong key file stops the start
+			}
+			// In a cluster the key is the cluster's: a record it does not
+			// open was sealed by this node alone before endpoints were
+			// replicated. Its actor sends nothing; re-register it.
+			m.log.Error("webhook: an endpoint's secret is not sealed with the cluster's key; re-register it", "endpoint", rec.ID, "err", err)
 		}
 		if !rec.Enabled {
 			m.stats.disabledNow.Add(1)
