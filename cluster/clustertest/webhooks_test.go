@@ -87,11 +87,28 @@ func (rv *receiver) byOrder() (map[string][]string, int, bool) {
 	defer rv.mu.Unlock()
 	out := map[string][]string{}
 	valid := true
+	n := 0
 	for _, r := range rv.got {
+		if r.trigger == "test.ping" {
+			continue
+		}
+		n++
 		out[r.orderHash] = append(out[r.orderHash], r.delivery)
 		valid = valid && r.validSig && r.trigger == "order.cancelled"
 	}
-	return out, len(rv.got), valid
+	return out, n, valid
+}
+
+// ping returns the receipt of test delivery id, if it arrived.
+func (rv *receiver) ping(id string) (receipt, bool) {
+	rv.mu.Lock()
+	defer rv.mu.Unlock()
+	for _, r := range rv.got {
+		if r.delivery == id {
+			return r, true
+		}
+	}
+	return receipt{}, false
 }
 
 // TestWebhooksAcrossNodes runs webhooks on a three-node cluster: an
@@ -101,7 +118,9 @@ func (rv *receiver) byOrder() (map[string][]string, int, bool) {
 // node's deliveries log shows them delivered; then, with the owner's
 // attempts held open by the receiver, the owner node is closed: another
 // node takes the endpoint over and delivers every event, each at least
-// once with a valid signature and its delivery id unchanged.
+// once with a valid signature and its delivery id unchanged; a secret
+// rotated on one survivor signs the test delivery made on the other; a
+// deletion on one is seen by both.
 func TestWebhooksAcrossNodes(t *testing.T) {
 	nodes := apptest.NewTestCluster(t, 3, apptest.WithTokens(testTokens(t)), apptest.WithConfig(func(c *config.Config) {
 		big := config.BucketLimits{Quote: 1 << 20, Read: 1 << 20, Order: 1 << 20}
@@ -226,6 +245,37 @@ func TestWebhooksAcrossNodes(t *testing.T) {
 	// The attempts held include the successor's made before the hold
 	// ended: the owner's close takes about two seconds.
 	t.Logf("the owner (node%d) closed; %d attempts held open, then a successor delivered the %d cancels", owner, len(inFlight), len(second))
+
+	// A rotation on one survivor reaches the sender: a test delivery made
+	// on the other is signed with the new secret alone.
+	a, b := nodes[others[0]], nodes[others[1]]
+	res = a.Do("POST", "/v1/webhooks/"+ep.ID+"/rotate-secret", []byte(`{"overlapSeconds":0}`), auth)
+	var rotated struct{ Secret string }
+	if err := json.Unmarshal(res.Body, &rotated); res.Status != 200 || err != nil || rotated.Secret == "" || rotated.Secret == ep.Secret {
+		t.Fatalf("rotate: %d %s", res.Status, res.Body)
+	}
+	rv.mu.Lock()
+	rv.secret = rotated.Secret
+	rv.mu.Unlock()
+	res = b.Do("POST", "/v1/webhooks/"+ep.ID+"/test", nil, auth)
+	var sent struct{ DeliveryID string }
+	if err := json.Unmarshal(res.Body, &sent); res.Status != 200 || err != nil || sent.DeliveryID == "" {
+		t.Fatalf("test delivery: %d %s", res.Status, res.Body)
+	}
+	b.WaitFor("the test delivery", func() bool { _, ok := rv.ping(sent.DeliveryID); return ok })
+	if r, _ := rv.ping(sent.DeliveryID); !r.validSig {
+		t.Fatal("the test delivery after the rotation is not signed with the new secret")
+	}
+
+	// Deleted on one survivor, listed by neither.
+	if res = b.Do("DELETE", "/v1/webhooks/"+ep.ID, nil, auth); res.Status != 200 {
+		t.Fatalf("delete: %d %s", res.Status, res.Body)
+	}
+	for _, s := range []*apptest.Server{a, b} {
+		s.WaitFor("the endpoint gone", func() bool {
+			return s.Do("GET", "/v1/webhooks/"+ep.ID, nil, auth).Status == 404
+		})
+	}
 }
 
 // submitAndCancel submits an order on each node of on and cancels it on
