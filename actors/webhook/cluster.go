@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/asynkron/protoactor-go/actor"
+
 	"github.com/orderengine/orderengine/actors/kind"
 	"github.com/orderengine/orderengine/persistence"
 )
@@ -147,6 +149,28 @@ func (m *Manager) watchOwners() {
 
 // sends reports whether this node sends the endpoint's deliveries.
 func (m *Manager) sends(id string) bool { return m.owns == nil || m.owns(id) }
+
+// refreshEvery bounds how often an endpoint's actor reloads after
+// replicated writes: every attempt's outcome is one, and a reload reads
+// every outstanding delivery of the endpoint.
+const refreshEvery = 100 * time.Millisecond
+
+// refresh reloads the actor's state now, or once refreshEvery has passed
+// since its last reload (the endpoint's refresh flag stays set until then,
+// so the writes in between ask for nothing more).
+func (a *endpointActor) refresh(ctx actor.Context) {
+	if a.refreshTimer != nil {
+		a.refreshTimer.Stop()
+		a.refreshTimer = nil
+	}
+	if wait := refreshEvery - time.Since(a.refreshedAt); wait > 0 {
+		self, root := ctx.Self(), a.m.system.Root
+		a.refreshTimer = time.AfterFunc(wait, func() { root.Send(self, &refreshMsg{}) })
+		return
+	}
+	a.refreshedAt = time.Now()
+	a.refreshed()
+}
 
 // refreshed reloads the actor's record and outstanding deliveries after
 // replicated writes (its own or another node's): the stored state is the

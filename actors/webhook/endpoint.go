@@ -90,6 +90,10 @@ type endpointActor struct {
 	timerAt time.Time
 	// finished counts finished deliveries (a trim every trimEvery).
 	finished int
+	// refreshedAt and refreshTimer pace the reloads after replicated
+	// writes in a cluster (cluster.go).
+	refreshedAt  time.Time
+	refreshTimer *time.Timer
 }
 
 // pending is an outstanding delivery the actor holds.
@@ -119,13 +123,16 @@ func (a *endpointActor) Receive(ctx actor.Context) {
 		msg.reply <- created{endpoint: a.id, err: a.createDeliveries(msg.rows, msg.last)}
 	case *wake:
 	case *refreshMsg:
-		a.refreshed()
+		a.refresh(ctx)
 	case *attemptDone:
 		a.attemptDone(msg)
 	case *createEndpoint, *reenable, *deleteEndpoint, *sendTest, *rotateSecret, *resendDelivery:
 		ctx.Respond(a.manage(msg))
 	case *actor.Stopping:
 		a.stopTimer()
+		if a.refreshTimer != nil {
+			a.refreshTimer.Stop()
+		}
 		if a.client != nil {
 			a.client.close()
 		}
