@@ -83,7 +83,8 @@ type Manager struct {
 
 // New starts the actor of every stored endpoint (which reloads its
 // outstanding deliveries) and the fan-out of the events left in the
-// outbox.
+// outbox. A cluster node's manager (Options.Cluster) starts them in
+// StartCluster, once the node follows the shared log.
 func New(o Options) (*Manager, error) {
 	if err := o.Config.Validate(); err != nil {
 		return nil, err
