@@ -120,7 +120,8 @@ func (rv *receiver) ping(id string) (receipt, bool) {
 // node takes the endpoint over and delivers every event, each at least
 // once with a valid signature and its delivery id unchanged; a secret
 // rotated on one survivor signs the test delivery made on the other; a
-// deletion on one is seen by both.
+// deletion on one is seen by both; one Idempotency-Key sent to both at
+// once makes one endpoint, answered alike by both.
 func TestWebhooksAcrossNodes(t *testing.T) {
 	nodes := apptest.NewTestCluster(t, 3, apptest.WithTokens(testTokens(t)), apptest.WithConfig(func(c *config.Config) {
 		big := config.BucketLimits{Quote: 1 << 20, Read: 1 << 20, Order: 1 << 20}
@@ -276,6 +277,32 @@ func TestWebhooksAcrossNodes(t *testing.T) {
 			return s.Do("GET", "/v1/webhooks/"+ep.ID, nil, auth).Status == 404
 		})
 	}
+
+	// One Idempotency-Key sent to both survivors at once: one endpoint,
+	// the same answer on both.
+	idem := map[string]string{"X-API-Key": nodes[0].APIKey, "Idempotency-Key": "create-" + ep.ID}
+	answers := make([]*apptest.Response, 2)
+	var wg sync.WaitGroup
+	for i, s := range []*apptest.Server{a, b} {
+		wg.Go(func() {
+			answers[i] = s.Do("POST", "/v1/webhooks", []byte(`{"url":"`+srv.URL+`/again"}`), idem)
+		})
+	}
+	wg.Wait()
+	var views [2]struct{ ID, Secret string }
+	for i, r := range answers {
+		if err := json.Unmarshal(r.Body, &views[i]); r.Status != 201 || err != nil {
+			t.Fatalf("idempotent create %d: %d %s", i, r.Status, r.Body)
+		}
+	}
+	if views[0] != views[1] {
+		t.Fatalf("one Idempotency-Key on two nodes answered %+v and %+v", views[0], views[1])
+	}
+	b.WaitFor("one endpoint listed", func() bool {
+		var list struct{ Webhooks []struct{ ID string } }
+		_ = json.Unmarshal(b.Do("GET", "/v1/webhooks", nil, auth).Body, &list)
+		return len(list.Webhooks) == 1 && list.Webhooks[0].ID == views[0].ID
+	})
 }
 
 // submitAndCancel submits an order on each node of on and cancels it on
