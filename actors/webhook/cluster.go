@@ -70,6 +70,13 @@ func (m *Manager) joinCluster(c *Cluster) {
 		for _, a := range ch.Accounts {
 			m.endpointsChanged(a)
 		}
+		// Under fanMu, as Close cancels: no actor starts once Close has
+		// stopped them (one would read the store after it closed).
+		m.fanMu.Lock()
+		defer m.fanMu.Unlock()
+		if m.ctx.Err() != nil {
+			return
+		}
 		for _, id := range ch.Endpoints {
 			m.markRefresh(id)
 		}
