@@ -249,6 +249,7 @@ func (s *System) buildWebhooks() error {
 	m, err := webhook.New(webhook.Options{
 		Config: s.Config.Webhooks, Dev: s.Config.Dev, DataDir: s.Config.DataDir,
 		Store: s.Store, Outbox: s.Outbox, System: s.Actors, Clock: s.Clock, Log: s.Log,
+		Cluster: s.webhookCluster(),
 	})
 	if err != nil {
 		return err

@@ -12,6 +12,7 @@ import (
 	"github.com/orderengine/orderengine/actors/limiter"
 	"github.com/orderengine/orderengine/actors/maker"
 	"github.com/orderengine/orderengine/actors/order"
+	"github.com/orderengine/orderengine/actors/webhook"
 	"github.com/orderengine/orderengine/cluster/members"
 )
 
@@ -31,10 +32,10 @@ type clusterKind struct {
 }
 
 // clusterKinds are the kinds this node places in the cluster: the
-// limiter by API key id, the maker by address and the order by hash. The
-// pairs stay node-local projections, and the webhook endpoints are not
-// placed (their actor declares no kind.Kind.Codec): an endpoint's
-// deliveries run on the node whose outbox holds the event.
+// limiter by API key id, the maker by address, the order by hash and the
+// webhook endpoint by id (only to name the node that sends its
+// deliveries: its records travel through the shared log, and it takes no
+// remote requests). The pairs stay node-local projections.
 func (s *System) clusterKinds(m *members.Member) []clusterKind {
 	limits := s.Config.Limits
 	return []clusterKind{
@@ -47,6 +48,7 @@ func (s *System) clusterKinds(m *members.Member) []clusterKind {
 		}, s.Limiter, limits.LimiterIdle},
 		{maker.KindName, s.Makers.Place, s.Makers, max(limits.MakerWindow, time.Minute)},
 		{order.KindName, s.OrderActors.Place, s.OrderActors, s.Config.Orders.Resolved().ActorIdle},
+		{webhook.KindName, func(kind.Placement) error { return nil }, webhook.RemoteHandler{}, 0},
 	}
 }
 
@@ -108,4 +110,18 @@ func (s *System) clusterCollectors() []prometheus.Collector {
 		}, func() float64 { return float64(n.Peers()) }))
 	}
 	return cs
+}
+
+// webhookCluster runs the webhook manager as a cluster node's: this node
+// sends the deliveries of the endpoints the members place on it (nil on
+// one node).
+func (s *System) webhookCluster() *webhook.Cluster {
+	m := s.Member
+	if m == nil {
+		return nil
+	}
+	return &webhook.Cluster{Owns: func(id string) bool {
+		owner := m.Owner(webhook.KindName, id)
+		return owner != "" && owner == m.Address()
+	}}
 }

@@ -83,6 +83,9 @@ func (s *System) startClusterJS(ctx context.Context) error {
 	if err := c.mat.Start(ctx); err != nil {
 		return fmt.Errorf("app: cluster: order streams: %w", err)
 	}
+	if err := s.Webhooks.StartCluster(ctx); err != nil {
+		return fmt.Errorf("app: cluster: webhooks: %w", err)
+	}
 	s.Log.Info("cluster: joined; applying the streams", "node", s.Config.Cluster.Node)
 	return nil
 }

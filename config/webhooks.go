@@ -37,7 +37,9 @@ type WebhooksConfig struct {
 	AllowLoopbackHTTP bool `json:"allowLoopbackHTTP"`
 	// SecretKeyFile holds the 32-byte key that encrypts signing secrets at
 	// rest (AES-256-GCM). Empty means "<dataDir>/webhook-secrets.key",
-	// created on first start with mode 0600.
+	// created on first start with mode 0600; in a cluster, empty means one
+	// key kept with the cluster's replicated account data, and a file set
+	// here must hold the same key on every node (docs/cluster.md).
 	SecretKeyFile string `json:"secretKeyFile"`
 }
 

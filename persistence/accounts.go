@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -124,6 +125,9 @@ func NewAccounts(store *Store, now func() time.Time) *Accounts {
 // batch's keys) and starts a new cache generation. The keys' use trackers
 // stay: they are by key id and outlive the cached record.
 func (a *Accounts) dropCached(keys [][]byte) {
+	if !slices.ContainsFunc(keys, func(k []byte) bool { return !bytes.HasPrefix(k, []byte(prefixWebhook)) }) {
+		return // webhook records only: nothing cached here changed
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.gen++

@@ -325,3 +325,42 @@ func openTestStore(t *testing.T) *Store {
 	t.Cleanup(func() { _ = s.Close() })
 	return s
 }
+
+// TestApplySharedRangeDeletions: a shared batch may delete a range within
+// one kind of shared record (a webhook endpoint's deliveries), never a
+// range that reaches other kinds or the outbox; applied, the range is gone
+// and the webhook listener hears of the endpoint.
+func TestApplySharedRangeDeletions(t *testing.T) {
+	s := openTestStore(t)
+	refused := [][2][]byte{
+		{[]byte(prefixAccount), []byte(prefixWebhook + "z")}, // accounts to webhooks: every kind between
+		{[]byte(prefixWebhook + "d/"), []byte("x")},          // out of the webhook records
+		{[]byte(prefixOutbox), prefixUpperBound([]byte(prefixOutbox))},
+	}
+	for _, r := range refused {
+		b := s.db.NewBatch()
+		_ = b.DeleteRange(r[0], r[1], nil)
+		if err := s.ApplyShared(b.Repr(), "SHARED", 1); err == nil {
+			t.Errorf("a shared batch deleted [%q, %q)", r[0], r[1])
+		}
+		_ = b.Close()
+	}
+	d := &WebhookDelivery{EndpointID: "we_1", EventID: "evt_1", CreatedAt: time.Unix(1, 0)}
+	if err := s.db.Set(deliveryKey(d), []byte("row"), pebble.Sync); err != nil {
+		t.Fatal(err)
+	}
+	var heard []WebhookChange
+	NewWebhookStore(s).OnShared(func(c WebhookChange) { heard = append(heard, c) })
+	b := s.db.NewBatch()
+	_ = b.DeleteRange(deliveryPrefix("we_1"), prefixUpperBound(deliveryPrefix("we_1")), nil)
+	if err := s.ApplyShared(b.Repr(), "SHARED", 2); err != nil {
+		t.Fatal(err)
+	}
+	_ = b.Close()
+	if _, ok, _ := s.get(deliveryKey(d)); ok {
+		t.Fatal("the delivery survived the range deletion")
+	}
+	if len(heard) != 1 || len(heard[0].Endpoints) != 1 || heard[0].Endpoints[0] != "we_1" {
+		t.Fatalf("the listener heard %+v", heard)
+	}
+}

@@ -17,8 +17,9 @@ import (
 )
 
 // Shared records: account data (accounts, API keys with their names and
-// last use, linked wallets, tier applications, dashboard sessions: the
-// record kinds of sharedPrefixes), as opposed to chain data, which every
+// last use, linked wallets, tier applications, dashboard sessions, webhook
+// endpoints with their deliveries: the record kinds of sharedPrefixes),
+// as opposed to chain data, which every
 // node derives from the chain itself, and orders, which have their own
 // replicated journal. On one node a shared write is a synced commit of a
 // batch. In a cluster (SharedLog, set by cluster/natsjs) the same batch's
@@ -75,6 +76,13 @@ func (s *Store) UseSharedLog(log SharedLog) {
 	s.shared.mu.Lock()
 	s.shared.log = log
 	s.shared.mu.Unlock()
+}
+
+// sharedLog returns the shared log of a cluster, nil on one node.
+func (s *Store) sharedLog() SharedLog {
+	s.shared.mu.RLock()
+	defer s.shared.mu.RUnlock()
+	return s.shared.log
 }
 
 // onSharedApplied registers fn to be called with the keys of every shared
@@ -245,26 +253,33 @@ func (s *Store) sharedApplied(repr []byte) error {
 	return nil
 }
 
-// checkSharedKeys refuses a batch with an operation other than a set or a
-// delete, or a key that is not account data (sharedPrefixes).
+// checkSharedKeys refuses a batch with an operation other than a set, a
+// delete or a range deletion within one record kind, or a key that is not
+// account data (sharedPrefixes).
 func checkSharedKeys(repr []byte) error {
 	if _, ok := batchrepr.ReadHeader(repr); !ok {
 		return errors.New("persistence: shared batch: malformed")
 	}
 	r := batchrepr.Read(repr)
 	for {
-		kind, k, _, ok, err := r.Next()
+		kind, k, v, ok, err := r.Next()
 		if err != nil {
 			return fmt.Errorf("persistence: shared batch: %w", err)
 		}
 		if !ok {
 			return nil
 		}
-		if kind != pebble.InternalKeyKindSet && kind != pebble.InternalKeyKindDelete {
+		switch kind {
+		case pebble.InternalKeyKindSet, pebble.InternalKeyKindDelete:
+			if sharedKind(k) == "" {
+				return fmt.Errorf("persistence: shared batch: key %q is not a shared record", k)
+			}
+		case pebble.InternalKeyKindRangeDelete:
+			if p := sharedKind(k); p == "" || p != sharedKind(v) {
+				return fmt.Errorf("persistence: shared batch: range [%q, %q) is not within one kind of shared record", k, v)
+			}
+		default:
 			return fmt.Errorf("persistence: shared batch: operation %v is not shared", kind)
-		}
-		if !sharedKey(k) {
-			return fmt.Errorf("persistence: shared batch: key %q is not a shared record", k)
 		}
 	}
 }
@@ -272,17 +287,18 @@ func checkSharedKeys(repr []byte) error {
 // sharedPrefixes are the record kinds of account data: the only keys a
 // shared batch may write.
 var sharedPrefixes = [...]string{
-	prefixAccount, prefixKey, prefixKeyHash, prefixAccountKey, prefixWallet, prefixSession,
+	prefixAccount, prefixKey, prefixKeyHash, prefixAccountKey, prefixWallet, prefixSession, prefixWebhook,
 }
 
-// sharedKey reports whether k is a record of account data.
-func sharedKey(k []byte) bool {
+// sharedKind returns the prefix of sharedPrefixes k is under, "" when k is
+// not a record of account data.
+func sharedKind(k []byte) string {
 	for _, p := range sharedPrefixes {
 		if strings.HasPrefix(string(k), p) {
-			return true
+			return p
 		}
 	}
-	return false
+	return ""
 }
 
 // CheckEntity checks a shared entity name: one or more names of ASCII

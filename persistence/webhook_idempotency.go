@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -77,6 +78,11 @@ func decodeIdempotent(key [32]byte, v []byte) (*IdempotentCreate, error) {
 	return rec, nil
 }
 
+// ErrIdempotencyKeyTaken answers a create whose Idempotency-Key another
+// create (on another node of a cluster) stored within the window first:
+// nothing was written; replay that create's answer.
+var ErrIdempotencyKeyTaken = errors.New("persistence: the Idempotency-Key was used by another create")
+
 // IdempotentCreate returns the record of an account's create made with the
 // Idempotency-Key whose SHA-256 is key, whatever its age (the caller
 // applies the window).
@@ -97,10 +103,26 @@ func (w *WebhookStore) IdempotentCreate(accountID string, key [32]byte) (*Idempo
 // (an endpoint's creation) or that no other write of the account's records
 // races with (the account's creates are serialised by the webhook
 // package).
+//
+// A record of the same key made after rec.PurgeBefore answers
+// ErrIdempotencyKeyTaken: on one node the serialised creates never meet
+// one (they replay it first); in a cluster it is another node's create
+// with the same key, which the caller replays.
 func (r *webhookTx) setIdempotent(accountID string, rec *IdempotentCreate) error {
 	v, err := encodeIdempotent(rec)
 	if err != nil {
 		return err
+	}
+	if old, ok, err := r.get(idempotencyKey(accountID, rec.Key)); err != nil {
+		return err
+	} else if ok {
+		prev, err := decodeIdempotent(rec.Key, old)
+		if err != nil {
+			return err
+		}
+		if prev.At.After(rec.PurgeBefore) {
+			return ErrIdempotencyKeyTaken
+		}
 	}
 	if !rec.PurgeBefore.IsZero() {
 		p := idempotencyPrefix(accountID)

@@ -17,9 +17,10 @@ import (
 //
 // WebhookStore implements it on this store (webhook_writer.go): each write
 // checks its conditions right before it is staged, one writer of its
-// account's shard at a time, so a condition and its write are atomic. A replicated implementation keeps
-// the same contract: a delivery is a create-only subject per (endpoint,
-// event), its outcomes are appends conditional on its version.
+// account's shard at a time, so a condition and its write are atomic. In a
+// cluster the same writers publish each batch through the shared log,
+// conditional on the shard's revision (webhook_replicated.go), so the
+// conditions hold cluster-wide.
 
 // NewDelivery is a delivery to create and the body of its event.
 type NewDelivery struct {

@@ -54,6 +54,9 @@ type webhookShard struct {
 	// index and accounts belong to the writer.
 	index    map[string]*endpointIndex
 	accounts map[string][]string
+	// entity is the shard's shared entity in a cluster
+	// (webhook_replicated.go).
+	entity string
 }
 
 // webhookWrite is one write waiting in a shard.
@@ -174,9 +177,11 @@ func (s *Store) webhookWrite(accountID string, durable, alone bool, build func(*
 		return err
 	}
 	defer s.exit()
-	sh := &s.wh[webhookShardOf(accountID)]
+	shard := webhookShardOf(accountID)
+	sh := &s.wh[shard]
 	sh.start.Do(func() {
 		sh.wake = make(chan struct{}, 1)
+		sh.entity = webhookEntity(shard)
 		s.whWriters.Add(1)
 		go s.runWebhookShard(sh)
 	})
@@ -253,6 +258,10 @@ func (ps pendingSync) wait() {
 // returns with the batch to wait for.
 func (s *Store) applyWebhookWrites(r *webhookTx, writes []*webhookWrite) pendingSync {
 	defer r.reset()
+	if log := s.sharedLog(); log != nil {
+		s.replicateWebhookWrites(r, log, writes)
+		return pendingSync{}
+	}
 	durable := false
 	for _, w := range writes {
 		r.undo, r.mark = r.undo[:0], len(r.ops)

@@ -138,6 +138,11 @@ func (m *Manager) CreateIdempotent(ctx context.Context, accountID, rawURL string
 		}
 		unlock := m.lockCreates(accountID)
 		defer unlock()
+		if m.owns != nil { // in a cluster: the key may have been used on another node
+			if err := m.store.Sync(ctx, accountID); err != nil {
+				return nil, persistence.SharedError(err)
+			}
+		}
 		if v, ok, err := m.replay(idem); err != nil || ok {
 			return v, err
 		}
@@ -163,6 +168,8 @@ func (m *Manager) CreateIdempotent(ctx context.Context, accountID, rawURL string
 		switch {
 		case errors.Is(err, errNotDisabled), errors.Is(err, errGone):
 			continue // re-enabled or deleted meanwhile
+		case errors.Is(err, persistence.ErrIdempotencyKeyTaken):
+			return m.replayTaken(idem)
 		case err != nil:
 			return nil, err
 		}
@@ -188,12 +195,26 @@ func (m *Manager) CreateIdempotent(ctx context.Context, accountID, rawURL string
 		if errors.Is(err, persistence.ErrEndpointLimit) {
 			return nil, limit
 		}
+		if errors.Is(err, persistence.ErrIdempotencyKeyTaken) {
+			return m.replayTaken(idem)
+		}
 		return nil, err
 	}
 	// Only the host is logged: integrators sometimes put tokens in paths
 	// or query strings.
 	m.log.Info("webhook: endpoint created", "endpoint", id, "account", accountID, "host", u.Host)
 	return v.(*CreatedView), nil
+}
+
+// replayTaken answers a create refused because another node's create
+// stored its Idempotency-Key first: that create's answer (or the refusal
+// of another body), which this node has once the refusal came back.
+func (m *Manager) replayTaken(idem *idemRequest) (*CreatedView, error) {
+	v, ok, err := m.replay(idem)
+	if err == nil && !ok {
+		err = orderengine.Errorf(orderengine.CodeServiceUnavailable, "another create with this Idempotency-Key is in progress: retry")
+	}
+	return v, err
 }
 
 // notFound answers an endpoint id that is unknown or of another account,

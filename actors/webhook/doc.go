@@ -30,6 +30,9 @@
 // creation and again at every dial (ssrf.go), so DNS rebinding cannot reach
 // internal addresses outside dev mode.
 //
+// In a cluster (cluster.go) every node runs the actors and the fan-out
+// over the replicated records, and only an endpoint's owner sends.
+//
 // Time comes from an injectable clock: with a manual clock, tests move time
 // and call Manager.Wake instead of sleeping.
 package webhook

@@ -90,6 +90,10 @@ type endpointActor struct {
 	timerAt time.Time
 	// finished counts finished deliveries (a trim every trimEvery).
 	finished int
+	// refreshedAt and refreshTimer pace the reloads after replicated
+	// writes in a cluster (cluster.go).
+	refreshedAt  time.Time
+	refreshTimer *time.Timer
 }
 
 // pending is an outstanding delivery the actor holds.
@@ -118,12 +122,17 @@ func (a *endpointActor) Receive(ctx actor.Context) {
 	case *createDeliveries:
 		msg.reply <- created{endpoint: a.id, err: a.createDeliveries(msg.rows, msg.last)}
 	case *wake:
+	case *refreshMsg:
+		a.refresh(ctx)
 	case *attemptDone:
 		a.attemptDone(msg)
 	case *createEndpoint, *reenable, *deleteEndpoint, *sendTest, *rotateSecret, *resendDelivery:
 		ctx.Respond(a.manage(msg))
 	case *actor.Stopping:
 		a.stopTimer()
+		if a.refreshTimer != nil {
+			a.refreshTimer.Stop()
+		}
 		if a.client != nil {
 			a.client.close()
 		}
@@ -159,7 +168,9 @@ func (a *endpointActor) activate() {
 			a.previous = ""
 		}
 	}
-	a.client = newSender(a.m.policy, a.m.cfg.Concurrency, a.m.cfg.Timeout)
+	if a.client == nil {
+		a.client = newSender(a.m.policy, a.m.cfg.Concurrency, a.m.cfg.Timeout)
+	}
 	ds, err := a.m.journal.PendingDeliveries(a.id)
 	if err != nil {
 		a.m.log.Error("webhook: reload outstanding deliveries", "endpoint", a.id, "err", err)
@@ -233,7 +244,7 @@ func newDelivery(endpointID, eventID, trigger string, now time.Time) *persistenc
 // pump starts every due delivery the concurrency bound allows and arms the
 // timer for the next one.
 func (a *endpointActor) pump(ctx actor.Context) {
-	if a.rec == nil || !a.rec.Enabled || a.m.closed.Load() {
+	if a.rec == nil || !a.rec.Enabled || a.m.closed.Load() || !a.m.sends(a.id) {
 		return
 	}
 	now := a.m.clock.Now()

@@ -106,6 +106,16 @@ func (m *Manager) fanout(f *fanout) error {
 		if err != nil || len(rows) == 0 {
 			return err
 		}
+		if m.owns != nil {
+			// In a cluster an endpoint created on another node may not be
+			// applied here yet: wait for the account's latest webhook
+			// write, so that every event of a transition stored after an
+			// endpoint's create was answered goes to that endpoint.
+			if err := m.store.Sync(m.ctx, f.account); err != nil {
+				return err
+			}
+			f.stale.Store(true)
+		}
 		ids, err := m.endpointIDs(f)
 		if err != nil {
 			return err
@@ -113,7 +123,9 @@ func (m *Manager) fanout(f *fanout) error {
 		// The only endpoint of an account deletes the rows with its
 		// creates, in one write; else they are deleted once every
 		// endpoint answered (and when the only one was deleted meanwhile).
-		last := len(ids) == 1
+		// In a cluster the creates are replicated and the outbox is this
+		// node's: the rows are deleted on their own.
+		last := len(ids) == 1 && m.owns == nil
 		gone, err := m.handOut(f, ids, rows, last)
 		if err != nil {
 			return err

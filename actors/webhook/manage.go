@@ -49,6 +49,15 @@ var errNotDisabled = errors.New("webhook: the endpoint is not a disabled one wit
 
 // manage answers a management request.
 func (a *endpointActor) manage(msg any) answer {
+	if a.m.owns != nil && a.rec != nil {
+		// In a cluster another node may have changed the endpoint (a
+		// rotation) since the last paced reload, or this node may not
+		// have applied it yet: decide on the cluster's latest state.
+		if err := a.m.store.Sync(a.m.ctx, a.rec.AccountID); err != nil {
+			return answer{err: persistence.SharedError(err)}
+		}
+		a.refreshed()
+	}
 	if c, ok := msg.(*createEndpoint); ok {
 		return a.create(c)
 	}

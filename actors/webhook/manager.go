@@ -33,6 +33,9 @@ type Options struct {
 	Log    *slog.Logger
 	// Resolver replaces the system resolver (DNS-rebinding tests).
 	Resolver Resolver
+	// Cluster, when set, runs the manager as one node of a cluster
+	// (cluster.go); nil on a single node.
+	Cluster *Cluster
 }
 
 // Manager runs the webhook endpoint actors and the fan-out of each
@@ -70,11 +73,18 @@ type Manager struct {
 	// createLocks serialise the idempotent creates of an account
 	// (idempotency.go), by a stripe of the accounts.
 	createLocks [64]sync.Mutex
+	// owns reports whether this node sends the deliveries of an
+	// endpoint: nil on a single node (it sends them all); in a cluster
+	// see cluster.go, with the endpoints' refresh flags.
+	owns           func(endpointID string) bool
+	refresh        sync.Map // endpoint id → *atomic.Bool
+	clusterStarted atomic.Bool
 }
 
 // New starts the actor of every stored endpoint (which reloads its
 // outstanding deliveries) and the fan-out of the events left in the
-// outbox.
+// outbox. A cluster node's manager (Options.Cluster) starts them in
+// StartCluster, once the node follows the shared log.
 func New(o Options) (*Manager, error) {
 	if err := o.Config.Validate(); err != nil {
 		return nil, err
@@ -85,14 +95,16 @@ func New(o Options) (*Manager, error) {
 	if o.Clock == nil {
 		o.Clock = clock.Real{}
 	}
-	keyFile := o.Config.SecretKeyFile
-	if keyFile == "" {
-		keyFile = filepath.Join(o.DataDir, "webhook-secrets.key")
-	}
-	s, err := loadSealer(keyFile)
-	if err != nil {
-		return nil, err
-	}
+	var s *sealer
+	if keyFile := o.Config.SecretKeyFile; keyFile != "" || o.Cluster == nil {
+		if keyFile == "" {
+			keyFile = filepath.Join(o.DataDir, "webhook-secrets.key")
+		}
+		var err error
+		if s, err = loadSealer(keyFile); err != nil {
+			return nil, err
+		}
+	} // else: the cluster's shared key, read by StartCluster
 	store := persistence.NewWebhookStore(o.Store)
 	ctx, cancel := context.WithCancel(context.Background())
 	m := &Manager{
@@ -120,25 +132,42 @@ func New(o Options) (*Manager, error) {
 		// (package doc).
 		Shard: shardOf,
 	}, o.Log)
-	recs, err := store.Endpoints()
-	if err != nil {
+	if o.Cluster != nil {
+		m.joinCluster(o.Cluster)
+		return m, nil // StartCluster starts the rest
+	}
+	if err := m.start(); err != nil {
 		m.Close()
 		return nil, err
 	}
+	return m, nil
+}
+
+// start starts the actor of every stored endpoint, the fan-out of the
+// events left in the outbox, the dispatcher and the sweeper.
+func (m *Manager) start() error {
+	recs, err := m.store.Endpoints()
+	if err != nil {
+		return err
+	}
 	for _, rec := range recs {
-		if _, err := s.open(rec.ID, rec.SealedSecret); err != nil { // a wrong key file stops the start
-			m.Close()
-			return nil, err
+		if _, err := m.sealer.open(rec.ID, rec.SealedSecret); err != nil {
+			if m.owns == nil {
+				return err // a wrong key file stops the start
+			}
+			// In a cluster the key is the cluster's: a record it does not
+			// open was sealed by this node alone before endpoints were
+			// replicated. Its actor sends nothing; re-register it.
+			m.log.Error("webhook: an endpoint's secret is not sealed with the cluster's key; re-register it", "endpoint", rec.ID, "err", err)
 		}
 		if !rec.Enabled {
 			m.stats.disabledNow.Add(1)
 		}
 		m.endpoints.Send(rec.ID, wakeMsg) // activates it: it loads its state
 	}
-	accts, err := o.Outbox.OutboxAccounts()
+	accts, err := m.outbox.OutboxAccounts()
 	if err != nil {
-		m.Close()
-		return nil, err
+		return err
 	}
 	for _, a := range accts {
 		m.notify(a)
@@ -146,7 +175,7 @@ func New(o Options) (*Manager, error) {
 	m.background.Add(2)
 	go m.dispatch()
 	go m.sweep()
-	return m, nil
+	return nil
 }
 
 func shardOf(id string) uint32 {

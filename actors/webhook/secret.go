@@ -51,6 +51,14 @@ func loadSealer(path string) (*sealer, error) {
 	if len(key) != 32 {
 		return nil, fmt.Errorf("webhook: secret key %s must hold 32 bytes, has %d", path, len(key))
 	}
+	return newSealer(key)
+}
+
+// newSealer returns the sealer of a 32-byte key.
+func newSealer(key []byte) (*sealer, error) {
+	if len(key) != 32 {
+		return nil, fmt.Errorf("webhook: secret key must hold 32 bytes, has %d", len(key))
+	}
 	block, err := aes.NewCipher(key)
 	if err != nil {
 		return nil, fmt.Errorf("webhook: secret key: %w", err)

@@ -1,0 +1,250 @@
+package webhook
+
+import (
+	"container/heap"
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/orderengine/orderengine/actors/kind"
+	"github.com/orderengine/orderengine/persistence"
+)
+
+// Webhooks in a cluster (docs/cluster.md, "Webhooks across the cluster").
+//
+// The endpoints and their deliveries are shared records: every write of
+// the delivery journal is replicated to every node's store
+// (persistence/webhook_replicated.go), so every node lists every endpoint
+// and its deliveries log, and a management call works on any node (it asks
+// the endpoint's actor on that node, whose write is conditional
+// cluster-wide).
+//
+// Every node runs an actor for every endpoint, and every node's fan-out
+// creates the deliveries of the events its materialiser applied to its
+// outbox (the same events, with the same ids, on every node): a delivery is
+// created once cluster-wide, whichever node comes first, and its id is the
+// event's id everywhere. Only the endpoint's owner sends: the member the
+// protoactor-go cluster places the endpoint kind's identity on
+// (rendezvous hashing over the members, like the order, maker and limiter
+// kinds). Its attempts' outcomes are replicated like every other write, so
+// a new owner (the owner left or died, or a member joined) holds every
+// outstanding delivery at its latest version and sends what is left; a
+// delivery whose attempt was in flight on an owner that died is sent again
+// under the same id (at least once).
+//
+// After every replicated batch, each node's actors of the endpoints it
+// wrote reload their record and their outstanding deliveries (refresh): a
+// rotation, a resend or a test made on another node reaches the owner.
+
+// KindName is the name under which the cluster places webhook endpoints.
+const KindName = "webhook"
+
+// Cluster is how a manager runs as one node of a cluster.
+type Cluster struct {
+	// Owns reports whether this node is the owner of an endpoint now, the
+	// only node that sends its deliveries. It must answer false while the
+	// node is not a member yet.
+	Owns func(endpointID string) bool
+}
+
+// refreshMsg asks an endpoint's actor to reload its record and
+// outstanding deliveries from the store.
+type refreshMsg struct{}
+
+// ownerWatch is how often a node checks whether it gained endpoints (a
+// member left or joined): the delay of a takeover after the members
+// changed.
+const ownerWatch = 250 * time.Millisecond
+
+func (m *Manager) joinCluster(c *Cluster) {
+	m.owns = c.Owns
+	m.store.OnShared(func(ch persistence.WebhookChange) {
+		if !m.clusterStarted.Load() {
+			return // StartCluster reads the store as it is then
+		}
+		for _, a := range ch.Accounts {
+			m.endpointsChanged(a)
+		}
+		// Under fanMu, as Close cancels: no actor starts once Close has
+		// stopped them (one would read the store after it closed).
+		m.fanMu.Lock()
+		defer m.fanMu.Unlock()
+		if m.ctx.Err() != nil {
+			return
+		}
+		for _, id := range ch.Endpoints {
+			m.markRefresh(id)
+		}
+	})
+}
+
+// markRefresh asks the endpoint's actor to refresh, once for every
+// change that came before its refresh.
+func (m *Manager) markRefresh(id string) {
+	v, _ := m.refresh.LoadOrStore(id, new(atomic.Bool))
+	if v.(*atomic.Bool).CompareAndSwap(false, true) {
+		m.endpoints.Send(id, &refreshMsg{})
+	}
+}
+
+// StartCluster starts a cluster node's manager once the node's store
+// follows the shared log: it reads (or creates, once for the cluster) the
+// key that seals the signing secrets unless webhooks.secretKeyFile names
+// one, starts the endpoints' actors and the fan-out, and watches the
+// endpoints' ownership. It waits within ctx for the shared log.
+func (m *Manager) StartCluster(ctx context.Context) error {
+	if m.owns == nil {
+		return errors.New("webhook: StartCluster on a manager that is not a cluster node's")
+	}
+	if m.sealer == nil {
+		for {
+			key, err := m.store.SharedSealingKey(ctx, func() ([]byte, error) {
+				k := make([]byte, 32)
+				_, err := rand.Read(k)
+				return k, err
+			})
+			if err == nil {
+				if m.sealer, err = newSealer(key); err != nil {
+					return err
+				}
+				break
+			}
+			m.log.Warn("webhook: the cluster's secret key is not readable yet", "err", err)
+			select {
+			case <-ctx.Done():
+				return fmt.Errorf("webhook: the cluster's secret key: %w", err)
+			case <-time.After(200 * time.Millisecond):
+			}
+		}
+	}
+	m.clusterStarted.Store(true)
+	if err := m.start(); err != nil {
+		return err
+	}
+	m.background.Add(1)
+	go m.watchOwners()
+	return nil
+}
+
+// watchOwners wakes the actors of the endpoints this node gained since it
+// last looked, so that a new owner sends what is outstanding.
+func (m *Manager) watchOwners() {
+	defer m.background.Done()
+	t := time.NewTicker(ownerWatch)
+	defer t.Stop()
+	owned := map[string]bool{}
+	for {
+		select {
+		case <-m.ctx.Done():
+			return
+		case <-t.C:
+		}
+		m.endpoints.Each(func(id string) {
+			now := m.owns(id)
+			if now && !owned[id] {
+				m.endpoints.Send(id, wakeMsg)
+			}
+			owned[id] = now
+		})
+	}
+}
+
+// sends reports whether this node sends the endpoint's deliveries.
+func (m *Manager) sends(id string) bool { return m.owns == nil || m.owns(id) }
+
+// refreshEvery bounds how often an endpoint's actor reloads after
+// replicated writes: every attempt's outcome is one, and a reload reads
+// every outstanding delivery of the endpoint.
+const refreshEvery = 100 * time.Millisecond
+
+// refresh reloads the actor's state now, or once refreshEvery has passed
+// since its last reload (the endpoint's refresh flag stays set until then,
+// so the writes in between ask for nothing more).
+func (a *endpointActor) refresh(ctx actor.Context) {
+	if a.refreshTimer != nil {
+		a.refreshTimer.Stop()
+		a.refreshTimer = nil
+	}
+	if wait := refreshEvery - time.Since(a.refreshedAt); wait > 0 {
+		self, root := ctx.Self(), a.m.system.Root
+		a.refreshTimer = time.AfterFunc(wait, func() { root.Send(self, &refreshMsg{}) })
+		return
+	}
+	a.refreshedAt = time.Now()
+	a.refreshed()
+}
+
+// refreshed reloads the actor's record and outstanding deliveries after
+// replicated writes (its own or another node's): the stored state is the
+// cluster's. Deliveries in flight stay with their attempts, whose outcomes
+// are conditional on the version they were sent at.
+func (a *endpointActor) refreshed() {
+	if v, ok := a.m.refresh.Load(a.id); ok {
+		v.(*atomic.Bool).Store(false)
+	}
+	rec, found, err := a.m.journal.LoadEndpoint(a.id)
+	if err != nil {
+		a.m.log.Error("webhook: reload endpoint", "endpoint", a.id, "err", err)
+		return
+	}
+	if !found {
+		if a.rec != nil { // deleted on another node
+			a.rec, a.secret, a.previous, a.queue = nil, "", "", nil
+			clear(a.flying)
+			a.stopTimer()
+		}
+		return
+	}
+	if a.rec == nil || string(a.rec.SealedSecret) != string(rec.SealedSecret) ||
+		string(a.rec.PreviousSealedSecret) != string(rec.PreviousSealedSecret) {
+		a.rec, a.queue = nil, nil
+		a.activate() // opens the secrets and reloads the deliveries
+		a.dropFlying()
+		return
+	}
+	a.rec = rec
+	ds, err := a.m.journal.PendingDeliveries(a.id)
+	if err != nil {
+		a.m.log.Error("webhook: reload outstanding deliveries", "endpoint", a.id, "err", err)
+		return
+	}
+	a.queue = a.queue[:0]
+	for _, d := range ds {
+		if a.flying[d.EventID] == nil {
+			a.queue = append(a.queue, &pending{d: d})
+		}
+	}
+	heap.Init(&a.queue)
+}
+
+// dropFlying removes from the queue the deliveries in flight (activate
+// queued every outstanding one).
+func (a *endpointActor) dropFlying() {
+	if len(a.flying) == 0 {
+		return
+	}
+	q := a.queue[:0]
+	for _, p := range a.queue {
+		if a.flying[p.d.EventID] == nil {
+			q = append(q, p)
+		}
+	}
+	a.queue = q
+	heap.Init(&a.queue)
+}
+
+// RemoteHandler serves the webhook endpoint kind's requests from other
+// members: there are none (the endpoints' writes reach every node through
+// the shared log), so the cluster member hosts the kind only to place its
+// identities. It refuses every request.
+type RemoteHandler struct{}
+
+// Serve implements the cluster member's handler: it refuses the request.
+func (RemoteHandler) Serve(context.Context, string, kind.Message, bool) (kind.Message, error) {
+	return kind.Message{}, errors.New("webhook: endpoints take no requests from other members")
+}
