@@ -152,22 +152,52 @@ func (b *backupWriter) line(v any) error {
 }
 
 // dumpStream writes the messages of s from bs.FirstSeq to bs.LastSeq
-// through an ordered consumer (leader-driven, in sequence order).
+// through ordered consumers (leader-driven, in sequence order). A failed
+// read (a leader moving, no responder for a moment) is retried from the
+// next sequence with a new consumer, for up to dumpRetry in a row.
 func (n *Node) dumpStream(ctx context.Context, s jetstream.Stream, bs BackupStream, bw *backupWriter) error {
 	if bs.LastSeq == 0 || bs.LastSeq < bs.FirstSeq {
 		return nil
 	}
+	next := bs.FirstSeq
+	failing := time.Time{}
+	for backoff := firstBackoff; next <= bs.LastSeq; backoff = min(2*backoff, maxBackoff) {
+		err := n.dumpFrom(ctx, s, bs, &next, bw)
+		if err == nil {
+			return nil
+		}
+		if failing.IsZero() {
+			failing = time.Now()
+		}
+		if retry, _ := classify(err); !retry || time.Since(failing) > dumpRetry || ctx.Err() != nil {
+			return err
+		}
+		n.log.Info("natsjs: backup: reading a stream failed; retrying", "stream", bs.Name, "from", next, "err", err)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(backoff):
+		}
+	}
+	return nil
+}
+
+// dumpRetry bounds a stream read's consecutive failures in a backup.
+const dumpRetry = 30 * time.Second
+
+// dumpFrom writes the messages of s from *next to bs.LastSeq, advancing
+// *next past each one written.
+func (n *Node) dumpFrom(ctx context.Context, s jetstream.Stream, bs BackupStream, next *uint64, bw *backupWriter) error {
 	c, err := s.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{
-		DeliverPolicy: jetstream.DeliverByStartSequencePolicy, OptStartSeq: bs.FirstSeq})
+		DeliverPolicy: jetstream.DeliverByStartSequencePolicy, OptStartSeq: *next})
 	if err != nil {
 		return err
 	}
-	next := bs.FirstSeq
-	for next <= bs.LastSeq {
+	for *next <= bs.LastSeq {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		batch, err := c.Fetch(min(1000, int(bs.LastSeq-next+1)), jetstream.FetchMaxWait(5*time.Second))
+		batch, err := c.Fetch(min(1000, int(bs.LastSeq-*next+1)), jetstream.FetchMaxWait(5*time.Second))
 		if err != nil {
 			return err
 		}
@@ -182,17 +212,17 @@ func (n *Node) dumpStream(ctx context.Context, s jetstream.Stream, bs BackupStre
 				break
 			}
 			got++
-			next = seq + 1
 			if err := bw.line(BackupMessage{Stream: bs.Name, Seq: seq, Subject: m.Subject(), Header: m.Headers(), Data: m.Data()}); err != nil {
 				return err
 			}
 			bw.messages++
+			*next = seq + 1
 		}
 		if err := batch.Error(); err != nil {
 			return err
 		}
 		if got == 0 {
-			return fmt.Errorf("no message after sequence %d within 5 s (the backup reads up to %d)", next-1, bs.LastSeq)
+			return fmt.Errorf("natsjs: no message after sequence %d within 5 s (the backup reads up to %d)", *next-1, bs.LastSeq)
 		}
 	}
 	return nil
