@@ -35,9 +35,10 @@ const restoreLogEvery = 5 * time.Second
 // is this cluster's and this cluster has every stream of the backup
 // (INVALID_REQUEST), and every one of those streams, the order streams and
 // the shared log are empty (ALREADY_EXISTS). Each message is published on
-// the condition that its stream's last sequence is the one before it, so
-// a retried publish is never doubled and a write by anyone else during the
-// restore stops it (INVALID_REQUEST naming the stream and sequence).
+// the condition that its stream's last sequence is the one before it (up
+// to restoreWindow of them in flight), so a retried publish is never
+// doubled and a write by anyone else during the restore stops it
+// (INVALID_REQUEST naming the stream and sequence).
 func (n *Node) Restore(ctx context.Context, r io.ReadSeeker) (*RestoreResult, error) {
 	if !n.health.writable() {
 		return nil, &orderengine.Error{Code: orderengine.CodeNoQuorum, RetryAfterSeconds: 1,
@@ -59,10 +60,15 @@ func (n *Node) Restore(ctx context.Context, r io.ReadSeeker) (*RestoreResult, er
 	}
 	res := &RestoreResult{Cluster: h.Cluster, Created: h.Created, Streams: make(map[string]uint64, len(h.Streams))}
 	logged := time.Now()
+	var window []*BackupMessage
 	_, err = ReadBackup(r, func(m *BackupMessage) error {
-		if err := n.republish(ctx, m); err != nil {
-			return err
+		if len(window) > 0 && (window[0].Stream != m.Stream || len(window) == restoreWindow) {
+			if err := n.republishWindow(ctx, window); err != nil {
+				return err
+			}
+			window = window[:0]
 		}
+		window = append(window, m)
 		res.Streams[m.Stream]++
 		res.Messages++
 		if time.Since(logged) >= restoreLogEvery {
@@ -71,6 +77,9 @@ func (n *Node) Restore(ctx context.Context, r io.ReadSeeker) (*RestoreResult, er
 		}
 		return nil
 	})
+	if err == nil {
+		err = n.republishWindow(ctx, window)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -132,19 +141,74 @@ func (n *Node) checkEmpty(ctx context.Context, h *BackupHeader) error {
 	return nil
 }
 
+// restoreWindow is how many messages of one stream a restore has in
+// flight at once.
+const restoreWindow = 256
+
+// republishWindow writes msgs, consecutive messages of one stream, each
+// at its sequence: published together, each conditional on the stream's
+// last sequence being the one before it (the stream's leader applies them
+// in order). When one of them fails (and the later ones with it, their
+// conditions no longer holding), the window is published again one
+// message at a time (republish): a message of it that landed is
+// acknowledged by its message id, not written twice.
+func (n *Node) republishWindow(ctx context.Context, msgs []*BackupMessage) error {
+	if len(msgs) == 0 {
+		return nil
+	}
+	futures := make([]jetstream.PubAckFuture, 0, len(msgs))
+	for _, m := range msgs {
+		f, err := n.js.PublishMsgAsync(restoreMsg(m), jetstream.WithExpectStream(m.Stream), jetstream.WithExpectLastSequence(m.Seq-1))
+		if err != nil {
+			break
+		}
+		futures = append(futures, f)
+	}
+	ok := len(futures) == len(msgs)
+	wait := time.NewTimer(n.opts.WriteTimeout)
+	defer wait.Stop()
+	for i := 0; ok && i < len(futures); i++ {
+		select {
+		case ack := <-futures[i].Ok():
+			ok = ack.Sequence == msgs[i].Seq
+		case <-futures[i].Err():
+			ok = false
+		case <-wait.C:
+			ok = false
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	if ok {
+		return nil
+	}
+	for _, m := range msgs {
+		if err := n.republish(ctx, m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// restoreMsg is m as a message to publish: its subject, data and headers
+// but the conditions of its original publish (checked then; a restore
+// sets its own).
+func restoreMsg(m *BackupMessage) *nats.Msg {
+	msg := &nats.Msg{Subject: m.Subject, Data: m.Data, Header: nats.Header{}}
+	for k, v := range m.Header {
+		if !strings.HasPrefix(k, "Nats-Expected-") {
+			msg.Header[k] = v
+		}
+	}
+	return msg
+}
+
 // republish writes m at its sequence: conditional on its stream's last
 // sequence being the one before, with its message id, retried until the
 // write timeout. A retry of a publish that landed is acknowledged with its
 // sequence (the message id), not written twice.
 func (n *Node) republish(ctx context.Context, m *BackupMessage) error {
-	msg := &nats.Msg{Subject: m.Subject, Data: m.Data, Header: nats.Header{}}
-	for k, v := range m.Header {
-		// The conditions of the original publish were checked then;
-		// the restore sets its own.
-		if !strings.HasPrefix(k, "Nats-Expected-") {
-			msg.Header[k] = v
-		}
-	}
+	msg := restoreMsg(m)
 	ctx, cancel := n.writeContext(ctx)
 	defer cancel()
 	for backoff := firstBackoff; ; backoff = min(2*backoff, maxBackoff) {

@@ -7,9 +7,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/config"
@@ -161,6 +164,59 @@ func TestRestoreRefusesOtherPartitions(t *testing.T) {
 	_, err := nodes[0].node.Restore(context.Background(), bytes.NewReader(backup.Bytes()))
 	wantCode(t, "other partitions", err, orderengine.CodeInvalidRequest)
 	if !strings.Contains(err.Error(), "orderPartitions 8") {
+		t.Fatalf("error: %v", err)
+	}
+}
+
+// TestRestoreWindow: a window of messages lands at its sequences; the same
+// window again is acknowledged by the message ids without a message more;
+// a window behind a write of another kind falls back to one message at a
+// time and stops with INVALID_REQUEST naming the stream.
+func TestRestoreWindow(t *testing.T) {
+	n := sharedCluster(t)[0].node
+	ctx := context.Background()
+	s, err := n.js.CreateStream(ctx, jetstream.StreamConfig{Name: "RESTORE_WINDOW", Subjects: []string{"restorewindow.>"}, Replicas: 3,
+		Storage: jetstream.FileStorage, Duplicates: dupWindow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = n.js.DeleteStream(context.Background(), "RESTORE_WINDOW") })
+	window := func(from, to uint64) []*BackupMessage {
+		var out []*BackupMessage
+		for seq := from; seq <= to; seq++ {
+			out = append(out, &BackupMessage{Stream: "RESTORE_WINDOW", Seq: seq, Subject: "restorewindow.a",
+				Header: map[string][]string{"Nats-Msg-Id": {fmt.Sprint("w", seq)}, "Nats-Expected-Last-Subject-Sequence": {"99"}},
+				Data:   []byte(fmt.Sprint("message ", seq))})
+		}
+		return out
+	}
+	msgs := func() uint64 {
+		info, err := s.Info(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return info.State.Msgs
+	}
+	for range 2 {
+		if err := n.republishWindow(ctx, window(1, 3)); err != nil {
+			t.Fatal(err)
+		}
+		if got := msgs(); got != 3 {
+			t.Fatalf("the stream holds %d messages, want 3", got)
+		}
+	}
+	for seq := uint64(1); seq <= 3; seq++ {
+		m, err := s.GetMsg(ctx, seq)
+		if err != nil || string(m.Data) != fmt.Sprint("message ", seq) || m.Header.Get("Nats-Expected-Last-Subject-Sequence") != "" {
+			t.Fatalf("message %d: %v %+v", seq, err, m)
+		}
+	}
+	if _, err := n.js.Publish(ctx, "restorewindow.b", []byte("another writer")); err != nil {
+		t.Fatal(err)
+	}
+	err = n.republishWindow(ctx, window(4, 6))
+	wantCode(t, "a window behind another write", err, orderengine.CodeInvalidRequest)
+	if !strings.Contains(err.Error(), "RESTORE_WINDOW took another write before message 4") {
 		t.Fatalf("error: %v", err)
 	}
 }
