@@ -61,7 +61,7 @@ func TestBackupRestore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, gone, err := accts.IssueKey(acct.ID)
+	goneKey, gone, err := accts.IssueKey(acct.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,8 +108,21 @@ func TestBackupRestore(t *testing.T) {
 	}
 	assertSameStores(t, append(append([]*testNode{}, src...), dst...))
 
-	if _, err := persistence.NewAccounts(dst[1].store, nil).Authenticate(key); err != nil {
-		t.Fatalf("the backed-up key on the restored cluster: %v", err)
+	wantShared, err := src[0].store.SharedPosition(sharedStream)
+	if err != nil || wantShared == 0 {
+		t.Fatalf("shared position %d: %v", wantShared, err)
+	}
+	for _, tn := range dst {
+		waitFor(t, tn.cfg.Node+" to apply the shared log", func() bool {
+			got, err := tn.store.SharedPosition(sharedStream)
+			return err == nil && got == wantShared
+		})
+		a := persistence.NewAccounts(tn.store, nil)
+		if _, err := a.Authenticate(key); err != nil {
+			t.Fatalf("the backed-up key on %s of the restored cluster: %v", tn.cfg.Node, err)
+		}
+		_, err := a.Authenticate(goneKey)
+		wantCode(t, "the disabled key on the restored cluster", err, orderengine.CodeKeyDisabled)
 	}
 	// A create of an order the restored streams hold is refused as one
 	// on the cluster that took it first (the registry answers it
