@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/orderengine/orderengine/actors/order"
 	"github.com/orderengine/orderengine/cluster/natsjs"
@@ -104,6 +105,24 @@ func (s *System) clusterRemovePeer() func(ctx context.Context, node string) erro
 		return nil
 	}
 	return s.cluster.node.RemovePeer
+}
+
+// clusterBackup is the admin API's backup (nil on one node).
+func (s *System) clusterBackup() func(ctx context.Context, w io.Writer) error {
+	if s.cluster == nil {
+		return nil
+	}
+	return s.cluster.node.Backup
+}
+
+// clusterRestore is the admin API's restore (nil on one node).
+func (s *System) clusterRestore() func(ctx context.Context, r io.ReadSeeker) (any, error) {
+	if s.cluster == nil {
+		return nil
+	}
+	return func(ctx context.Context, r io.ReadSeeker) (any, error) {
+		return s.cluster.node.Restore(ctx, r)
+	}
 }
 
 // ClusterNode returns the node's embedded JetStream server (nil on one

@@ -173,6 +173,8 @@ func (s *Server) newAdminApp() *fiber.App {
 		defer cancel()
 		return reply(c, 200, fiber.Map{"removed": node}, s.removePeer(ctx, node))
 	})
+	app.Get("/admin/v1/cluster/backup", s.clusterBackup)
+	app.Post("/admin/v1/cluster/restore", s.clusterRestore)
 	return app
 }
 

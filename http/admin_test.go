@@ -29,6 +29,9 @@ func TestAdminRequiresToken(t *testing.T) {
 	}
 	// A single node has no cluster peers to remove.
 	checkCode(t, ts.Admin("POST", "/admin/v1/cluster/peers/n2/remove", nil), 404, orderengine.CodeNotFound)
+	// Nor streams to back up or restore.
+	checkCode(t, ts.Admin("GET", "/admin/v1/cluster/backup", nil), 404, orderengine.CodeNotFound)
+	checkCode(t, ts.Admin("POST", "/admin/v1/cluster/restore", apihttp.RestoreRequest{File: "/nonexistent"}), 404, orderengine.CodeNotFound)
 	// The admin API does not exist on the public listener, with or
 	// without the token.
 	for _, h := range []map[string]string{nil, {"Authorization": "Bearer " + ts.AdminToken}} {

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"strconv"
@@ -40,6 +41,12 @@ type Options struct {
 	// streams (POST /admin/v1/cluster/peers/{node}/remove); nil on one
 	// node.
 	RemovePeer func(ctx context.Context, node string) error
+	// Backup writes a backup of the cluster's streams to w (GET
+	// /admin/v1/cluster/backup); Restore republishes one into an empty
+	// cluster and describes what it wrote (POST
+	// /admin/v1/cluster/restore). Nil on one node.
+	Backup  func(ctx context.Context, w io.Writer) error
+	Restore func(ctx context.Context, r io.ReadSeeker) (any, error)
 	// AdminToken guards the admin API. Empty means the caller did not
 	// provide one: New then uses Config.HTTP.AdminToken or generates one
 	// into <DataDir>/admin.token (see AdminToken).
@@ -76,6 +83,8 @@ type Server struct {
 	chainStatus func() chainsync.Status
 	ready       func() error
 	removePeer  func(ctx context.Context, node string) error
+	backup      func(ctx context.Context, w io.Writer) error
+	restore     func(ctx context.Context, r io.ReadSeeker) (any, error)
 
 	mu        sync.Mutex
 	publicLn  net.Listener
@@ -107,6 +116,8 @@ func New(eng Engine, opts Options) (*Server, error) {
 		chainStatus: opts.ChainStatus,
 		ready:       opts.Ready,
 		removePeer:  opts.RemovePeer,
+		backup:      opts.Backup,
+		restore:     opts.Restore,
 	}
 	for _, c := range append([]prometheus.Collector{eng.Store.Collector(), chainCollector{s}}, opts.Collectors...) {
 		if err := s.metrics.reg.Register(c); err != nil {

@@ -94,6 +94,9 @@ func NewTestCluster(t testing.TB, n int, opts ...Option) []*Server {
 		s.WaitFor("every node a member of the cluster", func() bool { return len(s.System.Member.Members()) == n })
 	}
 	first := nodes[0]
+	if first.opts.noAccount {
+		return nodes
+	}
 	acct, err := first.System.Accounts.CreateAccount("test", first.opts.tier, first.opts.limits)
 	if err != nil {
 		t.Fatalf("testcluster: create account: %v", err)

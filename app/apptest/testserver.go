@@ -52,12 +52,18 @@ type options struct {
 	keeperKey   *ecdsa.PrivateKey
 	chainStatus func() chainsync.Status
 	cluster     members.Provider
+	noAccount   bool
 }
 
 // WithConfig edits the configuration before the engine is built.
 func WithConfig(f func(*config.Config)) Option {
 	return func(o *options) { o.configure = append(o.configure, f) }
 }
+
+// WithoutAccount makes NewTestCluster leave its cluster empty: no test
+// account or key (APIKey stays empty), as a cluster a backup is restored
+// into.
+func WithoutAccount() Option { return func(o *options) { o.noAccount = true } }
 
 // WithClock replaces the real clock, e.g. with a clock.Manual.
 func WithClock(c clock.Clock) Option { return func(o *options) { o.clock = c } }

@@ -31,6 +31,20 @@ type adminAction struct {
 	flags   func(fs *flag.FlagSet) func() (method, path string, body any, err error)
 }
 
+// adminFileAction is an admin subcommand that is more than one JSON call
+// (a backup downloads a file): its flags and what it runs.
+type adminFileAction struct {
+	summary string
+	flags   func(fs *flag.FlagSet) func(ctx context.Context, out io.Writer, base, token string) error
+}
+
+func adminFileActions() map[string]adminFileAction {
+	return map[string]adminFileAction{
+		"backup":  {"cluster: write a backup of the cluster's streams to --out FILE (docs/cluster.md, \"Backups\")", backupFlags},
+		"restore": {"cluster: restore a backup (--in FILE, on this host) into a new, empty cluster", restoreFlags},
+	}
+}
+
 func adminActions() map[string]adminAction {
 	tierFlags := func(fs *flag.FlagSet) (*string, *int, *int, *int) {
 		return fs.String("tier", "free", "free, builder or enterprise"),
@@ -118,16 +132,29 @@ func adminActions() map[string]adminAction {
 }
 
 func runAdmin(ctx context.Context, env *cliEnv, args []string) error {
-	actions := adminActions()
-	if len(args) == 0 || actions[args[0]].flags == nil {
-		names := make([]string, 0, len(actions))
-		for n := range actions {
+	actions, fileActions := adminActions(), adminFileActions()
+	known := false
+	if len(args) > 0 {
+		_, known = actions[args[0]]
+		_, isFile := fileActions[args[0]]
+		known = known || isFile
+	}
+	if !known {
+		summaries := make(map[string]string, len(actions)+len(fileActions))
+		for n, a := range actions {
+			summaries[n] = a.summary
+		}
+		for n, a := range fileActions {
+			summaries[n] = a.summary
+		}
+		names := make([]string, 0, len(summaries))
+		for n := range summaries {
 			names = append(names, n)
 		}
 		sort.Strings(names)
 		fmt.Fprintln(env.stderr, "usage: orderengine admin <command> [--admin-url URL] [--token T | --data-dir DIR] [flags]")
 		for _, n := range names {
-			fmt.Fprintf(env.stderr, "  %-18s %s\n", n, actions[n].summary)
+			fmt.Fprintf(env.stderr, "  %-18s %s\n", n, summaries[n])
 		}
 		if len(args) == 0 {
 			return errors.New("admin: missing command")
@@ -146,13 +173,23 @@ func runAdmin(ctx context.Context, env *cliEnv, args []string) error {
 	adminURL := fs.String("admin-url", "http://"+getenv("ORDERENGINE_HTTP_ADMIN_LISTEN", def.HTTP.AdminListen), "admin API base URL")
 	token := fs.String("token", getenv("ORDERENGINE_HTTP_ADMIN_TOKEN", ""), "admin token (default: read <data-dir>/admin.token)")
 	dataDir := fs.String("data-dir", getenv("ORDERENGINE_DATA_DIR", def.DataDir), "data directory holding admin.token")
-	build := actions[args[0]].flags(fs)
+	var build func() (string, string, any, error)
+	var custom func(ctx context.Context, out io.Writer, base, token string) error
+	if a, ok := fileActions[args[0]]; ok {
+		custom = a.flags(fs)
+	} else {
+		build = actions[args[0]].flags(fs)
+	}
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
-	method, path, body, err := build()
-	if err != nil {
-		return fmt.Errorf("admin %s: %w", args[0], err)
+	var method, path string
+	var body any
+	if build != nil {
+		var err error
+		if method, path, body, err = build(); err != nil {
+			return fmt.Errorf("admin %s: %w", args[0], err)
+		}
 	}
 	if *token == "" {
 		data, err := os.ReadFile(filepath.Join(*dataDir, apihttp.AdminTokenFile))
@@ -161,10 +198,22 @@ func runAdmin(ctx context.Context, env *cliEnv, args []string) error {
 		}
 		*token = strings.TrimSpace(string(data))
 	}
-	return adminCall(ctx, env.stdout, strings.TrimRight(*adminURL, "/"), *token, method, path, body)
+	base := strings.TrimRight(*adminURL, "/")
+	if custom != nil {
+		if err := custom(ctx, env.stdout, base, *token); err != nil {
+			return fmt.Errorf("admin %s: %w", args[0], err)
+		}
+		return nil
+	}
+	return adminCall(ctx, env.stdout, base, *token, method, path, body)
 }
 
 func adminCall(ctx context.Context, out io.Writer, base, token, method, path string, body any) error {
+	return adminCallWithin(ctx, 30*time.Second, out, base, token, method, path, body)
+}
+
+// adminCallWithin is adminCall bounded by timeout.
+func adminCallWithin(ctx context.Context, timeout time.Duration, out io.Writer, base, token, method, path string, body any) error {
 	var rd io.Reader
 	if body != nil {
 		data, err := json.Marshal(body)
@@ -173,7 +222,7 @@ func adminCall(ctx context.Context, out io.Writer, base, token, method, path str
 		}
 		rd = bytes.NewReader(data)
 	}
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, method, base+path, rd)
 	if err != nil {
