@@ -19,8 +19,10 @@ COMMIT    ?= $(shell git rev-parse HEAD 2>/dev/null)
 LDFLAGS   := -X github.com/orderengine/orderengine/internal/buildinfo.version=$(VERSION) \
              -X github.com/orderengine/orderengine/internal/buildinfo.commit=$(COMMIT)
 # Packages with concurrency run under the race detector in `make test`;
-# the others run without it. Each test runs once.
-RACE_PKGS ?= ./accounts/... ./actors/... ./app/... ./chainsync/... ./market/... ./keeper/... ./orders/... ./http/... ./persistence/... ./platform/... ./cmd/... ./chain/devchain/... ./cluster/natsjs/... ./internal/clusterrun/...
+# the others run without it. Each test runs once. The longest packages come
+# first: the multi-process cluster tests (mostly waiting on their serve
+# processes) then overlap the CPU-bound ones instead of running last.
+RACE_PKGS ?= ./internal/clusterrun/... ./cmd/... ./http/... ./orders/... ./accounts/... ./actors/... ./app/... ./chainsync/... ./market/... ./keeper/... ./persistence/... ./platform/... ./chain/devchain/... ./cluster/natsjs/...
 
 .PHONY: run build test deps fmt-check vet vulncheck unit plain race bench clean cluster
 
