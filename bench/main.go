@@ -15,6 +15,8 @@
 //	              rate, latency, CPU per submit of every process, RSS and
 //	              the JetStream and Pebble stores
 //	order-read    GET /v1/orders/{hash} vs GET /v1/config
+//	jetstream-memory RSS, Go heap and store size of an embedded JetStream
+//	              per order, every order on its own subject
 //	order-memory  heap and RSS per order at scale (open with actors live,
 //	              passivated, closed)
 //	restart       store N orders, cancel a share, reopen the engine on the
@@ -47,15 +49,16 @@ type mode struct {
 // modes is the one place scenarios are registered.
 func modes() map[string]mode {
 	return map[string]mode{
-		"config":         {"GET /v1/config vs a bare Fiber handler", runConfig},
-		"read":           {"keyed GET /v1/stats vs a bare Fiber handler; -url: against a running server, as route", runRead},
-		"submit":         {"durable POST /v1/orders (pre-signed v7.1 orders) vs bare Ecrecover × cores", runSubmit},
-		"cluster-submit": {"durable POST /v1/orders to one serve process, then to three in cluster mode: rate, CPU per node, RSS, stores", runClusterSubmit},
-		"order-read":     {"GET /v1/orders/{hash} vs GET /v1/config", runOrderRead},
-		"order-memory":   {"heap and RSS per order at scale: open with actors live, passivated, closed", runOrderMemory},
-		"restart":        {"time to reopen the engine on a store of N orders until the first order read", runRestart},
-		"route":          {"GET /v1/route against a running server: rate, percentiles, answers by code", runRouteLoad},
-		"webhooks":       {"signed deliveries/s and enqueue-to-delivery latency, 100 endpoints, local receiver", runWebhooks},
+		"config":           {"GET /v1/config vs a bare Fiber handler", runConfig},
+		"read":             {"keyed GET /v1/stats vs a bare Fiber handler; -url: against a running server, as route", runRead},
+		"submit":           {"durable POST /v1/orders (pre-signed v7.1 orders) vs bare Ecrecover × cores", runSubmit},
+		"cluster-submit":   {"durable POST /v1/orders to one serve process, then to three in cluster mode: rate, CPU per node, RSS, stores", runClusterSubmit},
+		"order-read":       {"GET /v1/orders/{hash} vs GET /v1/config", runOrderRead},
+		"jetstream-memory": {"RSS, heap and store of an embedded JetStream per order, one subject per order", runJetStreamMemory},
+		"order-memory":     {"heap and RSS per order at scale: open with actors live, passivated, closed", runOrderMemory},
+		"restart":          {"time to reopen the engine on a store of N orders until the first order read", runRestart},
+		"route":            {"GET /v1/route against a running server: rate, percentiles, answers by code", runRouteLoad},
+		"webhooks":         {"signed deliveries/s and enqueue-to-delivery latency, 100 endpoints, local receiver", runWebhooks},
 	}
 }
 

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/orderengine/orderengine/cluster/natsjs"
+	"github.com/orderengine/orderengine/config"
+)
+
+// runJetStreamMemory measures what JetStream itself costs per order with
+// the engine's layout of the order streams: one embedded server as a node
+// starts it (the order streams of cluster.orderPartitions, file storage),
+// and n orders each published once on its own subject
+// (orders.<partition>.<hash>, as the journal does, with a message id). It
+// prints, every step, the process's RSS and Go heap after a collection and
+// the store's size on disk, so the growth per order can be read off. The
+// server runs as a one-node cluster (unclustered JetStream, one replica):
+// per-subject state and block caches are a stream's, whatever its
+// replicas; a replica's Raft log is not counted.
+func runJetStreamMemory(ctx context.Context, out io.Writer, args []string) error {
+	fs := flag.NewFlagSet("jetstream-memory", flag.ContinueOnError)
+	n := fs.Int("n", 1_000_000, "orders to publish")
+	step := fs.Int("step", 100_000, "print a line every step orders")
+	size := fs.Int("size", 600, "bytes of each message (an encoded create transition with its events is about this size)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "orderengine-jsmem")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	addr := ln.Addr().String()
+	_ = ln.Close()
+	cfg := config.Default().Cluster
+	cfg.Enabled, cfg.Node, cfg.Replicas = true, "bench", 1
+	cfg.NATS.Listen, cfg.NATS.Routes = addr, []string{"nats://" + addr}
+	node, err := natsjs.Start(natsjs.Options{Cluster: cfg, DataDir: dir, Log: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		return err
+	}
+	defer node.Close()
+	sctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	if err := node.Setup(sctx); err != nil {
+		return err
+	}
+	js, err := jetstream.New(node.Conn(), jetstream.WithPublishAsyncMaxPending(4096))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "jetstream-memory: %d orders of %d B on their own subjects over %d order streams (fsync every write)\n",
+		*n, *size, cfg.OrderPartitions)
+	fmt.Fprintf(out, "%10s %10s %10s %10s %12s %12s\n", "orders", "RSS MiB", "heap MiB", "store MiB", "RSS B/order", "heap B/order")
+	base := memNow(dir)
+	fmt.Fprintf(out, "%10d %10.1f %10.1f %10.1f %12s %12s\n", 0, mibOf(base.rss), mibOf(base.heap), mibOf(base.store), "", "")
+	payload := make([]byte, *size)
+	_, _ = rand.Read(payload)
+	var hash [32]byte
+	began := time.Now()
+	for i := 1; i <= *n; i++ {
+		if _, err := rand.Read(hash[:]); err != nil {
+			return err
+		}
+		p := int(hash[0]) % cfg.OrderPartitions
+		h := hex.EncodeToString(hash[:])
+		msg := &nats.Msg{Subject: "orders." + strconv.Itoa(p) + "." + h, Data: payload, Header: nats.Header{}}
+		msg.Header.Set(jetstream.MsgIDHeader, h+":1")
+		for {
+			_, err := js.PublishMsgAsync(msg)
+			if err == nil {
+				break
+			}
+			if !errors.Is(err, jetstream.ErrTooManyStalledMsgs) {
+				return fmt.Errorf("publish %d: %w", i, err)
+			}
+			select { // the window is full: let it drain
+			case <-js.PublishAsyncComplete():
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		if i%*step == 0 || i == *n {
+			select {
+			case <-js.PublishAsyncComplete():
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			m := memNow(dir)
+			fmt.Fprintf(out, "%10d %10.1f %10.1f %10.1f %12.0f %12.0f\n", i, mibOf(m.rss), mibOf(m.heap), mibOf(m.store),
+				float64(m.rss-base.rss)/float64(i), float64(m.heap-base.heap)/float64(i))
+		}
+	}
+	fmt.Fprintf(out, "published in %v (%.0f orders/s)\n", time.Since(began).Round(time.Millisecond), float64(*n)/time.Since(began).Seconds())
+	return nil
+}
+
+type memPoint struct{ rss, heap, store int64 }
+
+// memNow is the process's RSS, its Go heap in use after a collection, and
+// the size of the JetStream store under dir.
+func memNow(dir string) memPoint {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	store, _ := dirSize(filepath.Join(dir, "jetstream"))
+	return memPoint{rss: int64(rssKiB(os.Getpid())) << 10, heap: int64(ms.HeapInuse), store: store}
+}
+
+func mibOf(b int64) float64 { return float64(b) / (1 << 20) }
