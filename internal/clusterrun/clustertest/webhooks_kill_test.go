@@ -126,9 +126,10 @@ func registerOwnedBy(t *testing.T, h *clustertest.Harness, rv *hookReceiver, key
 
 // cancelTry is one cancel the canceller sent.
 type cancelTry struct {
-	node int
-	code int
-	at   time.Time
+	node     int
+	code     int
+	body     string
+	sent, at time.Time
 }
 
 // canceller cancels orders of a load, each by its maker through the API,
@@ -189,9 +190,10 @@ func (cc *canceller) cancelOne() {
 		sig[64] += 27
 		body, _ := json.Marshal(map[string]string{"signature": hexutil.Encode(sig)})
 		node := cc.load.Next()
-		code, _ := cc.h.Do(node, http.MethodDelete, "/v1/orders/"+a.Hash.Hex(), cc.key, body)
+		sent := time.Now()
+		code, resp := cc.h.Do(node, http.MethodDelete, "/v1/orders/"+a.Hash.Hex(), cc.key, body)
 		cc.mu.Lock()
-		cc.tried[a.Hash] = cancelTry{node: node, code: code, at: time.Now()}
+		cc.tried[a.Hash] = cancelTry{node: node, code: code, body: string(resp), sent: sent, at: time.Now()}
 		cc.mu.Unlock()
 		return
 	}
@@ -216,7 +218,7 @@ func checkCancelsDelivered(t *testing.T, h *clustertest.Harness, key string, ref
 	t.Helper()
 	want := map[common.Hash]cancelTry{}
 	unknown, during := 0, 0
-	codes := map[int]int{}
+	codes, recordedAfter := map[int]int{}, map[int]int{}
 	for hash, c := range tried {
 		codes[c.code]++
 		if c.code != http.StatusOK {
@@ -224,6 +226,9 @@ func checkCancelsDelivered(t *testing.T, h *clustertest.Harness, key string, ref
 				continue
 			}
 			unknown++
+			recordedAfter[c.code]++
+			t.Logf("  cancel of %s on %s answered %d %s (took %v), the order read cancelled", hash.Hex(), h.Nodes[c.node].Name,
+				c.code, c.body, c.at.Sub(c.sent).Round(time.Millisecond))
 		}
 		want[hash] = c
 		if c.at.After(killed) && c.at.Before(restarting) {
@@ -272,10 +277,10 @@ func checkCancelsDelivered(t *testing.T, h *clustertest.Harness, key string, ref
 	for i := range h.Nodes {
 		sent[i] = h.Nodes[i].Name + " " + webhookSucceeded(h, i)
 	}
-	t.Logf("webhooks: %d cancels sent (answers by code %v), %d recorded (%d while the node was down, %d after an unknown answer), "+
+	t.Logf("webhooks: %d cancels sent (answers by code %v), %d recorded (%d while the node was down, %d after an answer other than 200: %v), "+
 		"each delivered with a valid signature under one delivery id (%d duplicate receipts); slowest cancel answer to first receipt: "+
 		"%v before the kill, %v while down, %v after the restart; deliveries succeeded per node since its start: %s",
-		len(tried), codes, len(want), during, unknown, dups, slowest[0].Round(time.Millisecond), slowest[1].Round(time.Millisecond),
+		len(tried), codes, len(want), during, unknown, recordedAfter, dups, slowest[0].Round(time.Millisecond), slowest[1].Round(time.Millisecond),
 		slowest[2].Round(time.Millisecond), strings.Join(sent, ", "))
 }
 
