@@ -165,6 +165,14 @@ func (p Policy) allowed(a netip.Addr) bool {
 	return false
 }
 
+// opaque reports whether the deliveries log must show every failed
+// connection alike ("connection failed", no latency): when internal
+// addresses can be reached (dev mode's loopback, or listed ranges), a text
+// or a latency that told a closed port from a filtered one or from a
+// service that does not speak HTTP would make the log a port scanner of
+// those addresses.
+func (p Policy) opaque() bool { return p.Dev || len(p.Allow) > 0 }
+
 // plainHTTP reports whether plain http may reach every one of addrs: all
 // loopback in dev mode, or all in the allowed ranges.
 func (p Policy) plainHTTP(addrs []netip.Addr) bool {
