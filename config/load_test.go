@@ -409,3 +409,47 @@ func TestClusterSettings(t *testing.T) {
 		t.Fatalf("a disabled cluster section is valid as it is: %v", err)
 	}
 }
+
+// TestWebhookAllowTargets: webhooks.allowTargets reads as a comma-separated
+// list from a flag or variable, and refuses an entry that is not a range
+// or an address, has host bits set, or overlaps a range webhooks may never
+// reach, naming the entry.
+func TestWebhookAllowTargets(t *testing.T) {
+	env := func(name string) (string, bool) {
+		if name == EnvPrefix+"WEBHOOKS_ALLOW_TARGETS" {
+			return "127.0.0.1/32, 10.0.0.0/8,fd12::/16", true
+		}
+		return "", false
+	}
+	cfg, err := LoadConfig([]string{"--data-dir", "/tmp/x"}, env, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := cfg.Webhooks.AllowedTargets()
+	if err != nil || len(got) != 3 || got[0].String() != "127.0.0.1/32" || got[2].String() != "fd12::/16" {
+		t.Fatalf("allowTargets %v (%v)", got, err)
+	}
+	for entry, want := range map[string]string{
+		"169.254.169.254":   "overlaps 169.254.0.0/16",
+		"0.0.0.0/0":         "overlaps 0.0.0.0/8",
+		"::/0":              "overlaps",
+		"fd00::/8":          "overlaps fd00:ec2::254/128",
+		"fe80::1":           "overlaps fe80::/10",
+		"10.0.0.1/8":        "host bits set: write 10.0.0.0/8",
+		"intranet":          "not a CIDR",
+		"fe80::1%eth0":      "zoned",
+		"::ffff:10.0.0.0/8": "at least /96",
+	} {
+		w := defaultWebhooks()
+		w.AllowTargets = []string{"127.0.0.1", entry}
+		err := w.Validate()
+		if err == nil || !strings.Contains(err.Error(), "webhooks.allowTargets[1]") || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want an error naming allowTargets[1] with %q", entry, err, want)
+		}
+	}
+	w := defaultWebhooks()
+	w.AllowTargets = []string{"::ffff:10.0.0.0/104", "127.0.0.1"}
+	if got, err := w.AllowedTargets(); err != nil || got[0].String() != "10.0.0.0/8" || got[1].String() != "127.0.0.1/32" {
+		t.Fatalf("%v (%v)", got, err)
+	}
+}

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net/netip"
 	"time"
 )
 
@@ -35,6 +36,17 @@ type WebhooksConfig struct {
 	// link-local and other internal addresses stay refused. Default true;
 	// it has no effect outside dev mode.
 	AllowLoopbackHTTP bool `json:"allowLoopbackHTTP"`
+	// AllowTargets lists address ranges (CIDRs, or single addresses) that
+	// webhook targets may resolve to although they are private or
+	// loopback: receivers on the operator's own network. A target whose
+	// every address is in the list is accepted over plain http too, so
+	// its events and signatures cross that network unencrypted
+	// (docs/webhooks.md, Security). Checked at registration and again at
+	// every dial. Link-local ranges (169.254.0.0/16 with the cloud
+	// metadata address, fe80::/10), the IPv6 metadata address
+	// fd00:ec2::254, unspecified and multicast addresses can never be
+	// listed. Default empty.
+	AllowTargets []string `json:"allowTargets"`
 	// SecretKeyFile holds the 32-byte key that encrypts signing secrets at
 	// rest (AES-256-GCM). Empty means "<dataDir>/webhook-secrets.key",
 	// created on first start with mode 0600; in a cluster, empty means one
@@ -88,5 +100,68 @@ func (w WebhooksConfig) Validate() error {
 	if w.History < 1 {
 		errs = append(errs, errors.New("webhooks.history must be at least 1"))
 	}
+	if _, err := w.AllowedTargets(); err != nil {
+		errs = append(errs, err)
+	}
 	return errors.Join(errs...)
+}
+
+// NeverAllowedTargets are the ranges no webhooks.allowTargets entry may
+// overlap: link-local (the cloud metadata service, 169.254.169.254 and
+// fe80::), AWS's IPv6 metadata address, unspecified (0.0.0.0 dials the
+// host itself) and multicast.
+var NeverAllowedTargets = []netip.Prefix{
+	netip.MustParsePrefix("0.0.0.0/8"),
+	netip.MustParsePrefix("169.254.0.0/16"),
+	netip.MustParsePrefix("224.0.0.0/4"),
+	netip.MustParsePrefix("::/128"),
+	netip.MustParsePrefix("fe80::/10"),
+	netip.MustParsePrefix("fd00:ec2::254/128"),
+	netip.MustParsePrefix("ff00::/8"),
+}
+
+// AllowedTargets parses AllowTargets: each entry a CIDR ("10.1.0.0/16")
+// or a single address ("127.0.0.1"), IPv4-mapped IPv6 forms unmapped. An
+// entry that does not parse, has host bits set, or overlaps
+// NeverAllowedTargets is an error naming it.
+func (w WebhooksConfig) AllowedTargets() ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	var errs []error
+	for i, s := range w.AllowTargets {
+		p, err := parseTarget(s)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("webhooks.allowTargets[%d] %q: %w", i, s, err))
+			continue
+		}
+		out = append(out, p)
+	}
+	return out, errors.Join(errs...)
+}
+
+func parseTarget(s string) (netip.Prefix, error) {
+	var p netip.Prefix
+	if a, err := netip.ParseAddr(s); err == nil {
+		if a.Zone() != "" {
+			return p, errors.New("a scoped (zoned) address cannot be listed")
+		}
+		a = a.Unmap()
+		p = netip.PrefixFrom(a, a.BitLen())
+	} else if p, err = netip.ParsePrefix(s); err != nil {
+		return p, errors.New("not a CIDR (like 10.1.0.0/16) or an address")
+	}
+	if p.Addr().Is4In6() {
+		if p.Bits() < 96 {
+			return p, errors.New("an IPv4-mapped range must be at least /96")
+		}
+		p = netip.PrefixFrom(p.Addr().Unmap(), p.Bits()-96)
+	}
+	if p.Masked() != p {
+		return p, fmt.Errorf("host bits set: write %s", p.Masked())
+	}
+	for _, n := range NeverAllowedTargets {
+		if p.Overlaps(n) {
+			return p, fmt.Errorf("overlaps %s, which webhooks may never reach (link-local and cloud metadata, unspecified, multicast)", n)
+		}
+	}
+	return p, nil
 }

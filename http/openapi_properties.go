@@ -112,7 +112,7 @@ var propertyDocs = map[string]string{
 	"Stats.indexer.lagBlocks": "head − cursor, chain.confirmations included.",
 	"Stats.indexer.reorgs":    "Blocks rewound by chain reorganisations since start.",
 
-	"CreateWebhookRequest.url":    "https URL of your receiver; its host must resolve to public addresses (plain http to loopback only in dev mode).",
+	"CreateWebhookRequest.url":    "https URL of your receiver; its host must resolve to public addresses (plain http to loopback only in dev mode), or to the ranges the operator allows for internal receivers (webhooks.allowTargets), over plain http too.",
 	"CreateWebhookRequest.events": "The triggers to receive; omitted or empty: every trigger.",
 	"Webhook.url":                 "The receiver's URL.",
 	"Webhook.events":              "The subscribed triggers.",

@@ -70,8 +70,8 @@ func (m *Manager) outcomeOf(d *persistence.WebhookDelivery, r *attemptDone) (*pe
 	case r.skipped != nil:
 		att.Error = r.skipped.Error()
 	case r.err != nil:
-		att.Error = failureText(r.err, m.policy.Dev)
-		if m.policy.Dev {
+		att.Error = failureText(r.err, m.policy.opaque())
+		if m.policy.opaque() {
 			// How long a failure took tells a closed port from a
 			// filtered one (failureText): not shown in dev mode.
 			att.LatencyMs = 0

@@ -26,12 +26,13 @@ const (
 
 // failureText is the deliveries-log text of an attempt that got no HTTP
 // answer. A refusal by the address policy keeps its own text (it names only
-// what the caller wrote). In dev mode every other failure is the same
-// "connection failed": dev mode reaches loopback ports, and a text (or a
+// what the caller wrote). With opaque (dev mode, or webhooks.allowTargets
+// set: Policy.opaque) every other failure is the same "connection
+// failed": internal ports are reachable then, and a text (or a
 // latency) that differed between a closed port, a filtered one and a
-// service that does not speak HTTP would make the log a port scanner of the
-// engine's host. The cause goes to the engine's log.
-func failureText(err error, dev bool) string {
+// service that does not speak HTTP would make the log a port scanner of
+// those ports. The cause goes to the engine's log.
+func failureText(err error, opaque bool) string {
 	if errors.Is(err, ErrTargetRefused) {
 		s := err.Error()
 		if len(s) > 300 {
@@ -39,7 +40,7 @@ func failureText(err error, dev bool) string {
 		}
 		return s
 	}
-	if dev {
+	if opaque {
 		return failConnection
 	}
 	var timeout interface{ Timeout() bool }

@@ -89,6 +89,7 @@ func New(o Options) (*Manager, error) {
 	if err := o.Config.Validate(); err != nil {
 		return nil, err
 	}
+	allow, _ := o.Config.AllowedTargets() // checked by Validate
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
@@ -109,7 +110,7 @@ func New(o Options) (*Manager, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	m := &Manager{
 		cfg:      o.Config,
-		policy:   Policy{Dev: o.Dev && o.Config.AllowLoopbackHTTP, Resolver: o.Resolver},
+		policy:   Policy{Dev: o.Dev && o.Config.AllowLoopbackHTTP, Allow: allow, Resolver: o.Resolver},
 		store:    store,
 		journal:  store,
 		outbox:   o.Outbox,

@@ -8,6 +8,8 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+
+	"github.com/orderengine/orderengine/config"
 )
 
 // Resolver resolves a host name to addresses. *net.Resolver satisfies it;
@@ -69,18 +71,22 @@ var blockedPrefixes = func() []struct {
 // CheckAddr returns an error wrapping ErrTargetRefused when a is not a
 // public unicast address. A zoned (scoped) IPv6 address is refused whatever
 // its prefix.
-func CheckAddr(a netip.Addr) error { return checkAddr(a, false) }
+func CheckAddr(a netip.Addr) error { return Policy{}.checkAddr(a) }
 
-// checkAddr is CheckAddr that, with loopback, also lets the loopback
-// addresses through (127.0.0.0/8 and ::1, IPv4-mapped or not): dev mode's
-// only relaxation. Every other blocked range stays refused.
-func checkAddr(a netip.Addr, loopback bool) error {
+// checkAddr is CheckAddr that, in dev mode, also lets the loopback
+// addresses through (127.0.0.0/8 and ::1, IPv4-mapped or not), and lets
+// the addresses of the operator's allowed ranges through (Allow) except
+// the ranges no configuration may open (config.NeverAllowedTargets).
+func (p Policy) checkAddr(a netip.Addr) error {
 	a = a.Unmap()
-	if loopback && a.IsLoopback() && a.Zone() == "" {
+	if p.Dev && a.IsLoopback() && a.Zone() == "" {
 		return nil
 	}
 	if !a.IsValid() {
 		return fmt.Errorf("%w: invalid address", ErrTargetRefused)
+	}
+	if p.allowed(a) {
+		return nil
 	}
 	if a.Zone() != "" {
 		// A zone (fe80::1%eth0, ::1%lo) scopes an address to an interface:
@@ -101,9 +107,9 @@ func checkAddr(a netip.Addr, loopback bool) error {
 // for a name it says only that an address is not public, so that the
 // creation error and the delivery log cannot be used to read what the
 // server's resolver answers for internal names.
-func checkResolved(host string, addrs []netip.Addr, loopback bool) error {
+func (p Policy) checkResolved(host string, addrs []netip.Addr) error {
 	for _, a := range addrs {
-		if err := checkAddr(a, loopback); err != nil {
+		if err := p.checkAddr(a); err != nil {
 			if isIPLiteral(host) {
 				return err
 			}
@@ -126,12 +132,57 @@ func isIPLiteral(host string) bool {
 // (rebinding) cannot reach an internal host. Dev mode relaxes loopback
 // only: loopback addresses are allowed, and plain http is accepted for a
 // host whose addresses are all loopback; private, link-local (cloud
-// metadata), CGNAT and every other blocked range stay refused.
+// metadata), CGNAT and every other blocked range stay refused. Allow
+// (webhooks.allowTargets) opens the operator's own ranges in any mode,
+// over plain http too for a host whose addresses are all in them; the
+// link-local, metadata, unspecified and multicast ranges stay refused even
+// if listed.
 type Policy struct {
 	// Dev allows loopback targets, over plain http too (dev mode with
 	// webhooks.allowLoopbackHTTP).
-	Dev      bool
+	Dev bool
+	// Allow are the ranges allowed although internal.
+	Allow    []netip.Prefix
 	Resolver Resolver
+}
+
+// allowed reports whether a (unmapped) is in an allowed range and in none
+// of the ranges never allowed. A zoned address is never allowed.
+func (p Policy) allowed(a netip.Addr) bool {
+	if a.Zone() != "" {
+		return false
+	}
+	for _, n := range config.NeverAllowedTargets {
+		if n.Contains(a) {
+			return false
+		}
+	}
+	for _, pr := range p.Allow {
+		if pr.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// opaque reports whether the deliveries log must show every failed
+// connection alike ("connection failed", no latency): when internal
+// addresses can be reached (dev mode's loopback, or listed ranges), a text
+// or a latency that told a closed port from a filtered one or from a
+// service that does not speak HTTP would make the log a port scanner of
+// those addresses.
+func (p Policy) opaque() bool { return p.Dev || len(p.Allow) > 0 }
+
+// plainHTTP reports whether plain http may reach every one of addrs: all
+// loopback in dev mode, or all in the allowed ranges.
+func (p Policy) plainHTTP(addrs []netip.Addr) bool {
+	for _, a := range addrs {
+		a = a.Unmap()
+		if !(p.Dev && a.IsLoopback() && a.Zone() == "") && !p.allowed(a) {
+			return false
+		}
+	}
+	return true
 }
 
 func (p Policy) resolver() Resolver {
@@ -161,18 +212,16 @@ func (p Policy) CheckURL(ctx context.Context, raw string) (*url.URL, error) {
 	switch u.Scheme {
 	case "https":
 	case "http":
-		if !p.Dev {
+		if !p.Dev && len(p.Allow) == 0 {
 			return nil, fmt.Errorf("%w: url must be https", ErrTargetRefused)
 		}
-		for _, a := range addrs {
-			if !a.Unmap().IsLoopback() {
-				return nil, fmt.Errorf("%w: plain http is allowed only for loopback hosts in dev mode", ErrTargetRefused)
-			}
+		if !p.plainHTTP(addrs) {
+			return nil, fmt.Errorf("%w: plain http is allowed only for loopback hosts in dev mode and for the addresses of webhooks.allowTargets", ErrTargetRefused)
 		}
 	default:
 		return nil, fmt.Errorf("%w: url must be https", ErrTargetRefused)
 	}
-	if err := checkResolved(u.Hostname(), addrs, p.Dev); err != nil {
+	if err := p.checkResolved(u.Hostname(), addrs); err != nil {
 		return nil, err
 	}
 	return u, nil
@@ -203,8 +252,8 @@ func (p Policy) lookup(ctx context.Context, host string) ([]netip.Addr, error) {
 }
 
 // DialContext returns a dial function for an http.Transport that resolves
-// the host itself, checks every address (dev mode lets loopback through)
-// and dials a checked address.
+// the host itself, checks every address (dev mode lets loopback through,
+// Allow its ranges) and dials a checked address.
 func (p Policy) DialContext(d *net.Dialer) func(ctx context.Context, network, addr string) (net.Conn, error) {
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
 		host, port, err := net.SplitHostPort(addr)
@@ -215,7 +264,7 @@ func (p Policy) DialContext(d *net.Dialer) func(ctx context.Context, network, ad
 		if err != nil {
 			return nil, err
 		}
-		if err := checkResolved(host, addrs, p.Dev); err != nil {
+		if err := p.checkResolved(host, addrs); err != nil {
 			return nil, err
 		}
 		var last error

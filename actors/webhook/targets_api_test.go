@@ -146,7 +146,25 @@ func pingAndWait(t *testing.T, s *apptest.Server, id string) deliveryView {
 // hanging) all show the same generic failure, with no answer text, code or
 // latency that could tell them apart.
 func TestDevModeDeliveriesLogIsNoPortScanner(t *testing.T) {
-	s := targetServer(t, true)
+	checkNoPortScanner(t, targetServer(t, true))
+}
+
+// TestAllowTargetsDeliveriesLogIsNoPortScanner: outside dev mode with
+// webhooks.allowTargets listing loopback, the deliveries log shows the
+// same generic failure for a closed, a non-HTTP and a silent port.
+func TestAllowTargetsDeliveriesLogIsNoPortScanner(t *testing.T) {
+	checkNoPortScanner(t, apptest.NewTestServer(t, apptest.WithConfig(func(c *config.Config) {
+		c.Dev = false
+		c.Webhooks.MaxEndpoints = 10
+		c.Webhooks.Timeout = 500 * time.Millisecond
+		c.Webhooks.AllowTargets = []string{"127.0.0.0/8"}
+	})))
+}
+
+// checkNoPortScanner registers a closed, a banner and a silent loopback
+// port on s and checks that their pings' failures read alike.
+func checkNoPortScanner(t *testing.T, s *apptest.Server) {
+	t.Helper()
 	closed := freeLoopbackPort(t)
 	banner := listenLoopback(t, func(c net.Conn) {
 		_, _ = c.Write([]byte("SSH-2.0-OpenSSH_9.9 secret-banner\r\n"))

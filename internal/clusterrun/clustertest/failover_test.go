@@ -20,6 +20,7 @@ const (
 	afterRestart = 3 * time.Second
 	loadWorkers  = 2
 	loadGap      = 40 * time.Millisecond
+	cancelGap    = 150 * time.Millisecond
 )
 
 // TestClusterKillUnderLoad kills (SIGKILL) one of three cluster nodes
@@ -35,11 +36,16 @@ const (
 // same status on both survivors and on the killed node after its restart,
 // and a resubmit of it on any node is refused 409 ALREADY_EXISTS. It logs
 // the failover window: from the kill to the last non-201 answer of a
-// survivor (docs/cluster.md, "A node dies").
+// survivor (docs/cluster.md, "A node dies"). Along the load, orders are
+// cancelled by their maker through the API, and every cancel the cluster
+// recorded reaches a webhook receiver in the test at least once with a
+// valid signature and one delivery id (webhooks_kill_test.go): in the
+// first round the killed node owns the endpoint, in the second a survivor
+// does.
 func TestClusterKillUnderLoad(t *testing.T) {
 	clustertest.Binary(t)
 	began := time.Now()
-	h := clustertest.Start(t, clustertest.Options{Cluster: true, Env: loadEnv})
+	h := clustertest.Start(t, clustertest.Options{Cluster: true, Env: hookEnv()})
 	key := h.Key(0)
 	if err := h.WaitKey(context.Background(), key, 30*time.Second); err != nil {
 		t.Fatalf("the key created on node1: %v", err)
@@ -49,6 +55,7 @@ func TestClusterKillUnderLoad(t *testing.T) {
 	for _, m := range makers {
 		c.Approve(t, m, "WETH")
 	}
+	rv := newHookReceiver(t)
 	salt := uint64(1_000_000)
 	for _, role := range []string{"leader", "follower"} {
 		led := h.OrderStreamsLed(0)
@@ -58,18 +65,31 @@ func TestClusterKillUnderLoad(t *testing.T) {
 				victim = i
 			}
 		}
-		t.Logf("%s round: order streams led per node %v; killing %s", role, led, h.Nodes[victim].Name)
-		killRound(t, h, c, key, makers, salt, victim)
+		hook := &roundHook{rv: rv, path: "/hook/" + role}
+		hook.id = registerOwnedBy(t, h, rv, key, 0, hook.path, victim, role == "leader")
+		t.Logf("%s round: order streams led per node %v; killing %s; webhook endpoint %s owned by %s", role, led,
+			h.Nodes[victim].Name, hook.id, h.Nodes[h.WebhookOwner(hook.id)].Name)
+		killRound(t, h, c, key, makers, salt, victim, hook)
+		if code, body := h.Do(0, http.MethodDelete, "/v1/webhooks/"+hook.id, key, nil); code != http.StatusOK {
+			t.Fatalf("delete the endpoint: %d %s", code, body)
+		}
 		salt += 1_000_000
 	}
 	t.Logf("whole test %v", time.Since(began).Round(time.Millisecond))
 }
 
+// roundHook is a round's webhook endpoint on the receiver.
+type roundHook struct {
+	rv       *hookReceiver
+	path, id string
+}
+
 // killRound runs one round of TestClusterKillUnderLoad with node victim.
-func killRound(t *testing.T, h *clustertest.Harness, c *clustertest.Contracts, key string, makers []*ecdsa.PrivateKey, salt uint64, victim int) {
+func killRound(t *testing.T, h *clustertest.Harness, c *clustertest.Contracts, key string, makers []*ecdsa.PrivateKey, salt uint64, victim int, hook *roundHook) {
 	t.Helper()
 	round := time.Now()
 	load := h.StartLoad(c, key, makers, salt, 4000, loadWorkers, loadGap)
+	cancels := startCancels(h, c, key, makers, load, cancelGap)
 	time.Sleep(beforeKill)
 	load.SetUp(victim, false)
 	killed := time.Now()
@@ -80,6 +100,7 @@ func killRound(t *testing.T, h *clustertest.Harness, c *clustertest.Contracts, k
 	restarted := time.Now()
 	load.SetUp(victim, true)
 	time.Sleep(afterRestart)
+	tried := cancels.Stop()
 	answers := load.Stop()
 
 	var failed []clustertest.Answer
@@ -140,6 +161,7 @@ func killRound(t *testing.T, h *clustertest.Harness, c *clustertest.Contracts, k
 		stored[hash] = orders[hash]
 	}
 	verifyStored(t, h, key, survivor, stored)
+	checkCancelsDelivered(t, h, key, survivor, hook.rv, hook.path, tried, killed, restarting)
 	t.Logf("%d orders stored, read alike on every node and refused 409 on resubmit on every node (round %v)",
 		len(stored), time.Since(round).Round(time.Millisecond))
 }

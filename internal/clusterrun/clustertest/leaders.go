@@ -3,6 +3,7 @@ package clustertest
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
 	"strings"
 	"time"
 
@@ -108,4 +109,21 @@ func (h *Harness) StreamPeers(via int) map[string][]string {
 		h.t.Fatalf("clustertest: streams of %s: %v", h.Nodes[via].Name, err)
 	}
 	return peers
+}
+
+// WebhookOwner returns the index of the node that owns webhook endpoint id
+// while every node is a member: the node whose advertised actor address
+// scores highest under FNV-1a of the id then the address (the rendezvous
+// hash of cluster/members and protoactor's disthash).
+func (h *Harness) WebhookOwner(id string) int {
+	best, owner := uint32(0), -1
+	for i, n := range h.Layout.Nodes {
+		f := fnv.New32a()
+		_, _ = f.Write([]byte(id))
+		_, _ = f.Write([]byte(n.Advertise))
+		if s := f.Sum32(); owner < 0 || s > best {
+			best, owner = s, i
+		}
+	}
+	return owner
 }

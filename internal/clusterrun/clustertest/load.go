@@ -172,3 +172,20 @@ func (l *Load) Count() int {
 	defer l.mu.Unlock()
 	return len(l.answers)
 }
+
+// Accepted returns the answers 201 so far, in the order they came.
+func (l *Load) Accepted() []Answer {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []Answer
+	for _, a := range l.answers {
+		if a.Code == http.StatusCreated {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// Next returns the next node that is up, in the load's round-robin: other
+// requests made alongside the load spread as its submits do.
+func (l *Load) Next() int { return l.pick() }
