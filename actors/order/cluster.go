@@ -138,7 +138,7 @@ func encodeMessage(msg any) (kind.Message, error) {
 		}
 		return jsonMessage(typeResponse, w)
 	case *CancelRequest:
-		return kind.Message{Type: typeCancel}, nil
+		return kind.Message{Type: typeCancel, Data: m.ID[:]}, nil
 	case *WarmRequest:
 		return kind.Message{Type: typeWarm}, nil
 	case *ChainObserved:
@@ -182,7 +182,12 @@ func decodeMessage(m kind.Message) (any, error) {
 	case typeResponse:
 		return decodeResponse(m.Data)
 	case typeCancel:
-		return &CancelRequest{}, nil
+		c := &CancelRequest{}
+		if len(m.Data) != 0 && len(m.Data) != len(c.ID) {
+			return nil, fmt.Errorf("order: decode %s: %d bytes", m.Type, len(m.Data))
+		}
+		copy(c.ID[:], m.Data)
+		return c, nil
 	case typeWarm:
 		return &WarmRequest{}, nil
 	case typeObserve:

@@ -2,6 +2,7 @@ package order
 
 import (
 	"context"
+	"crypto/rand"
 	"fmt"
 	"strconv"
 	"time"
@@ -65,7 +66,11 @@ func (r *Registry) Stall(ctx context.Context, h common.Hash, stalled bool, v per
 // cancelled included, is NOT_CANCELLABLE (contract.md section 10): a
 // cancel is answered 200 only when it took effect.
 func (r *Registry) Cancel(ctx context.Context, h common.Hash) error {
-	res, err := r.request(ctx, h, &CancelRequest{})
+	req := &CancelRequest{}
+	if _, err := rand.Read(req.ID[:]); err != nil {
+		return err
+	}
+	res, err := r.request(ctx, h, req)
 	if err != nil {
 		return err
 	}
@@ -79,7 +84,7 @@ func transition(rec *persistence.OrderRecord, l *ledger, msg any, now time.Time)
 	open := rec.Status.Open()
 	switch m := msg.(type) {
 	case *CancelRequest:
-		return cancelOffChain(rec, now)
+		return cancelOffChain(rec, l, m.ID, now)
 	case *ChainObserved:
 		return observe(rec, l, m), nil
 	case *NonceInvalidated:
@@ -129,9 +134,13 @@ func transition(rec *persistence.OrderRecord, l *ledger, msg any, now time.Time)
 
 // cancelOffChain cancels a pending order. The ledger entry marks the
 // cancel final: a rewind never reopens it.
-func cancelOffChain(rec *persistence.OrderRecord, now time.Time) (*persistence.OrderTransition, error) {
+func cancelOffChain(rec *persistence.OrderRecord, l *ledger, id common.Hash, now time.Time) (*persistence.OrderTransition, error) {
+	mine := persistence.LedgerEntry{TxHash: id, LogIndex: persistence.LedgerNoLog, Kind: persistence.LedgerOffChain}
 	switch rec.Status {
 	case persistence.StatusCancelled:
+		if id != (common.Hash{}) && l.has(mine) {
+			return nil, nil // this request's own cancel, delivered again
+		}
 		return nil, orderengine.Errorf(orderengine.CodeNotCancellable,
 			"order is already cancelled; only pending orders can be cancelled off-chain")
 	case persistence.StatusPending:
@@ -140,7 +149,7 @@ func cancelOffChain(rec *persistence.OrderRecord, now time.Time) (*persistence.O
 			"order is %s; only pending orders can be cancelled off-chain: cancel it on-chain through the router", rec.Status)
 	}
 	t := closeWith(rec, persistence.StatusCancelled, persistence.TriggerOrderCancelled, common.Hash{}, now)
-	t.Ledger = []persistence.LedgerEntry{{LogIndex: persistence.LedgerNoLog, Kind: persistence.LedgerOffChain}}
+	t.Ledger = []persistence.LedgerEntry{mine}
 	return t, nil
 }
 

@@ -19,10 +19,16 @@ type CreateRequest struct {
 }
 
 // CancelRequest is the off-chain cancel of a pending order; the maker's
-// OrderCancel signature is verified before it is sent. A cancelled order
-// answers success again (idempotent); any other non-pending status is
-// NOT_CANCELLABLE.
-type CancelRequest struct{}
+// OrderCancel signature is verified before it is sent. Any other status,
+// cancelled included, is NOT_CANCELLABLE, except that a cancel seeing the
+// order cancelled by itself answers success: ID names one cancel request,
+// the same on every attempt to deliver it, and is recorded as the
+// off-chain cancel's ledger entry, so an attempt repeated after its owner
+// died having cancelled the order (a cluster's failover) is told it took
+// effect. A zero ID is never matched.
+type CancelRequest struct {
+	ID common.Hash
+}
 
 // ChainObserved carries what the chain records say about the order after
 // an applied block: its cumulative chain state and every fill in chain
