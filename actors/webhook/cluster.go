@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
-	"fmt"
 	"sync/atomic"
 	"time"
 
@@ -83,6 +82,9 @@ func (m *Manager) joinCluster(c *Cluster) {
 	})
 }
 
+// sharedKeyTimeout bounds one fetch of the cluster's secret key.
+const sharedKeyTimeout = 10 * time.Second
+
 // markRefresh asks the endpoint's actor to refresh, once for every
 // change that came before its refresh.
 func (m *Manager) markRefresh(id string) {
@@ -93,34 +95,24 @@ func (m *Manager) markRefresh(id string) {
 }
 
 // StartCluster starts a cluster node's manager once the node's store
-// follows the shared log: it reads (or creates, once for the cluster) the
-// key that seals the signing secrets unless webhooks.secretKeyFile names
-// one, starts the endpoints' actors and the fan-out, and watches the
-// endpoints' ownership. It waits within ctx for the shared log.
+// follows the shared log: unless webhooks.secretKeyFile names the key that
+// seals the signing secrets, the key is the cluster's, read (or created,
+// once for the cluster) at its first use; it starts the endpoints' actors
+// and the fan-out, and watches the endpoints' ownership.
 func (m *Manager) StartCluster(ctx context.Context) error {
 	if m.owns == nil {
 		return errors.New("webhook: StartCluster on a manager that is not a cluster node's")
 	}
 	if m.sealer == nil {
-		for {
-			key, err := m.store.SharedSealingKey(ctx, func() ([]byte, error) {
+		m.sealer = newSharedSealer(func() ([]byte, error) {
+			kctx, cancel := context.WithTimeout(m.ctx, sharedKeyTimeout)
+			defer cancel()
+			return m.store.SharedSealingKey(kctx, func() ([]byte, error) {
 				k := make([]byte, 32)
 				_, err := rand.Read(k)
 				return k, err
 			})
-			if err == nil {
-				if m.sealer, err = newSealer(key); err != nil {
-					return err
-				}
-				break
-			}
-			m.log.Warn("webhook: the cluster's secret key is not readable yet", "err", err)
-			select {
-			case <-ctx.Done():
-				return fmt.Errorf("webhook: the cluster's secret key: %w", err)
-			case <-time.After(200 * time.Millisecond):
-			}
-		}
+		})
 	}
 	m.clusterStarted.Store(true)
 	if err := m.start(); err != nil {

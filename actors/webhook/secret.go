@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
+	"sync/atomic"
 )
 
 // secretPrefix starts every signing secret.
@@ -21,8 +23,42 @@ func newSecret() (string, error) { return randomID(secretPrefix, 32) }
 
 // sealer encrypts signing secrets at rest with AES-256-GCM. The secret must
 // stay recoverable (every attempt signs with it), so it is encrypted, not
-// hashed; the key lives outside the store, in a file of its own.
-type sealer struct{ aead cipher.AEAD }
+// hashed; the key lives outside the store, in a file of its own, or, in a
+// cluster, with the replicated account data: that key is fetched (or made,
+// once for the cluster) when a secret is first sealed or opened, so a
+// cluster that never held a webhook has written nothing at its start and
+// a backup can be restored into it.
+type sealer struct {
+	aead atomic.Pointer[cipher.AEAD]
+	mu   sync.Mutex
+	key  func() ([]byte, error) // the shared key, until it is loaded
+}
+
+// newSharedSealer returns a sealer whose key key returns at first use; a
+// failed fetch is tried again at the next use.
+func newSharedSealer(key func() ([]byte, error)) *sealer { return &sealer{key: key} }
+
+// cipher returns the sealer's AEAD, loading the shared key first if need be.
+func (s *sealer) cipher() (cipher.AEAD, error) {
+	if a := s.aead.Load(); a != nil {
+		return *a, nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if a := s.aead.Load(); a != nil {
+		return *a, nil
+	}
+	key, err := s.key()
+	if err != nil {
+		return nil, fmt.Errorf("webhook: the cluster's secret key: %w", err)
+	}
+	a, err := newAEAD(key)
+	if err != nil {
+		return nil, err
+	}
+	s.aead.Store(&a)
+	return a, nil
+}
 
 // loadSealer reads the 32-byte key at path, creating it (mode 0600) when
 // absent.
@@ -56,6 +92,17 @@ func loadSealer(path string) (*sealer, error) {
 
 // newSealer returns the sealer of a 32-byte key.
 func newSealer(key []byte) (*sealer, error) {
+	a, err := newAEAD(key)
+	if err != nil {
+		return nil, err
+	}
+	s := &sealer{}
+	s.aead.Store(&a)
+	return s, nil
+}
+
+// newAEAD is AES-256-GCM with a 32-byte key.
+func newAEAD(key []byte) (cipher.AEAD, error) {
 	if len(key) != 32 {
 		return nil, fmt.Errorf("webhook: secret key must hold 32 bytes, has %d", len(key))
 	}
@@ -67,26 +114,34 @@ func newSealer(key []byte) (*sealer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("webhook: secret key: %w", err)
 	}
-	return &sealer{aead: aead}, nil
+	return aead, nil
 }
 
 // seal encrypts secret; endpointID is bound as additional data so a sealed
 // secret cannot be moved to another endpoint's record.
 func (s *sealer) seal(endpointID, secret string) ([]byte, error) {
-	nonce := make([]byte, s.aead.NonceSize())
+	aead, err := s.cipher()
+	if err != nil {
+		return nil, err
+	}
+	nonce := make([]byte, aead.NonceSize())
 	if _, err := rand.Read(nonce); err != nil {
 		return nil, fmt.Errorf("webhook: seal: %w", err)
 	}
-	return s.aead.Seal(nonce, nonce, []byte(secret), []byte(endpointID)), nil
+	return aead.Seal(nonce, nonce, []byte(secret), []byte(endpointID)), nil
 }
 
 // open decrypts a sealed secret of endpointID.
 func (s *sealer) open(endpointID string, sealed []byte) (string, error) {
-	n := s.aead.NonceSize()
+	aead, err := s.cipher()
+	if err != nil {
+		return "", err
+	}
+	n := aead.NonceSize()
 	if len(sealed) < n {
 		return "", errors.New("webhook: sealed secret too short")
 	}
-	plain, err := s.aead.Open(nil, sealed[:n], sealed[n:], []byte(endpointID))
+	plain, err := aead.Open(nil, sealed[:n], sealed[n:], []byte(endpointID))
 	if err != nil {
 		return "", errors.New("webhook: cannot decrypt the signing secret (wrong secret key file?)")
 	}

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -24,7 +25,11 @@ import (
 // a new, empty cluster restores the backup through its admin API; every
 // order then reads the same on every node of the new cluster (status,
 // version, the whole answer), the key authenticates there, a resubmit of a
-// backed-up order is 409 ALREADY_EXISTS, and a second restore is 409.
+// backed-up order is 409 ALREADY_EXISTS, a webhook endpoint registered
+// before the backup is listed and sends its test delivery signed with its
+// secret, and a second restore is 409. The new cluster has written
+// nothing before the restore (the cluster's webhook secret key is made at
+// its first use, not at start).
 func TestClusterBackupRestore(t *testing.T) {
 	src := startTestCluster(t)
 	var hashes []common.Hash
@@ -57,6 +62,22 @@ func TestClusterBackupRestore(t *testing.T) {
 	if !bytes.Contains(want[0], []byte(`"status":"cancelled"`)) {
 		t.Fatalf("the cancelled order reads %s", want[0])
 	}
+	// A webhook endpoint: its record and its sealed secret travel in the
+	// backup, with the cluster's key that seals it.
+	rv := &receiver{t: t}
+	hook := httptest.NewServer(rv)
+	defer hook.Close()
+	auth := map[string]string{"X-API-Key": src[0].APIKey}
+	res := src[0].Do("POST", "/v1/webhooks", []byte(`{"url":"`+hook.URL+`/hook","events":["order.cancelled"]}`), auth)
+	var ep struct{ ID, Secret string }
+	if err := json.Unmarshal(res.Body, &ep); res.Status != 201 || err != nil || ep.ID == "" {
+		t.Fatalf("create endpoint: %d %s", res.Status, res.Body)
+	}
+	rv.mu.Lock()
+	rv.secret = ep.Secret
+	rv.mu.Unlock()
+	src[0].WaitFor("the endpoint on node 2", func() bool { return src[2].Do("GET", "/v1/webhooks/"+ep.ID, nil, auth).Status == 200 })
+
 	backup := src[0].Admin("GET", "/admin/v1/cluster/backup", nil)
 	if backup.Status != 200 || backup.Header.Get("Content-Type") != "application/gzip" {
 		t.Fatalf("backup: %d %s", backup.Status, backup.Body)
@@ -84,6 +105,20 @@ func TestClusterBackupRestore(t *testing.T) {
 				t.Fatalf("%s reads\n%s\nthe backed-up cluster read\n%s", n.Config.Cluster.Node, got.Body, want[i])
 			}
 		}
+	}
+	// The restored endpoint is listed, and its test delivery is signed
+	// with the secret it was created with.
+	for _, n := range dst {
+		n.WaitFor("the restored endpoint", func() bool { return n.Do("GET", "/v1/webhooks/"+ep.ID, nil, auth).Status == 200 })
+	}
+	res = dst[1].Do("POST", "/v1/webhooks/"+ep.ID+"/test", nil, auth)
+	var sent struct{ DeliveryID string }
+	if err := json.Unmarshal(res.Body, &sent); res.Status != 200 || err != nil || sent.DeliveryID == "" {
+		t.Fatalf("test delivery of the restored endpoint: %d %s", res.Status, res.Body)
+	}
+	dst[1].WaitFor("the restored endpoint's test delivery", func() bool { _, ok := rv.ping(sent.DeliveryID); return ok })
+	if got, _ := rv.ping(sent.DeliveryID); !got.validSig {
+		t.Fatal("the restored endpoint's test delivery is not signed with its secret")
 	}
 	if r := submit(dst[2], bodies[1]); r.Status != 409 || r.Code() != "ALREADY_EXISTS" {
 		t.Fatalf("resubmit of a restored order: %d %s", r.Status, r.Body)
