@@ -230,7 +230,7 @@ func (s *System) buildActors() {
 	journal, feed := s.orderJournal()
 	s.OrderActors = order.NewRegistry(s.Actors, order.Options{
 		Journal: journal, Clock: s.Clock, Log: s.Log, Idle: ocfg.ActorIdle,
-		Feed: feed,
+		Feed: feed, Applied: s.orderApplied(),
 	})
 	s.closeWith(func() error { s.OrderActors.Stop(); return nil })
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/orderengine/orderengine/actors/order"
 	"github.com/orderengine/orderengine/cluster/natsjs"
@@ -63,6 +64,38 @@ func (s *System) orderJournal() (persistence.OrderJournal, order.Feed) {
 	}
 	return s.Orders, s.orderChanged
 }
+
+// orderApplied is the order registry's Applied in a cluster (nil on one
+// node): after a request this node made changed an order, possibly on
+// another node's actor, it waits until this node's store holds that
+// version, for up to the write timeout (the change is durable either way;
+// past it this node reads it a little later), so that a client reads its
+// own cancel on the node that answered it.
+func (s *System) orderApplied() func(ctx context.Context, rec *persistence.OrderRecord) {
+	if s.cluster == nil {
+		return nil
+	}
+	return func(ctx context.Context, rec *persistence.OrderRecord) {
+		deadline := time.Now().Add(appliedWait)
+		for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
+			if got, ok, err := s.Orders.Load(rec.Hash); err != nil || ok && got.Version >= rec.Version {
+				return
+			}
+			if time.Now().After(deadline) {
+				s.Log.Warn("cluster: an order's change is not applied on this node yet", "hash", rec.Hash.Hex(), "version", rec.Version)
+				return
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(wait):
+			}
+		}
+	}
+}
+
+// appliedWait bounds orderApplied's wait.
+const appliedWait = 5 * time.Second
 
 // startClusterJS sets the streams up (waiting, within ctx, for a quorum of
 // the cluster's nodes), then starts applying the shared log and the order

@@ -56,6 +56,11 @@ type Options struct {
 	Timeout time.Duration
 	// Feed is told of every durable change (nil: nobody listens).
 	Feed Feed
+	// Applied, in a cluster, waits until this node's own store holds a
+	// record changed by a request this node made (its actor may run on
+	// another node), so that this node reads its own writes; nil on one
+	// node, where the append itself is the store's write.
+	Applied func(ctx context.Context, rec *persistence.OrderRecord)
 }
 
 // Feed is told of every durable change of an order, on the goroutine that
@@ -122,6 +127,9 @@ func (r *Registry) request(ctx context.Context, h common.Hash, msg any) (*Respon
 	out, ok := res.(*Response)
 	if !ok {
 		return nil, errors.New("order: unexpected answer from an order actor")
+	}
+	if out.Changed && out.Record != nil && r.opts.Applied != nil {
+		r.opts.Applied(ctx, out.Record)
 	}
 	return out, nil
 }
