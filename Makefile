@@ -40,7 +40,7 @@ build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/orderengine
 
 # deps installs everything the tests need that Go modules do not bring.
-deps: $(GETH) chromium
+deps: $(GETH) chromium nftables
 	npm ci --prefix contracts
 	npm ci --prefix actors/webhook/testdata/stripe
 	npm ci --prefix docs/examples/ethers-order
@@ -59,6 +59,17 @@ chromium:
 	  SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
 	  $$SUDO apt-get update -qq && \
 	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; }
+
+# nftables is Debian's packet filter, which the network-fault tests
+# (internal/netns, the cluster's nemesis tests) use inside the network
+# namespaces they make, as root; installed once like chromium.
+.PHONY: nftables
+nftables:
+	@command -v nft >/dev/null 2>&1 || { \
+	  echo "installing Debian's nftables for the network-fault tests"; \
+	  SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+	  $$SUDO apt-get update -qq && \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nftables >/dev/null; }
 
 # geth v1.16.7 is the external node of the chain/devchain tests (v1.17's
 # command does not build here); built once into the gitignored .cache/bin.

@@ -38,13 +38,14 @@ func (c *Cluster) IssueKey(ctx context.Context, i int, name, tier string, limits
 		ID string `json:"id"`
 	}
 	body, _ := json.Marshal(map[string]any{"name": name, "tier": tier, "limits": limits})
-	if err := adminPost(ctx, base+"/admin/v1/accounts", bearer, body, &acct); err != nil {
+	client := c.Client(i)
+	if err := adminPost(ctx, client, base+"/admin/v1/accounts", bearer, body, &acct); err != nil {
 		return "", "", err
 	}
 	var issued struct {
 		Key string `json:"key"`
 	}
-	if err := adminPost(ctx, base+"/admin/v1/accounts/"+acct.ID+"/keys", bearer, nil, &issued); err != nil {
+	if err := adminPost(ctx, client, base+"/admin/v1/accounts/"+acct.ID+"/keys", bearer, nil, &issued); err != nil {
 		return "", "", err
 	}
 	return issued.Key, acct.ID, nil
@@ -52,7 +53,7 @@ func (c *Cluster) IssueKey(ctx context.Context, i int, name, tier string, limits
 
 // adminPost POSTs body to url with the admin token and decodes the 201
 // answer into out.
-func adminPost(ctx context.Context, url, token string, body []byte, out any) error {
+func adminPost(ctx context.Context, client *http.Client, url, token string, body []byte, out any) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
@@ -61,7 +62,7 @@ func adminPost(ctx context.Context, url, token string, body []byte, out any) err
 	}
 	req.Header.Set("Authorization", "Bearer "+token)
 	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		return fmt.Errorf("clusterrun: admin API: %w", err)
 	}

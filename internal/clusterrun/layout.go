@@ -63,6 +63,10 @@ type Node struct {
 	NATSClient string
 	// DataDir is the node's data folder.
 	DataDir string
+	// NetNS is the network namespace the node runs in (tests of network
+	// faults, internal/netns); empty: the caller's. Its admin API is
+	// then on the namespace's loopback, reached through Cluster.Client.
+	NetNS string
 }
 
 // Layout is a cluster: the chain, the nodes and whether cluster mode is on.
@@ -149,6 +153,36 @@ func Compose(hostPorts []int) Layout {
 			Actors: "0.0.0.0:7222", Advertise: name + ":7222",
 			Manage: "0.0.0.0:7322", Peer: name + ":7322",
 			DataDir: "/data",
+		})
+	}
+	return l
+}
+
+// Hosts is a cluster whose nodes run in the network namespaces netNS, on
+// the addresses hosts (node i on hosts[i], every listener on its default
+// port, the admin API on the namespace's loopback, the embedded NATS
+// server's client listener on 4222), and whose chain serves JSON-RPC on
+// chain (host:port) in the caller's namespace, which every node reaches.
+// Its folders and files are under dir as with Loopback.
+func Hosts(dir, chain string, hosts, netNS []string) Layout {
+	rpc := "http://" + chain
+	l := Layout{
+		Chain: Chain{
+			Listen: chain, RPCURL: rpc, PublicRPCURL: rpc, DataDir: filepath.Join(dir, "chain"),
+			ConfigFile: filepath.Join(dir, "chain.json"), KeeperKeyFile: filepath.Join(dir, "keeper.key"),
+		},
+		Cluster: true,
+	}
+	for i, host := range hosts {
+		name := NodeName(i)
+		at := func(p int) string { return net.JoinHostPort(host, strconv.Itoa(p)) }
+		l.Nodes = append(l.Nodes, Node{
+			Name: name, HTTP: at(8080), Admin: "127.0.0.1:8081", PublicURL: "http://" + at(8080),
+			NATS: at(6222), Route: "nats://" + at(6222),
+			Actors: at(7222), Advertise: at(7222),
+			Manage: at(7322), Peer: at(7322),
+			NATSClient: at(4222),
+			DataDir:    filepath.Join(dir, name), NetNS: netNS[i],
 		})
 	}
 	return l
