@@ -79,10 +79,6 @@ type Options struct {
 	// ChainStatus replaces the indexer's progress GET /readyz and
 	// /v1/stats report: a test double for a lagging or failing indexer.
 	ChainStatus func() chainsync.Status
-	// ClusterProvider replaces the cluster member's automanaged provider
-	// (cluster_actors.go): members.InMemory for several nodes in one
-	// process (tests).
-	ClusterProvider members.Provider
 }
 
 // System is the running engine. Its fields are set by New and never
@@ -163,8 +159,8 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		return nil, err
 	}
 	s.buildActors()
-	if cfg.Cluster.Enabled {
-		if err := s.startMember(ctx); err != nil {
+	if s.cluster != nil {
+		if err := s.buildMember(); err != nil {
 			return nil, err
 		}
 	}
@@ -294,7 +290,7 @@ func (s *System) buildHTTP() error {
 		status = s.Indexer.Status
 	}
 	srv, err := apihttp.New(apihttp.Engine{Config: s.Config, Log: s.Log, Store: s.Store, Accounts: s.Accounts, Limiter: s.Limiter},
-		apihttp.Options{Services: services, ExtraRoutes: s.opts.Routes, Collectors: collectors, ChainStatus: status, Ready: s.clusterReady(), RemovePeer: s.clusterRemovePeer(),
+		apihttp.Options{Services: services, ExtraRoutes: s.opts.Routes, Collectors: collectors, ChainStatus: status, Ready: s.clusterReady(), RemovePeer: s.clusterRemovePeer(), ClusterStatus: s.clusterStatus(),
 			Backup: s.clusterBackup(), Restore: s.clusterRestore()})
 	if err != nil {
 		return err
@@ -343,6 +339,9 @@ func (s *System) Start(ctx context.Context) error {
 	}
 	s.Log.Info("open orders loaded into their pairs and makers", "count", n)
 	if err := s.startClusterJS(ctx); err != nil {
+		return err
+	}
+	if err := s.startMember(ctx); err != nil {
 		return err
 	}
 	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))

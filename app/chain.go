@@ -180,6 +180,7 @@ func (s *System) buildOrders() error {
 		Orders: s.Orders, Chain: s.Chain, Registry: s.OrderActors, Pairs: s.Pairs, Makers: s.Makers,
 		Clock: s.Clock, Log: s.Log, Verifier: chain.NewVerifier(chain.NewRouterDomain(chainID, router), backend),
 		Fees: fees, Tokens: tokens, Balances: balances, FundedTTL: cfg.Orders.Resolved().FundedCacheTTL, Multicall: multicall,
+		Settle: s.orderSettle(),
 	})
 	if err != nil {
 		return fmt.Errorf("orders: %w", err)

@@ -6,6 +6,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
+
 	"github.com/orderengine/orderengine/actors/order"
 	"github.com/orderengine/orderengine/cluster/natsjs"
 	"github.com/orderengine/orderengine/persistence"
@@ -94,6 +96,15 @@ func (s *System) orderApplied() func(ctx context.Context, rec *persistence.Order
 	}
 }
 
+// orderSettle is the order service's Settle in a cluster (nil on one
+// node): the journal's.
+func (s *System) orderSettle() func(ctx context.Context, h common.Hash) (bool, error) {
+	if s.cluster == nil {
+		return nil
+	}
+	return s.cluster.journal.Settle
+}
+
 // appliedWait bounds orderApplied's wait.
 const appliedWait = 5 * time.Second
 
@@ -120,16 +131,9 @@ func (s *System) startClusterJS(ctx context.Context) error {
 	if err := s.Webhooks.StartCluster(ctx); err != nil {
 		return fmt.Errorf("app: cluster: webhooks: %w", err)
 	}
+	c.node.StartProbe()
 	s.Log.Info("cluster: joined; applying the streams", "node", s.Config.Cluster.Node)
 	return nil
-}
-
-// clusterReady is GET /readyz's cluster check (nil on one node).
-func (s *System) clusterReady() func() error {
-	if s.cluster == nil {
-		return nil
-	}
-	return s.cluster.node.Ready
 }
 
 // clusterRemovePeer is the admin API's peer removal (nil on one node).

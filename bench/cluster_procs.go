@@ -216,7 +216,7 @@ func freeLayout(dir string, nodes int) (clusterrun.Layout, error) {
 		return strconv.Atoi(p)
 	}
 	var ps []int
-	for range 1 + 5*nodes {
+	for range 1 + 3*nodes {
 		p, err := port()
 		if err != nil {
 			return clusterrun.Layout{}, err
@@ -225,8 +225,8 @@ func freeLayout(dir string, nodes int) (clusterrun.Layout, error) {
 	}
 	ports := make([]clusterrun.NodePorts, nodes)
 	for i := range ports {
-		q := ps[1+5*i:]
-		ports[i] = clusterrun.NodePorts{HTTP: q[0], Admin: q[1], NATS: q[2], Actors: q[3], Manage: q[4]}
+		q := ps[1+3*i:]
+		ports[i] = clusterrun.NodePorts{HTTP: q[0], Admin: q[1], NATS: q[2]}
 	}
 	return clusterrun.Loopback(dir, ps[0], ports), nil
 }

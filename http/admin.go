@@ -173,6 +173,17 @@ func (s *Server) newAdminApp() *fiber.App {
 		defer cancel()
 		return reply(c, 200, fiber.Map{"removed": node}, s.removePeer(ctx, node))
 	})
+	app.Get("/admin/v1/cluster", func(c *fiber.Ctx) error {
+		if s.clusterStatus == nil {
+			return orderengine.Errorf(orderengine.CodeNotFound, "this engine is not a cluster node (cluster.enabled is off)")
+		}
+		key := utils.CopyString(c.Query("key"))
+		if len(key) > 200 {
+			return orderengine.Errorf(orderengine.CodeInvalidRequest, "key is at most 200 characters")
+		}
+		st, err := s.clusterStatus(c.UserContext(), key)
+		return reply(c, 200, st, err)
+	})
 	app.Get("/admin/v1/cluster/backup", s.clusterBackup)
 	app.Post("/admin/v1/cluster/restore", s.clusterRestore)
 	return app

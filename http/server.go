@@ -47,6 +47,10 @@ type Options struct {
 	// /admin/v1/cluster/restore). Nil on one node.
 	Backup  func(ctx context.Context, w io.Writer) error
 	Restore func(ctx context.Context, r io.ReadSeeker) (any, error)
+	// ClusterStatus answers GET /admin/v1/cluster: what this node sees
+	// of its cluster, and where the identity key (when not empty) is
+	// placed. Nil on one node.
+	ClusterStatus func(ctx context.Context, key string) (any, error)
 	// AdminToken guards the admin API. Empty means the caller did not
 	// provide one: New then uses Config.HTTP.AdminToken or generates one
 	// into <DataDir>/admin.token (see AdminToken).
@@ -79,12 +83,13 @@ type Server struct {
 	proxies    proxies
 	// draining is set when Shutdown starts (GET /readyz answers 503);
 	// chainStatus reports the indexer's progress (nil without a chain).
-	draining    atomic.Bool
-	chainStatus func() chainsync.Status
-	ready       func() error
-	removePeer  func(ctx context.Context, node string) error
-	backup      func(ctx context.Context, w io.Writer) error
-	restore     func(ctx context.Context, r io.ReadSeeker) (any, error)
+	draining      atomic.Bool
+	chainStatus   func() chainsync.Status
+	ready         func() error
+	removePeer    func(ctx context.Context, node string) error
+	clusterStatus func(ctx context.Context, key string) (any, error)
+	backup        func(ctx context.Context, w io.Writer) error
+	restore       func(ctx context.Context, r io.ReadSeeker) (any, error)
 
 	mu        sync.Mutex
 	publicLn  net.Listener
@@ -103,21 +108,22 @@ func New(eng Engine, opts Options) (*Server, error) {
 		return nil, fmt.Errorf("http: request id prefix: %w", err)
 	}
 	s := &Server{
-		eng:         eng,
-		log:         eng.Log.With("component", "http"),
-		cfg:         eng.Config,
-		adminToken:  token,
-		routes:      append(publicRoutes(), opts.ExtraRoutes...),
-		metrics:     newMetrics(),
-		ridPrefix:   hex.EncodeToString(prefix[:]) + "-",
-		serveErrs:   make(chan error, 2),
-		services:    opts.Services,
-		config:      buildConfigJSON(eng.Config.Chain, eng.Config.Limits),
-		chainStatus: opts.ChainStatus,
-		ready:       opts.Ready,
-		removePeer:  opts.RemovePeer,
-		backup:      opts.Backup,
-		restore:     opts.Restore,
+		eng:           eng,
+		log:           eng.Log.With("component", "http"),
+		cfg:           eng.Config,
+		adminToken:    token,
+		routes:        append(publicRoutes(), opts.ExtraRoutes...),
+		metrics:       newMetrics(),
+		ridPrefix:     hex.EncodeToString(prefix[:]) + "-",
+		serveErrs:     make(chan error, 2),
+		services:      opts.Services,
+		config:        buildConfigJSON(eng.Config.Chain, eng.Config.Limits),
+		chainStatus:   opts.ChainStatus,
+		ready:         opts.Ready,
+		removePeer:    opts.RemovePeer,
+		clusterStatus: opts.ClusterStatus,
+		backup:        opts.Backup,
+		restore:       opts.Restore,
 	}
 	for _, c := range append([]prometheus.Collector{eng.Store.Collector(), chainCollector{s}}, opts.Collectors...) {
 		if err := s.metrics.reg.Register(c); err != nil {

@@ -27,14 +27,16 @@ import (
 // creates the deliveries of the events its materialiser applied to its
 // outbox (the same events, with the same ids, on every node): a delivery is
 // created once cluster-wide, whichever node comes first, and its id is the
-// event's id everywhere. Only the endpoint's owner sends: the member the
-// protoactor-go cluster places the endpoint kind's identity on
-// (rendezvous hashing over the members, like the order, maker and limiter
-// kinds). Its attempts' outcomes are replicated like every other write, so
-// a new owner (the owner left or died, or a member joined) holds every
-// outstanding delivery at its latest version and sends what is left; a
-// delivery whose attempt was in flight on an owner that died is sent again
-// under the same id (at least once).
+// event's id everywhere. Only the endpoint's owner sends: the node that
+// holds the lease of the endpoint's shard (cluster/members; like the
+// order, maker and limiter kinds), checked before every attempt, so that
+// at most one node sends an endpoint's deliveries at any moment. Its
+// attempts' outcomes are replicated like every other write, so a new owner
+// (the owner's term ended: it died, was cut off or left, or handed the
+// shard to a node that joined) holds every outstanding delivery at its
+// latest version and sends what is left; a delivery whose attempt was in
+// flight on an owner that died is sent again under the same id (at least
+// once).
 //
 // After every replicated batch, each node's actors of the endpoints it
 // wrote reload their record and their outstanding deliveries (refresh): a

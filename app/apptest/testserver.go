@@ -21,7 +21,6 @@ import (
 
 	"github.com/orderengine/orderengine/chain/devchain"
 	"github.com/orderengine/orderengine/chainsync"
-	"github.com/orderengine/orderengine/cluster/members"
 	"github.com/orderengine/orderengine/config"
 	"github.com/orderengine/orderengine/routing"
 
@@ -51,7 +50,6 @@ type options struct {
 	tokens      func() *routing.Tokens
 	keeperKey   *ecdsa.PrivateKey
 	chainStatus func() chainsync.Status
-	cluster     members.Provider
 	noAccount   bool
 }
 
@@ -113,20 +111,6 @@ func WithKeeperKey(key *ecdsa.PrivateKey) Option { return func(o *options) { o.k
 // (app.Options.ChainStatus): a double for a lagging or failing indexer.
 func WithChainStatus(f func() chainsync.Status) Option {
 	return func(o *options) { o.chainStatus = f }
-}
-
-// WithClusterProvider runs the engine as a cluster node
-// (cluster.enabled, its member listening on a free loopback port) whose
-// member finds the others through p (app.Options.ClusterProvider):
-// members.InMemory over one agent for several nodes in one process.
-func WithClusterProvider(p members.Provider) Option {
-	return func(o *options) {
-		o.cluster = p
-		o.configure = append(o.configure, func(c *config.Config) {
-			c.Cluster.Enabled = true
-			c.Cluster.Actors.Listen = "127.0.0.1:0"
-		})
-	}
 }
 
 // WithBeforeStart runs f after the engine is built and before it starts
@@ -206,7 +190,7 @@ func (s *Server) build() {
 		f(&cfg)
 	}
 	appOpts := app.Options{Clock: s.opts.clock, FS: s.opts.fs, Tokens: s.opts.tokens, KeeperKey: s.opts.keeperKey,
-		Doubles: s.opts.services, Routes: s.opts.routes, ChainStatus: s.opts.chainStatus, ClusterProvider: s.opts.cluster}
+		Doubles: s.opts.services, Routes: s.opts.routes, ChainStatus: s.opts.chainStatus}
 	if s.opts.chain != nil {
 		appOpts.Chain = s.opts.chain()
 	} else {

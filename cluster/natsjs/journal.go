@@ -51,9 +51,12 @@ func NewJournal(n *Node, orders *persistence.Orders, mat *Materialiser, now func
 }
 
 // AppendOrder implements persistence.OrderJournal. It returns nil once the
-// transition is durable on a quorum and applied to this node's store (and
-// told to the feed); ErrVersionConflict when the order's last message is
-// not the version t.Expect (for a new order: any message exists); an error
+// transition is durable on a quorum, after waiting (within the write's
+// deadline) until this node's store has applied it (and told the feed), so
+// that the node reads its own write; a durable transition not applied
+// here in time is still a success (the node's reads of the order wait
+// for it: Settle). ErrVersionConflict when the order's last message is not
+// the version t.Expect (for a new order: any message exists); an error
 // wrapping persistence.ErrUnavailable when nothing could be written for
 // want of a quorum, with persistence.ErrOutcomeUnknown too when the write
 // may have landed.
@@ -88,9 +91,34 @@ func (j *Journal) AppendOrder(ctx context.Context, t *persistence.OrderTransitio
 	}
 	j.seqs.put(rec.Hash, rec.Version, seq)
 	if err := j.mat.WaitApplied(ctx, p, seq); err != nil {
-		return fmt.Errorf("%w: order %s is durable at %s %d but not yet applied here: %v", persistence.ErrOutcomeUnknown, rec.Hash.Hex(), stream, seq, err)
+		j.n.log.Warn("natsjs: an order's transition is durable but not applied on this node in time; its reads here wait for it",
+			"order", rec.Hash.Hex(), "version", rec.Version, "stream", stream, "seq", seq, "err", err)
 	}
 	return nil
+}
+
+// settleWait bounds Settle's wait for this node's store.
+const settleWait = 2 * time.Second
+
+// Settle makes this node's answer about order h as good as the quorum's:
+// it reads the order's last transition from its stream's leader and, when
+// there is one, waits (at most settleWait, or ctx's end) until this node's
+// store has applied it. found is false when the stream holds no message
+// of h (absent, the answer a read may give). Without a quorum, or when the
+// leader cannot be read or the store does not catch up in time, the error
+// wraps persistence.ErrUnavailable: the node cannot tell.
+func (j *Journal) Settle(ctx context.Context, h common.Hash) (found bool, err error) {
+	ctx, cancel := context.WithTimeout(ctx, settleWait)
+	defer cancel()
+	p := Partition(h, j.partitions)
+	_, seq, found, err := j.last(ctx, orderStream(p), orderSubject(p, h))
+	if err != nil || !found {
+		return false, err
+	}
+	if err := j.mat.WaitApplied(ctx, p, seq); err != nil {
+		return true, fmt.Errorf("%w: order %s is at %s %d, not yet applied here: %v", persistence.ErrUnavailable, h.Hex(), orderStream(p), seq, err)
+	}
+	return true, nil
 }
 
 // expectedSeq returns the stream sequence of version expect of order h: 0

@@ -80,6 +80,35 @@ func adminPost(ctx context.Context, client *http.Client, url, token string, body
 	return nil
 }
 
+// AdminGet GETs path from node i's admin API with its admin token and
+// decodes the 200 answer into out.
+func (c *Cluster) AdminGet(i int, path string, out any) error {
+	token, err := os.ReadFile(filepath.Join(c.Layout.Nodes[i].DataDir, adminTokenFile))
+	if err != nil {
+		return fmt.Errorf("clusterrun: the admin token of %s: %w", c.Layout.Nodes[i].Name, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.AdminURL(i)+path, nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", "Bearer "+strings.TrimSpace(string(token)))
+	resp, err := c.Client(i).Do(req)
+	if err != nil {
+		return fmt.Errorf("clusterrun: admin API of %s: %w", c.Layout.Nodes[i].Name, err)
+	}
+	defer func() { _ = resp.Body.Close() }()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("clusterrun: GET %s on %s answered %d: %s", path, c.Layout.Nodes[i].Name, resp.StatusCode, data)
+	}
+	return json.Unmarshal(data, out)
+}
+
 // ErrKeyRefused is KeyWorks's answer for a key the node does not accept
 // (401).
 var ErrKeyRefused = errors.New("clusterrun: key refused")

@@ -145,7 +145,7 @@ func Start(t testing.TB, opts Options) *Harness {
 	for attempt := 1; ; attempt++ {
 		dir := t.TempDir()
 		h := &Harness{t: t, ctx: ctx, Dir: dir, Net: nw}
-		free := freePorts(t, 1+6*opts.Nodes)
+		free := freePorts(t, 1+4*opts.Nodes)
 		var l clusterrun.Layout
 		if nw != nil {
 			hosts, names := make([]string, opts.Nodes), make([]string, opts.Nodes)
@@ -161,13 +161,13 @@ func Start(t testing.TB, opts Options) *Harness {
 		} else {
 			ports := make([]clusterrun.NodePorts, opts.Nodes)
 			for i := range ports {
-				p := free[1+6*i:]
-				ports[i] = clusterrun.NodePorts{HTTP: p[0], Admin: p[1], NATS: p[2], Actors: p[3], Manage: p[4]}
+				p := free[1+4*i:]
+				ports[i] = clusterrun.NodePorts{HTTP: p[0], Admin: p[1], NATS: p[2]}
 			}
 			l = clusterrun.Loopback(dir, free[0], ports)
 			for i := range l.Nodes {
 				// The embedded server's client listener: StreamLeaders asks it.
-				l.Nodes[i].NATSClient = fmt.Sprintf("127.0.0.1:%d", free[6+6*i])
+				l.Nodes[i].NATSClient = fmt.Sprintf("127.0.0.1:%d", free[4+4*i])
 			}
 		}
 		l.Cluster = opts.Cluster
@@ -212,11 +212,19 @@ func freePorts(t testing.TB, n int) []int {
 	return out
 }
 
-// cleanup stops every process; when the test failed it shows the end of
-// each log, and copies the logs to $CLUSTERTEST_KEEP_LOGS/<test> when
-// that variable names a folder.
+// cleanup stops every process, copies the logs to
+// $CLUSTERTEST_KEEP_LOGS/<test> when that variable names a folder, and
+// when the test failed shows the end of each log.
 func (h *Harness) cleanup() {
 	err := h.Cluster.Stop(15 * time.Second)
+	if keep := os.Getenv("CLUSTERTEST_KEEP_LOGS"); keep != "" {
+		dst := filepath.Join(keep, strings.ReplaceAll(h.t.Name(), "/", "_"))
+		if err := os.CopyFS(dst, os.DirFS(filepath.Join(h.Dir, "logs"))); err != nil {
+			h.t.Logf("keeping the logs: %v", err)
+		} else {
+			h.t.Logf("the logs are kept in %s", dst)
+		}
+	}
 	if !h.t.Failed() {
 		return
 	}
@@ -225,14 +233,6 @@ func (h *Harness) cleanup() {
 	}
 	for _, p := range append([]*clusterrun.Proc{h.Chain}, h.Nodes...) {
 		h.t.Logf("---- the end of %s:\n%s", p.Log, p.Tail(40))
-	}
-	if keep := os.Getenv("CLUSTERTEST_KEEP_LOGS"); keep != "" {
-		dst := filepath.Join(keep, strings.ReplaceAll(h.t.Name(), "/", "_"))
-		if err := os.CopyFS(dst, os.DirFS(filepath.Join(h.Dir, "logs"))); err != nil {
-			h.t.Logf("keeping the logs: %v", err)
-		} else {
-			h.t.Logf("the logs are kept in %s", dst)
-		}
 	}
 }
 
