@@ -85,12 +85,14 @@ type ClusterStatus struct {
 	Key *KeyPlacement `json:"key,omitempty"`
 }
 
-// KeyPlacement is where an identity of the placed actors lives: its shard
-// and that shard's holder.
+// KeyPlacement is where an identity of the placed actors lives: its
+// shard, that shard's holder, and the member it prefers (where it
+// settles while the members stay as they are).
 type KeyPlacement struct {
-	Key    string `json:"key"`
-	Shard  int    `json:"shard"`
-	Holder string `json:"holder"`
+	Key       string `json:"key"`
+	Shard     int    `json:"shard"`
+	Holder    string `json:"holder"`
+	Preferred string `json:"preferred"`
 }
 
 // clusterStatus is the admin API's cluster status (nil on one node).
@@ -108,8 +110,8 @@ func (s *System) clusterStatus() func(ctx context.Context, key string) (any, err
 			st.Ready = true
 		}
 		if key != "" {
-			shard, holder := m.Place(key)
-			st.Key = &KeyPlacement{Key: key, Shard: shard, Holder: holder}
+			shard, holder, preferred := m.Place(key)
+			st.Key = &KeyPlacement{Key: key, Shard: shard, Holder: holder, Preferred: preferred}
 		}
 		return st, nil
 	}

@@ -194,7 +194,7 @@ func shardKeys(m *members.Member) []string {
 	found := 0
 	for i := 0; found < testShards; i++ {
 		k := fmt.Sprintf("key-%d", i)
-		if s, _ := m.Place(k); keys[s] == "" {
+		if s, _, _ := m.Place(k); keys[s] == "" {
 			keys[s] = k
 			found++
 		}

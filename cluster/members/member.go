@@ -343,9 +343,10 @@ func (m *Member) Holders() []string {
 	return slices.Clone(v.holders)
 }
 
-// Place returns the shard of identity key and its holder as this member
-// last read the terms.
-func (m *Member) Place(key string) (shard int, holder string) {
+// Place returns the shard of identity key, its holder as this member
+// last read the terms, and its preferred member among the live members
+// then: where it settles while the members stay as they are.
+func (m *Member) Place(key string) (shard int, holder, preferred string) {
 	s := m.shardOf(key)
-	return s.i, m.Owner("", key)
+	return s.i, m.Owner("", key), preferredOf(s.i, m.Members())
 }

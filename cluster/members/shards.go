@@ -175,7 +175,7 @@ func (m *Member) holdShards(ctx context.Context, fit bool, v *view) {
 	now := time.Now()
 	var wg sync.WaitGroup
 	for _, s := range m.shards {
-		pref := preferred(s.i, v.members)
+		pref := preferredOf(s.i, v.members)
 		held := s.lease.Held()
 		switch {
 		case held && pref != "" && pref != m.cfg.Name && now.Sub(v.since[pref]) >= settleTicks*m.cfg.Tick:
@@ -316,9 +316,9 @@ func (m *Member) markRenewed(s *shard) {
 	m.mu.Unlock()
 }
 
-// preferred returns the member that should hold shard i: rendezvous
+// preferredOf returns the member that should hold shard i: rendezvous
 // hashing of the shard over the live members' names.
-func preferred(i int, members []string) string {
+func preferredOf(i int, members []string) string {
 	var best uint32
 	owner := ""
 	key := shardLease(i)

@@ -113,19 +113,21 @@ func (h *Harness) StreamPeers(via int) map[string][]string {
 
 // WebhookOwner returns the index of the node that holds the shard of
 // webhook endpoint id, the node that sends its deliveries, as node 0 sees
-// it (GET /admin/v1/cluster?key=…); it waits up to 10 s for a holder.
+// it (GET /admin/v1/cluster?key=…), once the shard is held by the member
+// it prefers (so it stays there while the members do); it waits up to
+// 20 s for that.
 func (h *Harness) WebhookOwner(id string) int {
 	h.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(20 * time.Second)
 	for {
 		var st struct {
-			Key struct{ Holder string } `json:"key"`
+			Key struct{ Holder, Preferred string } `json:"key"`
 		}
 		if err := h.AdminGet(0, "/admin/v1/cluster?key="+url.QueryEscape(id), &st); err != nil {
 			h.t.Fatal(err)
 		}
 		for i, n := range h.Layout.Nodes {
-			if n.Name == st.Key.Holder {
+			if n.Name == st.Key.Holder && st.Key.Holder == st.Key.Preferred {
 				return i
 			}
 		}
