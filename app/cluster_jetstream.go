@@ -33,6 +33,8 @@ type clusterJS struct {
 	lease    *natsjs.Lease
 	holdStop context.CancelFunc
 	holdDone chan struct{}
+	// compactor bounds the streams (compact.go of natsjs).
+	compactor *natsjs.Compactor
 }
 
 // openClusterJS starts the embedded server (it joins its peers in the
@@ -122,6 +124,12 @@ func (s *System) startClusterJS(ctx context.Context) error {
 	if err := c.node.Setup(ctx); err != nil {
 		return fmt.Errorf("app: cluster: %w", err)
 	}
+	c.compactor = natsjs.NewCompactor(c.node, s.Store, s.Orders, natsjs.CompactOptions{
+		Retention: s.Config.Cluster.Retention, TTL: s.Config.Cluster.MembershipTTL,
+		Fit: func() bool { return c.node.Fit() == nil }, Log: s.Log})
+	if err := c.compactor.Report(ctx); err != nil {
+		return fmt.Errorf("app: cluster: report the applied positions: %w", err)
+	}
 	if err := c.shared.Start(ctx); err != nil {
 		return fmt.Errorf("app: cluster: shared records: %w", err)
 	}
@@ -132,6 +140,9 @@ func (s *System) startClusterJS(ctx context.Context) error {
 		return fmt.Errorf("app: cluster: webhooks: %w", err)
 	}
 	c.node.StartProbe()
+	if err := c.compactor.Start(ctx); err != nil {
+		return fmt.Errorf("app: cluster: compaction: %w", err)
+	}
 	s.Log.Info("cluster: joined; applying the streams", "node", s.Config.Cluster.Node)
 	return nil
 }

@@ -44,6 +44,12 @@ type ClusterConfig struct {
 	// lease stream (up to about 10 s) as long as four fifths of it is
 	// longer. Default 15 s.
 	MembershipTTL time.Duration `json:"membershipTTL"`
+	// Retention is how long a closed order stays in its replicated stream
+	// (and a shared record's older writes in theirs) before the
+	// compaction removes it, once every node applied it: JetStream holds
+	// the open orders and this window, every node's store the whole
+	// history. Default 24 h.
+	Retention time.Duration `json:"retention"`
 	// Shards is the number of shards the placed actors' identities (orders,
 	// makers, API keys, webhook endpoints) are spread over, each held by
 	// one node at a time; every node of a cluster must use the same.
@@ -74,6 +80,7 @@ func defaultCluster() ClusterConfig {
 		OrderPartitions: 4,
 		LeaseTTL:        5 * time.Second,
 		MembershipTTL:   15 * time.Second,
+		Retention:       24 * time.Hour,
 		Shards:          16,
 		NATS:            NATSConfig{Listen: "127.0.0.1:6222"},
 	}
@@ -103,6 +110,9 @@ func (c ClusterConfig) Validate() error {
 	}
 	if c.MembershipTTL < 2*time.Second {
 		errs = append(errs, fmt.Errorf("cluster.membershipTTL must be at least 2s, got %s", c.MembershipTTL))
+	}
+	if c.Retention < time.Minute {
+		errs = append(errs, fmt.Errorf("cluster.retention must be at least 1m, got %s", c.Retention))
 	}
 	if c.Shards < 1 || c.Shards > 1024 {
 		errs = append(errs, fmt.Errorf("cluster.shards must be 1 to 1024, got %d", c.Shards))

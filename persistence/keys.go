@@ -60,6 +60,9 @@ import "bytes"
 //	                                              log applied here, same batch (orders_apply.go)
 //	g/      g/<log name>                          uint64 BE: the last message of the replicated
 //	                                              shared-records log applied here (shared.go)
+//	d/      d/<log name>/<closedAt ns BE 8><hash 32>  uint64 BE: the message of a replicated order
+//	                                              log that closed the order, until the log's
+//	                                              compaction removed its subject (orders_apply.go)
 //
 // To add a record kind: pick an unused prefix, add a row to the table above
 // and an entry to Prefixes (TestPrefixesDisjoint checks that no prefix is a
@@ -80,6 +83,7 @@ const (
 	prefixTrigger    = "t/"
 	prefixOrderLog   = "j/"
 	prefixSharedLog  = "g/"
+	prefixClosed     = "d/"
 )
 
 // SchemaVersion is the version of the key layout written to m/schema.
@@ -117,6 +121,7 @@ var Prefixes = [...]struct {
 	{prefixReferee, "referees by referrer", false},
 	{prefixOrderLog, "positions of the replicated order logs applied (cluster)", true},
 	{prefixSharedLog, "positions of the replicated shared-records log applied (cluster)", false},
+	{prefixClosed, "closed orders due for the compaction of their replicated log (cluster)", true},
 }
 
 func schemaKey() []byte { return []byte(prefixMeta + "schema") }

@@ -97,14 +97,14 @@ func TestOrderApplyIdempotent(t *testing.T) {
 
 func applyAll(t *testing.T, o *Orders, log string, seq uint64, ts ...*OrderTransition) []AppliedChange {
 	t.Helper()
-	a := o.BeginApply()
+	a := o.BeginApply(log)
 	defer a.Close()
-	for _, tr := range ts {
-		if _, err := a.Add(tr); err != nil {
+	for i, tr := range ts {
+		if _, err := a.Add(tr, seq-uint64(len(ts)-1-i)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	changes, err := a.Commit(log, seq)
+	changes, err := a.Commit(seq)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -119,12 +119,25 @@ func newFollower(n *Node, stream string, from uint64, apply func([]record) error
 		waiters: make(map[chan struct{}]waiter), stopc: make(chan struct{}), done: make(chan struct{})}
 }
 
+// ErrBehindCompaction is returned when a node's store is behind what the
+// compaction removed from a stream: following the stream from there would
+// skip the removed messages. Such a node starts from a peer's snapshot.
+var ErrBehindCompaction = errors.New("natsjs: this node's store is behind what the compaction removed from the streams")
+
 // start reads the stream's last sequence (the catch-up target) and runs the
-// follower until stop.
+// follower until stop. A store behind the compaction's horizon is refused
+// (ErrBehindCompaction).
 func (f *follower) start(ctx context.Context) error {
 	s, err := f.n.stream(f.stream)
 	if err != nil {
 		return err
+	}
+	h, err := f.n.Horizon(ctx)
+	if err != nil {
+		return fmt.Errorf("natsjs: stream %s: the compaction's horizon: %w", f.stream, err)
+	}
+	if removed := h[f.stream]; f.position() < removed {
+		return fmt.Errorf("%w: %s applied up to %d here, messages up to %d removed", ErrBehindCompaction, f.stream, f.position(), removed)
 	}
 	info, err := s.Info(ctx)
 	if err != nil {

@@ -125,8 +125,22 @@ func (j *Journal) Settle(ctx context.Context, h common.Hash) (found bool, err er
 // for a new order; else from the cache of sequences this node published
 // or loaded, or from the leader's last message of the subject. It returns
 // ErrVersionConflict when that message is not version expect.
+//
+// A new order is also checked against this node's store: the compaction
+// removes a closed order's subject from its stream (compact.go), after
+// which a create conditional on "no message yet" would pass. The store
+// holds every order the compaction removed: it removes only what every
+// node applied, a retention window after the order closed, and a node
+// whose store is behind it does not follow the streams (it starts from a
+// peer's snapshot). So an order is either in this store or still in its
+// stream, where the condition refuses it.
 func (j *Journal) expectedSeq(ctx context.Context, stream, subj string, h common.Hash, expect uint64) (uint64, error) {
 	if expect == 0 {
+		if _, found, err := j.orders.Load(h); err != nil {
+			return 0, err
+		} else if found {
+			return 0, fmt.Errorf("%w: order %s exists", persistence.ErrVersionConflict, h.Hex())
+		}
 		return 0, nil
 	}
 	if seq, ok := j.seqs.get(h, expect); ok {

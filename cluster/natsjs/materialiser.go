@@ -62,7 +62,7 @@ func (m *Materialiser) Start(ctx context.Context) error {
 // apply writes one batch of partition stream's transitions and tells the
 // feed what changed.
 func (m *Materialiser) apply(stream string, msgs []record) error {
-	a := m.orders.BeginApply()
+	a := m.orders.BeginApply(stream)
 	defer a.Close()
 	var last uint64
 	for _, msg := range msgs {
@@ -70,12 +70,12 @@ func (m *Materialiser) apply(stream string, msgs []record) error {
 		if err != nil {
 			return fmt.Errorf("natsjs: %s: %w", msg.subject, err)
 		}
-		if _, err := a.Add(t); err != nil {
+		if _, err := a.Add(t, msg.seq); err != nil {
 			return err
 		}
 		last = msg.seq
 	}
-	changes, err := a.Commit(stream, last)
+	changes, err := a.Commit(last)
 	if err != nil {
 		return err
 	}

@@ -4,11 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
-
-	"github.com/nats-io/nats.go"
 )
 
 // Term is one lease's current term as a reader of the LEASES stream sees
@@ -35,36 +32,14 @@ func (t Term) Live(now time.Time) bool { return t.Holder != "" && now.Before(t.E
 // view of the cluster (who is alive, who holds what) can afford: every
 // write a term guards is conditional on it (Lease).
 func (n *Node) Terms(ctx context.Context, prefix string) (map[string]Term, error) {
-	body, err := json.Marshal(map[string]any{"multi_last": []string{leaseSubject("*")}})
+	msgs, err := n.lastOf(ctx, leaseStream, leaseSubject("*"))
 	if err != nil {
-		return nil, err
-	}
-	inbox := nats.NewInbox()
-	sub, err := n.nc.SubscribeSync(inbox)
-	if err != nil {
-		return nil, fmt.Errorf("natsjs: lease terms: %w", err)
-	}
-	defer func() { _ = sub.Unsubscribe() }()
-	if err := n.nc.PublishRequest("$JS.API.DIRECT.GET."+leaseStream, inbox, body); err != nil {
 		return nil, fmt.Errorf("natsjs: lease terms: %w", err)
 	}
 	out := map[string]Term{}
-	for {
-		m, err := sub.NextMsgWithContext(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("natsjs: lease terms: %w", err)
-		}
-		switch status := m.Header.Get("Status"); status {
-		case "":
-		case "204": // end of the batch
-			return out, nil
-		case "404": // no lease yet
-			return out, nil
-		default:
-			return nil, fmt.Errorf("natsjs: lease terms: status %s %s", status, m.Header.Get("Description"))
-		}
-		name, ok := strings.CutPrefix(m.Header.Get("Nats-Subject"), "lease.")
-		if !ok || !strings.HasPrefix(name, prefix) {
+	for _, m := range msgs {
+		name, ok := strings.CutPrefix(m.Subject, "lease.")
+		if !ok || !strings.HasPrefix(name, prefix) || strings.HasPrefix(name, appliedPrefix) || name == horizonName {
 			continue
 		}
 		t, err := decodeTerm(name, m)
@@ -73,21 +48,14 @@ func (n *Node) Terms(ctx context.Context, prefix string) (map[string]Term, error
 		}
 		out[name] = t
 	}
+	return out, nil
 }
 
 // decodeTerm reads a lease message of a direct get.
-func decodeTerm(name string, m *nats.Msg) (Term, error) {
+func decodeTerm(name string, m rawMsg) (Term, error) {
 	var term leaseTerm
 	if err := json.Unmarshal(m.Data, &term); err != nil {
 		return Term{}, fmt.Errorf("natsjs: lease %s: %w", name, err)
 	}
-	seq, err := strconv.ParseUint(m.Header.Get("Nats-Sequence"), 10, 64)
-	if err != nil {
-		return Term{}, fmt.Errorf("natsjs: lease %s: sequence: %w", name, err)
-	}
-	at, err := time.Parse(time.RFC3339Nano, m.Header.Get("Nats-Time-Stamp"))
-	if err != nil {
-		return Term{}, fmt.Errorf("natsjs: lease %s: time: %w", name, err)
-	}
-	return Term{Name: name, Holder: term.Holder, Seq: seq, Expires: at.Add(term.TTL)}, nil
+	return Term{Name: name, Holder: term.Holder, Seq: m.Seq, Expires: m.Time.Add(term.TTL)}, nil
 }
