@@ -188,4 +188,3 @@ func waitApplied(t *testing.T, nodes []*testNode) {
 		return true
 	})
 }
-
