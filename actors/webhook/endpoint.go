@@ -169,7 +169,7 @@ func (a *endpointActor) activate() {
 		}
 	}
 	if a.client == nil {
-		a.client = newSender(a.m.policy, a.m.cfg.Concurrency, a.m.cfg.Timeout)
+		a.client = a.m.newSender()
 	}
 	ds, err := a.m.journal.PendingDeliveries(a.id)
 	if err != nil {

@@ -115,7 +115,7 @@ func (a *endpointActor) create(msg *createEndpoint) answer {
 	}
 	a.rec, a.secret = &rec, msg.secret
 	if a.client == nil {
-		a.client = newSender(a.m.policy, a.m.cfg.Concurrency, a.m.cfg.Timeout)
+		a.client = a.m.newSender()
 	}
 	return answer{v: created}
 }
