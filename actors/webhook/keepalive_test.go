@@ -70,6 +70,18 @@ func deliverPaced(t *testing.T, url string, got func() []gotRequest, gaps []time
 		}
 	}
 	n := len(gaps) + 1
+	eventually(t, "every outcome written", func() bool {
+		log, err := h.m.Deliveries("acc_1", ep.ID)
+		if err != nil || len(log.Deliveries) != n {
+			return false
+		}
+		for _, d := range log.Deliveries {
+			if d.Status == "pending" && d.Attempts == 0 {
+				return false
+			}
+		}
+		return true
+	})
 	seen := map[string]bool{}
 	for _, d := range got() {
 		if seen[d.Delivery] {
