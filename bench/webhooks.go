@@ -223,7 +223,7 @@ func produce(orders *persistence.Orders, rc *benchReceiver, account string, n in
 	err := orders.AppendOrder(context.Background(), &persistence.OrderTransition{Record: rec, Events: []persistence.OutboxEvent{{
 		ID: id, Trigger: persistence.TriggerOrderFilled, Data: persistence.EventData{
 			OrderType: "limit", Pair: "0x1111111111111111111111111111111111111111-0x2222222222222222222222222222222222222222",
-			AmountIn: "1000000000000000000", AmountOut: "2000000", OrderHash: "0x" + strings.Repeat("ab", 32), TxHash: "0x" + strings.Repeat("cd", 32),
+			AmountIn: "1000000000000000000", AmountOut: "2000000", OrderHash: h.Hex(), TxHash: "0x" + strings.Repeat("cd", 32),
 		}}}})
 	s.committed.Store(int64(time.Since(s.enq)))
 	return err
