@@ -105,6 +105,9 @@ func webhookLoad(ctx context.Context, f webhookFlags) (webhookResult, error) {
 	defer store.Close()
 	outbox := persistence.NewOutbox(store, quiet, nil)
 	orders := persistence.NewOrders(store, outbox)
+	if err := orders.LoadHashFilter(); err != nil { // as the engine does at start
+		return webhookResult{}, err
+	}
 	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return quiet }))
 	defer system.Shutdown()
 	m, err := webhook.New(webhook.Options{
