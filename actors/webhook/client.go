@@ -9,7 +9,6 @@ import (
 	"hash"
 	"net"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -36,9 +35,12 @@ type sender struct {
 	timeout time.Duration
 	// resent counts the requests sent again (the manager's counters).
 	resent *atomic.Uint64
-	// macs holds *keyedMAC for reuse: hmac.New costs two SHA-256 states
-	// and the key schedule, per request otherwise.
-	macs sync.Pool
+	// macs holds keyed MACs for reuse: hmac.New costs two SHA-256 states
+	// and the key schedule, per request otherwise. A channel, not a
+	// sync.Pool: a pool is emptied by every GC cycle (several a second
+	// under load), and an endpoint needs at most two per attempt in
+	// flight.
+	macs chan *keyedMAC
 }
 
 // keyedMAC is an HMAC-SHA256 keyed with secret.
@@ -63,7 +65,11 @@ func (s *sender) sign(dst []byte, secrets signers, at time.Time, body []byte) []
 		if secret == "" {
 			continue
 		}
-		km, _ := s.macs.Get().(*keyedMAC)
+		var km *keyedMAC
+		select {
+		case km = <-s.macs:
+		default:
+		}
 		if km == nil || km.secret != secret {
 			km = &keyedMAC{secret: secret, h: hmac.New(sha256.New, []byte(secret))}
 		}
@@ -74,7 +80,10 @@ func (s *sender) sign(dst []byte, secrets signers, at time.Time, body []byte) []
 		var sum [sha256.Size]byte
 		dst = append(dst, ",v1="...)
 		dst = hex.AppendEncode(dst, km.h.Sum(sum[:0]))
-		s.macs.Put(km)
+		select {
+		case s.macs <- km:
+		default:
+		}
 	}
 	return dst
 }
@@ -107,6 +116,7 @@ func (m *Manager) newSender() *sender {
 	return &sender{
 		timeout: timeout,
 		resent:  &m.stats.resent,
+		macs:    make(chan *keyedMAC, 2*m.cfg.Concurrency),
 		c: client(func(addr string) (net.Conn, error) {
 			c, err := dial(addr)
 			if err != nil {
