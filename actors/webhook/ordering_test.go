@@ -57,6 +57,18 @@ func (h *harness) attemptsOf(account, endpoint, event string) int {
 	return -1
 }
 
+// startOrderA registers an endpoint of acc_a at rc, emits order A's stop
+// trigger (evt_a1) and first fill (evt_a2), and waits for a1's first
+// attempt.
+func (h *harness) startOrderA(rc *receiver) *webhook.CreatedView {
+	h.t.Helper()
+	ep := h.create("acc_a", rc.srv.URL)
+	h.emitAbout("acc_a", "evt_a1", persistence.TriggerStopTriggered, orderA)
+	h.emitAbout("acc_a", "evt_a2", persistence.TriggerOrderFilled, orderA)
+	eventually(h.t, "a1's first attempt", func() bool { return h.attemptsOf("acc_a", ep.ID, "evt_a1") == 1 })
+	return ep
+}
+
 // TestOrderEventsArriveInSequence: the events of one order reach an
 // endpoint in the order of its transitions even when one in the middle
 // fails and is retried (the later one waits, across a restart too), while
@@ -120,10 +132,7 @@ func TestOrderSequenceAcrossADisable(t *testing.T) {
 		}
 		return 500, nil
 	})
-	ep := h.create("acc_a", rc.srv.URL)
-	h.emitAbout("acc_a", "evt_a1", persistence.TriggerStopTriggered, orderA)
-	h.emitAbout("acc_a", "evt_a2", persistence.TriggerOrderFilled, orderA)
-	eventually(t, "a1's first attempt", func() bool { return h.attemptsOf("acc_a", ep.ID, "evt_a1") == 1 })
+	ep := h.startOrderA(rc)
 	for i := 0; ; i++ {
 		if got, _ := h.m.Get("acc_a", ep.ID); !got.Enabled {
 			break
@@ -164,10 +173,7 @@ func TestOrderSequenceGoesOnAfterAGivenUpDelivery(t *testing.T) {
 		}
 		return 204, nil
 	})
-	ep := h.create("acc_a", rc.srv.URL)
-	h.emitAbout("acc_a", "evt_a1", persistence.TriggerStopTriggered, orderA)
-	h.emitAbout("acc_a", "evt_a2", persistence.TriggerOrderFilled, orderA)
-	eventually(t, "a1's first attempt", func() bool { return h.attemptsOf("acc_a", ep.ID, "evt_a1") == 1 })
+	ep := h.startOrderA(rc)
 	h.advance(5 * time.Second)
 	eventually(t, "a2 delivered", func() bool { return h.attemptsOf("acc_a", ep.ID, "evt_a2") == 1 })
 	if a := only(rc.arrivals(), "evt_a1", "evt_a2"); !slices.Equal(a, []string{"evt_a1", "evt_a1", "evt_a2"}) {
