@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/config"
 
@@ -216,8 +217,11 @@ func produce(orders *persistence.Orders, rc *benchReceiver, account string, n in
 	s := &sentEvent{enq: time.Now()}
 	rc.sent.Store(id, s)
 	now := time.Now().UTC()
-	var h common.Hash
-	binary.BigEndian.PutUint64(h[24:], uint64(n)+1)
+	// An order hash is a keccak output: uniform bits, which the order
+	// journal's hash filter relies on.
+	var seed [8]byte
+	binary.BigEndian.PutUint64(seed[:], uint64(n)+1)
+	h := crypto.Keccak256Hash(seed[:])
 	rec := &persistence.OrderRecord{
 		Hash: h, Version: 1, Class: chain.ClassLimit, Status: persistence.StatusPending,
 		Order:     chain.Order{Maker: common.Address{1}, TokenIn: common.Address{2}, TokenOut: common.Address{3}},
