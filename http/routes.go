@@ -62,8 +62,13 @@ type Route struct {
 	// JSON, or that is not well-formed JSON, with 400 INVALID_REQUEST
 	// before the service is called.
 	JSONBody bool
-	Doc      OpDoc
-	call     callFunc
+	// ParsesBody marks a JSONBody route whose call parses the body itself
+	// and answers one that is not well-formed JSON with the same 400
+	// INVALID_REQUEST: the handler then checks only the Content-Type, so
+	// the body is read as JSON once.
+	ParsesBody bool
+	Doc        OpDoc
+	call       callFunc
 	// raw serves built-in keyless endpoints from prebuilt bytes.
 	raw func(s *Server, c *fiber.Ctx) error
 }
@@ -161,7 +166,7 @@ func publicRoutes() []Route {
 					q("isStopLoss", "ZeroOne", "1 for a stop-loss order, 0 (the default) for a limit order.", false)},
 				Errors: []orderengine.Code{orderengine.CodeInvalidRequest, orderengine.CodeChainUnavailable}}},
 
-		{Method: "POST", Path: "/v1/orders", Access: OrderBucket, Status: 201, JSONBody: true, call: callSubmit,
+		{Method: "POST", Path: "/v1/orders", Access: OrderBucket, Status: 201, JSONBody: true, ParsesBody: true, call: callSubmit,
 			Doc: OpDoc{ID: "submitOrder", Tag: "orders", Summary: "Submit an EIP-712 signed order.", Request: "SubmitOrderRequest", Response: "SubmitOrderResponse",
 				Errors: []orderengine.Code{orderengine.CodeInvalidRequest, orderengine.CodeInvalidOrder, orderengine.CodeInvalidTraits, orderengine.CodeOrderExpired,
 					orderengine.CodeBadSignature, orderengine.CodeFeeParamsMismatch, orderengine.CodeAlreadyExists, orderengine.CodeMakerRateLimited,

@@ -1,7 +1,6 @@
 package webhook
 
 import (
-	"container/heap"
 	"context"
 	"crypto/rand"
 	"errors"
@@ -188,48 +187,20 @@ func (a *endpointActor) refreshed() {
 	}
 	if !found {
 		if a.rec != nil { // deleted on another node
-			a.rec, a.secret, a.previous, a.queue = nil, "", "", nil
-			clear(a.flying)
+			a.rec, a.secret, a.previous = nil, "", ""
+			a.queue.reset()
 			a.stopTimer()
 		}
 		return
 	}
 	if a.rec == nil || string(a.rec.SealedSecret) != string(rec.SealedSecret) ||
 		string(a.rec.PreviousSealedSecret) != string(rec.PreviousSealedSecret) {
-		a.rec, a.queue = nil, nil
+		a.rec = nil
 		a.activate() // opens the secrets and reloads the deliveries
-		a.dropFlying()
 		return
 	}
 	a.rec = rec
-	ds, err := a.m.journal.PendingDeliveries(a.id)
-	if err != nil {
-		a.m.log.Error("webhook: reload outstanding deliveries", "endpoint", a.id, "err", err)
-		return
-	}
-	a.queue = a.queue[:0]
-	for _, d := range ds {
-		if a.flying[d.EventID] == nil {
-			a.queue = append(a.queue, &pending{d: d})
-		}
-	}
-	heap.Init(&a.queue)
-}
-
-// dropFlying removes from the queue the deliveries in flight (activate
-// queued every outstanding one).
-func (a *endpointActor) dropFlying() {
-	if len(a.flying) == 0 {
-		return
-	}
-	q := a.queue[:0]
-	for _, p := range a.queue {
-		if a.flying[p.d.EventID] == nil {
-			q = append(q, p)
-		}
-	}
-	a.queue = q
-	heap.Init(&a.queue)
+	a.reload()
 }
 
 // RemoteHandler serves the webhook endpoint kind's requests from other
