@@ -219,6 +219,20 @@ func (a *endpointActor) createdAt(now time.Time) time.Time {
 	return now
 }
 
+// createdSlack allows for the clocks of two nodes of a cluster: the
+// node that recorded an event's transition, and the one that created the
+// endpoint.
+const createdSlack = time.Second
+
+// happenedBefore reports whether row's event happened before an endpoint
+// created at created (createdSlack earlier): an endpoint gets the events
+// of the transitions recorded from its creation on. An event handed on
+// late (a node's fan-out that resumed after an outage) does not reach an
+// endpoint registered since.
+func happenedBefore(row *persistence.OutboxRow, created time.Time) bool {
+	return !row.CreatedAt.IsZero() && !created.IsZero() && row.CreatedAt.Before(created.Add(-createdSlack))
+}
+
 // createDeliveries creates the deliveries the endpoint wants of rows
 // (enabled, subscribed; test.ping is never fanned out) and queues those
 // that are new. When last, the same write deletes the rows from the
@@ -239,7 +253,7 @@ func (a *endpointActor) createDeliveries(rows []persistence.OutboxRow, last bool
 		now := a.m.clock.Now().UTC()
 		for i := range rows {
 			r := &rows[i]
-			if r.Trigger == persistence.TriggerTestPing || !a.rec.Subscribed(r.Trigger) {
+			if r.Trigger == persistence.TriggerTestPing || !a.rec.Subscribed(r.Trigger) || happenedBefore(r, a.rec.CreatedAt) {
 				continue
 			}
 			d := newDelivery(a.id, r.ID, r.Trigger, now)
