@@ -83,7 +83,13 @@ func TestCompaction(t *testing.T) {
 			}
 		}
 	}
-	err := create(nodes[1].journal, testOrder(first))
+	// The order actor reads a removed order from the store (its cancel is
+	// "closed", not "not found"; its resubmit ALREADY_EXISTS).
+	got, found, err := nodes[1].journal.LoadOrder(recs[0].Hash)
+	if err != nil || !found || got.Version != recs[0].Version || got.Status.Open() {
+		t.Fatalf("LoadOrder of a removed order: %+v %v %v, want its closed record", got, found, err)
+	}
+	err = create(nodes[1].journal, testOrder(first))
 	if !errors.Is(err, persistence.ErrVersionConflict) {
 		t.Fatalf("a create of a removed order: %v, want a version conflict (ALREADY_EXISTS)", err)
 	}

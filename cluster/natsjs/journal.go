@@ -176,13 +176,19 @@ func (j *Journal) last(ctx context.Context, stream, subj string) (*persistence.O
 
 // LoadOrder implements persistence.OrderJournal: the order's last
 // transition as its stream's leader has it (the truth, where this node's
-// store may trail by the replication delay).
+// store may trail by the replication delay). An order the stream no
+// longer holds is read from this node's store: the compaction removed it,
+// closed, after every node applied it (expectedSeq), and a closed order
+// takes no further transition.
 func (j *Journal) LoadOrder(h common.Hash) (*persistence.OrderRecord, bool, error) {
 	ctx, cancel := j.n.writeContext(context.Background())
 	defer cancel()
 	p := Partition(h, j.partitions)
 	rec, _, found, err := j.last(ctx, orderStream(p), orderSubject(p, h))
-	return rec, found, err
+	if err != nil || found {
+		return rec, found, err
+	}
+	return j.orders.Load(h)
 }
 
 // LoadLedger implements persistence.OrderJournal: the order's ledger from
