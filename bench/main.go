@@ -11,9 +11,10 @@
 //	submit        durable POST /v1/orders with pre-signed v7.1 orders vs bare
 //	              Ecrecover × cores, and the floor (HTTP plus one Ecrecover)
 //	cluster-submit the submits against one `serve` process, then against
-//	              three in cluster mode (each set beside its dev chain):
-//	              rate, latency, CPU per submit of every process, RSS and
-//	              the JetStream and Pebble stores
+//	              three in cluster mode, or each size of -nodes 3,5 (each
+//	              set beside its dev chain): rate, latency, CPU per submit
+//	              of every process, RSS, the JetStream and Pebble stores
+//	              and the stream replicas each node holds
 //	order-read    GET /v1/orders/{hash} vs GET /v1/config
 //	jetstream-memory RSS, Go heap and store size of an embedded JetStream
 //	              per order, every order on its own subject
@@ -52,7 +53,7 @@ func modes() map[string]mode {
 		"config":           {"GET /v1/config vs a bare Fiber handler", runConfig},
 		"read":             {"keyed GET /v1/stats vs a bare Fiber handler; -url: against a running server, as route", runRead},
 		"submit":           {"durable POST /v1/orders (pre-signed v7.1 orders) vs bare Ecrecover × cores", runSubmit},
-		"cluster-submit":   {"durable POST /v1/orders to one serve process, then to three in cluster mode: rate, CPU per node, RSS, stores", runClusterSubmit},
+		"cluster-submit":   {"durable POST /v1/orders to one serve process, then to three (or -nodes 3,5) in cluster mode: rate, CPU per node, RSS, stores", runClusterSubmit},
 		"order-read":       {"GET /v1/orders/{hash} vs GET /v1/config", runOrderRead},
 		"jetstream-memory": {"RSS, heap and store of an embedded JetStream per order, one subject per order", runJetStreamMemory},
 		"order-memory":     {"heap and RSS per order at scale: open with actors live, passivated, closed", runOrderMemory},
