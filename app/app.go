@@ -149,7 +149,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 			_ = s.closeAll()
 		}
 	}()
-	if err := s.openStore(); err != nil {
+	if err := s.openStore(ctx); err != nil {
 		return nil, err
 	}
 	if err := s.openClusterJS(); err != nil {
@@ -192,13 +192,27 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 // closeWith registers f to run at Close, after everything built later.
 func (s *System) closeWith(f func() error) { s.closers = append(s.closers, f) }
 
-func (s *System) openStore() error {
-	store, err := persistence.OpenFS(s.Config.DataDir, s.opts.FS, s.Log)
+// openStore opens the store; in a cluster it first starts the node's
+// embedded server and, when the store is empty or behind the cluster's
+// compaction, installs a peer's snapshot (openClusterStore).
+func (s *System) openStore(ctx context.Context) error {
+	var store *persistence.Store
+	var err error
+	if s.Config.Cluster.Enabled {
+		store, err = s.openClusterStore(ctx)
+	} else {
+		store, err = persistence.OpenFS(s.Config.DataDir, s.opts.FS, s.Log)
+	}
 	if err != nil {
 		return err
 	}
 	s.Store = store
 	s.closeWith(store.Close)
+	if s.cluster != nil {
+		// Registered after the store's: the node (its followers write to
+		// the store) stops first.
+		s.closeWith(s.cluster.node.Close)
+	}
 	actorLog := s.Log.With("component", "protoactor")
 	s.Actors = actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return actorLog }))
 	s.closeWith(func() error { s.Actors.Shutdown(); return nil })

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"time"
@@ -37,25 +38,69 @@ type clusterJS struct {
 	compactor *natsjs.Compactor
 }
 
-// openClusterJS starts the embedded server (it joins its peers in the
-// background) and builds the journal, the materialiser and the shared log
-// over the store. Nothing is replicated before Start's startClusterJS.
-func (s *System) openClusterJS() error {
-	if !s.Config.Cluster.Enabled {
-		return nil
-	}
+// openClusterStore starts the embedded server (it joins its peers in the
+// background) and opens the store, after finishing a snapshot's install
+// that a previous start left half done. When the store is empty, or
+// behind what the compaction removed from the streams, it waits (within
+// ctx) for the cluster to tell, receives a ready peer's snapshot,
+// installs it and opens that instead (natsjs bootstrap.go).
+func (s *System) openClusterStore(ctx context.Context) (store *persistence.Store, err error) {
 	n, err := natsjs.Start(natsjs.Options{Cluster: s.Config.Cluster, DataDir: s.Config.DataDir, Log: s.Log})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	s.closeWith(n.Close)
-	c := &clusterJS{node: n}
+	defer func() {
+		if err != nil {
+			_ = n.Close()
+		}
+	}()
+	dir := s.Config.DataDir
+	for {
+		manifest, installed, err := persistence.InstallSnapshot(dir)
+		if err != nil {
+			return nil, err
+		}
+		if installed {
+			var man natsjs.SnapshotManifest
+			_ = json.Unmarshal(manifest, &man)
+			s.Log.Info("cluster: installed a peer's snapshot of its store", "peer", man.Node, "id", man.ID, "positions", man.Positions)
+		}
+		store, err := persistence.OpenFS(dir, s.opts.FS, s.Log)
+		if err != nil {
+			return nil, err
+		}
+		local, err := store.Positions()
+		if err == nil {
+			var fetched bool
+			fetched, err = n.Bootstrap(ctx, dir, local)
+			if err == nil && !fetched {
+				s.cluster = &clusterJS{node: n}
+				return store, nil
+			}
+		}
+		if cerr := store.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return nil, fmt.Errorf("app: cluster: %w", err)
+		}
+	}
+}
+
+// openClusterJS builds the journal, the materialiser and the shared log
+// over the store, on the node openClusterStore started. Nothing is
+// replicated before Start's startClusterJS.
+func (s *System) openClusterJS() error {
+	if s.cluster == nil {
+		return nil
+	}
+	c := s.cluster
+	n := c.node
 	c.mat = natsjs.NewMaterialiser(n, s.Orders, s.orderChanged)
 	c.journal = natsjs.NewJournal(n, s.Orders, c.mat, s.Clock.Now)
 	c.shared = natsjs.NewSharedLog(n, s.Store)
 	s.Store.UseSharedLog(c.shared)
 	c.lease = n.Lease(lifecycleLease, s.Config.Cluster.Node, s.Config.Cluster.LeaseTTL)
-	s.cluster = c
 	return nil
 }
 
@@ -125,7 +170,7 @@ func (s *System) startClusterJS(ctx context.Context) error {
 		return fmt.Errorf("app: cluster: %w", err)
 	}
 	c.compactor = natsjs.NewCompactor(c.node, s.Store, s.Orders, natsjs.CompactOptions{
-		Retention: s.Config.Cluster.Retention, TTL: s.Config.Cluster.MembershipTTL,
+		Retention: s.Config.Cluster.Retention, Every: s.Config.Cluster.CompactionInterval, TTL: s.Config.Cluster.MembershipTTL,
 		Fit: func() bool { return c.node.Fit() == nil }, Log: s.Log})
 	if err := c.compactor.Report(ctx); err != nil {
 		return fmt.Errorf("app: cluster: report the applied positions: %w", err)
@@ -140,6 +185,9 @@ func (s *System) startClusterJS(ctx context.Context) error {
 		return fmt.Errorf("app: cluster: webhooks: %w", err)
 	}
 	c.node.StartProbe()
+	if err := c.node.ServeSnapshots(s.Store); err != nil {
+		return fmt.Errorf("app: cluster: %w", err)
+	}
 	if err := c.compactor.Start(ctx); err != nil {
 		return fmt.Errorf("app: cluster: compaction: %w", err)
 	}

@@ -50,6 +50,9 @@ type ClusterConfig struct {
 	// the open orders and this window, every node's store the whole
 	// history. Default 24 h.
 	Retention time.Duration `json:"retention"`
+	// CompactionInterval spaces the compaction's rounds (on the node
+	// holding its lease). Default 1 m.
+	CompactionInterval time.Duration `json:"compactionInterval"`
 	// Shards is the number of shards the placed actors' identities (orders,
 	// makers, API keys, webhook endpoints) are spread over, each held by
 	// one node at a time; every node of a cluster must use the same.
@@ -75,14 +78,15 @@ type NATSConfig struct {
 
 func defaultCluster() ClusterConfig {
 	return ClusterConfig{
-		Name:            "orderengine",
-		Replicas:        3,
-		OrderPartitions: 4,
-		LeaseTTL:        5 * time.Second,
-		MembershipTTL:   15 * time.Second,
-		Retention:       24 * time.Hour,
-		Shards:          16,
-		NATS:            NATSConfig{Listen: "127.0.0.1:6222"},
+		Name:               "orderengine",
+		Replicas:           3,
+		OrderPartitions:    4,
+		LeaseTTL:           5 * time.Second,
+		MembershipTTL:      15 * time.Second,
+		Retention:          24 * time.Hour,
+		CompactionInterval: time.Minute,
+		Shards:             16,
+		NATS:               NATSConfig{Listen: "127.0.0.1:6222"},
 	}
 }
 
@@ -113,6 +117,9 @@ func (c ClusterConfig) Validate() error {
 	}
 	if c.Retention < time.Minute {
 		errs = append(errs, fmt.Errorf("cluster.retention must be at least 1m, got %s", c.Retention))
+	}
+	if c.CompactionInterval < time.Second {
+		errs = append(errs, fmt.Errorf("cluster.compactionInterval must be at least 1s, got %s", c.CompactionInterval))
 	}
 	if c.Shards < 1 || c.Shards > 1024 {
 		errs = append(errs, fmt.Errorf("cluster.shards must be 1 to 1024, got %d", c.Shards))

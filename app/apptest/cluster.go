@@ -55,12 +55,21 @@ func NewTestCluster(t testing.TB, n int, opts ...Option) []*Server {
 			c.Cluster.Enabled, c.Cluster.Name, c.Cluster.Node = true, "apptest", "node"+strconv.Itoa(i)
 			c.Cluster.NATS.Listen, c.Cluster.NATS.Routes = routes[i][len("nats://"):], routes
 		})
-		s := &Server{t: t, opts: o, client: &nethttp.Client{Timeout: 30 * time.Second}}
-		s.build()
-		nodes[i] = s
+		nodes[i] = &Server{t: t, opts: o, client: &nethttp.Client{Timeout: 30 * time.Second}}
 	}
+	// Every node builds at once: a node's New waits for a quorum of its
+	// peers to tell whether its empty store starts from a snapshot.
 	errs := make([]error, n)
 	var wg sync.WaitGroup
+	for i, s := range nodes {
+		wg.Go(func() { errs[i] = s.tryBuild() })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("testcluster: node %d: %v", i, err)
+		}
+	}
 	for i, s := range nodes {
 		wg.Go(func() {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

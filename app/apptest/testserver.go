@@ -180,7 +180,14 @@ func (s *Server) start() {
 
 // build makes the engine (app.New) and runs the before-start hooks.
 func (s *Server) build() {
-	t := s.t
+	if err := s.tryBuild(); err != nil {
+		s.t.Fatalf("testserver: %v", err)
+	}
+}
+
+// tryBuild is build returning its error instead of failing the test (a
+// cluster's nodes build at once: a node's New waits for its peers).
+func (s *Server) tryBuild() error {
 	cfg := config.Default()
 	cfg.DataDir = s.opts.dataDir
 	cfg.HTTP.Listen = "127.0.0.1:0"
@@ -198,15 +205,16 @@ func (s *Server) build() {
 	}
 	sys, err := app.New(context.Background(), cfg, s.opts.log, appOpts)
 	if err != nil {
-		t.Fatalf("testserver: build the engine: %v", err)
+		return fmt.Errorf("build the engine: %w", err)
 	}
 	s.System, s.HTTP, s.Webhooks, s.Config, s.closed = sys, sys.HTTP, sys.Webhooks, sys.Config, false
 	for _, f := range s.opts.beforeStart {
 		if err := f(s); err != nil {
 			_ = sys.Close()
-			t.Fatalf("testserver: before start: %v", err)
+			return fmt.Errorf("before start: %w", err)
 		}
 	}
+	return nil
 }
 
 // serve records the started engine's listeners and waits until it answers.
@@ -252,7 +260,7 @@ func (s *Server) waitReady(ctx context.Context) error {
 // Close shuts the server down (draining requests) and closes the engine.
 // It is idempotent.
 func (s *Server) Close() {
-	if s.closed {
+	if s.closed || s.System == nil {
 		return
 	}
 	s.closed = true

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -508,4 +509,12 @@ func (n *Node) lastOf(ctx context.Context, stream, filter string) ([]rawMsg, err
 		}
 		out = append(out, rawMsg{Subject: m.Header.Get("Nats-Subject"), Seq: seq, Time: at, Data: m.Data})
 	}
+}
+
+// Streamed reports whether order h's stream still holds a message of it
+// (false once the compaction removed it), as the stream's leader answers.
+func (n *Node) Streamed(ctx context.Context, h common.Hash) (bool, error) {
+	p := Partition(h, n.opts.Cluster.OrderPartitions)
+	_, found, err := n.leaderGet(ctx, orderStream(p), orderSubject(p, h), 0)
+	return found, err
 }
