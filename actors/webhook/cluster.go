@@ -172,6 +172,19 @@ func (a *endpointActor) refresh(ctx actor.Context) {
 	a.refreshed()
 }
 
+// refreshPending reloads the actor's state at once when a replicated
+// write asked for a refresh that has not run yet (a cluster node's).
+func (a *endpointActor) refreshPending() {
+	if v, ok := a.m.refresh.Load(a.id); ok && v.(*atomic.Bool).Load() {
+		if a.refreshTimer != nil {
+			a.refreshTimer.Stop()
+			a.refreshTimer = nil
+		}
+		a.refreshedAt = time.Now()
+		a.refreshed()
+	}
+}
+
 // refreshed reloads the actor's record and outstanding deliveries after
 // replicated writes (its own or another node's): the stored state is the
 // cluster's. Deliveries in flight stay with their attempts, whose outcomes

@@ -121,6 +121,11 @@ func (a *endpointActor) Receive(ctx actor.Context) {
 		a.attemptDone(msg)
 	case *createEndpoint, *reenable, *deleteEndpoint, *sendTest, *rotateSecret, *resendDelivery:
 		ctx.Respond(a.manage(msg))
+		// The write waited until this node applied the endpoint's earlier
+		// writes (another node's rotation among them): their refresh is
+		// taken now, not after the throttle, so that what this write
+		// queued is sent with the record as it stands.
+		a.refreshPending()
 	case *actor.Stopping:
 		a.stopTimer()
 		if a.refreshTimer != nil {
