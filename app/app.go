@@ -305,7 +305,7 @@ func (s *System) buildHTTP() error {
 	}
 	srv, err := apihttp.New(apihttp.Engine{Config: s.Config, Log: s.Log, Store: s.Store, Accounts: s.Accounts, Limiter: s.Limiter},
 		apihttp.Options{Services: services, ExtraRoutes: s.opts.Routes, Collectors: collectors, ChainStatus: status, Ready: s.clusterReady(), RemovePeer: s.clusterRemovePeer(), ClusterStatus: s.clusterStatus(),
-			Backup: s.clusterBackup(), Restore: s.clusterRestore()})
+			StoreBackup: s.storeBackup, Backup: s.clusterBackup(), Restore: s.clusterRestore()})
 	if err != nil {
 		return err
 	}

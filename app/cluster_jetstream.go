@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -69,10 +70,14 @@ func (s *System) openClusterStore(ctx context.Context) (store *persistence.Store
 		if err != nil {
 			return nil, err
 		}
-		local, err := store.Positions()
+		local := natsjs.LocalStore{Dir: dir}
+		local.Positions, err = store.Positions()
+		if err == nil {
+			local.Restored, err = store.RestoredFrom()
+		}
 		if err == nil {
 			var fetched bool
-			fetched, err = n.Bootstrap(ctx, dir, local)
+			fetched, err = n.Bootstrap(ctx, local)
 			if err == nil && !fetched {
 				s.cluster = &clusterJS{node: n}
 				return store, nil
@@ -169,6 +174,13 @@ func (s *System) startClusterJS(ctx context.Context) error {
 	if err := c.node.Setup(ctx); err != nil {
 		return fmt.Errorf("app: cluster: %w", err)
 	}
+	restored, err := s.Store.RestoredFrom()
+	if err != nil {
+		return fmt.Errorf("app: cluster: %w", err)
+	}
+	if err := c.node.ClaimRestore(ctx, restored); err != nil {
+		return fmt.Errorf("app: cluster: %w", err)
+	}
 	c.compactor = natsjs.NewCompactor(c.node, s.Store, s.Orders, natsjs.CompactOptions{
 		Retention: s.Config.Cluster.Retention, Every: s.Config.Cluster.CompactionInterval, TTL: s.Config.Cluster.MembershipTTL,
 		Fit: func() bool { return c.node.Fit() == nil }, Log: s.Log})
@@ -229,3 +241,27 @@ func (s *System) ClusterNode() *natsjs.Node {
 	}
 	return s.cluster.node
 }
+
+// storeBackup is the admin API's store backup (GET /admin/v1/backup):
+// persistence.Backup of this engine's store, with the webhook secrets'
+// key file when it is the data folder's default one (a single node's).
+// A cluster node backs up only while it is ready: its store then holds
+// what the streams had acknowledged a moment ago.
+func (s *System) storeBackup(ctx context.Context, w io.Writer) (any, error) {
+	h := persistence.BackupHeader{}
+	if s.cluster != nil {
+		if err := s.cluster.node.Ready(); err != nil {
+			return nil, err
+		}
+		h.Cluster, h.Node, h.OrderPartitions = s.Config.Cluster.Name, s.Config.Cluster.Node, s.Config.Cluster.OrderPartitions
+	}
+	extra := map[string]string{}
+	if s.Config.Webhooks.SecretKeyFile == "" && s.cluster == nil {
+		extra[webhookKeyFile] = filepath.Join(s.Config.DataDir, webhookKeyFile)
+	}
+	return s.Store.Backup(w, s.Config.DataDir, h, extra)
+}
+
+// webhookKeyFile is the webhook secrets' key file of a single node's data
+// folder (actors/webhook).
+const webhookKeyFile = "webhook-secrets.key"

@@ -215,6 +215,7 @@ func (s *Server) newAdminApp() *fiber.App {
 		st, err := s.clusterStatus(c.UserContext(), key)
 		return reply(c, 200, st, err)
 	})
+	app.Get("/admin/v1/backup", s.storeBackup)
 	app.Get("/admin/v1/cluster/backup", s.clusterBackup)
 	app.Post("/admin/v1/cluster/restore", s.clusterRestore)
 	return app

@@ -41,7 +41,11 @@ type Options struct {
 	// streams (POST /admin/v1/cluster/peers/{node}/remove); nil on one
 	// node.
 	RemovePeer func(ctx context.Context, node string) error
-	// Backup writes a backup of the cluster's streams to w (GET
+	// StoreBackup writes a backup of this engine's store to w and
+	// returns its header (GET /admin/v1/backup, on one node as on a
+	// cluster node).
+	StoreBackup func(ctx context.Context, w io.Writer) (any, error)
+	// Backup writes a dump of the cluster's streams to w (GET
 	// /admin/v1/cluster/backup); Restore republishes one into an empty
 	// cluster and describes what it wrote (POST
 	// /admin/v1/cluster/restore). Nil on one node.
@@ -89,6 +93,7 @@ type Server struct {
 	removePeer    func(ctx context.Context, node string) error
 	clusterStatus func(ctx context.Context, key string) (any, error)
 	backup        func(ctx context.Context, w io.Writer) error
+	storeBackupFn func(ctx context.Context, w io.Writer) (any, error)
 	restore       func(ctx context.Context, r io.ReadSeeker) (any, error)
 
 	mu        sync.Mutex
@@ -123,6 +128,7 @@ func New(eng Engine, opts Options) (*Server, error) {
 		removePeer:    opts.RemovePeer,
 		clusterStatus: opts.ClusterStatus,
 		backup:        opts.Backup,
+		storeBackupFn: opts.StoreBackup,
 		restore:       opts.Restore,
 	}
 	for _, c := range append([]prometheus.Collector{eng.Store.Collector(), chainCollector{s}}, opts.Collectors...) {

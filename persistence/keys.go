@@ -18,6 +18,8 @@ import "bytes"
 //	m/      m/schema                              schema version, uint32 big-endian
 //	        m/chain                               ChainIdentity, JSON: the chain the chain-derived
 //	                                              records come from (chain_identity.go)
+//	        m/restored                            the id of the backup the store was restored
+//	                                              from (backup.go)
 //	a/      a/<accountID>                         Account, JSON
 //	k/      k/<keyID>                             KeyRecord, JSON (never the key itself)
 //	h/      h/<sha256(key), 32 raw bytes>         keyID (ASCII): lookup of a presented key
@@ -99,7 +101,7 @@ var Prefixes = [...]struct {
 	Prefix, Holds string
 	ChainBound    bool
 }{
-	{prefixMeta, "store metadata (schema version, chain identity)", false},
+	{prefixMeta, "store metadata (schema version, chain identity, the backup a store was restored from)", false},
 	{prefixAccount, "accounts", false},
 	{prefixKey, "API key records", false},
 	{prefixKeyHash, "API key hash to key id", false},

@@ -61,8 +61,10 @@ const (
 	// snapshotIdle drops a served snapshot nobody asked a piece of for that
 	// long.
 	snapshotIdle = 2 * time.Minute
-	// snapshotOfferWait is how long a request for offers collects answers.
+	// snapshotOfferWait is how long a request for offers waits for a
+	// first answer; snapshotOfferMore how long it collects more after it.
 	snapshotOfferWait = time.Second
+	snapshotOfferMore = 100 * time.Millisecond
 	// snapshotPreferWait is how long an empty node waits for an offer
 	// before it replays streams that the compaction never cut.
 	snapshotPreferWait = 10 * time.Second
@@ -103,6 +105,8 @@ func (m *SnapshotManifest) Bytes() int64 {
 type snapshotOffer struct {
 	Node      string            `json:"node"`
 	Positions map[string]uint64 `json:"positions"`
+	// Restored is the backup the serving store was restored from.
+	Restored string `json:"restored,omitempty"`
 }
 
 type snapshotRequest struct {
@@ -215,7 +219,11 @@ func (s *snapshotServer) offer(m *nats.Msg) {
 	if err != nil {
 		return
 	}
-	data, _ := json.Marshal(snapshotOffer{Node: s.n.opts.Cluster.Node, Positions: pos})
+	restored, err := s.store.RestoredFrom()
+	if err != nil {
+		return
+	}
+	data, _ := json.Marshal(snapshotOffer{Node: s.n.opts.Cluster.Node, Positions: pos, Restored: restored})
 	_ = m.Respond(data)
 }
 
@@ -384,19 +392,32 @@ func snapshotID() string {
 	return time.Now().UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
 }
 
-// Bootstrap decides, before this node opens its store (in storeDir) for
-// good, whether the store (whose positions are local; empty for an empty
-// store) can
-// follow the streams: it waits (within ctx) until the cluster answers
-// what the compaction removed, and when the store is behind that, or
-// empty while the streams hold messages, it receives a ready peer's
-// snapshot into the data folder and returns true: the caller closes the
-// store, installs the snapshot (persistence.InstallSnapshot) and calls
-// Bootstrap again with the installed store's positions. An empty store
-// replays the streams instead when the compaction removed nothing from
-// them and no peer offered a snapshot within snapshotPreferWait (a new
-// cluster, or every other node down).
-func (n *Node) Bootstrap(ctx context.Context, storeDir string, local map[string]uint64) (fetched bool, err error) {
+// LocalStore is what Bootstrap knows of the store it decides for.
+type LocalStore struct {
+	// Dir is the store's folder (a snapshot is received and installed
+	// there).
+	Dir string
+	// Positions are the streams' positions the store applied (none: an
+	// empty store).
+	Positions map[string]uint64
+	// Restored is the id of the backup the store was restored from
+	// (persistence.RestoreBackup; "": none).
+	Restored string
+}
+
+// Bootstrap decides, before this node opens its store for good, whether
+// the store can follow the streams: it waits (within ctx) until the
+// cluster answers what the compaction removed and which backup it was
+// restored from, and when the store is behind the former, not of the
+// latter, or empty while the streams hold messages, it receives a ready
+// peer's snapshot (of a store of that backup) into the store's folder and
+// returns true: the caller closes the store, installs the snapshot
+// (persistence.InstallSnapshot) and calls Bootstrap again with the
+// installed store. An empty store replays the streams instead when the
+// compaction removed nothing from them and no peer offered a snapshot
+// within snapshotPreferWait (a new cluster, or every other node down).
+func (n *Node) Bootstrap(ctx context.Context, st LocalStore) (fetched bool, err error) {
+	local := st.Positions
 	start := time.Now()
 	var logged time.Time
 	waiting := func(msg string, args ...any) {
@@ -409,23 +430,28 @@ func (n *Node) Bootstrap(ctx context.Context, storeDir string, local map[string]
 		if err := ctx.Err(); err != nil {
 			return false, fmt.Errorf("natsjs: bootstrap: %w", err)
 		}
-		removed, holds, err := n.clusterHistory(ctx)
+		removed, holds, restored, err := n.clusterHistory(ctx)
 		if err != nil {
 			waiting("natsjs: waiting for a quorum of the cluster's nodes to tell what this store must hold", "err", err)
 			sleepCtx(ctx, time.Second)
 			continue
 		}
 		behind := behindOf(local, removed)
+		if restored != "" && st.Restored != restored {
+			// The cluster was restored from a backup this store was not:
+			// it must start from a store that was.
+			behind = append(behind, "restored from backup "+restored)
+		}
 		empty := len(local) == 0
 		if len(behind) == 0 && !(empty && holds) {
 			return false, nil
 		}
-		offers := n.snapshotOffers(ctx, removed)
+		offers := n.snapshotOffers(ctx, removed, restored)
 		if len(offers) > 0 {
 			o := offers[0]
 			n.log.Info("natsjs: this node's store starts from a peer's snapshot", "peer", o.Node,
 				"empty", empty, "behind", behind, "peerPositions", o.Positions)
-			man, err := n.receiveSnapshot(ctx, storeDir, o)
+			man, err := n.receiveSnapshot(ctx, st.Dir, o)
 			if err == nil {
 				n.log.Info("natsjs: snapshot received", "peer", o.Node, "id", man.ID, "bytes", man.Bytes(),
 					"took", time.Since(start).Round(time.Millisecond))
@@ -465,14 +491,15 @@ func behindOf(local, removed map[string]uint64) []string {
 	return out
 }
 
-// clusterHistory returns what the compaction removed from each stream and
-// whether the order streams or the shared log hold any message, as the
-// cluster answers (an error while it cannot: no meta leader, no quorum).
-// A cluster without its streams yet (a new one) has removed nothing and
-// holds nothing.
-func (n *Node) clusterHistory(ctx context.Context) (removed map[string]uint64, holds bool, err error) {
+// clusterHistory returns what the compaction removed from each stream,
+// whether the order streams or the shared log hold any message, and the
+// backup the cluster was restored from (ClaimRestore), as the cluster
+// answers (an error while it cannot: no meta leader, no quorum). A
+// cluster without its streams yet (a new one) has removed nothing, holds
+// nothing and was not restored.
+func (n *Node) clusterHistory(ctx context.Context) (removed map[string]uint64, holds bool, restored string, err error) {
 	if !n.srv.JetStreamIsCurrent() {
-		return nil, false, errors.New("natsjs: no JetStream meta leader yet")
+		return nil, false, "", errors.New("natsjs: no JetStream meta leader yet")
 	}
 	names := []string{sharedStream, leaseStream}
 	for p := range n.opts.Cluster.OrderPartitions {
@@ -487,7 +514,7 @@ func (n *Node) clusterHistory(ctx context.Context) (removed map[string]uint64, h
 			continue
 		}
 		if err != nil {
-			return nil, false, fmt.Errorf("natsjs: stream %s: %w", name, err)
+			return nil, false, "", fmt.Errorf("natsjs: stream %s: %w", name, err)
 		}
 		if name == leaseStream {
 			leases = true
@@ -496,15 +523,86 @@ func (n *Node) clusterHistory(ctx context.Context) (removed map[string]uint64, h
 		}
 	}
 	if !leases {
-		return map[string]uint64{}, holds, nil
+		return map[string]uint64{}, holds, "", nil
 	}
-	removed, err = n.Horizon(ctx)
-	return removed, holds, err
+	if removed, err = n.Horizon(ctx); err != nil {
+		return nil, false, "", err
+	}
+	restored, _, err = n.restoredFrom(ctx)
+	return removed, holds, restored, err
+}
+
+// restoreMarker is the subject (in LEASES) of the backup a cluster was
+// restored from ("" for a cluster that was not).
+const restoreMarker = "restored"
+
+type restoreClaim struct {
+	ID   string    `json:"id"`
+	Node string    `json:"node"`
+	At   time.Time `json:"at"`
+}
+
+// restoredFrom returns the backup the cluster was restored from ("":
+// none) and whether that was recorded (ClaimRestore), as the leases'
+// leader answers.
+func (n *Node) restoredFrom(ctx context.Context) (id string, recorded bool, err error) {
+	m, found, err := n.leaderGet(ctx, leaseStream, leaseSubject(restoreMarker), 0)
+	if err != nil || !found {
+		return "", false, err
+	}
+	var c restoreClaim
+	if err := json.Unmarshal(m.Data, &c); err != nil {
+		return "", false, fmt.Errorf("natsjs: the cluster's restore record: %w", err)
+	}
+	return c.ID, true, nil
+}
+
+// ClaimRestore records, once the streams are set up, which backup this
+// cluster was restored from (id: this node's store's,
+// persistence.Store.RestoredFrom; "" for a store that was not restored),
+// when nothing is recorded yet, and checks this node's store against the
+// record. A node whose store was restored from another backup, or from
+// none in a restored cluster, or restored in a cluster formed without
+// it, is refused with an error saying what to do: so the nodes of a
+// cluster never serve from stores of different origins. (An empty node
+// of a restored cluster starts from a peer's snapshot: Bootstrap.)
+func (n *Node) ClaimRestore(ctx context.Context, id string) error {
+	for {
+		got, recorded, err := n.restoredFrom(ctx)
+		if err != nil {
+			return fmt.Errorf("natsjs: read the cluster's restore record: %w", err)
+		}
+		switch {
+		case recorded && got == id:
+			return nil
+		case recorded && id == "":
+			return fmt.Errorf("natsjs: the cluster was restored from backup %s and this node's store was not: "+
+				"empty its store (or start it with an empty data folder under a new name) and it starts from a peer's snapshot", got)
+		case recorded && got == "":
+			return fmt.Errorf("natsjs: this node's store was restored from backup %s, but the cluster was formed without it: "+
+				"restore a backup into every new node's data folder before their first start", id)
+		case recorded:
+			return fmt.Errorf("natsjs: this node's store was restored from backup %s, the cluster from backup %s: "+
+				"restore the same backup on every node, or empty this node's store", id, got)
+		}
+		data, _ := json.Marshal(restoreClaim{ID: id, Node: n.opts.Cluster.Node, At: time.Now().UTC()})
+		_, err = n.publishCAS(ctx, leaseStream, leaseSubject(restoreMarker), "restored:"+id+":"+nonce(), 0, data)
+		if err == nil {
+			if id != "" {
+				n.log.Info("natsjs: this cluster is recorded as restored from a backup", "backup", id)
+			}
+			return nil
+		}
+		if !errors.Is(err, errCASConflict) {
+			return fmt.Errorf("natsjs: record the cluster's restore: %w", err)
+		}
+	}
 }
 
 // snapshotOffers asks the ready peers for snapshots and returns the offers
-// whose positions are all past removed, the furthest ahead first.
-func (n *Node) snapshotOffers(ctx context.Context, removed map[string]uint64) []snapshotOffer {
+// whose positions are all past removed and whose store was restored from
+// backup restored (when not ""), the furthest ahead first.
+func (n *Node) snapshotOffers(ctx context.Context, removed map[string]uint64, restored string) []snapshotOffer {
 	body, _ := json.Marshal(snapshotRequest{Node: n.opts.Cluster.Node})
 	inbox := nats.NewInbox()
 	sub, err := n.nc.SubscribeSync(inbox)
@@ -523,8 +621,15 @@ func (n *Node) snapshotOffers(ctx context.Context, removed map[string]uint64) []
 		if err != nil {
 			break
 		}
+		if len(offers) == 0 {
+			// The ready peers answer at once: after the first, collect
+			// the others' for a moment only.
+			var stop context.CancelFunc
+			wctx, stop = context.WithTimeout(wctx, snapshotOfferMore)
+			defer stop()
+		}
 		var o snapshotOffer
-		if json.Unmarshal(m.Data, &o) != nil || len(behindOf(o.Positions, removed)) > 0 {
+		if json.Unmarshal(m.Data, &o) != nil || len(behindOf(o.Positions, removed)) > 0 || restored != "" && o.Restored != restored {
 			continue
 		}
 		offers = append(offers, o)

@@ -40,7 +40,7 @@ func TestSnapshotTransfer(t *testing.T) {
 	// The servers' subscriptions reach the client's server over the
 	// routes a moment later.
 	waitFor(t, "an offer of each serving node", func() bool {
-		offers = client.snapshotOffers(ctx, map[string]uint64{})
+		offers = client.snapshotOffers(ctx, map[string]uint64{}, "")
 		return len(offers) == 2
 	})
 	want, err := nodes[0].store.Positions()
@@ -54,7 +54,7 @@ func TestSnapshotTransfer(t *testing.T) {
 	}
 	// An offer behind a horizon is left out.
 	behind := map[string]uint64{orderStream(0): want[orderStream(0)] + 1}
-	if got := client.snapshotOffers(ctx, behind); len(got) != 0 {
+	if got := client.snapshotOffers(ctx, behind, ""); len(got) != 0 {
 		t.Fatalf("offers past a horizon beyond every node: %+v", got)
 	}
 
@@ -105,7 +105,7 @@ func TestSnapshotTransfer(t *testing.T) {
 			}
 		}
 	}
-	for _, o := range client.snapshotOffers(ctx, map[string]uint64{}) {
+	for _, o := range client.snapshotOffers(ctx, map[string]uint64{}, "") {
 		if o.Node == server.cfg.Node {
 			t.Fatalf("%s offers a snapshot while serving %d", o.Node, snapshotSessions)
 		}
@@ -139,7 +139,7 @@ func TestBootstrapDecides(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fetched, err := client.Bootstrap(ctx, t.TempDir(), local); err != nil || fetched {
+	if fetched, err := client.Bootstrap(ctx, LocalStore{Dir: t.TempDir(), Positions: local}); err != nil || fetched {
 		t.Fatalf("a store at the cluster's positions: fetched %v (%v)", fetched, err)
 	}
 	removed := map[string]uint64{orderStream(1): 5}
@@ -152,8 +152,46 @@ func TestBootstrapDecides(t *testing.T) {
 	})
 	wctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
-	fetched, err := client.Bootstrap(wctx, t.TempDir(), map[string]uint64{orderStream(1): 4})
+	fetched, err := client.Bootstrap(wctx, LocalStore{Dir: t.TempDir(), Positions: map[string]uint64{orderStream(1): 4}})
 	if fetched || err == nil || !strings.Contains(err.Error(), "deadline") {
 		t.Fatalf("a store behind the horizon, nobody serving: fetched %v (%v), want a wait until the deadline", fetched, err)
+	}
+}
+
+// TestClaimRestore: the first node of a cluster records the backup its
+// store was restored from; a node restored from the same one passes, a
+// node not restored, or restored from another, is refused, and an empty
+// node's bootstrap then waits for a snapshot of a store of that backup
+// (here: until its context ends, nobody serving). A cluster formed by a
+// node that was not restored refuses a restored node.
+func TestClaimRestore(t *testing.T) {
+	nodes := startCluster(t, 3)
+	ctx := context.Background()
+	if err := nodes[0].node.ClaimRestore(ctx, "backup-x"); err != nil {
+		t.Fatal(err)
+	}
+	if err := nodes[1].node.ClaimRestore(ctx, "backup-x"); err != nil {
+		t.Fatalf("a node of the same backup: %v", err)
+	}
+	for id, want := range map[string]string{"": "was not", "backup-y": "the cluster from backup backup-x"} {
+		if err := nodes[2].node.ClaimRestore(ctx, id); err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("a node restored from %q: %v, want it refused (%q)", id, err, want)
+		}
+	}
+	wctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	fetched, err := nodes[2].node.Bootstrap(wctx, LocalStore{Dir: t.TempDir()})
+	if fetched || err == nil || !strings.Contains(err.Error(), "deadline") {
+		t.Fatalf("an empty store of a restored cluster, nobody serving: fetched %v (%v), want a wait", fetched, err)
+	}
+
+	if err := nodes[0].node.purge(ctx, leaseStream, leaseSubject(restoreMarker), 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := nodes[0].node.ClaimRestore(ctx, ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := nodes[1].node.ClaimRestore(ctx, "backup-x"); err == nil || !strings.Contains(err.Error(), "formed without it") {
+		t.Fatalf("a restored node in a cluster formed without it: %v", err)
 	}
 }

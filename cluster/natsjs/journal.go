@@ -150,6 +150,18 @@ func (j *Journal) expectedSeq(ctx context.Context, stream, subj string, h common
 	if err != nil {
 		return 0, err
 	}
+	if !found {
+		// A store restored from a backup holds its open orders, whose
+		// subjects a restored cluster's streams do not hold yet: the
+		// first transition is conditional on the subject being empty
+		// (every node was restored from the same backup or started from
+		// such a store's snapshot: ClaimRestore, Bootstrap).
+		if stored, ok, err := j.orders.Load(h); err != nil {
+			return 0, err
+		} else if ok && stored.Version == expect && stored.Status.Open() {
+			return 0, nil
+		}
+	}
 	if !found || rec.Version != expect {
 		return 0, fmt.Errorf("%w: order %s is not at version %d", persistence.ErrVersionConflict, h.Hex(), expect)
 	}
