@@ -22,6 +22,9 @@
 //	              passivated, closed)
 //	restart       store N orders, cancel a share, reopen the engine on the
 //	              same directory: time until the first order read
+//	bootstrap     a three-node cluster in this process with N orders: time
+//	              until a node whose store was deleted is ready again, from
+//	              a peer's snapshot and from a replay of the streams
 //	route         GET /v1/route against a running server
 //	webhooks      signed deliveries/s and enqueue-to-delivery latency to
 //	              100 endpoints on a local receiver
@@ -58,6 +61,7 @@ func modes() map[string]mode {
 		"jetstream-memory": {"RSS, heap and store of an embedded JetStream per order, one subject per order", runJetStreamMemory},
 		"order-memory":     {"heap and RSS per order at scale: open with actors live, passivated, closed", runOrderMemory},
 		"restart":          {"time to reopen the engine on a store of N orders until the first order read", runRestart},
+		"bootstrap":        {"time until a replaced cluster node is ready with N orders stored: from a peer's snapshot, then from a replay", runBootstrap},
 		"route":            {"GET /v1/route against a running server: rate, percentiles, answers by code", runRouteLoad},
 		"webhooks":         {"signed deliveries/s and enqueue-to-delivery latency, 100 endpoints, local receiver", runWebhooks},
 	}
