@@ -142,24 +142,33 @@ func TestBookShrinksAfterItEmpties(t *testing.T) {
 }
 
 // A pair that never evaluates (no chain, or a chain that stopped) does not
-// keep its closed orders alive in the pending changes of its hash order.
+// keep its closed orders alive in its trigger index: the changes it keeps
+// for its next evaluation, its time heaps and its queued t/ rows stay
+// bounded, whatever the churn.
 func TestClosedOrdersLeaveWithoutTicks(t *testing.T) {
 	a := newTestPair(t)
+	traits, err := chain.EncodeTraits(chain.Traits{Deadline: 2_000_000_000, KindParamPpm: 50_000, Flags: chain.FlagTrailing})
+	if err != nil {
+		t.Fatal(err)
+	}
 	const n = 20000
 	for i := range n {
-		put(t, a, i+1, "1")
+		rec := testOrder(t, i+1, "1")
+		rec.Class, rec.Order.MakerTraits = chain.ClassTrailing, traits
+		a.orderChanged(&OrderChanged{Record: rec})
+	}
+	if len(a.trig.deadlines) != n {
+		t.Fatalf("%d deadlines queued for %d orders", len(a.trig.deadlines), n)
 	}
 	for i := range n {
 		closeOrder(t, a, i+1)
 	}
-	pending := len(a.byHash.added) + len(a.byHash.dropped)
-	if len(a.orders) != 0 || pending > 4096 || len(a.byHash.list) > 4096 || len(a.closed) != 0 {
-		t.Fatalf("after closing every order: %d held, %d pending changes, %d listed, %d closed kept",
-			len(a.orders), pending, len(a.byHash.list), len(a.closed))
-	}
-	a.byHash.settle()
-	if len(a.byHash.list) != 0 {
-		t.Fatalf("%d orders listed after settling", len(a.byHash.list))
+	// The next put compacts what the closes left behind.
+	put(t, a, n+1, "1")
+	tr := &a.trig
+	if len(a.orders) != 1 || len(tr.dirty) > 4096+2 || len(tr.deadlines) > 1024+2 || tr.peaks.writes.len() > 0 {
+		t.Fatalf("after closing every order: %d held, %d dirty, %d deadlines, %d rows queued",
+			len(a.orders), len(tr.dirty), len(tr.deadlines), tr.peaks.writes.len())
 	}
 }
 

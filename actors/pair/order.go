@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/hex"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -18,10 +17,12 @@ import (
 
 // openOrder is an open order as its pair actor holds it: the record the
 // change feed last delivered (immutable), the chain's progress on it, and
-// what the book and the decisions need, derived once. An openOrder is never
-// modified once the actor holds it: a change puts a new one, so an
-// Executable published from a tick never sees a later change. Amounts are
-// held inline (uint256), not as big.Int, to keep a held order small.
+// what the book and the decisions need, derived once. Those fields never
+// change once the actor holds it: a change puts a new openOrder, so an
+// executable list published from an evaluation never sees a later change.
+// The last four fields are the actor's own bookkeeping, which nothing
+// outside the actor reads. Amounts are held inline (uint256), not as
+// big.Int, to keep a held order small.
 type openOrder struct {
 	Key
 	rec    *persistence.OrderRecord
@@ -35,6 +36,16 @@ type openOrder struct {
 	// latest fill.
 	executions                    uint32
 	firstExecution, lastExecution uint64
+
+	// group is the trailing peak group the order is in (nil: none).
+	group *peakGroup
+	// dcaAt is when the DCA schedule entry queued for this version is due
+	// (0: none queued).
+	dcaAt uint64
+	// mark is the evaluation that last took the order as a candidate.
+	mark uint32
+	// resolved tells that the order's stored trailing state was read.
+	resolved bool
 }
 
 // newOpenOrder is rec as its pair holds it, with the chain's record of it
@@ -124,62 +135,4 @@ func (o *openOrder) row() api.OrderbookRow {
 		Maker: chain.Checksum(r.Order.Maker), AmountIn: r.Order.AmountIn.Dec(), FilledAmountIn: r.FilledIn.Dec(),
 		TriggerPrice: r.Order.TriggerPrice.Dec(), CreatedAt: r.CreatedAt.UTC().Format(time.RFC3339Nano),
 	}
-}
-
-// hashOrder lists a pair's open orders in hash order, so a tick's
-// executables come out in the order the keeper interface pages them. The
-// changes since the last settle are kept aside (added, unsorted; replaced
-// and removed orders by identity) and merged in once per tick: a tick
-// costs one pass over the pair, however many orders changed.
-type hashOrder struct {
-	list    []*openOrder // sorted by hash as of the last settle; never modified in place
-	added   []*openOrder
-	dropped map[*openOrder]bool
-}
-
-func (p *hashOrder) add(o *openOrder) {
-	p.added = append(p.added, o)
-	p.settleIfLong()
-}
-
-func (p *hashOrder) drop(o *openOrder) {
-	if p.dropped == nil {
-		p.dropped = map[*openOrder]bool{}
-	}
-	p.dropped[o] = true
-	p.settleIfLong()
-}
-
-// settleIfLong merges the changes once more orders were added than the
-// settled list holds, or more dropped than half of it (above a floor of
-// 4,096 changes), so that a pair without ticks (no chain, or a chain that
-// stopped) does not keep its replaced and removed orders alive: at most
-// the floor and half the list are dead. Amortised, a change costs O(log n).
-func (p *hashOrder) settleIfLong() {
-	if len(p.added)+len(p.dropped) > 4096 && (len(p.added) > len(p.list) || len(p.dropped) > len(p.list)/2) {
-		p.settle()
-	}
-}
-
-// settle merges the changes into a new sorted list.
-func (p *hashOrder) settle() {
-	if len(p.added) == 0 && len(p.dropped) == 0 {
-		return
-	}
-	byHash := func(a, b *openOrder) int { return bytes.Compare(a.Hash[:], b.Hash[:]) }
-	slices.SortFunc(p.added, byHash)
-	out := make([]*openOrder, 0, len(p.list)+len(p.added))
-	i, j := 0, 0
-	for i < len(p.list) || j < len(p.added) {
-		var v *openOrder
-		if j == len(p.added) || (i < len(p.list) && byHash(p.list[i], p.added[j]) < 0) {
-			v, i = p.list[i], i+1
-		} else {
-			v, j = p.added[j], j+1
-		}
-		if !p.dropped[v] {
-			out = append(out, v)
-		}
-	}
-	p.list, p.added, p.dropped = out, nil, nil
 }

@@ -1,14 +1,12 @@
 package pair
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"hash/maphash"
 	"log/slog"
 	"math/big"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -89,9 +87,9 @@ type Pairs struct {
 
 	mu     sync.RWMutex
 	latest BlockRef
-	// exec are the orders executable at the last tick by pair, each pair's
-	// sorted by hash; never modified once published.
-	exec map[string][]Executable
+	// exec are the pairs' executable lists at the last evaluation, by
+	// pair; never modified once published.
+	exec map[string]*execList
 
 	evalMu  sync.Mutex // serialises ticks
 	metrics metrics
@@ -185,9 +183,10 @@ func (p *Pairs) Run(ctx context.Context) {
 	}
 }
 
-// Evaluate runs one tick at block ref: every pair decides its open orders
-// (concurrently), the decided transitions are sent to the order actors,
-// and the executable orders are published.
+// Evaluate runs one tick at block ref: every pair decides the open orders
+// whose decision the block may change (concurrently), the decided
+// transitions are sent to the order actors, and the executable orders are
+// published.
 func (p *Pairs) Evaluate(ctx context.Context, ref BlockRef) error {
 	p.evalMu.Lock()
 	defer p.evalMu.Unlock()
@@ -217,19 +216,20 @@ func (p *Pairs) Evaluate(ctx context.Context, ref BlockRef) error {
 	}
 	wg.Wait()
 	at := time.Unix(int64(ref.Time), 0).UTC()
-	exec := make(map[string][]Executable, len(keys))
-	open := 0
+	exec := make(map[string]*execList, len(keys))
+	open, decided := 0, 0
 	for i, d := range decisions {
 		if d == nil {
 			continue
 		}
 		p.apply(ctx, d, prices[i], at)
 		open += d.Open
-		if len(d.Exec) > 0 {
+		decided += d.Decided
+		if d.Exec.tree.Len() > 0 {
 			exec[keys[i]] = d.Exec
 		}
 	}
-	p.metrics.evaluated(start, open)
+	p.metrics.evaluated(start, open, decided)
 	if err := errors.Join(errs...); err != nil {
 		return err // the executable set stays the last complete one
 	}
@@ -321,29 +321,18 @@ func (p *Pairs) EachExecutable(pair string, after common.Hash, fn func(Executabl
 	p.mu.RLock()
 	exec := p.exec
 	p.mu.RUnlock()
-	var heads [][]Executable
-	for k, list := range exec {
-		if pair == "" || k == strings.ToLower(pair) {
-			i := sort.Search(len(list), func(i int) bool { return bytes.Compare(list[i].Hash[:], after[:]) > 0 })
-			heads = append(heads, list[i:])
+	var lists []*execList
+	if pair != "" {
+		if l := exec[strings.ToLower(pair)]; l != nil {
+			lists = append(lists, l)
+		}
+	} else {
+		lists = make([]*execList, 0, len(exec))
+		for _, l := range exec {
+			lists = append(lists, l)
 		}
 	}
-	for {
-		best := -1
-		for i, h := range heads {
-			if len(h) > 0 && (best < 0 || bytes.Compare(h[0].Hash[:], heads[best][0].Hash[:]) < 0) {
-				best = i
-			}
-		}
-		if best < 0 {
-			return
-		}
-		x := heads[best][0]
-		heads[best] = heads[best][1:]
-		if !fn(x) {
-			return
-		}
-	}
+	eachExecutable(lists, after, fn)
 }
 
 // Record reads an order's record from the store (found false: unknown),
