@@ -9,6 +9,7 @@ import (
 	"math/big"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -93,6 +94,30 @@ type Pairs struct {
 
 	evalMu  sync.Mutex // serialises ticks
 	metrics metrics
+	last    atomic.Pointer[Tick]
+}
+
+// Tick describes an evaluation: the block, what the pairs held and
+// decided, and how long its two parts took.
+type Tick struct {
+	Block BlockRef
+	// Open is the open orders the pairs held, Decided how many of them
+	// the evaluation decided (the others kept their decision), and
+	// Transitions how many transitions it decided.
+	Open, Decided, Transitions int
+	// Evaluation is the time to decide and publish the executable orders,
+	// Apply the time to send the transitions to the order actors (zero
+	// when none were sent).
+	Evaluation, Apply time.Duration
+}
+
+// LastTick returns the last evaluation's Tick (the zero Tick before the
+// first).
+func (p *Pairs) LastTick() Tick {
+	if t := p.last.Load(); t != nil {
+		return *t
+	}
+	return Tick{}
 }
 
 // New returns the pairs; feed them the stored open orders and then the
@@ -184,9 +209,9 @@ func (p *Pairs) Run(ctx context.Context) {
 }
 
 // Evaluate runs one tick at block ref: every pair decides the open orders
-// whose decision the block may change (concurrently), the decided
-// transitions are sent to the order actors, and the executable orders are
-// published.
+// whose decision the block may change (concurrently), the executable
+// orders are published, and the decided transitions are sent to the order
+// actors.
 func (p *Pairs) Evaluate(ctx context.Context, ref BlockRef) error {
 	p.evalMu.Lock()
 	defer p.evalMu.Unlock()
@@ -215,55 +240,93 @@ func (p *Pairs) Evaluate(ctx context.Context, ref BlockRef) error {
 		})
 	}
 	wg.Wait()
-	at := time.Unix(int64(ref.Time), 0).UTC()
 	exec := make(map[string]*execList, len(keys))
-	open, decided := 0, 0
+	tick := &Tick{Block: ref}
 	for i, d := range decisions {
 		if d == nil {
 			continue
 		}
-		p.apply(ctx, d, prices[i], at)
-		open += d.Open
-		decided += d.Decided
+		tick.Open += d.Open
+		tick.Decided += d.Decided
+		tick.Transitions += len(d.Fire) + len(d.Stall) + len(d.Expire)
 		if d.Exec.tree.Len() > 0 {
 			exec[keys[i]] = d.Exec
 		}
 	}
-	p.metrics.evaluated(start, open, decided)
-	if err := errors.Join(errs...); err != nil {
-		return err // the executable set stays the last complete one
+	err := errors.Join(errs...)
+	if err == nil { // else the executable set stays the last complete one
+		p.mu.Lock()
+		p.exec = exec
+		p.mu.Unlock()
 	}
-	p.mu.Lock()
-	p.exec = exec
-	p.mu.Unlock()
-	return nil
+	tick.Evaluation = time.Since(start)
+	p.metrics.evaluated(tick.Evaluation, tick.Open, tick.Decided)
+	applying := time.Now()
+	if p.apply(ctx, decisions, prices, time.Unix(int64(ref.Time), 0).UTC()) {
+		tick.Apply = time.Since(applying)
+		p.metrics.applied(tick.Apply)
+	}
+	p.last.Store(tick)
+	return err
 }
 
-// apply sends a pair's decided transitions to the order actors (each is
-// idempotent; a failure is logged and retried at the next block).
-func (p *Pairs) apply(ctx context.Context, d *Decision, price *big.Int, at time.Time) {
+// applyConcurrency is how many decided transitions are sent at once: each
+// waits for its order actor's durable append, and concurrent appends share
+// an fsync (persistence group commit).
+const applyConcurrency = 32
+
+// apply sends the decided transitions to the order actors (each is
+// idempotent; a failure is logged and the transition is decided again at
+// the next block), and reports whether there were any to send.
+func (p *Pairs) apply(ctx context.Context, decisions []*Decision, prices []*big.Int, at time.Time) bool {
 	reg := p.opts.Registry
 	if reg == nil || (p.opts.Drive != nil && !p.opts.Drive()) {
-		return
+		return false
 	}
-	for _, t := range d.Expire {
-		if _, err := reg.Expire(ctx, t.Hash, t.Chain, at); err != nil {
-			p.log.Warn("expire", "order", t.Hash, "err", err)
+	var jobs []func()
+	for i, d := range decisions {
+		if d == nil {
+			continue
 		}
-	}
-	var u uint256.Int
-	if price != nil && !u.SetFromBig(price) {
-		for _, t := range d.Fire {
-			if _, err := reg.Trigger(ctx, t.Hash, &u, t.Chain, at); err != nil {
-				p.log.Warn("trigger", "order", t.Hash, "err", err)
+		for _, t := range d.Expire {
+			jobs = append(jobs, func() {
+				if _, err := reg.Expire(ctx, t.Hash, t.Chain, at); err != nil {
+					p.log.Warn("expire", "order", t.Hash, "err", err)
+				}
+			})
+		}
+		var u uint256.Int
+		if prices[i] != nil && !u.SetFromBig(prices[i]) {
+			for _, t := range d.Fire {
+				jobs = append(jobs, func() {
+					if _, err := reg.Trigger(ctx, t.Hash, &u, t.Chain, at); err != nil {
+						p.log.Warn("trigger", "order", t.Hash, "err", err)
+					}
+				})
 			}
 		}
-	}
-	for _, t := range d.Stall {
-		if _, err := reg.Stall(ctx, t.Hash, t.Stalled, t.Chain, at); err != nil {
-			p.log.Warn("stall", "order", t.Hash, "err", err)
+		for _, t := range d.Stall {
+			jobs = append(jobs, func() {
+				if _, err := reg.Stall(ctx, t.Hash, t.Stalled, t.Chain, at); err != nil {
+					p.log.Warn("stall", "order", t.Hash, "err", err)
+				}
+			})
 		}
 	}
+	if len(jobs) == 0 {
+		return false
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(applyConcurrency, len(jobs)) {
+		wg.Go(func() {
+			for i := next.Add(1) - 1; i < int64(len(jobs)); i = next.Add(1) - 1 {
+				jobs[i]()
+			}
+		})
+	}
+	wg.Wait()
+	return true
 }
 
 // price is the pair's oracle price at the block (nil when unknown).
