@@ -49,24 +49,33 @@ type PageResponse struct {
 }
 
 // EvaluateRequest asks a pair to decide its open orders at a block, at the
-// pair's oracle Price there (nil: unknown).
+// pair's oracle Price there (nil: unknown). The Decision is the answer, or
+// goes to reply when set.
 type EvaluateRequest struct {
 	Ref   BlockRef
 	Price *big.Int
+	reply chan<- evalAnswer
+	index int
 }
 
-// Decision answers EvaluateRequest: what is executable, and the
-// transitions the order actors must be asked for (each in hash order),
-// each with the chain facts it was decided on.
+// Decision answers EvaluateRequest: the pair's executable set (as the
+// evaluation left it), and the transitions the order actors must be asked
+// for (each in hash order), each with the chain facts it was decided on.
 type Decision struct {
-	Exec   *execList
+	Exec   *execSet
 	Fire   []Transition // stop.triggered at the block's price
 	Stall  []Transition // new stalled flag of dca orders (Stalled)
 	Expire []Transition
 	// Open is the pair's number of open orders, Decided how many of them
 	// the evaluation decided (the others kept their decision).
 	Open, Decided int
-	Err           error
+	// Next is the earliest block time at which a deadline or a DCA schedule
+	// point may change a decision (0: none), and Quiet tells that no
+	// decision waits for a transition: until Next, a block at the same
+	// price changes nothing unless an order or its chain facts change.
+	Next  uint64
+	Quiet bool
+	Err   error
 }
 
 // Transition is a decided transition of one order.
@@ -99,7 +108,7 @@ type pairActor struct {
 
 func newPairActor(key string, sh *shared, store *persistence.Store, ch *persistence.Chain, log *slog.Logger) *pairActor {
 	return &pairActor{key: key, shared: sh, store: store, chain: ch, log: log, orders: map[common.Hash]*openOrder{},
-		trig: triggers{pending: map[common.Hash]struct{}{}, exec: newExecSet(), peaks: newPeaks(store)}}
+		trig: triggers{pending: map[common.Hash]struct{}{}, exec: newExecSet(key), peaks: newPeaks(store)}}
 }
 
 // Receive handles the pair's messages.
@@ -114,7 +123,12 @@ func (a *pairActor) Receive(ctx actor.Context) {
 	case *PageRequest:
 		ctx.Respond(a.page(m))
 	case *EvaluateRequest:
-		ctx.Respond(a.evaluate(m))
+		d := a.evaluate(m)
+		if m.reply != nil {
+			m.reply <- evalAnswer{m.index, d}
+		} else {
+			ctx.Respond(d)
+		}
 	case *kind.Activated, *actor.Stopping, *actor.Stopped:
 	default:
 		a.log.Warn("pair: unexpected message", "type", fmt.Sprintf("%T", m), "pair", a.key)

@@ -448,7 +448,7 @@ func (e *diffEnv) evaluate(step int) {
 		e.t.Fatalf("step %d: reference error %v, actor error %v", step, want.Err, got.Err)
 	}
 	var gotExec []Executable
-	eachExecutable([]*execList{got.Exec}, common.Hash{}, func(x Executable) bool {
+	eachExecutable([]*execSet{got.Exec}, common.Hash{}, func(x Executable) bool {
 		gotExec = append(gotExec, x)
 		return true
 	})

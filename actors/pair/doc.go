@@ -19,14 +19,15 @@
 // points a block passed; a trailing order shares its peak with the other
 // orders of its peak group (peaks.go), so a new high moves one value per
 // group. Every other order keeps its decision, and the executable set is a
-// copy-on-write B-tree the decisions change in place (exec.go), published
-// as a snapshot after each evaluation. The evaluation that decides every
-// order at every block is kept as the reference of a differential test
-// (reference_test.go, differential_test.go).
+// B-tree by order hash that an evaluation's decisions change in place, in
+// one step under its lock (exec.go). Pairs does not ask a pair whose
+// decisions a block cannot change (evaluate.go). The evaluation that
+// decides every order at every block is kept as the reference of a
+// differential test (reference_test.go, differential_test.go).
 //
 // Pairs (pairs.go) runs them: it routes the change feed and the indexer's
-// blocks to the pair actors, evaluates every pair after each applied block
-// at the oracle price of the block, publishes the executable orders for the
+// blocks to the pair actors, evaluates the pairs after each applied block
+// at the oracle price of the block, serves the executable orders to the
 // keeper interface, and sends the decided transitions (with the chain facts
 // they were decided on) to the order actors. Nothing here writes an order
 // record: the order actors decide their own transitions.

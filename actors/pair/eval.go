@@ -21,8 +21,26 @@ func OraclePrice(usdIn, usdOut *big.Int, decimalsOut uint8) (*big.Int, bool) {
 	if usdIn == nil || usdOut == nil || usdIn.Sign() <= 0 || usdOut.Sign() <= 0 {
 		return nil, false
 	}
-	v := new(big.Int).Mul(usdIn, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(decimalsOut)), nil))
+	v := new(big.Int).Mul(usdIn, pow10(decimalsOut))
 	return v.Quo(v, usdOut), true
+}
+
+// pow10s are 10^0 to 10^36, the decimals of the tokens there are; never
+// modified.
+var pow10s = func() []*big.Int {
+	out := make([]*big.Int, 37)
+	for i := range out {
+		out[i] = new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(i)), nil)
+	}
+	return out
+}()
+
+// pow10 returns 10^d (shared for small d: never modify it).
+func pow10(d uint8) *big.Int {
+	if int(d) < len(pow10s) {
+		return pow10s[d]
+	}
+	return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(d)), nil)
 }
 
 // StopLossHit reports price ≤ trigger.

@@ -4,59 +4,120 @@ import (
 	"bytes"
 	"container/heap"
 	"math/big"
+	"sync"
 
 	"github.com/RaduBerinde/btreemap"
 	"github.com/ethereum/go-ethereum/common"
 )
 
-// execTree holds executable orders by hash, each with the amount of its
-// execution (nil: the order's remaining amount; a DCA leg otherwise).
-type execTree = btreemap.BTreeMap[*openOrder, *big.Int]
+// execTree holds executable orders by hash (held in the tree: a search
+// reads no order), each with the amount of its execution.
+type execTree = btreemap.BTreeMap[common.Hash, execItem]
 
-// execDegree is the B-tree degree of the executable sets: nodes of at
-// most 31 entries, so that a change after a snapshot copies a short path.
+// execItem is an entry of an execTree: the order and the amount of its
+// execution (nil: its remaining amount; a DCA leg otherwise).
+type execItem struct {
+	o    *openOrder
+	fill *big.Int
+}
+
+// execDegree is the B-tree degree of the executable sets.
 const execDegree = 16
 
 func byHash(a, b *openOrder) int { return bytes.Compare(a.Hash[:], b.Hash[:]) }
 
-// execSet is a pair's executable orders in hash order, kept as decisions
-// change: a copy-on-write B-tree that only the pair actor changes. After
-// each evaluation the actor publishes a clone (snapshot), which readers
-// iterate while the actor goes on changing its own copy; a clone costs
-// nothing until either side writes, and a write then copies one path.
+func cmpHash(a, b common.Hash) int { return bytes.Compare(a[:], b[:]) }
+
+// execSet is a pair's executable orders in hash order, with the block and
+// oracle price they were decided at, which every entry shares. The pair
+// actor is its only writer: an evaluation records the changes its
+// decisions make (put, drop) and applies them at its end, with the block,
+// under the write lock (commit); readers walk the set under the read lock
+// a chunk at a time (execCursor). So a reader sees each pair's set as one
+// evaluation left it, and a walk that spans an evaluation sees the later
+// one from its next chunk on. The set changes in place: an evaluation
+// costs its changes, not a copy of the set.
 type execSet struct {
-	tree *execTree
-	// snap is the last snapshot, reused while nothing changed.
-	snap    *execTree
-	changed bool
+	mu    sync.RWMutex
+	pair  string
+	tree  *execTree // written under mu; read by the actor without it
+	price *big.Int
+	block uint64
+	// changes are the running evaluation's (the actor's own).
+	changes []execChange
 }
 
-func newExecSet() execSet {
-	return execSet{tree: btreemap.New[*openOrder, *big.Int](execDegree, byHash)}
+// execChange is a change of an execSet: o listed with fill, or (drop) the
+// order of hash h taken off.
+type execChange struct {
+	h    common.Hash
+	it   execItem
+	drop bool
 }
 
-// put lists o with the amount fill (nil: its remaining amount).
+func newExecSet(pair string) *execSet {
+	return &execSet{pair: pair, tree: btreemap.New[common.Hash, execItem](execDegree, cmpHash)}
+}
+
+// put lists o with the amount fill (nil: its remaining amount) at the
+// next commit.
 func (s *execSet) put(o *openOrder, fill *big.Int) {
-	if k, v, ok := s.tree.Get(o); ok && k == o && sameAmount(v, fill) {
+	if _, v, ok := s.tree.Get(o.Hash); ok && v.o == o && sameAmount(v.fill, fill) {
 		return
 	}
-	s.tree.ReplaceOrInsert(o, fill)
-	s.changed = true
+	s.changes = append(s.changes, execChange{h: o.Hash, it: execItem{o, fill}})
 }
 
-// drop takes o (any version of it) off the list.
+// drop takes o (any version of it) off the list at the next commit.
 func (s *execSet) drop(o *openOrder) {
-	if _, _, ok := s.tree.Delete(o); ok {
-		s.changed = true
+	if s.tree.Has(o.Hash) {
+		s.changes = append(s.changes, execChange{h: o.Hash, drop: true})
 	}
 }
 
-// snapshot returns a read-only copy of the set as it is now.
-func (s *execSet) snapshot() *execTree {
-	if s.changed || s.snap == nil {
-		s.snap, s.changed = s.tree.Clone(), false
+// commit applies the changes and sets the block and price of the list.
+func (s *execSet) commit(block uint64, price *big.Int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range s.changes {
+		if c.drop {
+			s.tree.Delete(c.h)
+		} else {
+			s.tree.ReplaceOrInsert(c.h, c.it)
+		}
 	}
-	return s.snap
+	s.block, s.price = block, price
+	s.discard()
+}
+
+// dropNow takes o (any version of it) off the list at once: it closed.
+func (s *execSet) dropNow(o *openOrder) {
+	if s.tree.Has(o.Hash) {
+		s.mu.Lock()
+		s.tree.Delete(o.Hash)
+		s.mu.Unlock()
+	}
+}
+
+// discard forgets the changes of an evaluation that failed.
+func (s *execSet) discard() {
+	clear(s.changes)
+	s.changes = s.changes[:0]
+}
+
+// restamp sets the block and price of a list that the block does not
+// change (Pairs, for a pair it did not ask).
+func (s *execSet) restamp(block uint64, price *big.Int) {
+	s.mu.Lock()
+	s.block, s.price = block, price
+	s.mu.Unlock()
+}
+
+// size returns the number of listed orders.
+func (s *execSet) size() int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.tree.Len()
 }
 
 func sameAmount(a, b *big.Int) bool {
@@ -66,41 +127,20 @@ func sameAmount(a, b *big.Int) bool {
 	return a.Cmp(b) == 0
 }
 
-// execList is what a pair published at an evaluation: its executable
-// orders (a snapshot of its set) with the block and oracle price they were
-// decided at, which every entry of the list shares.
-type execList struct {
-	pair  string
-	price *big.Int
-	block uint64
-	tree  *execTree
-}
-
-// executable renders an entry of the list.
-func (l *execList) executable(o *openOrder, fill *big.Int) Executable {
-	if fill == nil {
-		fill = o.remaining.ToBig()
-	}
-	return Executable{Hash: o.Hash, Pair: l.pair, Class: o.rec.Class, Maker: o.rec.Order.Maker, TokenIn: o.rec.Order.TokenIn,
-		FillIn: fill, Price: l.price, Block: l.block}
-}
-
-// execChunk is how many entries a cursor takes from its list at a time.
+// execChunk is how many entries a cursor takes from its set at a time.
 const execChunk = 64
 
-// execCursor walks one pair's list in hash order, a chunk at a time.
+// execCursor walks one pair's set in hash order, a chunk at a time, each
+// chunk read under the set's read lock with the block and price it holds.
 type execCursor struct {
-	list *execList
-	buf  []execItem
-	i    int
-	// from is the last entry taken (the walk resumes after it).
-	from *openOrder
+	set   *execSet
+	buf   []execItem
+	i     int
+	price *big.Int
+	block uint64
+	// from is the hash of the last entry taken (the walk resumes after it).
+	from common.Hash
 	done bool
-}
-
-type execItem struct {
-	o    *openOrder
-	fill *big.Int
 }
 
 // head returns the cursor's next entry (ok false at the end).
@@ -119,16 +159,31 @@ func (c *execCursor) head() (execItem, bool) {
 
 func (c *execCursor) refill() {
 	c.buf, c.i = c.buf[:0], 0
-	for o, fill := range c.list.tree.Ascend(btreemap.GT(c.from), btreemap.Max[*openOrder]()) {
-		c.buf = append(c.buf, execItem{o, fill})
+	s := c.set
+	s.mu.RLock()
+	for _, it := range s.tree.Ascend(btreemap.GT(c.from), btreemap.Max[common.Hash]()) {
+		c.buf = append(c.buf, it)
 		if len(c.buf) == execChunk {
 			break
 		}
 	}
+	c.price, c.block = s.price, s.block
+	s.mu.RUnlock()
 	c.done = len(c.buf) < execChunk
 	if len(c.buf) > 0 {
-		c.from = c.buf[len(c.buf)-1].o
+		c.from = c.buf[len(c.buf)-1].o.Hash
 	}
+}
+
+// executable renders the cursor's entry it.
+func (c *execCursor) executable(it execItem) Executable {
+	o, fill := it.o, it.fill
+	if fill == nil {
+		r := o.remainingIn()
+		fill = r.ToBig()
+	}
+	return Executable{Hash: o.Hash, Pair: c.set.pair, Class: o.rec.Class, Maker: o.rec.Order.Maker, TokenIn: o.rec.Order.TokenIn,
+		FillIn: fill, Price: c.price, Block: c.block}
 }
 
 // cursorHeap orders the cursors by their next entry's hash.
@@ -149,13 +204,12 @@ func (h *cursorHeap) Pop() any {
 	return c
 }
 
-// eachExecutable calls fn with the entries of lists whose hash is above
+// eachExecutable calls fn with the entries of sets whose hash is above
 // after, merged in hash order, until fn returns false.
-func eachExecutable(lists []*execList, after common.Hash, fn func(Executable) bool) {
-	from := &openOrder{Key: Key{Hash: after}}
-	h := make(cursorHeap, 0, len(lists))
-	for _, l := range lists {
-		c := &execCursor{list: l, from: from}
+func eachExecutable(sets []*execSet, after common.Hash, fn func(Executable) bool) {
+	h := make(cursorHeap, 0, len(sets))
+	for _, s := range sets {
+		c := &execCursor{set: s, from: after}
 		if _, ok := c.head(); ok {
 			h = append(h, c)
 		}
@@ -164,7 +218,7 @@ func eachExecutable(lists []*execList, after common.Hash, fn func(Executable) bo
 	for len(h) > 0 {
 		c := h[0]
 		it, _ := c.head()
-		if !fn(c.list.executable(it.o, it.fill)) {
+		if !fn(c.executable(it)) {
 			return
 		}
 		c.i++

@@ -28,10 +28,10 @@ type openOrder struct {
 	rec    *persistence.OrderRecord
 	traits chain.Traits
 	// filled is the larger of the record's and the chain's filledAmountIn
-	// (the chain may be ahead of the projection into the record);
-	// remaining is amountIn − filled, meaningful only when left.
-	filled, remaining uint256.Int
-	left              bool
+	// (the chain may be ahead of the projection into the record); left
+	// tells that amountIn is above it.
+	filled uint256.Int
+	left   bool
 	// From the chain record: executions and the times of the first and
 	// latest fill.
 	executions                    uint32
@@ -73,7 +73,13 @@ func (o *openOrder) setChain(co persistence.ChainOrder, found bool) {
 		}
 	}
 	o.left = o.rec.Order.AmountIn.Gt(&o.filled)
-	o.remaining.Sub(&o.rec.Order.AmountIn, &o.filled)
+}
+
+// remainingIn is amountIn − filled, meaningful only when left.
+func (o *openOrder) remainingIn() uint256.Int {
+	var r uint256.Int
+	r.Sub(&o.rec.Order.AmountIn, &o.filled)
+	return r
 }
 
 // Key is a position in a book: trigger price, then hash.

@@ -14,7 +14,6 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/holiman/uint256"
 
 	"github.com/orderengine/orderengine/actors/kind"
 	"github.com/orderengine/orderengine/actors/order"
@@ -88,36 +87,20 @@ type Pairs struct {
 
 	mu     sync.RWMutex
 	latest BlockRef
-	// exec are the pairs' executable lists at the last evaluation, by
-	// pair; never modified once published.
-	exec map[string]*execList
+	// exec are the pairs' executable sets, by pair, as of the last
+	// evaluation (the map is replaced, never modified).
+	exec map[string]*execSet
 
 	evalMu  sync.Mutex // serialises ticks
 	metrics metrics
 	last    atomic.Pointer[Tick]
-}
-
-// Tick describes an evaluation: the block, what the pairs held and
-// decided, and how long its two parts took.
-type Tick struct {
-	Block BlockRef
-	// Open is the open orders the pairs held, Decided how many of them
-	// the evaluation decided (the others kept their decision), and
-	// Transitions how many transitions it decided.
-	Open, Decided, Transitions int
-	// Evaluation is the time to decide and publish the executable orders,
-	// Apply the time to send the transitions to the order actors (zero
-	// when none were sent).
-	Evaluation, Apply time.Duration
-}
-
-// LastTick returns the last evaluation's Tick (the zero Tick before the
-// first).
-func (p *Pairs) LastTick() Tick {
-	if t := p.last.Load(); t != nil {
-		return *t
-	}
-	return Tick{}
+	// ticks are the pairs' last evaluations (evaluate.go; evalMu).
+	ticks map[string]*pairTick
+	// dirty are the pairs changes were sent to since the last evaluation
+	// (allDirty: every pair).
+	dirtyMu  sync.Mutex
+	dirty    map[string]struct{}
+	allDirty bool
 }
 
 // New returns the pairs; feed them the stored open orders and then the
@@ -127,7 +110,8 @@ func New(opts Options) *Pairs {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	p := &Pairs{opts: opts, log: opts.Log.With("component", "pair"), wake: make(chan struct{}, 1), metrics: newMetrics()}
+	p := &Pairs{opts: opts, log: opts.Log.With("component", "pair"), wake: make(chan struct{}, 1), metrics: newMetrics(),
+		ticks: map[string]*pairTick{}}
 	seed := maphash.MakeSeed()
 	p.reg = kind.NewRegistry(opts.System, kind.Kind[string, shared]{
 		Name:  "pair",
@@ -161,7 +145,9 @@ func (p *Pairs) Changed(prev persistence.Status, rec *persistence.OrderRecord) {
 	if !prev.Open() && !rec.Status.Open() {
 		return
 	}
-	p.reg.Send(PairKey(rec.Order.TokenIn, rec.Order.TokenOut), &OrderChanged{Prev: prev, Record: rec})
+	key := PairKey(rec.Order.TokenIn, rec.Order.TokenOut)
+	p.reg.Send(key, &OrderChanged{Prev: prev, Record: rec})
+	p.markDirty(key) // after the send
 }
 
 // BlockApplied is told each block the indexer committed: every pair learns the chain records the
@@ -170,6 +156,7 @@ func (p *Pairs) Changed(prev persistence.Status, rec *persistence.OrderRecord) {
 func (p *Pairs) BlockApplied(b BlockRef, orders map[common.Hash]persistence.ChainOrder) {
 	if len(orders) > 0 {
 		p.reg.Each(func(key string) { p.reg.Send(key, &ChainChanged{Orders: orders}) })
+		p.markDirty("")
 	}
 	p.mu.Lock()
 	p.latest = b
@@ -189,6 +176,7 @@ func (p *Pairs) BlockReverted(touched []common.Hash) {
 	}
 	hashes := append([]common.Hash(nil), touched...)
 	p.reg.Each(func(key string) { p.reg.Send(key, &ChainReverted{Hashes: hashes}) })
+	p.markDirty("")
 }
 
 // Run evaluates after every applied block until ctx is done.
@@ -206,146 +194,6 @@ func (p *Pairs) Run(ctx context.Context) {
 			p.log.Warn("trigger evaluation failed", "block", ref.Number, "err", err)
 		}
 	}
-}
-
-// Evaluate runs one tick at block ref: every pair decides the open orders
-// whose decision the block may change (concurrently), the executable
-// orders are published, and the decided transitions are sent to the order
-// actors.
-func (p *Pairs) Evaluate(ctx context.Context, ref BlockRef) error {
-	p.evalMu.Lock()
-	defer p.evalMu.Unlock()
-	start := time.Now()
-	var keys []string
-	p.reg.Each(func(key string) { keys = append(keys, key) })
-	prices := make([]*big.Int, len(keys))
-	decisions := make([]*Decision, len(keys))
-	errs := make([]error, len(keys))
-	var wg sync.WaitGroup
-	for i, key := range keys {
-		wg.Go(func() {
-			prices[i] = p.price(ctx, ref, key)
-			res, err := p.reg.Request(ctx, key, &EvaluateRequest{Ref: ref, Price: prices[i]})
-			d, ok := res.(*Decision)
-			switch {
-			case err != nil:
-				errs[i] = fmt.Errorf("pair %s: %w", key, err)
-			case !ok:
-				errs[i] = errors.New("pair: unexpected answer to an evaluation")
-			case d.Err != nil:
-				errs[i] = fmt.Errorf("pair %s: %w", key, d.Err)
-			default:
-				decisions[i] = d
-			}
-		})
-	}
-	wg.Wait()
-	exec := make(map[string]*execList, len(keys))
-	tick := &Tick{Block: ref}
-	for i, d := range decisions {
-		if d == nil {
-			continue
-		}
-		tick.Open += d.Open
-		tick.Decided += d.Decided
-		tick.Transitions += len(d.Fire) + len(d.Stall) + len(d.Expire)
-		if d.Exec.tree.Len() > 0 {
-			exec[keys[i]] = d.Exec
-		}
-	}
-	err := errors.Join(errs...)
-	if err == nil { // else the executable set stays the last complete one
-		p.mu.Lock()
-		p.exec = exec
-		p.mu.Unlock()
-	}
-	tick.Evaluation = time.Since(start)
-	p.metrics.evaluated(tick.Evaluation, tick.Open, tick.Decided)
-	applying := time.Now()
-	if p.apply(ctx, decisions, prices, time.Unix(int64(ref.Time), 0).UTC()) {
-		tick.Apply = time.Since(applying)
-		p.metrics.applied(tick.Apply)
-	}
-	p.last.Store(tick)
-	return err
-}
-
-// applyConcurrency is how many decided transitions are sent at once: each
-// waits for its order actor's durable append, and concurrent appends share
-// an fsync (persistence group commit).
-const applyConcurrency = 32
-
-// apply sends the decided transitions to the order actors (each is
-// idempotent; a failure is logged and the transition is decided again at
-// the next block), and reports whether there were any to send.
-func (p *Pairs) apply(ctx context.Context, decisions []*Decision, prices []*big.Int, at time.Time) bool {
-	reg := p.opts.Registry
-	if reg == nil || (p.opts.Drive != nil && !p.opts.Drive()) {
-		return false
-	}
-	var jobs []func()
-	for i, d := range decisions {
-		if d == nil {
-			continue
-		}
-		for _, t := range d.Expire {
-			jobs = append(jobs, func() {
-				if _, err := reg.Expire(ctx, t.Hash, t.Chain, at); err != nil {
-					p.log.Warn("expire", "order", t.Hash, "err", err)
-				}
-			})
-		}
-		var u uint256.Int
-		if prices[i] != nil && !u.SetFromBig(prices[i]) {
-			for _, t := range d.Fire {
-				jobs = append(jobs, func() {
-					if _, err := reg.Trigger(ctx, t.Hash, &u, t.Chain, at); err != nil {
-						p.log.Warn("trigger", "order", t.Hash, "err", err)
-					}
-				})
-			}
-		}
-		for _, t := range d.Stall {
-			jobs = append(jobs, func() {
-				if _, err := reg.Stall(ctx, t.Hash, t.Stalled, t.Chain, at); err != nil {
-					p.log.Warn("stall", "order", t.Hash, "err", err)
-				}
-			})
-		}
-	}
-	if len(jobs) == 0 {
-		return false
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(applyConcurrency, len(jobs)) {
-		wg.Go(func() {
-			for i := next.Add(1) - 1; i < int64(len(jobs)); i = next.Add(1) - 1 {
-				jobs[i]()
-			}
-		})
-	}
-	wg.Wait()
-	return true
-}
-
-// price is the pair's oracle price at the block (nil when unknown).
-func (p *Pairs) price(ctx context.Context, ref BlockRef, key string) *big.Int {
-	in, out, ok := pairTokens(key)
-	if p.opts.Prices == nil || !ok {
-		return nil
-	}
-	usdIn, err1 := p.opts.Prices.Answer(ctx, ref.Hash, ref.Time, in)
-	usdOut, err2 := p.opts.Prices.Answer(ctx, ref.Hash, ref.Time, out)
-	dec, err3 := p.opts.Prices.Decimals(ctx, ref.Hash, out)
-	if err1 != nil || err2 != nil || err3 != nil {
-		return nil
-	}
-	price, ok := OraclePrice(usdIn, usdOut, dec)
-	if !ok {
-		return nil
-	}
-	return price
 }
 
 // Page asks a pair's book for a page. A pair without an actor answers an
@@ -378,24 +226,27 @@ func (p *Pairs) Executable(pair string) []Executable {
 
 // EachExecutable calls fn, in hash order, with the orders executable at the
 // last evaluation whose hash is above after, optionally of one pair ("" =
-// all), until fn returns false. The pairs' lists are merged as fn is
-// called, so a caller that stops early pays for what it saw.
+// all), until fn returns false. The pairs' sets are merged as fn is
+// called, a chunk of each at a time, so a caller that stops early pays for
+// what it saw; a walk during an evaluation sees a pair's set before or
+// after the evaluation changed it, chunk by chunk, never a set half
+// changed.
 func (p *Pairs) EachExecutable(pair string, after common.Hash, fn func(Executable) bool) {
 	p.mu.RLock()
 	exec := p.exec
 	p.mu.RUnlock()
-	var lists []*execList
+	var sets []*execSet
 	if pair != "" {
-		if l := exec[strings.ToLower(pair)]; l != nil {
-			lists = append(lists, l)
+		if s := exec[strings.ToLower(pair)]; s != nil {
+			sets = append(sets, s)
 		}
 	} else {
-		lists = make([]*execList, 0, len(exec))
-		for _, l := range exec {
-			lists = append(lists, l)
+		sets = make([]*execSet, 0, len(exec))
+		for _, s := range exec {
+			sets = append(sets, s)
 		}
 	}
-	eachExecutable(lists, after, fn)
+	eachExecutable(sets, after, fn)
 }
 
 // Record reads an order's record from the store (found false: unknown),

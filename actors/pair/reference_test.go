@@ -158,8 +158,9 @@ func (a *refPair) decide(m *EvaluateRequest, o *openOrder, d *refDecision, chang
 		return nil, nil
 	}
 	x := func() *Executable {
+		remaining := o.remainingIn()
 		return &Executable{Hash: o.Hash, Pair: a.key, Class: o.rec.Class, Maker: o.rec.Order.Maker, TokenIn: o.rec.Order.TokenIn,
-			FillIn: o.remaining.ToBig(), Price: price, Block: ref.Number}
+			FillIn: remaining.ToBig(), Price: price, Block: ref.Number}
 	}
 	triggered := !o.rec.TriggeredAt.IsZero()
 	fire := func() {

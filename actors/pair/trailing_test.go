@@ -53,7 +53,7 @@ func (e *diffEnv) fillAll(h common.Hash) {
 func (e *diffEnv) at(now uint64, price int64, h common.Hash) bool {
 	e.now, e.price = now, big.NewInt(price)
 	e.evaluate(int(e.block))
-	return e.act.trig.exec.tree.Has(e.act.orders[h])
+	return e.act.trig.exec.tree.Has(h)
 }
 
 // A trailing order's peak does not follow the price while nothing of it

@@ -39,7 +39,7 @@ type triggers struct {
 	pending   map[common.Hash]struct{}
 	deadlines timeHeap // by deadline; an entry holds for its version only
 	dcaDue    timeHeap // by the next change of the DCA schedule (dcaAt)
-	exec      execSet
+	exec      *execSet
 	peaks     peaks
 }
 
@@ -84,7 +84,7 @@ func (a *pairActor) replaced(old, n *openOrder) {
 // removed forgets the trigger state of o, which closed.
 func (a *pairActor) removed(o *openOrder) {
 	t := &a.trig
-	t.exec.drop(o)
+	t.exec.dropNow(o)
 	delete(t.pending, o.Hash)
 	if o.rec.Class == chain.ClassTrailing {
 		// The order's row goes now, unsynced: a restart before the next
@@ -139,6 +139,7 @@ func (a *pairActor) evaluate(m *EvaluateRequest) *Decision {
 	for _, o := range cands {
 		if err := a.prepare(o, now); err != nil {
 			t.evaluated, d.Err = false, err // decide every order at the next block
+			t.exec.discard()
 			return d
 		}
 	}
@@ -163,13 +164,21 @@ func (a *pairActor) evaluate(m *EvaluateRequest) *Decision {
 	t.peaks.sweep()
 	if err := t.peaks.writes.commit(a.store, pebble.Sync); err != nil {
 		t.evaluated, d.Err = false, err
+		t.exec.discard()
 		return d
 	}
+	t.exec.commit(m.Ref.Number, price)
 	t.evaluated, t.time, t.price = true, now, price
 	t.dirty = t.dirty[:0]
 	a.compactTriggers()
-	d.Decided = len(cands)
-	d.Exec = &execList{pair: a.key, price: price, block: m.Ref.Number, tree: t.exec.snapshot()}
+	d.Decided, d.Quiet = len(cands), len(t.pending) == 0
+	if at, ok := t.deadlines.next(); ok {
+		d.Next = at + 1 // an order is open at its deadline
+	}
+	if at, ok := t.dcaDue.next(); ok && (d.Next == 0 || at < d.Next) {
+		d.Next = at
+	}
+	d.Exec = t.exec
 	return d
 }
 
