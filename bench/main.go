@@ -21,6 +21,9 @@
 //	              passivated, closed)
 //	restart       store N orders, cancel a share, reopen the engine on the
 //	              same directory: time until the first order read
+//	triggers      N open orders over P pairs loaded through the order
+//	              journal: memory per open order, idle CPU, evaluation
+//	              times of blocks with a price move
 //	route         GET /v1/route against a running server
 //	webhooks      signed deliveries/s and enqueue-to-delivery latency to
 //	              100 endpoints on a local receiver
@@ -58,6 +61,7 @@ func modes() map[string]mode {
 		"order-memory":     {"heap and RSS per order at scale: open with actors live, passivated, closed", runOrderMemory},
 		"restart":          {"time to reopen the engine on a store of N orders until the first order read", runRestart},
 		"route":            {"GET /v1/route against a running server: rate, percentiles, answers by code", runRouteLoad},
+		"triggers":         {"open orders loaded through the journal: memory per open order, idle CPU, evaluation times of price moves", runTriggers},
 		"webhooks":         {"signed deliveries/s and enqueue-to-delivery latency, 100 endpoints, local receiver", runWebhooks},
 	}
 }
