@@ -99,10 +99,21 @@ func (s *execSet) dropNow(o *openOrder) {
 	}
 }
 
-// discard forgets the changes of an evaluation that failed.
+// discard forgets the changes of an evaluation (applied, or of one that
+// failed). A large list is let go: the first evaluation of a pair lists
+// every executable order at once.
 func (s *execSet) discard() {
-	clear(s.changes)
-	s.changes = s.changes[:0]
+	s.changes = reuse(s.changes)
+}
+
+// reuse empties a slice for the next evaluation, keeping its array unless
+// it grew large.
+func reuse[T any](s []T) []T {
+	if cap(s) > 4096 {
+		return nil
+	}
+	clear(s)
+	return s[:0]
 }
 
 // restamp sets the block and price of a list that the block does not

@@ -169,7 +169,7 @@ func (a *pairActor) evaluate(m *EvaluateRequest) *Decision {
 	}
 	t.exec.commit(m.Ref.Number, price)
 	t.evaluated, t.time, t.price = true, now, price
-	t.dirty = t.dirty[:0]
+	t.dirty = reuse(t.dirty)
 	a.compactTriggers()
 	d.Decided, d.Quiet = len(cands), len(t.pending) == 0
 	if at, ok := t.deadlines.next(); ok {
@@ -188,7 +188,7 @@ func (a *pairActor) rescheduleAll(take func(*openOrder)) {
 	clear(t.pending)
 	clear(t.deadlines)
 	clear(t.dcaDue)
-	t.dirty, t.deadlines, t.dcaDue = t.dirty[:0], t.deadlines[:0], t.dcaDue[:0]
+	t.dirty, t.deadlines, t.dcaDue = reuse(t.dirty), t.deadlines[:0], t.dcaDue[:0]
 	for _, o := range a.orders {
 		o.dcaAt = 0
 		if o.traits.Deadline != 0 {
