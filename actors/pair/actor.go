@@ -56,6 +56,8 @@ type EvaluateRequest struct {
 	Price *big.Int
 	reply chan<- evalAnswer
 	index int
+	// report asks for the changes of the executable set.
+	report bool
 }
 
 // Decision answers EvaluateRequest: the pair's executable set (as the
@@ -75,7 +77,10 @@ type Decision struct {
 	// price changes nothing unless an order or its chain facts change.
 	Next  uint64
 	Quiet bool
-	Err   error
+	// Changes are the changes of the executable set since the pair's last
+	// evaluation, when asked for.
+	Changes []ExecutableChange
+	Err     error
 }
 
 // Transition is a decided transition of one order.

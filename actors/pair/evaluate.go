@@ -128,6 +128,7 @@ func (p *Pairs) Evaluate(ctx context.Context, ref BlockRef) error {
 	}
 	prices := p.prices(ctx, ref, ticks)
 	dirty, allDirty := p.takeDirty()
+	report := p.watching.Load() > 0
 	asked := make([]bool, len(keys))
 	answers := make(chan evalAnswer, len(keys)) // an answer after the timeout never blocks its pair
 	tick := &Tick{Block: ref}
@@ -135,7 +136,7 @@ func (p *Pairs) Evaluate(ctx context.Context, ref BlockRef) error {
 		if _, changed := dirty[key]; !changed && !allDirty && ticks[i].unchanged(ref, prices[i]) {
 			continue
 		}
-		p.reg.Send(key, &EvaluateRequest{Ref: ref, Price: prices[i], reply: answers, index: i})
+		p.reg.Send(key, &EvaluateRequest{Ref: ref, Price: prices[i], reply: answers, index: i, report: report})
 		asked[i] = true
 		tick.Asked++
 	}
@@ -170,6 +171,9 @@ func (p *Pairs) Evaluate(ctx context.Context, ref BlockRef) error {
 				delete(p.ticks, key)
 			}
 		}
+	}
+	if report {
+		p.report(ref, decisions)
 	}
 	tick.Evaluation = time.Since(start)
 	p.metrics.evaluated(tick.Evaluation, tick.Open, tick.Decided)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"container/heap"
 	"math/big"
+	"slices"
 	"sync"
 
 	"github.com/RaduBerinde/btreemap"
@@ -45,6 +46,9 @@ type execSet struct {
 	block uint64
 	// changes are the running evaluation's (the actor's own).
 	changes []execChange
+	// closed are the entries taken off since the last commit because
+	// their orders closed, as they were listed (the actor's own).
+	closed []ExecutableChange
 }
 
 // execChange is a change of an execSet: o listed with fill, or (drop) the
@@ -76,27 +80,48 @@ func (s *execSet) drop(o *openOrder) {
 }
 
 // commit applies the changes and sets the block and price of the list.
-func (s *execSet) commit(block uint64, price *big.Int) {
+// With report it returns what changed since the last commit (see
+// ExecutableChange), in hash order.
+func (s *execSet) commit(block uint64, price *big.Int, report bool) []ExecutableChange {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	var out []ExecutableChange
+	if report {
+		out = append(out, s.closed...)
+	}
 	for _, c := range s.changes {
-		if c.drop {
-			s.tree.Delete(c.h)
-		} else {
+		if !c.drop {
 			s.tree.ReplaceOrInsert(c.h, c.it)
+			continue
+		}
+		if _, old, ok := s.tree.Delete(c.h); ok && report {
+			out = append(out, ExecutableChange{Executable: s.render(old, s.price, s.block), Delisted: true})
 		}
 	}
 	s.block, s.price = block, price
+	if report {
+		for _, c := range s.changes {
+			if !c.drop {
+				out = append(out, ExecutableChange{Executable: s.render(c.it, price, block)})
+			}
+		}
+		slices.SortStableFunc(out, func(a, b ExecutableChange) int { return cmpHash(a.Hash, b.Hash) })
+	}
+	s.closed = reuse(s.closed)
 	s.discard()
+	return out
 }
 
 // dropNow takes o (any version of it) off the list at once: it closed.
 func (s *execSet) dropNow(o *openOrder) {
-	if s.tree.Has(o.Hash) {
-		s.mu.Lock()
-		s.tree.Delete(o.Hash)
-		s.mu.Unlock()
+	if !s.tree.Has(o.Hash) {
+		return
 	}
+	s.mu.Lock()
+	if _, old, ok := s.tree.Delete(o.Hash); ok {
+		s.closed = append(s.closed, ExecutableChange{Executable: s.render(old, s.price, s.block), Delisted: true})
+	}
+	s.mu.Unlock()
 }
 
 // discard forgets the changes of an evaluation (applied, or of one that
@@ -122,13 +147,6 @@ func (s *execSet) restamp(block uint64, price *big.Int) {
 	s.mu.Lock()
 	s.block, s.price = block, price
 	s.mu.Unlock()
-}
-
-// size returns the number of listed orders.
-func (s *execSet) size() int {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.tree.Len()
 }
 
 func sameAmount(a, b *big.Int) bool {
@@ -187,14 +205,17 @@ func (c *execCursor) refill() {
 }
 
 // executable renders the cursor's entry it.
-func (c *execCursor) executable(it execItem) Executable {
+func (c *execCursor) executable(it execItem) Executable { return c.set.render(it, c.price, c.block) }
+
+// render is the set's entry it as an Executable at a block and price.
+func (s *execSet) render(it execItem, price *big.Int, block uint64) Executable {
 	o, fill := it.o, it.fill
 	if fill == nil {
 		r := o.remainingIn()
 		fill = r.ToBig()
 	}
-	return Executable{Hash: o.Hash, Pair: c.set.pair, Class: o.rec.Class, Maker: o.rec.Order.Maker, TokenIn: o.rec.Order.TokenIn,
-		FillIn: fill, Price: c.price, Block: c.block}
+	return Executable{Hash: o.Hash, Pair: s.pair, Class: o.rec.Class, Maker: o.rec.Order.Maker, TokenIn: o.rec.Order.TokenIn,
+		FillIn: fill, Price: price, Block: block}
 }
 
 // cursorHeap orders the cursors by their next entry's hash.

@@ -101,6 +101,10 @@ type Pairs struct {
 	dirtyMu  sync.Mutex
 	dirty    map[string]struct{}
 	allDirty bool
+	// watch are the executable set's watchers (changes.go), watching
+	// their number.
+	watch    watchers
+	watching atomic.Int32
 }
 
 // New returns the pairs; feed them the stored open orders and then the

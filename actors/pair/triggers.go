@@ -167,7 +167,7 @@ func (a *pairActor) evaluate(m *EvaluateRequest) *Decision {
 		t.exec.discard()
 		return d
 	}
-	t.exec.commit(m.Ref.Number, price)
+	d.Changes = t.exec.commit(m.Ref.Number, price, m.report)
 	t.evaluated, t.time, t.price = true, now, price
 	t.dirty = reuse(t.dirty)
 	a.compactTriggers()
