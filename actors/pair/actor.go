@@ -151,7 +151,7 @@ func (a *pairActor) orderChanged(m *OrderChanged) {
 		}
 		return
 	}
-	if old != nil && old.rec.Version > rec.Version {
+	if old != nil && old.version > rec.Version {
 		return // a late message about an older version
 	}
 	co, found, err := a.chain.ChainOrder(rec.Hash)

@@ -420,7 +420,7 @@ func (e *diffEnv) boundary() *big.Int {
 	slices.SortFunc(trailing, func(a, b common.Hash) int { return strings.Compare(a.Hex(), b.Hex()) })
 	if len(trailing) > 0 && e.rng.IntN(2) == 0 {
 		h := trailing[e.rng.IntN(len(trailing))]
-		t := e.ref.orders[h].traits.TrailPpm()
+		t := e.ref.orders[h].trailPpm
 		if t < ppm {
 			v := new(big.Int).Mul(e.ref.peaks[h], big.NewInt(int64(ppm-t)))
 			v.Quo(v, bigPpm)

@@ -214,7 +214,7 @@ func (s *execSet) render(it execItem, price *big.Int, block uint64) Executable {
 		r := o.remainingIn()
 		fill = r.ToBig()
 	}
-	return Executable{Hash: o.Hash, Pair: s.pair, Class: o.rec.Class, Maker: o.rec.Order.Maker, TokenIn: o.rec.Order.TokenIn,
+	return Executable{Hash: o.Hash, Pair: s.pair, Class: o.class, Maker: o.maker, TokenIn: o.tokenIn,
 		FillIn: fill, Price: price, Block: block}
 }
 

@@ -42,7 +42,7 @@ var (
 )
 
 func byTrail(a, b *openOrder) int {
-	ta, tb := a.traits.TrailPpm(), b.traits.TrailPpm()
+	ta, tb := a.trailPpm, b.trailPpm
 	switch {
 	case ta < tb:
 		return -1
@@ -198,8 +198,8 @@ func (p *peaks) freshID() uint64 {
 // setTheta re-files g after its peak or its smallest trailPpm changed.
 func (p *peaks) setTheta(g *peakGroup) {
 	theta := minusOne
-	if o, _, ok := g.members.Min(); ok && o.traits.TrailPpm() < ppm {
-		theta = new(big.Int).Mul(g.peak, big.NewInt(int64(ppm-o.traits.TrailPpm())))
+	if o, _, ok := g.members.Min(); ok && o.trailPpm < ppm {
+		theta = new(big.Int).Mul(g.peak, big.NewInt(int64(ppm-o.trailPpm)))
 	}
 	if theta.Cmp(g.theta) == 0 {
 		return
@@ -344,7 +344,7 @@ func (p *peaks) hits(price *big.Int, fn func(*openOrder)) {
 			return
 		}
 		for o := range g.members.Ascend(all, btreemap.Max[*openOrder]()) {
-			t := o.traits.TrailPpm()
+			t := o.trailPpm
 			if t >= ppm || v.Mul(g.peak, big.NewInt(int64(ppm-t))).Cmp(x) < 0 {
 				break
 			}
@@ -375,4 +375,4 @@ func rowOf(peak *big.Int, block uint64) *State {
 	return &State{Peak: peak.String(), PeakBlock: block}
 }
 
-func triggered(o *openOrder) bool { return !o.rec.TriggeredAt.IsZero() }
+func triggered(o *openOrder) bool { return o.fired }

@@ -66,7 +66,7 @@ func (a *refPair) orderChanged(m *OrderChanged) {
 		}
 		return
 	}
-	if old != nil && old.rec.Version > rec.Version {
+	if old != nil && old.version > rec.Version {
 		return
 	}
 	co, found, err := a.chain.ChainOrder(rec.Hash)
@@ -148,7 +148,7 @@ func (a *refPair) evaluate(m *EvaluateRequest) *refDecision {
 // transitions it needs in d.
 func (a *refPair) decide(m *EvaluateRequest, o *openOrder, d *refDecision, changed map[common.Hash]*big.Int) (*Executable, error) {
 	ref, price := m.Ref, m.Price
-	if o.traits.Deadline != 0 && ref.Time > o.traits.Deadline {
+	if o.deadline != 0 && ref.Time > o.deadline {
 		if t, ok := a.transition(o); ok {
 			d.Expire = append(d.Expire, t)
 		}
@@ -159,10 +159,10 @@ func (a *refPair) decide(m *EvaluateRequest, o *openOrder, d *refDecision, chang
 	}
 	x := func() *Executable {
 		remaining := o.remainingIn()
-		return &Executable{Hash: o.Hash, Pair: a.key, Class: o.rec.Class, Maker: o.rec.Order.Maker, TokenIn: o.rec.Order.TokenIn,
+		return &Executable{Hash: o.Hash, Pair: a.key, Class: o.class, Maker: o.maker, TokenIn: o.tokenIn,
 			FillIn: remaining.ToBig(), Price: price, Block: ref.Number}
 	}
-	triggered := !o.rec.TriggeredAt.IsZero()
+	triggered := o.fired
 	fire := func() {
 		if !triggered {
 			if t, ok := a.transition(o); ok {
@@ -170,9 +170,9 @@ func (a *refPair) decide(m *EvaluateRequest, o *openOrder, d *refDecision, chang
 			}
 		}
 	}
-	switch o.rec.Class {
+	switch o.class {
 	case chain.ClassLimit:
-		if price != nil && cmpPrice(price, &o.rec.Order.TriggerPrice) < 0 {
+		if price != nil && cmpPrice(price, &o.Price) < 0 {
 			return nil, nil
 		}
 		return x(), nil
@@ -180,9 +180,9 @@ func (a *refPair) decide(m *EvaluateRequest, o *openOrder, d *refDecision, chang
 		if price == nil {
 			return nil, nil
 		}
-		hit := StopLossHit(price, &o.rec.Order.TriggerPrice)
-		if o.rec.Class == chain.ClassTakeProfit {
-			hit = TakeProfitHit(price, &o.rec.Order.TriggerPrice)
+		hit := StopLossHit(price, &o.Price)
+		if o.class == chain.ClassTakeProfit {
+			hit = TakeProfitHit(price, &o.Price)
 		}
 		if !hit {
 			return nil, nil
@@ -209,7 +209,7 @@ func (a *refPair) decide(m *EvaluateRequest, o *openOrder, d *refDecision, chang
 }
 
 func (a *refPair) transition(o *openOrder) (Transition, bool) {
-	v, err := a.chain.OrderView(o.Hash, o.rec.Order.Maker, o.traits.Nonce)
+	v, err := a.chain.OrderView(o.Hash, o.maker, o.nonce)
 	if err != nil {
 		return Transition{}, false
 	}
@@ -229,21 +229,21 @@ func (a *refPair) trail(o *openOrder, price *big.Int, changed map[common.Hash]*b
 		changed[o.Hash] = next
 	}
 	a.peaks[o.Hash] = next
-	return TrailingHit(next, price, o.traits.TrailPpm()), nil
+	return TrailingHit(next, price, o.trailPpm), nil
 }
 
 func (a *refPair) dca(m *EvaluateRequest, o *openOrder, d *refDecision, x func() *Executable) *Executable {
-	p := o.rec.DCA
+	p := o.dca
 	if p == nil {
 		return nil
 	}
 	st := EvaluateDCA(DCA{
-		AmountIn: o.rec.Order.AmountIn.ToBig(), FilledIn: o.filled.ToBig(), TotalExecutions: p.TotalExecutions, Executions: o.executions,
+		AmountIn: o.amountIn.ToBig(), FilledIn: o.filled.ToBig(), TotalExecutions: p.TotalExecutions, Executions: o.executions,
 		IntervalSeconds: p.IntervalSeconds, FlexibilityPpm: p.FlexibilityPpm, ShortCircuit: p.ShortCircuit,
-		PriceGated: p.PriceGated, TriggerPrice: o.rec.Order.TriggerPrice.ToBig(), AcceptedAt: uint64(o.rec.CreatedAt.Unix()),
+		PriceGated: p.PriceGated, TriggerPrice: o.Price.ToBig(), AcceptedAt: uint64(o.accepted().Unix()),
 		FirstExecution: o.firstExecution, LastExecution: o.lastExecution,
 	}, m.Ref.Time, m.Price)
-	if st.Stalled != o.rec.Stalled {
+	if st.Stalled != o.stalled {
 		if t, ok := a.transition(o); ok {
 			t.Stalled = st.Stalled
 			d.Stall = append(d.Stall, t)

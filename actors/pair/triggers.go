@@ -55,15 +55,15 @@ type verdict struct {
 // canTrail reports whether o's peak follows the price (its deadline
 // aside): a trailing order not yet triggered with something left to fill.
 func canTrail(o *openOrder) bool {
-	return o.rec.Class == chain.ClassTrailing && o.left && !triggered(o)
+	return o.class == chain.ClassTrailing && o.left && !triggered(o)
 }
 
 // added registers o, a new version of an order or a new one.
 func (a *pairActor) added(o *openOrder) {
 	t := &a.trig
 	t.dirty = append(t.dirty, o.Hash)
-	if o.traits.Deadline != 0 {
-		t.deadlines.push(timed{at: o.traits.Deadline, o: o})
+	if o.deadline != 0 {
+		t.deadlines.push(timed{at: o.deadline, o: o})
 	}
 	a.compactTriggers()
 }
@@ -86,7 +86,7 @@ func (a *pairActor) removed(o *openOrder) {
 	t := &a.trig
 	t.exec.dropNow(o)
 	delete(t.pending, o.Hash)
-	if o.rec.Class == chain.ClassTrailing {
+	if o.class == chain.ClassTrailing {
 		// The order's row goes now, unsynced: a restart before the next
 		// evaluation would otherwise leave it behind. What else is queued
 		// is as consistent now as at the evaluation.
@@ -191,8 +191,8 @@ func (a *pairActor) rescheduleAll(take func(*openOrder)) {
 	t.dirty, t.deadlines, t.dcaDue = reuse(t.dirty), t.deadlines[:0], t.dcaDue[:0]
 	for _, o := range a.orders {
 		o.dcaAt = 0
-		if o.traits.Deadline != 0 {
-			t.deadlines.push(timed{at: o.traits.Deadline, o: o})
+		if o.deadline != 0 {
+			t.deadlines.push(timed{at: o.deadline, o: o})
 		}
 		take(o)
 	}
@@ -265,7 +265,7 @@ func clampPrice(v *uint256.Int, price *big.Int) {
 // trailing order past its deadline out of its group before the price moves
 // the groups.
 func (a *pairActor) prepare(o *openOrder, now uint64) error {
-	if o.rec.Class != chain.ClassTrailing {
+	if o.class != chain.ClassTrailing {
 		return nil
 	}
 	p := &a.trig.peaks
@@ -274,7 +274,7 @@ func (a *pairActor) prepare(o *openOrder, now uint64) error {
 			return err
 		}
 	}
-	if o.group != nil && o.traits.Deadline != 0 && now > o.traits.Deadline {
+	if o.group != nil && o.deadline != 0 && now > o.deadline {
 		p.leave(o, true)
 	}
 	return nil
@@ -284,7 +284,7 @@ func (a *pairActor) prepare(o *openOrder, now uint64) error {
 // recorded in d.
 func (a *pairActor) decide(m *EvaluateRequest, o *openOrder, d *Decision) verdict {
 	now, price := m.Ref.Time, m.Price
-	if o.traits.Deadline != 0 && now > o.traits.Deadline {
+	if o.deadline != 0 && now > o.deadline {
 		if t, ok := a.transition(o); ok {
 			d.Expire = append(d.Expire, t)
 		}
@@ -302,8 +302,8 @@ func (a *pairActor) decide(m *EvaluateRequest, o *openOrder, d *Decision) verdic
 		}
 		return verdict{exec: true, pending: untriggered}
 	}
-	trigger := &o.rec.Order.TriggerPrice
-	switch o.rec.Class {
+	trigger := &o.Price
+	switch o.class {
 	case chain.ClassLimit:
 		return verdict{exec: price == nil || cmpPrice(price, trigger) >= 0}
 	case chain.ClassStopLoss:
@@ -323,7 +323,7 @@ func (a *pairActor) decide(m *EvaluateRequest, o *openOrder, d *Decision) verdic
 		if price == nil {
 			return verdict{}
 		}
-		if peak := a.trig.peaks.join(o, price); !TrailingHit(peak, price, o.traits.TrailPpm()) {
+		if peak := a.trig.peaks.join(o, price); !TrailingHit(peak, price, o.trailPpm) {
 			return verdict{}
 		}
 		return fire()
@@ -337,7 +337,7 @@ func (a *pairActor) decide(m *EvaluateRequest, o *openOrder, d *Decision) verdic
 // decided on: the chain record of the pair's view and the nonce's state in
 // the chain read model.
 func (a *pairActor) transition(o *openOrder) (Transition, bool) {
-	v, err := a.chain.OrderView(o.Hash, o.rec.Order.Maker, o.traits.Nonce)
+	v, err := a.chain.OrderView(o.Hash, o.maker, o.nonce)
 	if err != nil {
 		a.log.Warn("pair: chain facts", "order", o.Hash, "err", err)
 		return Transition{}, false
@@ -347,14 +347,14 @@ func (a *pairActor) transition(o *openOrder) (Transition, bool) {
 
 // dca decides a dca order and queues the next point of its schedule.
 func (a *pairActor) dca(m *EvaluateRequest, o *openOrder, d *Decision) verdict {
-	p := o.rec.DCA
+	p := o.dca
 	if p == nil {
 		return verdict{}
 	}
 	in := DCA{
-		AmountIn: o.rec.Order.AmountIn.ToBig(), FilledIn: o.filled.ToBig(), TotalExecutions: p.TotalExecutions, Executions: o.executions,
+		AmountIn: o.amountIn.ToBig(), FilledIn: o.filled.ToBig(), TotalExecutions: p.TotalExecutions, Executions: o.executions,
 		IntervalSeconds: p.IntervalSeconds, FlexibilityPpm: p.FlexibilityPpm, ShortCircuit: p.ShortCircuit,
-		PriceGated: p.PriceGated, TriggerPrice: o.rec.Order.TriggerPrice.ToBig(), AcceptedAt: uint64(o.rec.CreatedAt.Unix()),
+		PriceGated: p.PriceGated, TriggerPrice: o.Price.ToBig(), AcceptedAt: uint64(o.accepted().Unix()),
 		FirstExecution: o.firstExecution, LastExecution: o.lastExecution,
 	}
 	st := EvaluateDCA(in, m.Ref.Time, m.Price)
@@ -363,7 +363,7 @@ func (a *pairActor) dca(m *EvaluateRequest, o *openOrder, d *Decision) verdict {
 		a.trig.dcaDue.push(timed{at: at, o: o})
 	}
 	var out verdict
-	if st.Stalled != o.rec.Stalled {
+	if st.Stalled != o.stalled {
 		if t, ok := a.transition(o); ok {
 			t.Stalled = st.Stalled
 			d.Stall = append(d.Stall, t)
