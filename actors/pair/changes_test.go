@@ -11,9 +11,6 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/holiman/uint256"
-
-	"github.com/orderengine/orderengine/persistence"
 )
 
 // A watcher that reads the executable set once and then applies the
@@ -60,22 +57,7 @@ func TestWatchersFollowTheExecutableSet(t *testing.T) {
 		env.mu.Lock()
 		hashes := slices.Clone(env.hashes)
 		env.mu.Unlock()
-		at := time.Unix(int64(ref.Time), 0).UTC()
-		for range 5 {
-			h := hashes[rng.IntN(len(hashes))]
-			switch rng.IntN(3) {
-			case 0:
-				_ = env.registry.Cancel(ctx, h) // NOT_CANCELLABLE once closed
-			case 1:
-				if _, err := env.registry.Expire(ctx, h, persistence.ChainView{}, at); err != nil {
-					t.Fatal(err)
-				}
-			case 2:
-				if _, err := env.registry.Trigger(ctx, h, uint256.NewInt(1_000_000), persistence.ChainView{}, at); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
+		env.randomTransitions(t, rng, hashes, 5, time.Unix(int64(ref.Time), 0).UTC())
 		if err := env.engine.Evaluate(ctx, ref); err != nil {
 			t.Fatal(err)
 		}

@@ -221,16 +221,7 @@ func (p *Pairs) prices(ctx context.Context, ref BlockRef, ticks []*pairTick) []*
 	if p.opts.Prices == nil {
 		return out
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(priceConcurrency, len(ticks)) {
-		wg.Go(func() {
-			for i := next.Add(1) - 1; i < int64(len(ticks)); i = next.Add(1) - 1 {
-				out[i] = p.price(ctx, ref, ticks[i])
-			}
-		})
-	}
-	wg.Wait()
+	parallel(len(ticks), priceConcurrency, func(i int) { out[i] = p.price(ctx, ref, ticks[i]) })
 	return out
 }
 
@@ -298,15 +289,21 @@ func (p *Pairs) apply(ctx context.Context, decisions []*Decision, prices []*big.
 	if len(jobs) == 0 {
 		return false
 	}
+	parallel(len(jobs), applyConcurrency, func(i int) { jobs[i]() })
+	return true
+}
+
+// parallel calls fn(0) to fn(n-1) from at most workers goroutines and
+// returns when all have returned.
+func parallel(n, workers int, fn func(i int)) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(applyConcurrency, len(jobs)) {
+	for range min(workers, n) {
 		wg.Go(func() {
-			for i := next.Add(1) - 1; i < int64(len(jobs)); i = next.Add(1) - 1 {
-				jobs[i]()
+			for i := next.Add(1) - 1; i < int64(n); i = next.Add(1) - 1 {
+				fn(int(i))
 			}
 		})
 	}
 	wg.Wait()
-	return true
 }

@@ -120,26 +120,34 @@ func TestPairsFollowTheChangeFeed(t *testing.T) {
 		env.mu.Lock()
 		hashes := append([]common.Hash(nil), env.hashes...)
 		env.mu.Unlock()
-		for range 30 {
-			h := hashes[rng.IntN(len(hashes))]
-			switch rng.IntN(3) {
-			case 0:
-				_ = env.registry.Cancel(ctx, h) // NOT_CANCELLABLE once closed
-			case 1:
-				if _, err := env.registry.Expire(ctx, h, persistence.ChainView{}, at); err != nil {
-					t.Fatal(err)
-				}
-			case 2:
-				if _, err := env.registry.Trigger(ctx, h, uint256.NewInt(400000), persistence.ChainView{}, at); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
+		env.randomTransitions(t, rng, hashes, 30, at)
 		if err := env.engine.Evaluate(ctx, ref); err != nil {
 			t.Fatal(err)
 		}
 		sameAsFresh(t, env, env.engine, ref)
 		t.Logf("round %d: %d open, %d executable", round, len(books(t, env.engine)), len(env.engine.Executable("")))
+	}
+}
+
+// randomTransitions cancels, expires or triggers n orders drawn from
+// hashes, as their order actors decide (a closed order refuses).
+func (e *synthEnv) randomTransitions(t *testing.T, rng *rand.Rand, hashes []common.Hash, n int, at time.Time) {
+	t.Helper()
+	ctx := context.Background()
+	for range n {
+		h := hashes[rng.IntN(len(hashes))]
+		switch rng.IntN(3) {
+		case 0:
+			_ = e.registry.Cancel(ctx, h) // NOT_CANCELLABLE once closed
+		case 1:
+			if _, err := e.registry.Expire(ctx, h, persistence.ChainView{}, at); err != nil {
+				t.Fatal(err)
+			}
+		case 2:
+			if _, err := e.registry.Trigger(ctx, h, uint256.NewInt(400000), persistence.ChainView{}, at); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package pair
 
 import (
+	"cmp"
 	"math/big"
 	"math/rand/v2"
 
@@ -42,12 +43,8 @@ var (
 )
 
 func byTrail(a, b *openOrder) int {
-	ta, tb := a.trailPpm, b.trailPpm
-	switch {
-	case ta < tb:
-		return -1
-	case ta > tb:
-		return 1
+	if c := cmp.Compare(a.trailPpm, b.trailPpm); c != 0 {
+		return c
 	}
 	return byHash(a, b)
 }
@@ -56,24 +53,14 @@ func byPeak(a, b *peakGroup) int {
 	if c := a.peak.Cmp(b.peak); c != 0 {
 		return c
 	}
-	return cmpID(a.id, b.id)
+	return cmp.Compare(a.id, b.id)
 }
 
 func byTheta(a, b *peakGroup) int {
 	if c := b.theta.Cmp(a.theta); c != 0 {
 		return c
 	}
-	return cmpID(a.id, b.id)
-}
-
-func cmpID(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+	return cmp.Compare(a.id, b.id)
 }
 
 // base is the stored peak of a trailing order that is in no group, and
