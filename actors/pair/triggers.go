@@ -87,10 +87,12 @@ func (a *pairActor) removed(o *openOrder) {
 	t.exec.dropNow(o)
 	delete(t.pending, o.Hash)
 	if o.class == chain.ClassTrailing {
-		// The order's row goes now, unsynced: a restart before the next
-		// evaluation would otherwise leave it behind. What else is queued
-		// is as consistent now as at the evaluation.
+		// The order's row goes now (with its group's, if it was the last
+		// member), unsynced: a restart before the next evaluation would
+		// otherwise leave them behind. What else is queued is as
+		// consistent now as at the evaluation.
 		t.peaks.closed(o)
+		t.peaks.sweep()
 		if err := t.peaks.writes.commit(a.store, pebble.NoSync); err != nil {
 			a.log.Error("pair: trigger state", "pair", a.key, "err", err)
 		}
