@@ -141,15 +141,23 @@ func TestBookShrinksAfterItEmpties(t *testing.T) {
 	}
 }
 
-// A pair that never evaluates (no chain, or a chain that stopped) does not
-// keep its closed orders alive in its trigger index: the changes it keeps
-// for its next evaluation, its time heaps and its queued t/ rows stay
-// bounded, whatever the churn.
+// A pair whose chain stopped does not keep its closed orders alive in its
+// trigger index: the changes it keeps for its next evaluation, its time
+// heaps and its queued t/ rows stay bounded, whatever the churn. A pair
+// that never evaluated (no chain) keeps no changes at all: its first
+// evaluation decides every order.
 func TestClosedOrdersLeaveWithoutTicks(t *testing.T) {
 	a := newTestPair(t)
 	traits, err := chain.EncodeTraits(chain.Traits{Deadline: 2_000_000_000, KindParamPpm: 50_000, Flags: chain.FlagTrailing})
 	if err != nil {
 		t.Fatal(err)
+	}
+	put(t, a, 1_000_000, "1")
+	if len(a.trig.dirty) != 0 {
+		t.Fatalf("a pair that never evaluated keeps %d changes", len(a.trig.dirty))
+	}
+	if d := a.evaluate(&EvaluateRequest{Ref: BlockRef{Number: 1, Time: 1_700_000_000}}); d.Err != nil || d.Decided != 1 {
+		t.Fatalf("first evaluation: %+v", d)
 	}
 	const n = 20000
 	for i := range n {
@@ -163,8 +171,6 @@ func TestClosedOrdersLeaveWithoutTicks(t *testing.T) {
 	for i := range n {
 		closeOrder(t, a, i+1)
 	}
-	// The next put compacts what the closes left behind.
-	put(t, a, n+1, "1")
 	tr := &a.trig
 	if len(a.orders) != 1 || len(tr.dirty) > 4096+2 || len(tr.deadlines) > 1024+2 || tr.peaks.writes.len() > 0 {
 		t.Fatalf("after closing every order: %d held, %d dirty, %d deadlines, %d rows queued",

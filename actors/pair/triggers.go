@@ -33,8 +33,9 @@ type triggers struct {
 	time      uint64
 	price     *big.Int
 	epoch     uint32
-	// dirty are orders put or changed since the last evaluation.
-	dirty []common.Hash
+	// dirty are the orders put since the last evaluation (each version
+	// once; one no longer held is skipped).
+	dirty []*openOrder
 	// pending are orders whose last decision asked for a transition.
 	pending   map[common.Hash]struct{}
 	deadlines timeHeap // by deadline; an entry holds for its version only
@@ -58,10 +59,15 @@ func canTrail(o *openOrder) bool {
 	return o.class == chain.ClassTrailing && o.left && !triggered(o)
 }
 
-// added registers o, a new version of an order or a new one.
+// added registers o, a new version of an order or a new one. Before the
+// pair's first evaluation (or after one failed) nothing is kept: the next
+// evaluation decides every order.
 func (a *pairActor) added(o *openOrder) {
 	t := &a.trig
-	t.dirty = append(t.dirty, o.Hash)
+	if !t.evaluated {
+		return
+	}
+	t.dirty = append(t.dirty, o)
 	if o.deadline != 0 {
 		t.deadlines.push(timed{at: o.deadline, o: o})
 	}
@@ -97,18 +103,18 @@ func (a *pairActor) removed(o *openOrder) {
 			a.log.Error("pair: trigger state", "pair", a.key, "err", err)
 		}
 	}
+	a.compactTriggers()
 }
 
-// compactTriggers bounds what changes leave behind between evaluations.
+// compactTriggers bounds what changes leave behind between evaluations (a
+// pair that does not evaluate, without a chain, keeps its changes).
 func (a *pairActor) compactTriggers() {
 	t := &a.trig
 	if len(t.dirty) > 2*len(a.orders)+4096 {
-		seen := make(map[common.Hash]bool, len(a.orders))
-		kept := t.dirty[:0]
-		for _, h := range t.dirty {
-			if a.orders[h] != nil && !seen[h] {
-				seen[h] = true
-				kept = append(kept, h)
+		kept := make([]*openOrder, 0, len(a.orders))
+		for _, o := range t.dirty {
+			if a.orders[o.Hash] == o {
+				kept = append(kept, o)
 			}
 		}
 		t.dirty = kept
@@ -205,8 +211,8 @@ func (a *pairActor) rescheduleAll(take func(*openOrder)) {
 // since, or with a trigger price the price crossed.
 func (a *pairActor) collect(now uint64, price *big.Int, take func(*openOrder)) {
 	t := &a.trig
-	for _, h := range t.dirty {
-		if o := a.orders[h]; o != nil {
+	for _, o := range t.dirty {
+		if a.orders[o.Hash] == o {
 			take(o)
 		}
 	}
