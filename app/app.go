@@ -79,6 +79,9 @@ type Options struct {
 	// ChainStatus replaces the indexer's progress GET /readyz and
 	// /v1/stats report: a test double for a lagging or failing indexer.
 	ChainStatus func() chainsync.Status
+	// Prices replaces the oracle prices the pairs decide at (the bench's
+	// synthetic markets, which have no chain).
+	Prices pair.Prices
 }
 
 // System is the running engine. Its fields are set by New and never

@@ -210,6 +210,9 @@ func (s *System) buildPairs() {
 	if s.prices != nil {
 		opts.Prices = s.prices
 	}
+	if s.opts.Prices != nil {
+		opts.Prices = s.opts.Prices
+	}
 	s.Pairs = pair.New(opts)
 	s.closeWith(func() error { s.Pairs.Stop(); return nil })
 }

@@ -67,7 +67,7 @@ func runBootstrap(ctx context.Context, out io.Writer, args []string) error {
 	}
 	fmt.Fprintf(out, "mode bootstrap: 3 nodes in this process (%d CPUs), %d orders through the journal, %d in flight\n", runtime.NumCPU(), *n, *conns)
 	began := time.Now()
-	if err := loadOrders(ctx, nodes, *n, *conns); err != nil {
+	if err := loadClusterOrders(ctx, nodes, *n, *conns); err != nil {
 		return err
 	}
 	loaded := time.Since(began)
@@ -268,8 +268,8 @@ func benchOrder(i int) *persistence.OrderRecord {
 		Order: o, Signature: make([]byte, 65), AccountID: "acc_bench", CreatedAt: now, UpdatedAt: now}
 }
 
-// loadOrders appends n orders through the nodes' journals, conns at once.
-func loadOrders(ctx context.Context, nodes []*benchNode, n, conns int) error {
+// loadClusterOrders appends n orders through the nodes' journals, conns at once.
+func loadClusterOrders(ctx context.Context, nodes []*benchNode, n, conns int) error {
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	errs := make(chan error, conns)

@@ -25,6 +25,9 @@
 //	bootstrap     a three-node cluster in this process with N orders: time
 //	              until a node whose store was deleted is ready again, from
 //	              a peer's snapshot and from a replay of the streams
+//	triggers      N open orders over P pairs loaded through the order
+//	              journal: memory per open order, idle CPU, evaluation
+//	              times of blocks with a price move
 //	route         GET /v1/route against a running server
 //	webhooks      signed deliveries/s and enqueue-to-delivery latency to
 //	              100 endpoints on a local receiver
@@ -63,6 +66,7 @@ func modes() map[string]mode {
 		"restart":          {"time to reopen the engine on a store of N orders until the first order read", runRestart},
 		"bootstrap":        {"time until a replaced cluster node is ready with N orders stored: from a peer's snapshot, then from a replay", runBootstrap},
 		"route":            {"GET /v1/route against a running server: rate, percentiles, answers by code", runRouteLoad},
+		"triggers":         {"open orders loaded through the journal: memory per open order, idle CPU, evaluation times of price moves", runTriggers},
 		"webhooks":         {"signed deliveries/s and enqueue-to-delivery latency, 100 endpoints, local receiver", runWebhooks},
 	}
 }

@@ -44,7 +44,9 @@ import "bytes"
 //	f/      f/<orderHash 32><block BE8><log BE4>  Fill, JSON: fills from OrderFilled (chain_orders.go)
 //	s/      s/<block BE8><log BE4>                SwapRecord, JSON: router swaps and fills (market.go)
 //	v/      v/<hour BE8><tokenIn 20><tokenOut 20> USD volume of a pair in an hour (market.go)
-//	t/      t/<orderHash 32>                      TriggerState, JSON: trailing peak, DCA schedule
+//	t/      t/<orderHash 32>                      pair.State, JSON: a trailing order's peak, or the
+//	                                              peak group holding it (actors/pair/state.go)
+//	        t/<groupID 8 BE>                      pair.State, JSON: a peak group's peak
 //	o/      o/<orderHash 32>                      OrderRecord, codec 1 (order_codec.go)
 //	i/      i/<mask>[maker]<status>[type]<tinv 8><hash 32>  empty: list indexes of orders (4 each),
 //	                                              same batch as the record (orders.go)
@@ -112,7 +114,7 @@ var Prefixes = [...]struct {
 	{prefixFill, "fills by order hash", true},
 	{prefixSwap, "router swaps and fills by position", true},
 	{prefixVolume, "hourly USD volume per pair", true},
-	{prefixTrigger, "trigger state per order (trailing peak, DCA schedule)", true},
+	{prefixTrigger, "trailing peaks per order and per peak group", true},
 	{ordPrefixOrder, "order records by hash", true},
 	{ordPrefixIndex, "order list indexes (maker, status, type)", true},
 	{ordPrefixReferee, "referral bindings by maker", false},
