@@ -33,6 +33,7 @@ type clusterSubmitFlags struct {
 	idle             time.Duration
 	profileDir       string
 	profileFor       time.Duration
+	nodeEnv          envFlag
 }
 
 // runClusterSubmit is the cluster-submit mode: the same pre-signed submits
@@ -60,6 +61,7 @@ func runClusterSubmit(ctx context.Context, out io.Writer, args []string) error {
 	fl.BoolVar(&f.keep, "keep", false, "keep the temporary folder (data, logs) and print it")
 	fl.StringVar(&f.profileDir, "profile", "", "write each node's CPU profile of the load's first -profile-for to this folder (<set>-<node>.pprof; profiling costs the nodes a little CPU)")
 	fl.DurationVar(&f.profileFor, "profile-for", 20*time.Second, "length of each node's CPU profile (with -profile)")
+	fl.Var(&f.nodeEnv, "node-env", "NAME=VALUE set in every serve process's environment (repeatable; ORDERENGINE_* variables, GOGC, ...)")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
@@ -172,6 +174,7 @@ func submitToProcs(ctx context.Context, out io.Writer, f clusterSubmitFlags, dir
 		return res, err
 	}
 	l.Cluster = cluster
+	l.Env = f.nodeEnv.vars()
 	c := clusterrun.New(l, f.bin, clusterrun.WithoutEngineEnv(os.Environ()), filepath.Join(dir, "logs"))
 	defer func() { _ = c.Stop(10 * time.Second) }()
 	if err := c.Start(ctx); err != nil {
@@ -251,6 +254,28 @@ func submitToProcs(ctx context.Context, out io.Writer, f clusterSubmitFlags, dir
 			p.Name, rssKiB(p.Pid()), heapInUse(c.AdminURL(i)), mib(js), mib(all-js), strings.Join(held, " "))
 	}
 	return res, nil
+}
+
+// envFlag collects NAME=VALUE flags.
+type envFlag []string
+
+func (e *envFlag) String() string { return strings.Join(*e, " ") }
+
+func (e *envFlag) Set(v string) error {
+	if k, _, ok := strings.Cut(v, "="); !ok || k == "" {
+		return fmt.Errorf("%q is not NAME=VALUE", v)
+	}
+	*e = append(*e, v)
+	return nil
+}
+
+func (e envFlag) vars() map[string]string {
+	m := make(map[string]string, len(e))
+	for _, kv := range e {
+		k, v, _ := strings.Cut(kv, "=")
+		m[k] = v
+	}
+	return m
 }
 
 // idleCPU is the cores each of procs kept busy over d without load.

@@ -36,17 +36,31 @@ type AppliedChange struct {
 // OrderApply is one batch of transitions applied from a replicated log. It
 // is used by one goroutine: Add the messages in log order, then Commit with
 // the position of the last one, then Close.
+//
+// The batch is a plain (unindexed) Pebble batch: what an Add must know of
+// an order the same batch already wrote (its status and version) is kept
+// beside it, and every other order is read from the store. A new order
+// (version 1) whose hash the store's hash filter has never seen is not
+// read at all: the filter has no false negatives once loaded, so most
+// creates cost no read.
 type OrderApply struct {
 	o       *Orders
 	log     string
 	b       *pebble.Batch
+	written map[common.Hash]appliedHead
 	staged  []*stagedEvents
 	changes []AppliedChange
 }
 
+// appliedHead is what an OrderApply knows of an order it wrote.
+type appliedHead struct {
+	status  Status
+	version uint64
+}
+
 // BeginApply starts a batch of replicated transitions of log.
 func (o *Orders) BeginApply(log string) *OrderApply {
-	return &OrderApply{o: o, log: log, b: o.store.db.NewIndexedBatch()}
+	return &OrderApply{o: o, log: log, b: o.store.db.NewBatch()}
 }
 
 // Add writes t, the log's message seq, to the batch unless the store (or
@@ -63,7 +77,7 @@ func (a *OrderApply) Add(t *OrderTransition, seq uint64) (applied bool, err erro
 	if len(t.Events) > 0 && a.o.outbox == nil {
 		return false, ErrNoOutbox
 	}
-	prev, version, found, err := a.stored(rec.Hash)
+	prev, version, found, err := a.stored(rec.Hash, rec.Version)
 	if err != nil {
 		return false, err
 	}
@@ -73,6 +87,10 @@ func (a *OrderApply) Add(t *OrderTransition, seq uint64) (applied bool, err erro
 	if !found {
 		a.o.stored.add(rec.Hash)
 	}
+	if a.written == nil {
+		a.written = make(map[common.Hash]appliedHead)
+	}
+	a.written[rec.Hash] = appliedHead{status: rec.Status, version: rec.Version}
 	w := *t
 	w.Prev = prev
 	if err := a.o.writeTransition(a.b, &w, appendOrder(make([]byte, 0, 384), rec)); err != nil {
@@ -102,9 +120,16 @@ func (a *OrderApply) Add(t *OrderTransition, seq uint64) (applied bool, err erro
 }
 
 // stored returns the status and version of the order h as the batch sees
-// it (found false: no record).
-func (a *OrderApply) stored(h common.Hash) (Status, uint64, bool, error) {
-	v, closer, err := a.b.Get(OrderKey(h))
+// it (found false: no record). version is the version being applied: a
+// new order (1) that the hash filter proves absent is not read.
+func (a *OrderApply) stored(h common.Hash, version uint64) (Status, uint64, bool, error) {
+	if w, ok := a.written[h]; ok {
+		return w.status, w.version, true, nil
+	}
+	if version == 1 && !a.o.stored.mayContain(h) {
+		return 0, 0, false, nil
+	}
+	v, closer, err := a.o.store.db.Get(OrderKey(h))
 	if err == pebble.ErrNotFound {
 		return 0, 0, false, nil
 	}
@@ -112,11 +137,11 @@ func (a *OrderApply) stored(h common.Hash) (Status, uint64, bool, error) {
 		return 0, 0, false, fmt.Errorf("persistence: apply: %w", err)
 	}
 	defer closer.Close()
-	var rec OrderRecord
-	if err := decodeOrder(v, &rec); err != nil {
+	status, stored, err := orderHead(v)
+	if err != nil {
 		return 0, 0, false, fmt.Errorf("persistence: apply: decode order %s: %w", h.Hex(), err)
 	}
-	return rec.Status, rec.Version, true, nil
+	return status, stored, true, nil
 }
 
 // Commit writes the batch with the log's position seq and returns the

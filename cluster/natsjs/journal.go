@@ -133,9 +133,13 @@ func (j *Journal) Settle(ctx context.Context, h common.Hash) (found bool, err er
 // node applied, a retention window after the order closed, and a node
 // whose store is behind it does not follow the streams (it starts from a
 // peer's snapshot). So an order is either in this store or still in its
-// stream, where the condition refuses it.
+// stream, where the condition refuses it. The store's hash filter (no
+// false negatives) spares the read for a hash it has never seen.
 func (j *Journal) expectedSeq(ctx context.Context, stream, subj string, h common.Hash, expect uint64) (uint64, error) {
 	if expect == 0 {
+		if !j.orders.MayExist(h) {
+			return 0, nil
+		}
 		if _, found, err := j.orders.Load(h); err != nil {
 			return 0, err
 		} else if found {
