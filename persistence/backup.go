@@ -342,19 +342,7 @@ func RestoreBackup(r io.Reader, dataDir string) (*BackupHeader, error) {
 }
 
 func receiveFile(p string, body io.Reader) error {
-	f, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(f, body); err != nil {
-		_ = f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		_ = f.Close()
-		return err
-	}
-	return f.Close()
+	return copySynced(p, os.O_EXCL, body)
 }
 
 func restoredKey() []byte { return []byte(prefixMeta + "restored") }

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -189,11 +190,17 @@ func storeFile(name string) bool {
 
 // writeSynced writes data to a new file at path and syncs it.
 func writeSynced(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	return copySynced(path, os.O_TRUNC, bytes.NewReader(data))
+}
+
+// copySynced copies r into the file at path, created with os.O_CREATE
+// and flag (os.O_TRUNC or os.O_EXCL), and syncs it.
+func copySynced(path string, flag int, r io.Reader) error {
+	f, err := os.OpenFile(path, os.O_CREATE|flag|os.O_WRONLY, 0o600)
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(data); err != nil {
+	if _, err := io.Copy(f, r); err != nil {
 		_ = f.Close()
 		return err
 	}

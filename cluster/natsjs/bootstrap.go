@@ -1,6 +1,7 @@
 package natsjs
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -640,18 +641,8 @@ func (n *Node) snapshotOffers(ctx context.Context, removed map[string]uint64, re
 		}
 		return t
 	}
-	slices.SortFunc(offers, func(a, b snapshotOffer) int { return -cmpUint(total(a), total(b)) })
+	slices.SortFunc(offers, func(a, b snapshotOffer) int { return cmp.Compare(total(b), total(a)) })
 	return offers
-}
-
-func cmpUint(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // receiveSnapshot receives peer o's snapshot into the incoming folder of
