@@ -51,6 +51,12 @@ type Options struct {
 	Drive  func() bool
 	Prices Prices
 	Log    *slog.Logger
+	// Published, when set, is told each complete evaluation once its
+	// executable set is published (the keeper stream diffs consecutive
+	// sets). It is called in the evaluating goroutine with the evaluation
+	// lock held, so EachExecutable called from it reads exactly ref's set;
+	// it must return quickly.
+	Published func(ref BlockRef)
 }
 
 // Executable is an order a keeper may execute now.
@@ -236,6 +242,9 @@ func (p *Pairs) Evaluate(ctx context.Context, ref BlockRef) error {
 	p.mu.Lock()
 	p.exec = exec
 	p.mu.Unlock()
+	if p.opts.Published != nil {
+		p.opts.Published(ref)
+	}
 	return nil
 }
 
