@@ -272,6 +272,9 @@ func schemas() obj {
 		"ExecutableList": object([]string{"orders", "nextCursor"}, obj{"orders": arrayOf(ref("ExecutableOrder")),
 			"nextCursor": obj{"type": []string{"string", "null"}, "description": "Cursor of the next page; null at the end. One request examines at most 16 × limit listed orders and routes and simulates at most 4 × limit of them, so a page may hold fewer than limit orders (even none) and still have a nextCursor: follow it, and start over when it is null."}}),
 	}
+	for name, schema := range streamSchemas(all["ExecutableOrder"].(obj)) {
+		all[name] = schema
+	}
 	for name, schema := range routingSchemas() {
 		all[name] = schema
 	}

@@ -64,6 +64,10 @@ type Route struct {
 	JSONBody bool
 	Doc      OpDoc
 	call     callFunc
+	// stream opens the Server-Sent Events stream of a stream route
+	// (sse.go): its answer is text/event-stream, Response names the
+	// schema of one event.
+	stream streamFunc
 	// raw serves built-in keyless endpoints from prebuilt bytes.
 	raw func(s *Server, c *fiber.Ctx) error
 }
@@ -232,5 +236,5 @@ func publicRoutes() []Route {
 					q("pair", "Pair", "Only this pair: <tokenIn address>-<tokenOut address>, lowercase or checksummed; a malformed pair or the same token twice is INVALID_REQUEST.", false), pLimit, pCursor},
 				Errors: errsBadInput}},
 	}
-	return append(routes, accountRoutes()...)
+	return append(append(streamRoutes(), routes...), accountRoutes()...)
 }

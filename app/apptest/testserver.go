@@ -16,6 +16,7 @@ import (
 	"io"
 	"log/slog"
 	nethttp "net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -371,6 +372,11 @@ func (s *Server) send(req *nethttp.Request) *Response {
 		s.t.Fatalf("%s %s: %v", req.Method, req.URL, err)
 	}
 	defer func() { _ = resp.Body.Close() }()
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), eventStream) {
+		// A stream does not end: what it sends at once (its retry:
+		// line), then the connection is closed.
+		return &Response{Status: resp.StatusCode, Header: resp.Header, Body: streamPreface(resp.Body)}
+	}
 	data, err := io.ReadAll(resp.Body)
 	if err != nil {
 		s.t.Fatalf("%s %s: read body: %v", req.Method, req.URL, err)
@@ -386,4 +392,28 @@ func (s *Server) For(t testing.TB) *Server {
 	c := *s
 	c.t, c.closed = t, true
 	return &c
+}
+
+// streamPreface reads a stream's first lines, up to its first blank line
+// (at most 64 KiB, within 10 s).
+func streamPreface(body io.Reader) []byte {
+	out := make(chan []byte, 1)
+	go func() {
+		var buf []byte
+		chunk := make([]byte, 4096)
+		for len(buf) < 64<<10 && !bytes.Contains(buf, []byte("\n\n")) {
+			n, err := body.Read(chunk)
+			buf = append(buf, chunk[:n]...)
+			if err != nil {
+				break
+			}
+		}
+		out <- buf
+	}()
+	select {
+	case b := <-out:
+		return b
+	case <-time.After(10 * time.Second):
+		return nil
+	}
 }
