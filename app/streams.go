@@ -1,0 +1,47 @@
+package app
+
+import (
+	"time"
+
+	"github.com/orderengine/orderengine/actors/pair"
+	"github.com/orderengine/orderengine/keeper"
+	"github.com/orderengine/orderengine/orders"
+)
+
+// The Server-Sent Events streams: the keeper stream's feed of the
+// executable set (every node computes its own from its pairs) and the
+// order stream over the outbox's event log.
+
+// clusterResumeOverlap is how far before the event a client resumes after
+// the order stream replays in a cluster, where the nodes may log events of
+// different orders in a slightly different order (materialisation, not
+// the events' times).
+const clusterResumeOverlap = 5 * time.Second
+
+// buildStreams makes the order stream and, with a keeper interface, the
+// keeper stream's feed (attached to the pairs by pairsPublished).
+func (s *System) buildStreams() {
+	overlap := time.Duration(0)
+	if s.Config.Cluster.Enabled {
+		overlap = clusterResumeOverlap
+	}
+	s.OrderStream = orders.NewEventStream(orders.EventStreamOptions{
+		Outbox: s.Outbox, ResumeOverlap: overlap, Retention: s.Config.Webhooks.OrderEventRetention(), Now: s.Clock.Now, Log: s.Log,
+	})
+	if s.Keeper == nil {
+		return
+	}
+	opts := keeper.FeedOptions{Pairs: s.Pairs, Service: s.Keeper, Chain: s.Chain, Config: s.Config.Streams, Log: s.Log}
+	if s.OrderAPI != nil {
+		opts.Funding = s.OrderAPI.FundingAt
+	}
+	s.KeeperFeed = keeper.NewFeed(opts)
+}
+
+// pairsPublished is the pairs' Published hook: each complete evaluation
+// reaches the keeper stream's feed (none before buildStreams made it).
+func (s *System) pairsPublished(ref pair.BlockRef) {
+	if f := s.KeeperFeed; f != nil {
+		f.Published(ref)
+	}
+}
