@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"math/big"
 	"net/http"
 	"strconv"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 
 	"github.com/orderengine/orderengine/chain"
+	"github.com/orderengine/orderengine/contracts/bindings/testtoken"
 	"github.com/orderengine/orderengine/internal/sse"
 	"github.com/orderengine/orderengine/keeper"
 )
@@ -276,6 +278,13 @@ func TestKeeperStreamAcrossBlocks(t *testing.T) {
 	old := newKeeperView(t, openStream(t, e.srv.URL, path, e.srv.APIKey, "1-0000000000000000"))
 	if name := old.apply(); name != keeper.EventResync || len(old.set) != 2 {
 		t.Fatalf("an old id got %s with %d orders, want a resync with 2", name, len(old.set))
+	}
+	// The maker withdraws the router's allowance: both orders leave,
+	// unfunded.
+	e.mine(e.send(e.maker.Key, e.tok("USDC"), testtoken.NewTestToken().PackApprove(common.HexToAddress(e.cfg.Chain.Router), big.NewInt(0))))
+	v.until(e, "the unfunded orders removed", func() bool { return len(v.set) == 0 })
+	if v.removed[second.Hex()] != keeper.ReasonUnfunded || v.removed[third.Hex()] != keeper.ReasonUnfunded {
+		t.Fatalf("removed %v, want both unfunded", v.removed)
 	}
 	for _, bad := range []string{"garbage", "12-xyz", strings.Repeat("9", 65)} {
 		if c, status, body := tryStream(t, e.srv.URL, path, e.srv.APIKey, bad); c != nil || status != 400 || !strings.Contains(string(body), "INVALID_REQUEST") {
