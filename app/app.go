@@ -18,6 +18,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -121,6 +122,8 @@ type System struct {
 	// interface); OrderStream the order stream.
 	KeeperFeed  *keeper.Feed
 	OrderStream *orders.EventStream
+	// Attempts records the failed fill attempts (nil without a lifecycle).
+	Attempts *keeper.AttemptWatcher
 	// AccountAPI is the self-service account API; Platform the referral
 	// lists.
 	AccountAPI *accounts.Service
@@ -133,10 +136,12 @@ type System struct {
 	opts    Options
 	prices  *market.OraclePricer // nil without a chain and an oracle
 	cluster *clusterJS           // nil on one node (cluster_jetstream.go)
-	cancel  context.CancelFunc
-	running sync.WaitGroup
-	closers []func() error // in the order New made them; Close runs them backwards
-	once    sync.Once
+	// evaluated is the last block the pairs evaluated (pairsPublished).
+	evaluated atomic.Pointer[pair.BlockRef]
+	cancel    context.CancelFunc
+	running   sync.WaitGroup
+	closers   []func() error // in the order New made them; Close runs them backwards
+	once      sync.Once
 }
 
 // New builds the engine from cfg: the store, the actors, the chain
@@ -367,6 +372,9 @@ func (s *System) Start(ctx context.Context) error {
 	run(s.OrderStream.Run)
 	if s.KeeperFeed != nil {
 		run(s.KeeperFeed.Run)
+	}
+	if s.Attempts != nil {
+		run(s.Attempts.Run)
 	}
 	if s.Indexer != nil {
 		run(s.Indexer.Run)

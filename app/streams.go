@@ -3,7 +3,12 @@ package app
 import (
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
+
 	"github.com/orderengine/orderengine/actors/pair"
+	"github.com/orderengine/orderengine/chain"
+	"github.com/orderengine/orderengine/chain/devchain"
+	"github.com/orderengine/orderengine/chainsync"
 	"github.com/orderengine/orderengine/keeper"
 	"github.com/orderengine/orderengine/orders"
 )
@@ -39,9 +44,39 @@ func (s *System) buildStreams() {
 }
 
 // pairsPublished is the pairs' Published hook: each complete evaluation
-// reaches the keeper stream's feed (none before buildStreams made it).
+// is the block the order diagnostics are as of, and reaches the keeper
+// stream's feed (none before buildStreams made it).
 func (s *System) pairsPublished(ref pair.BlockRef) {
+	s.evaluated.Store(&ref)
 	if f := s.KeeperFeed; f != nil {
 		f.Published(ref)
 	}
+}
+
+// lastEvaluated returns the last block the pairs evaluated (ok false:
+// none yet).
+func (s *System) lastEvaluated() (pair.BlockRef, bool) {
+	if ref := s.evaluated.Load(); ref != nil {
+		return *ref, true
+	}
+	return pair.BlockRef{}, false
+}
+
+// buildAttempts makes the failed fill attempt watcher, an observer of the
+// indexer (nil when the chain client cannot read blocks and receipts).
+func (s *System) buildAttempts(router common.Address) chainsync.Observer {
+	client, ok := s.ChainConn.Client.(keeper.AttemptsClient)
+	if !ok {
+		s.Log.Warn("lifecycle: the chain client cannot read blocks and receipts: failed fill attempts are not recorded")
+		return nil
+	}
+	chainID := s.Config.Chain.ChainID
+	if chainID == 0 {
+		chainID = devchain.DefaultChainID
+	}
+	s.Attempts = keeper.NewAttemptWatcher(keeper.AttemptsOptions{
+		Client: client, Router: router, Domain: chain.NewRouterDomain(chainID, router), Chain: s.Chain, Log: s.Log,
+		Known: func(h common.Hash) bool { ok, err := s.Orders.Exists(h); return err == nil && ok },
+	})
+	return chainsync.ObserverFuncs{OnApplied: func(b *chainsync.Block) { s.Attempts.Applied(b.Number, b.Hash, b.Time) }}
 }

@@ -83,6 +83,7 @@ var schemaDocs = map[string]string{
 	"SuccessResponse":     "The operation took effect (or had already, for an idempotent one).",
 	"StoredOrder":         "The signed order as stored, triggerAmountOut always present (derived when the submit omitted it).",
 	"OrderRecord":         "An order with its status and progress (docs/orders.md).",
+	"OrderDiagnostics":    "Why an open order waits: its condition and the market's distance from it, the maker's funding against the next fill, its deadline, its designated keeper and its last fill that reverted on chain, as of the last evaluated block (cached for that block).",
 	"OrderList":           "A page of orders, newest first.",
 	"Fill":                "One execution of an order on chain, as the indexer applied it. Amounts are raw units; fees are legs of tokenOut.",
 	"FillList":            "The fills of an order in chain order.",

@@ -168,7 +168,9 @@ func schemas() obj {
 			"revertName":  obj{"type": "string", "description": "The router's custom error name from a simulated execution, when there is one."},
 			"accountId":   str("The account whose API key submitted the order. Shown only to that account: another key reads the order, not who placed it."),
 			"createdAt":   obj{"type": "string", "format": "date-time"}, "updatedAt": obj{"type": "string", "format": "date-time"},
+			"diagnostics": refDesc("OrderDiagnostics", "GET /v1/orders/{hash} of an open order, once the engine evaluated a block: why it waits."),
 		}),
+		"OrderDiagnostics": diagnosticsSchema(),
 		"OrderList": object([]string{"orders", "nextCursor"}, obj{"orders": arrayOf(ref("OrderRecord")),
 			"nextCursor": obj{"type": []string{"string", "null"}, "description": "Cursor of the next page; null on the last. Every page but the last holds limit orders; orders submitted while a client pages never shift or repeat entries of later pages."}}),
 		"Fill": object([]string{"txHash", "blockNumber", "logIndex", "amountIn", "amountOut", "protocolFee", "referralFee", "keeperFee", "keeper", "timestamp"}, obj{

@@ -72,6 +72,10 @@ type Deps struct {
 	// Multicall is the chain's multicall contract (zero: none); with it,
 	// Prefetch reads many makers' balances and allowances in one call.
 	Multicall common.Address
+	// Evaluated returns the last block the pairs evaluated (ok false:
+	// none yet): the block an open order's diagnostics are as of (nil: no
+	// diagnostics).
+	Evaluated func() (ref pair.BlockRef, ok bool)
 }
 
 // Service is the order API: submit, cancel, reads and books.
@@ -83,6 +87,7 @@ type Service struct {
 	reg     *order.Registry
 	parsers fastjson.ParserPool
 	funded  *fundedCache
+	diag    diagCache
 }
 
 // New builds the service.
