@@ -49,10 +49,10 @@ type AttemptsOptions struct {
 // AttemptWatcher records failed fill attempts. Applied (an indexer
 // observer) queues each applied block; Run reads them.
 type AttemptWatcher struct {
-	opts     AttemptsOptions
-	log      *slog.Logger
-	fill     abi.Method
-	blocks   chan attemptBlock
+	opts   AttemptsOptions
+	log    *slog.Logger
+	fill   abi.Method
+	blocks chan attemptBlock
 }
 
 type attemptBlock struct {

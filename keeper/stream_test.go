@@ -292,3 +292,36 @@ func TestKeeperStreamAcrossBlocks(t *testing.T) {
 		}
 	}
 }
+
+// The reference keeper follows the keeper stream: with a poll of an hour,
+// an order that becomes executable is filled at the stream's block, from
+// the stream's transaction. With the stream unreachable (a wrong base URL
+// for it) the keeper polls the list instead, and fills as well.
+func TestRunnerFollowsTheStreamAndFallsBackToPolling(t *testing.T) {
+	e := newE2E(t, false)
+	e.moveWETH(3000_00000000)
+	for i, c := range []struct {
+		streamURL string
+		poll      time.Duration
+	}{{e.srv.URL, time.Hour}, {e.srv.URL + "/no-such-prefix", 50 * time.Millisecond}} {
+		r := keeper.NewRunner(e.dev.Client(), e.dev.Accounts().Keeper.Key, keeper.HTTPSource(e.srv.URL, e.srv.APIKey, nil), nil)
+		r.Follow = keeper.NewFollower(c.streamURL, e.srv.APIKey, r.Address(), nil, nil)
+		ctx, cancel := context.WithCancel(e.ctx)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			r.Run(ctx, c.poll)
+		}()
+		streaming := i == 0
+		if streaming {
+			e.waitFor("the stream connected", r.Follow.Connected)
+		}
+		h := e.submit("limit", 10_000_000, usdcInWeth(4000), chain.Traits{Nonce: 51 + uint64(i), SlippagePpm: 50_000}, nil)
+		e.waitFor("the order filled", func() bool { return e.order(h)["status"] == "filled" })
+		if r.Follow.Connected() != streaming {
+			t.Fatalf("follower of %s connected: %v", c.streamURL, r.Follow.Connected())
+		}
+		cancel()
+		<-done
+	}
+}
