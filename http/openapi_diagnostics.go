@@ -12,7 +12,7 @@ func diagnosticsSchema() obj {
 		"block": described(closed(object([]string{"number", "hash", "time"}, obj{
 			"number": obj{"type": "integer", "minimum": 0}, "hash": ref("Hash"), "time": dateTime(),
 		})), "The last block the engine evaluated: everything below is as of it. An order accepted after it is decided at the next block."),
-		"executable": obj{"type": "boolean", "description": "The engine listed the order executable at block (GET /v1/keeper/executable, the keeper stream)."},
+		"executable": obj{"type": "boolean", "description": "Keepers are shown the order at block (GET /v1/keeper/executable, the keeper stream): its condition holds and its maker covers the next fill (as far as funding could be read)."},
 		"waitingFor": described(arrayOf(obj{"type": "string", "enum": waitingForValues}),
 			"What the order waits for, most decisive first: deadline_passed (the next block expires it), oracle_price (no fresh oracle answer), trigger (the price condition), dca_leg (the next leg's time), balance or allowance (the maker's, against needed), then, when nothing else is missing, designated_keeper (only that keeper may send the fill) or keeper (any keeper's transaction)."),
 		"condition": described(closed(object([]string{"kind", "met", "oraclePrice", "distancePpm"}, obj{

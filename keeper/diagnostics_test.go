@@ -138,7 +138,7 @@ func TestOrderDiagnostics(t *testing.T) {
 	e.mine()
 	d = e.diagOf(short)
 	if !waiting(d, orders.WaitAllowance) || !d.Condition.Met || d.Condition.Kind != "price_at_or_above" || d.Funding == nil ||
-		d.Funding.Covered || d.Funding.Allowance != "1" || d.Funding.Needed != "5000000" || d.Executable != true {
+		d.Funding.Covered || d.Funding.Allowance != "1" || d.Funding.Needed != "5000000" || d.Executable {
 		t.Fatalf("a limit order short of allowance: %+v, funding %+v", d, d.Funding)
 	}
 

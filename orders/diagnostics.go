@@ -26,7 +26,8 @@ import (
 // Diagnostics says what an open order waits for.
 type Diagnostics struct {
 	Block DiagBlock `json:"block"`
-	// Executable: the pairs listed the order executable at Block.
+	// Executable: keepers are shown the order at Block (its condition met
+	// and, as far as it could be read, its maker covers the next fill).
 	Executable bool `json:"executable"`
 	// WaitingFor names what the order waits for, most decisive first.
 	WaitingFor       []string           `json:"waitingFor"`
@@ -217,6 +218,9 @@ func (s *Service) diagnose(ctx context.Context, rec *persistence.OrderRecord, re
 				d.WaitingFor = append(d.WaitingFor, WaitAllowance)
 			}
 		}
+	}
+	if d.Funding != nil && !d.Funding.Covered {
+		d.Executable = false // the keeper list and stream leave it out
 	}
 	if tr.AllowedSender != ([10]byte{}) {
 		k := &DiagKeeper{AllowedSender: "0x" + hex.EncodeToString(tr.AllowedSender[:])}
