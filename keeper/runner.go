@@ -176,6 +176,8 @@ type Runner struct {
 	// next is the nonce after the keeper's last sent transaction, sent at
 	// block nextAt: see sender.
 	next, nextAt uint64
+	// stale counts the items of the last executeAll that would revert.
+	stale int
 }
 
 // sender is what the transactions of one step share, read from the node
@@ -285,18 +287,28 @@ func (r *Runner) Step(ctx context.Context) ([]*types.Transaction, error) {
 }
 
 // StepStream executes the orders of the keeper stream's set (Follow) that
-// were not sent in the last resendAfter blocks, each simulated first. It
-// returns the transactions sent.
+// were not sent in the last resendAfter blocks, each simulated first. The
+// stream's transactions are built once for every keeper, so one may no
+// longer execute (its route went stale as the pools moved): when one does
+// not simulate, the step also takes a page of the polling list, whose
+// routes are fresh. It returns the transactions sent.
 func (r *Runner) StepStream(ctx context.Context) ([]*types.Transaction, error) {
 	head, err := nodeCall(r, ctx, r.client.BlockNumber)
 	if err != nil {
 		return nil, err
 	}
-	return r.executeAll(ctx, head, r.Follow.Items()), nil
+	r.stale = 0
+	sent := r.executeAll(ctx, head, r.Follow.Items())
+	if r.stale == 0 {
+		return sent, nil
+	}
+	more, err := r.Step(ctx)
+	return append(sent, more...), err
 }
 
 // executeAll sends a transaction for each item whose simulation succeeds,
-// unless it was sent in the last resendAfter blocks.
+// unless it was sent in the last resendAfter blocks; it counts the items
+// that would revert in r.stale.
 func (r *Runner) executeAll(ctx context.Context, head uint64, items []Item) []*types.Transaction {
 	for h, at := range r.sent { // entries that no longer hold anything back
 		if head >= at+resendAfter {
@@ -320,6 +332,7 @@ func (r *Runner) executeAll(ctx context.Context, head uint64, items []Item) []*t
 			level := slog.LevelWarn
 			if errors.Is(err, errWouldRevert) {
 				level = slog.LevelDebug
+				r.stale++
 			}
 			r.log.Log(ctx, level, "not executing", "order", it.OrderHash, "err", err, "revert", RevertName(err))
 			continue
