@@ -121,6 +121,11 @@ func New(eng Engine, opts Options) (*Server, error) {
 		backup:      opts.Backup,
 		restore:     opts.Restore,
 	}
+	for _, r := range s.routes {
+		if r.stream != nil {
+			s.metrics.streams.WithLabelValues(r.Path) // exported at 0 before the first stream
+		}
+	}
 	for _, c := range append([]prometheus.Collector{eng.Store.Collector(), chainCollector{s}}, opts.Collectors...) {
 		if err := s.metrics.reg.Register(c); err != nil {
 			return nil, fmt.Errorf("http: register collector: %w", err)
