@@ -54,6 +54,7 @@ func runStreams(ctx context.Context, out io.Writer, args []string) error {
 	streams := fs.Int("streams", 1000, "fanout: open keeper streams")
 	fanBlock := fs.Duration("fanout-block", 100*time.Millisecond, "fanout: the dev chain's block interval")
 	window := fs.Duration("window", 10*time.Second, "fanout: the CPU measuring window, with and without streams")
+	profile := fs.String("cpuprofile", "", "fanout: write a CPU profile of the window with the streams open to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -63,7 +64,7 @@ func runStreams(ctx context.Context, out io.Writer, args []string) error {
 		}
 	}
 	if *part == "fanout" || *part == "all" {
-		return streamFanout(ctx, out, *streams, *fanBlock, *window)
+		return streamFanout(ctx, out, *streams, *fanBlock, *window, *profile)
 	}
 	return nil
 }

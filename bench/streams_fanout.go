@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"runtime"
+	"runtime/pprof"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -62,7 +64,7 @@ func heapRSS() (heap, rss int64) {
 	return m.heap, m.rss
 }
 
-func streamFanout(ctx context.Context, out io.Writer, n int, interval, window time.Duration) error {
+func streamFanout(ctx context.Context, out io.Writer, n int, interval, window time.Duration, profile string) error {
 	// The harness's side alone: n connections held by a listener that
 	// never answers, each read like a stream.
 	hold, err := net.Listen("tcp", "127.0.0.1:0")
@@ -127,7 +129,20 @@ func streamFanout(ctx context.Context, out io.Writer, n int, interval, window ti
 	for _, s := range streams {
 		before += s.events.Load()
 	}
+	if profile != "" {
+		f, err := os.Create(profile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+	}
 	cpuStreams, blocks := cpuPerBlock(e, window)
+	if profile != "" {
+		pprof.StopCPUProfile()
+	}
 	var after int64
 	for _, s := range streams {
 		after += s.events.Load()
