@@ -15,7 +15,6 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/orderengine/orderengine/actors/pair"
-	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/config"
 	"github.com/orderengine/orderengine/orders"
 	"github.com/orderengine/orderengine/persistence"
@@ -357,14 +356,7 @@ func (f *Feed) build(ctx context.Context, e *feedEntry, block uint64) {
 // were built at. Unlike the polling list, the stream does not simulate the
 // transaction from the keeper: simulate before sending.
 type StreamOrder struct {
-	OrderHash         string      `json:"orderHash"`
-	OrderType         string      `json:"orderType"`
-	Pair              string      `json:"pair"`
-	Order             chain.Order `json:"order"`
-	Signature         string      `json:"signature"`
-	FillIn            string      `json:"fillIn"`
-	OraclePrice       *string     `json:"oraclePrice"`
-	Block             uint64      `json:"block"`
+	Listing
 	RouteBlock        *uint64     `json:"routeBlock"`
 	Route             *RouteCalls `json:"route"`
 	MinAmountOut      *string     `json:"minAmountOut"`
@@ -376,15 +368,7 @@ type StreamOrder struct {
 // render encodes e as announced at block.
 func (f *Feed) render(e *feedEntry, block uint64) {
 	rec := e.rec
-	o := StreamOrder{
-		OrderHash: rec.Hash.Hex(), OrderType: rec.Class.String(), Order: rec.Order, Signature: hexutil.Encode(rec.Signature),
-		Pair:   chain.Checksum(rec.Order.TokenIn) + "-" + chain.Checksum(rec.Order.TokenOut),
-		FillIn: e.x.FillIn.String(), Block: block,
-	}
-	if e.x.Price != nil {
-		p := e.x.Price.String()
-		o.OraclePrice = &p
-	}
+	o := StreamOrder{Listing: listing(rec, e.x, block)}
 	if fl := e.fill; fl != nil {
 		rb := e.routeBlock
 		o.RouteBlock, o.Route = &rb, &fl.route

@@ -74,8 +74,7 @@ func (f *Follower) Items() []Item {
 		if o.Tx == nil || o.Route == nil {
 			continue // announced again once built
 		}
-		out = append(out, Item{OrderHash: o.OrderHash, OrderType: o.OrderType, Pair: o.Pair, Order: o.Order, Signature: o.Signature,
-			FillIn: o.FillIn, OraclePrice: o.OraclePrice, Block: o.Block, Route: *o.Route, MinAmountOut: deref(o.MinAmountOut),
+		out = append(out, Item{Listing: o.Listing, Route: *o.Route, MinAmountOut: deref(o.MinAmountOut),
 			ExpectedAmountOut: deref(o.ExpectedAmountOut), ExpectedKeeperFee: deref(o.ExpectedKeeperFee), Tx: *o.Tx})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].OrderHash < out[j].OrderHash })

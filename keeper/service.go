@@ -79,21 +79,42 @@ type ExecutableList struct {
 	NextCursor *string `json:"nextCursor"`
 }
 
-// Item is one executable order.
+// Listing is what the polling list and the keeper stream both say of an
+// executable order: the order and its signature, the amount of this
+// execution, the oracle price and the block.
+type Listing struct {
+	OrderHash   string      `json:"orderHash"`
+	OrderType   string      `json:"orderType"`
+	Pair        string      `json:"pair"`
+	Order       chain.Order `json:"order"`
+	Signature   string      `json:"signature"`
+	FillIn      string      `json:"fillIn"`
+	OraclePrice *string     `json:"oraclePrice"`
+	Block       uint64      `json:"block"`
+}
+
+// listing is rec's Listing for execution x, announced at block.
+func listing(rec *persistence.OrderRecord, x pair.Executable, block uint64) Listing {
+	l := Listing{
+		OrderHash: rec.Hash.Hex(), OrderType: rec.Class.String(), Order: rec.Order, Signature: hexutil.Encode(rec.Signature),
+		Pair:   chain.Checksum(rec.Order.TokenIn) + "-" + chain.Checksum(rec.Order.TokenOut),
+		FillIn: x.FillIn.String(), Block: block,
+	}
+	if x.Price != nil {
+		p := x.Price.String()
+		l.OraclePrice = &p
+	}
+	return l
+}
+
+// Item is one executable order of the polling list.
 type Item struct {
-	OrderHash         string      `json:"orderHash"`
-	OrderType         string      `json:"orderType"`
-	Pair              string      `json:"pair"`
-	Order             chain.Order `json:"order"`
-	Signature         string      `json:"signature"`
-	FillIn            string      `json:"fillIn"`
-	OraclePrice       *string     `json:"oraclePrice"`
-	Block             uint64      `json:"block"`
-	Route             RouteCalls  `json:"route"`
-	MinAmountOut      string      `json:"minAmountOut"`
-	ExpectedAmountOut string      `json:"expectedAmountOut"`
-	ExpectedKeeperFee string      `json:"expectedKeeperFee"`
-	Tx                TxData      `json:"tx"`
+	Listing
+	Route             RouteCalls `json:"route"`
+	MinAmountOut      string     `json:"minAmountOut"`
+	ExpectedAmountOut string     `json:"expectedAmountOut"`
+	ExpectedKeeperFee string     `json:"expectedKeeperFee"`
+	Tx                TxData     `json:"tx"`
 }
 
 // RouteCalls are the executor calls of the fresh route.
@@ -255,7 +276,7 @@ func isHash(s string) bool {
 // the order is not executable by this keeper now (designated to another
 // keeper, no route, or simulation reverts), routed whether a route was
 // built for it.
-func (s *Service) item(ctx context.Context, x pair.Executable, rec *persistence.OrderRecord, keeper common.Address) (it Item, ok, routed bool) {
+func (s *Service) item(ctx context.Context, x pair.Executable, rec *persistence.OrderRecord, keeper common.Address) (_ Item, ok, routed bool) {
 	if !visible(rec.Traits().AllowedSender, keeper) {
 		return Item{}, false, false
 	}
@@ -263,19 +284,11 @@ func (s *Service) item(ctx context.Context, x pair.Executable, rec *persistence.
 	if !ok || !s.simulate(ctx, x, keeper, f.data) {
 		return Item{}, false, true
 	}
-	it = Item{
-		OrderHash: rec.Hash.Hex(), OrderType: rec.Class.String(), Order: rec.Order, Signature: hexutil.Encode(rec.Signature),
-		Pair:   chain.Checksum(rec.Order.TokenIn) + "-" + chain.Checksum(rec.Order.TokenOut),
-		FillIn: x.FillIn.String(), Block: x.Block,
-		Route:        f.route,
+	return Item{
+		Listing: listing(rec, x, x.Block), Route: f.route,
 		MinAmountOut: f.minOut, ExpectedAmountOut: f.expectedOut, ExpectedKeeperFee: f.keeperFee,
 		Tx: TxData{To: s.opts.RouterAddr.Hex(), Data: hexutil.Encode(f.data), Value: "0"},
-	}
-	if x.Price != nil {
-		p := x.Price.String()
-		it.OraclePrice = &p
-	}
-	return it, true, true
+	}, true, true
 }
 
 // fill is a fillOrder transaction built for an executable order: the fresh
