@@ -224,6 +224,11 @@ func (f *Feed) apply(ctx context.Context, p *published) {
 	f.byHash = nextBy
 
 	f.mu.Lock()
+	if n := len(f.ring); n >= 2 {
+		// Streams that keep up read the last blocks' events; one that
+		// lags has an older block's rendered again.
+		f.ring[n-2].dropRendered()
+	}
 	f.ring = append(f.ring, blk)
 	if over := len(f.ring) - f.cfg.KeeperResumeBlocks; over > 0 {
 		clear(f.ring[:over])

@@ -61,6 +61,7 @@ func TestOrderStreamCarriesTheWebhookDeliveries(t *testing.T) {
 		got = append(got, stream.next())
 	}
 	for _, ev := range got {
+		e.srv.CheckEvent("/v1/orders/stream", ev)
 		body, ok := want[ev.ID]
 		if !ok {
 			t.Fatalf("streamed event %s %s has no webhook delivery", ev.Name, ev.ID)

@@ -216,7 +216,16 @@ func appendBlockHead(b []byte, blk *feedBlock) []byte {
 	return append(b, '"')
 }
 
-// render is the block event's data as flt sees it, rendered once per view.
+// dropRendered forgets the block's rendered events (each distinct filter
+// holds one, so an old block does not keep them).
+func (b *feedBlock) dropRendered() {
+	b.renderMu.Lock()
+	b.rendered = nil
+	b.renderMu.Unlock()
+}
+
+// render is the block event's data as flt sees it, rendered once per view
+// while the block is among the last ones.
 func (b *feedBlock) render(flt streamFilter) []byte {
 	b.renderMu.Lock()
 	defer b.renderMu.Unlock()

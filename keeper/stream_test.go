@@ -14,6 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 
+	"github.com/orderengine/orderengine/app/apptest"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/contracts/bindings/testtoken"
 	"github.com/orderengine/orderengine/internal/sse"
@@ -124,6 +125,7 @@ type keeperBlock struct {
 // keeperView follows a keeper stream: the set it holds, the ids seen.
 type keeperView struct {
 	t    *testing.T
+	srv  *apptest.Server
 	c    *streamConn
 	set  map[string]keeper.StreamOrder
 	ids  map[string]bool
@@ -132,14 +134,15 @@ type keeperView struct {
 	removed map[string]string
 }
 
-func newKeeperView(t *testing.T, c *streamConn) *keeperView {
-	return &keeperView{t: t, c: c, set: map[string]keeper.StreamOrder{}, ids: map[string]bool{}, removed: map[string]string{}}
+func newKeeperView(t *testing.T, srv *apptest.Server, c *streamConn) *keeperView {
+	return &keeperView{t: t, srv: srv, c: c, set: map[string]keeper.StreamOrder{}, ids: map[string]bool{}, removed: map[string]string{}}
 }
 
 // apply reads one event and applies it; it returns the event's name.
 func (v *keeperView) apply() string {
 	v.t.Helper()
 	ev := v.c.next()
+	v.srv.CheckEvent("/v1/keeper/stream", ev)
 	if v.ids[ev.ID] {
 		v.t.Fatalf("event id %s sent twice", ev.ID)
 	}
@@ -239,7 +242,7 @@ func TestKeeperStreamAcrossBlocks(t *testing.T) {
 	e.moveWETH(3000_00000000)
 	keeperAddr := e.dev.Accounts().Keeper.Address
 	path := "/v1/keeper/stream?keeper=" + keeperAddr.Hex()
-	v := newKeeperView(t, openStream(t, e.srv.URL, path, e.srv.APIKey, ""))
+	v := newKeeperView(t, e.srv, openStream(t, e.srv.URL, path, e.srv.APIKey, ""))
 	if name := v.apply(); name != keeper.EventSnapshot || len(v.set) != 0 {
 		t.Fatalf("first event %s with %d orders, want an empty snapshot", name, len(v.set))
 	}
@@ -275,7 +278,7 @@ func TestKeeperStreamAcrossBlocks(t *testing.T) {
 	}
 
 	// An id older than the node keeps: a resync with the whole set.
-	old := newKeeperView(t, openStream(t, e.srv.URL, path, e.srv.APIKey, "1-0000000000000000"))
+	old := newKeeperView(t, e.srv, openStream(t, e.srv.URL, path, e.srv.APIKey, "1-0000000000000000"))
 	if name := old.apply(); name != keeper.EventResync || len(old.set) != 2 {
 		t.Fatalf("an old id got %s with %d orders, want a resync with 2", name, len(old.set))
 	}

@@ -32,6 +32,7 @@ import (
 	"github.com/orderengine/orderengine/app"
 	apihttp "github.com/orderengine/orderengine/http"
 	"github.com/orderengine/orderengine/internal/clock"
+	"github.com/orderengine/orderengine/internal/sse"
 )
 
 // Option adjusts a test server.
@@ -329,6 +330,15 @@ func (s *Server) Do(method, path string, body []byte, header map[string]string) 
 		s.t.Errorf("%s %s: response does not match the OpenAPI document: %v\nbody: %s", method, path, err, resp.Body)
 	}
 	return resp
+}
+
+// CheckEvent fails the test unless ev, an event of the stream at path
+// (GET), matches the OpenAPI document's event schema of that stream.
+func (s *Server) CheckEvent(path string, ev sse.Event) {
+	s.t.Helper()
+	if err := s.check.CheckEvent(s.URL+path, ev); err != nil {
+		s.t.Errorf("GET %s: event %s (id %s) does not match the OpenAPI document: %v\ndata: %.400s", path, ev.Name, ev.ID, err, ev.Data)
+	}
 }
 
 // Admin sends a request to the admin API with the admin token.

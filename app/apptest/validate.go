@@ -123,6 +123,31 @@ func (v *Validator) Check(req *nethttp.Request, status int, header nethttp.Heade
 // eventStream is the media type of the Server-Sent Events streams.
 const eventStream = "text/event-stream"
 
+// CheckEvent validates one event of the stream at url (GET) against the
+// event schema of its operation's 200 answer.
+func (v *Validator) CheckEvent(url string, ev sse.Event) error {
+	v.mu.Lock()
+	router := v.router
+	v.mu.Unlock()
+	req, err := nethttp.NewRequest(nethttp.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	route, _, err := router.FindRoute(req)
+	if err != nil {
+		return err
+	}
+	var data any
+	if err := json.Unmarshal(ev.Data, &data); err != nil {
+		return fmt.Errorf("event %s: data is not JSON: %w", ev.Name, err)
+	}
+	media := route.Operation.Responses.Status(200).Value.Content.Get(eventStream)
+	if media == nil {
+		return fmt.Errorf("GET %s declares no text/event-stream answer", url)
+	}
+	return media.Schema.Value.VisitJSON(map[string]any{"id": ev.ID, "event": ev.Name, "data": data}, openapi3.EnableJSONSchema2020())
+}
+
 // checkEventStream validates a stream's answer: the operation declares a
 // text/event-stream answer for status, and each event of body, as the
 // object {id, event, data} with data parsed as JSON, matches its schema
