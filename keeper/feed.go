@@ -76,6 +76,11 @@ type Feed struct {
 	set     []*feedEntry // the set after the head, in hash order
 	seq     uint64       // records appended since start
 	changed chan struct{}
+	// epoch counts the discontinuities of the evaluated blocks: a block
+	// at or below the last one (a reorg replaced it) starts a new epoch,
+	// the ring holds only the current epoch, and a subscription that
+	// started in an earlier one is sent a resync.
+	epoch uint64
 
 	// Only Run's goroutine uses these.
 	byHash map[common.Hash]*feedEntry
@@ -109,7 +114,8 @@ type removal struct {
 // feedBlock is one evaluated block's changes.
 type feedBlock struct {
 	ref     pair.BlockRef
-	prev    uint64 // the previous record's block (0 for the first)
+	prev    uint64 // the previous record's block (0 for the first of an epoch)
+	epoch   uint64
 	digest  uint64
 	changed []*feedEntry // hash order
 	removed []removal    // hash order
@@ -190,6 +196,12 @@ func (f *Feed) apply(ctx context.Context, p *published) {
 	if n := len(f.ring); n > 0 {
 		prevBlock = f.ring[n-1].ref.Number
 	}
+	// A block at or below the last one: a reorg replaced blocks the
+	// subscriptions have seen.
+	reorg := len(f.ring) > 0 && p.ref.Number <= prevBlock
+	if reorg {
+		prevBlock = 0
+	}
 	f.mu.Unlock()
 	blk := &feedBlock{ref: p.ref, prev: prevBlock}
 	next := make([]*feedEntry, 0, len(p.list))
@@ -224,6 +236,12 @@ func (f *Feed) apply(ctx context.Context, p *published) {
 	f.byHash = nextBy
 
 	f.mu.Lock()
+	if reorg {
+		f.epoch++
+		clear(f.ring)
+		f.ring = f.ring[:0]
+	}
+	blk.epoch = f.epoch
 	if n := len(f.ring); n >= 2 {
 		// Streams that keep up read the last blocks' events; one that
 		// lags has an older block's rendered again.

@@ -91,6 +91,7 @@ type FeedSubscription struct {
 	resume  *eventID
 	started bool
 	pos     uint64 // the last block sent
+	epoch   uint64 // the feed's epoch of pos
 	since   uint64 // the feed's seq at Subscribe
 	closed  bool
 }
@@ -167,7 +168,11 @@ func (s *FeedSubscription) nextLocked() ([]api.Event, <-chan struct{}) {
 		if i == len(ring) || ring[i].ref.Number != id.block || ring[i].digest != id.digest {
 			return []api.Event{s.whole(EventResync, head)}, nil
 		}
-		s.started, s.pos, s.resume = true, id.block, nil
+		s.started, s.pos, s.epoch, s.resume = true, id.block, ring[i].epoch, nil
+	}
+	if head.epoch != s.epoch {
+		// A reorg replaced blocks this subscription was sent.
+		return []api.Event{s.whole(EventResync, head)}, nil
 	}
 	i := sort.Search(len(ring), func(i int) bool { return ring[i].ref.Number > s.pos })
 	if i == len(ring) {
@@ -189,7 +194,7 @@ func (s *FeedSubscription) nextLocked() ([]api.Event, <-chan struct{}) {
 // whole is a snapshot or resync event: the subscription's view of the set
 // at head, from which it continues.
 func (s *FeedSubscription) whole(name string, head *feedBlock) api.Event {
-	s.started, s.pos, s.resume = true, head.ref.Number, nil
+	s.started, s.pos, s.epoch, s.resume = true, head.ref.Number, head.epoch, nil
 	b := appendBlockHead(make([]byte, 0, 256+len(s.f.set)*1024), head)
 	b = append(b, `,"orders":[`...)
 	n := 0
