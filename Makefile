@@ -22,9 +22,9 @@ LDFLAGS   := -X github.com/orderengine/orderengine/internal/buildinfo.version=$(
 # the others run without it. Each test runs once. The longest packages come
 # first: the multi-process cluster tests (mostly waiting on their serve
 # processes) then overlap the CPU-bound ones instead of running last.
-RACE_PKGS ?= ./internal/clusterrun/... ./cmd/... ./http/... ./orders/... ./accounts/... ./actors/... ./app/... ./chainsync/... ./market/... ./keeper/... ./persistence/... ./platform/... ./chain/devchain/... ./cluster/natsjs/...
+RACE_PKGS ?= ./internal/clusterrun/... ./cmd/... ./http/... ./orders/... ./accounts/... ./actors/... ./app/... ./chainsync/... ./market/... ./keeper/... ./persistence/... ./platform/... ./chain/devchain/... ./cluster/natsjs/... ./cluster/members/...
 
-.PHONY: run build test deps fmt-check vet vulncheck unit plain race bench clean cluster
+.PHONY: run build test deps fmt-check vet vulncheck unit plain race bench clean cluster nemesis
 
 run: build
 	$(BIN) serve
@@ -40,7 +40,7 @@ build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/orderengine
 
 # deps installs everything the tests need that Go modules do not bring.
-deps: $(GETH) chromium
+deps: $(GETH) chromium nftables
 	npm ci --prefix contracts
 	npm ci --prefix actors/webhook/testdata/stripe
 	npm ci --prefix docs/examples/ethers-order
@@ -60,6 +60,17 @@ chromium:
 	  SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
 	  $$SUDO apt-get update -qq && \
 	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; }
+
+# nftables is Debian's packet filter, which the network-fault tests
+# (internal/netns, the cluster's nemesis tests) use inside the network
+# namespaces they make, as root; installed once like chromium.
+.PHONY: nftables
+nftables:
+	@command -v nft >/dev/null 2>&1 || { \
+	  echo "installing Debian's nftables for the network-fault tests"; \
+	  SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+	  $$SUDO apt-get update -qq && \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nftables >/dev/null; }
 
 # geth v1.16.7 is the external node of the chain/devchain tests (v1.17's
 # command does not build here); built once into the gitignored .cache/bin.
@@ -101,6 +112,14 @@ test: deps fmt-check vet vulncheck plain race
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# nemesis runs the long fault campaign on a three-node cluster in network
+# namespaces (docs/cluster.md, "Fault campaigns"; needs root and make
+# deps): NEMESIS_ROUNDS rounds (default 3) of every fault class in random
+# order, with longer faults than make test's campaign. Not part of make
+# test; about 8 minutes a round.
+nemesis: deps
+	NEMESIS_CAMPAIGN=1 $(GO) test -count=1 -timeout 3h -v -run 'TestNemesisCampaign$$' ./internal/clusterrun/nemesis/
 
 # bench-load runs the loopback load comparisons of docs/performance.md
 # (about two minutes; the memory target at 1,000,000 orders is

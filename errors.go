@@ -80,7 +80,7 @@ var catalog = [...]CodeInfo{
 	{CodeNotImplemented, http.StatusNotImplemented, false, "This endpoint is described but not available in this build.", "The endpoint is not implemented yet."},
 	{CodeChainUnavailable, http.StatusServiceUnavailable, true, "Retry with backoff.", "The chain node cannot be reached."},
 	{CodeServiceUnavailable, http.StatusServiceUnavailable, true, "Retry with backoff.", "The service is starting or shutting down."},
-	{CodeNoQuorum, http.StatusServiceUnavailable, true, "Wait for the Retry-After seconds, then retry; resubmitting the same signed order is safe (201 or 409 ALREADY_EXISTS both mean it is stored).", "Cluster mode: this node cannot make the write durable now (no quorum of nodes, or a leader election in progress). Nothing was changed, unless the message says the outcome is unknown."},
+	{CodeNoQuorum, http.StatusServiceUnavailable, true, "Wait for the Retry-After seconds, then retry; resubmitting the same signed order is safe (201 or 409 ALREADY_EXISTS both mean it is stored).", "Cluster mode: this node cannot make the write durable now (no quorum of nodes, or a leader election in progress), or cannot tell whether an order it does not hold exists (its store trails the cluster and the quorum did not answer in time). Nothing was changed, unless the message says the outcome is unknown."},
 }
 
 // Catalog returns a copy of every error code with its status and retry

@@ -20,6 +20,10 @@ type WebhookStats struct {
 	Failed uint64 `json:"deliveriesFailed"`
 	// Retried counts attempts that were retries.
 	Retried uint64 `json:"deliveriesRetried"`
+	// Resent counts requests sent again, within their attempt, on a new
+	// connection after a reused one turned out closed by the receiver
+	// before any answer (not failed attempts).
+	Resent uint64 `json:"requestsResent"`
 	// Abandoned counts deliveries that failed their last scheduled attempt.
 	Abandoned uint64 `json:"deliveriesAbandoned"`
 	// DisabledTotal counts endpoints disabled by the failure horizon.

@@ -80,10 +80,9 @@ type Options struct {
 	// ChainStatus replaces the indexer's progress GET /readyz and
 	// /v1/stats report: a test double for a lagging or failing indexer.
 	ChainStatus func() chainsync.Status
-	// ClusterProvider replaces the cluster member's automanaged provider
-	// (cluster_actors.go): members.InMemory for several nodes in one
-	// process (tests).
-	ClusterProvider members.Provider
+	// Prices replaces the oracle prices the pairs decide at (the bench's
+	// synthetic markets, which have no chain).
+	Prices pair.Prices
 }
 
 // System is the running engine. Its fields are set by New and never
@@ -162,7 +161,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 			_ = s.closeAll()
 		}
 	}()
-	if err := s.openStore(); err != nil {
+	if err := s.openStore(ctx); err != nil {
 		return nil, err
 	}
 	if err := s.openClusterJS(); err != nil {
@@ -172,8 +171,8 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		return nil, err
 	}
 	s.buildActors()
-	if cfg.Cluster.Enabled {
-		if err := s.startMember(ctx); err != nil {
+	if s.cluster != nil {
+		if err := s.buildMember(); err != nil {
 			return nil, err
 		}
 	}
@@ -206,13 +205,27 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 // closeWith registers f to run at Close, after everything built later.
 func (s *System) closeWith(f func() error) { s.closers = append(s.closers, f) }
 
-func (s *System) openStore() error {
-	store, err := persistence.OpenFS(s.Config.DataDir, s.opts.FS, s.Log)
+// openStore opens the store; in a cluster it first starts the node's
+// embedded server and, when the store is empty or behind the cluster's
+// compaction, installs a peer's snapshot (openClusterStore).
+func (s *System) openStore(ctx context.Context) error {
+	var store *persistence.Store
+	var err error
+	if s.Config.Cluster.Enabled {
+		store, err = s.openClusterStore(ctx)
+	} else {
+		store, err = persistence.OpenFS(s.Config.DataDir, s.opts.FS, s.Log)
+	}
 	if err != nil {
 		return err
 	}
 	s.Store = store
 	s.closeWith(store.Close)
+	if s.cluster != nil {
+		// Registered after the store's: the node (its followers write to
+		// the store) stops first.
+		s.closeWith(s.cluster.node.Close)
+	}
 	actorLog := s.Log.With("component", "protoactor")
 	s.Actors = actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return actorLog }))
 	s.closeWith(func() error { s.Actors.Shutdown(); return nil })
@@ -308,8 +321,8 @@ func (s *System) buildHTTP() error {
 		status = s.Indexer.Status
 	}
 	srv, err := apihttp.New(apihttp.Engine{Config: s.Config, Log: s.Log, Store: s.Store, Accounts: s.Accounts, Limiter: s.Limiter},
-		apihttp.Options{Services: services, ExtraRoutes: s.opts.Routes, Collectors: collectors, ChainStatus: status, Ready: s.clusterReady(), RemovePeer: s.clusterRemovePeer(),
-			Backup: s.clusterBackup(), Restore: s.clusterRestore()})
+		apihttp.Options{Services: services, ExtraRoutes: s.opts.Routes, Collectors: collectors, ChainStatus: status, Ready: s.clusterReady(), RemovePeer: s.clusterRemovePeer(), ClusterStatus: s.clusterStatus(),
+			StoreBackup: s.storeBackup, Backup: s.clusterBackup(), Restore: s.clusterRestore()})
 	if err != nil {
 		return err
 	}
@@ -357,6 +370,9 @@ func (s *System) Start(ctx context.Context) error {
 	}
 	s.Log.Info("open orders loaded into their pairs and makers", "count", n)
 	if err := s.startClusterJS(ctx); err != nil {
+		return err
+	}
+	if err := s.startMember(ctx); err != nil {
 		return err
 	}
 	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))

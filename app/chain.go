@@ -181,6 +181,7 @@ func (s *System) buildOrders() error {
 		Clock: s.Clock, Log: s.Log, Verifier: chain.NewVerifier(chain.NewRouterDomain(chainID, router), backend),
 		Fees: fees, Tokens: tokens, Balances: balances, FundedTTL: cfg.Orders.Resolved().FundedCacheTTL, Multicall: multicall,
 		Evaluated: s.lastEvaluated,
+		Settle:    s.orderSettle(),
 	})
 	if err != nil {
 		return fmt.Errorf("orders: %w", err)
@@ -209,6 +210,9 @@ func (s *System) buildPairs() {
 		Drive: s.driveGate(), Published: s.pairsPublished}
 	if s.prices != nil {
 		opts.Prices = s.prices
+	}
+	if s.opts.Prices != nil {
+		opts.Prices = s.opts.Prices
 	}
 	s.Pairs = pair.New(opts)
 	s.closeWith(func() error { s.Pairs.Stop(); return nil })

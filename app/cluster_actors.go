@@ -16,19 +16,17 @@ import (
 	"github.com/orderengine/orderengine/cluster/members"
 )
 
-// leaveTimeout bounds a member's graceful leave at Close (protoactor's
-// own takes about two seconds).
+// leaveTimeout bounds a member's graceful leave at Close (the releases of
+// its leases).
 const leaveTimeout = 10 * time.Second
 
 // clusterKind is a kind placed by the cluster: its name, how it is placed
-// (kind.Registry.Place behind the kind's own API), the handler of the
-// requests other members send to the identities this node owns, and how
-// long an idle identity's grain lives.
+// (kind.Registry.Place behind the kind's own API) and the handler of the
+// requests other members send to the identities this node owns.
 type clusterKind struct {
 	name   string
 	place  func(kind.Placement) error
 	handle members.Handler
-	idle   time.Duration
 }
 
 // clusterKinds are the kinds this node places in the cluster: the
@@ -36,50 +34,48 @@ type clusterKind struct {
 // webhook endpoint by id (only to name the node that sends its
 // deliveries: its records travel through the shared log, and it takes no
 // remote requests). The pairs stay node-local projections.
-func (s *System) clusterKinds(m *members.Member) []clusterKind {
-	limits := s.Config.Limits
+func (s *System) clusterKinds() []clusterKind {
+	nodes := len(s.Config.Cluster.NATS.Routes)
 	return []clusterKind{
 		{limiter.KindName, func(p kind.Placement) error {
 			return s.Limiter.Place(p, limiter.ClusterOptions{
 				// Client addresses: each node protects itself.
 				NodeLocal: func(subject string) bool { return strings.HasPrefix(subject, "ip:") },
-				Members:   func() int { return len(m.Members()) },
+				// The share a node admits while a key's owner cannot be
+				// reached is the limit over the configured nodes, so
+				// the shares add up to the limit whatever a node sees.
+				Members: func() int { return nodes },
 			})
-		}, s.Limiter, limits.LimiterIdle},
-		{maker.KindName, s.Makers.Place, s.Makers, max(limits.MakerWindow, time.Minute)},
-		{order.KindName, s.OrderActors.Place, s.OrderActors, s.Config.Orders.Resolved().ActorIdle},
-		{webhook.KindName, func(kind.Placement) error { return nil }, webhook.RemoteHandler{}, 0},
+		}, s.Limiter},
+		{maker.KindName, s.Makers.Place, s.Makers},
+		{order.KindName, s.OrderActors.Place, s.OrderActors},
+		{webhook.KindName, func(kind.Placement) error { return nil }, webhook.RemoteHandler{}},
 	}
 }
 
-// startMember makes this node a member of the cluster (cluster.actors):
-// the cluster kinds are placed by the protoactor-go cluster, and the member
-// joins. It runs when cluster.enabled, after the actors are built and
-// before anything uses them. Close leaves the cluster gracefully.
-func (s *System) startMember(ctx context.Context) error {
+// buildMember makes this node's member of the cluster and places the
+// cluster kinds on it (New calls it after the actors are built, before
+// anything uses them); Start runs it once the streams are followed
+// (startMember). Close leaves the cluster gracefully.
+func (s *System) buildMember() error {
 	c := s.Config.Cluster
-	provider := s.opts.ClusterProvider
-	if provider == nil {
-		provider = members.Automanaged(c.Actors.ManageListen, c.Actors.Peers, 0)
-	}
+	node := s.cluster.node
 	m := members.New(members.Config{
-		Name: c.Name, Listen: c.Actors.Listen, Advertise: c.Actors.Advertise, Provider: provider,
+		Node: node, Cluster: c.Name, Name: c.Node, Shards: c.Shards, TTL: c.MembershipTTL,
+		Fit: func() bool { return node.Fit() == nil },
 		Log: s.Log.With("node", c.Node),
 	})
-	for _, k := range s.clusterKinds(m) {
+	for _, k := range s.clusterKinds() {
 		if err := k.place(m); err != nil {
 			return fmt.Errorf("app: cluster kind %s: %w", k.name, err)
 		}
-		m.Host(k.name, k.handle, k.idle)
+		m.Host(k.name, k.handle)
 	}
 	m.OnChange(func(members.Change) {
 		if n := s.OrderActors.PassivateMoved(); n > 0 {
 			s.Log.Info("cluster: orders that moved to another member were passivated", "count", n)
 		}
 	})
-	if err := m.Start(ctx); err != nil {
-		return err
-	}
 	s.Member = m
 	s.closeWith(func() error {
 		lctx, cancel := context.WithTimeout(context.Background(), leaveTimeout)
@@ -89,18 +85,29 @@ func (s *System) startMember(ctx context.Context) error {
 	return nil
 }
 
+// startMember runs the member (Start calls it once the node follows the
+// streams): it waits, within ctx, until the node holds its member lease.
+func (s *System) startMember(ctx context.Context) error {
+	if s.Member == nil {
+		return nil
+	}
+	return s.Member.Start(ctx)
+}
+
 // clusterCollectors are the cluster's gauges on /metrics (none on one
-// node): the members this node's protoactor membership sees, itself
-// included, and the other nodes its JetStream server has a route to. A
-// node that lists fewer members than its peers is missing from some
-// node's cluster.actors.peers (docs/cluster.md, adding a node).
+// node): the members this node sees, itself included, the shards it
+// holds, and the other nodes its JetStream server has a route to.
 func (s *System) clusterCollectors() []prometheus.Collector {
 	var cs []prometheus.Collector
 	if m := s.Member; m != nil {
 		cs = append(cs, prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "orderengine_cluster_members",
-			Help: "Members of the actor cluster this node sees, itself included.",
-		}, func() float64 { return float64(len(m.Members())) }))
+			Help: "Members of the cluster this node sees (live member leases), itself included.",
+		}, func() float64 { return float64(len(m.Members())) }),
+			prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+				Name: "orderengine_cluster_shards_held",
+				Help: "Shards of the placed actors this node holds the lease of.",
+			}, func() float64 { return float64(m.HeldShards()) }))
 	}
 	if s.cluster != nil {
 		n := s.cluster.node
@@ -113,15 +120,12 @@ func (s *System) clusterCollectors() []prometheus.Collector {
 }
 
 // webhookCluster runs the webhook manager as a cluster node's: this node
-// sends the deliveries of the endpoints the members place on it (nil on
-// one node).
+// sends the deliveries of the endpoints whose shard it holds (nil on one
+// node).
 func (s *System) webhookCluster() *webhook.Cluster {
 	m := s.Member
 	if m == nil {
 		return nil
 	}
-	return &webhook.Cluster{Owns: func(id string) bool {
-		owner := m.Owner(webhook.KindName, id)
-		return owner != "" && owner == m.Address()
-	}}
+	return &webhook.Cluster{Owns: func(id string) bool { return m.Owns(webhook.KindName, id) }}
 }

@@ -2,9 +2,13 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"time"
+
+	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/orderengine/orderengine/actors/order"
 	"github.com/orderengine/orderengine/cluster/natsjs"
@@ -31,27 +35,77 @@ type clusterJS struct {
 	lease    *natsjs.Lease
 	holdStop context.CancelFunc
 	holdDone chan struct{}
+	// compactor bounds the streams (compact.go of natsjs).
+	compactor *natsjs.Compactor
 }
 
-// openClusterJS starts the embedded server (it joins its peers in the
-// background) and builds the journal, the materialiser and the shared log
-// over the store. Nothing is replicated before Start's startClusterJS.
-func (s *System) openClusterJS() error {
-	if !s.Config.Cluster.Enabled {
-		return nil
-	}
+// openClusterStore starts the embedded server (it joins its peers in the
+// background) and opens the store, after finishing a snapshot's install
+// that a previous start left half done. When the store is empty, or
+// behind what the compaction removed from the streams, it waits (within
+// ctx) for the cluster to tell, receives a ready peer's snapshot,
+// installs it and opens that instead (natsjs bootstrap.go).
+func (s *System) openClusterStore(ctx context.Context) (store *persistence.Store, err error) {
 	n, err := natsjs.Start(natsjs.Options{Cluster: s.Config.Cluster, DataDir: s.Config.DataDir, Log: s.Log})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	s.closeWith(n.Close)
-	c := &clusterJS{node: n}
+	defer func() {
+		if err != nil {
+			_ = n.Close()
+		}
+	}()
+	dir := s.Config.DataDir
+	for {
+		manifest, installed, err := persistence.InstallSnapshot(dir)
+		if err != nil {
+			return nil, err
+		}
+		if installed {
+			var man natsjs.SnapshotManifest
+			_ = json.Unmarshal(manifest, &man)
+			s.Log.Info("cluster: installed a peer's snapshot of its store", "peer", man.Node, "id", man.ID, "positions", man.Positions)
+		}
+		store, err := persistence.OpenFS(dir, s.opts.FS, s.Log)
+		if err != nil {
+			return nil, err
+		}
+		local := natsjs.LocalStore{Dir: dir}
+		local.Positions, err = store.Positions()
+		if err == nil {
+			local.Restored, err = store.RestoredFrom()
+		}
+		if err == nil {
+			var fetched bool
+			fetched, err = n.Bootstrap(ctx, local)
+			if err == nil && !fetched {
+				s.cluster = &clusterJS{node: n}
+				return store, nil
+			}
+		}
+		if cerr := store.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return nil, fmt.Errorf("app: cluster: %w", err)
+		}
+	}
+}
+
+// openClusterJS builds the journal, the materialiser and the shared log
+// over the store, on the node openClusterStore started. Nothing is
+// replicated before Start's startClusterJS.
+func (s *System) openClusterJS() error {
+	if s.cluster == nil {
+		return nil
+	}
+	c := s.cluster
+	n := c.node
 	c.mat = natsjs.NewMaterialiser(n, s.Orders, s.orderChanged)
 	c.journal = natsjs.NewJournal(n, s.Orders, c.mat, s.Clock.Now)
 	c.shared = natsjs.NewSharedLog(n, s.Store)
 	s.Store.UseSharedLog(c.shared)
 	c.lease = n.Lease(lifecycleLease, s.Config.Cluster.Node, s.Config.Cluster.LeaseTTL)
-	s.cluster = c
 	return nil
 }
 
@@ -94,6 +148,15 @@ func (s *System) orderApplied() func(ctx context.Context, rec *persistence.Order
 	}
 }
 
+// orderSettle is the order service's Settle in a cluster (nil on one
+// node): the journal's.
+func (s *System) orderSettle() func(ctx context.Context, h common.Hash) (bool, error) {
+	if s.cluster == nil {
+		return nil
+	}
+	return s.cluster.journal.Settle
+}
+
 // appliedWait bounds orderApplied's wait.
 const appliedWait = 5 * time.Second
 
@@ -111,6 +174,19 @@ func (s *System) startClusterJS(ctx context.Context) error {
 	if err := c.node.Setup(ctx); err != nil {
 		return fmt.Errorf("app: cluster: %w", err)
 	}
+	restored, err := s.Store.RestoredFrom()
+	if err != nil {
+		return fmt.Errorf("app: cluster: %w", err)
+	}
+	if err := c.node.ClaimRestore(ctx, restored); err != nil {
+		return fmt.Errorf("app: cluster: %w", err)
+	}
+	c.compactor = natsjs.NewCompactor(c.node, s.Store, s.Orders, natsjs.CompactOptions{
+		Retention: s.Config.Cluster.Retention, Every: s.Config.Cluster.CompactionInterval, TTL: s.Config.Cluster.MembershipTTL,
+		Fit: func() bool { return c.node.Fit() == nil }, Log: s.Log})
+	if err := c.compactor.Report(ctx); err != nil {
+		return fmt.Errorf("app: cluster: report the applied positions: %w", err)
+	}
 	if err := c.shared.Start(ctx); err != nil {
 		return fmt.Errorf("app: cluster: shared records: %w", err)
 	}
@@ -120,16 +196,15 @@ func (s *System) startClusterJS(ctx context.Context) error {
 	if err := s.Webhooks.StartCluster(ctx); err != nil {
 		return fmt.Errorf("app: cluster: webhooks: %w", err)
 	}
+	c.node.StartProbe()
+	if err := c.node.ServeSnapshots(s.Store); err != nil {
+		return fmt.Errorf("app: cluster: %w", err)
+	}
+	if err := c.compactor.Start(ctx); err != nil {
+		return fmt.Errorf("app: cluster: compaction: %w", err)
+	}
 	s.Log.Info("cluster: joined; applying the streams", "node", s.Config.Cluster.Node)
 	return nil
-}
-
-// clusterReady is GET /readyz's cluster check (nil on one node).
-func (s *System) clusterReady() func() error {
-	if s.cluster == nil {
-		return nil
-	}
-	return s.cluster.node.Ready
 }
 
 // clusterRemovePeer is the admin API's peer removal (nil on one node).
@@ -166,3 +241,27 @@ func (s *System) ClusterNode() *natsjs.Node {
 	}
 	return s.cluster.node
 }
+
+// storeBackup is the admin API's store backup (GET /admin/v1/backup):
+// persistence.Backup of this engine's store, with the webhook secrets'
+// key file when it is the data folder's default one (a single node's).
+// A cluster node backs up only while it is ready: its store then holds
+// what the streams had acknowledged a moment ago.
+func (s *System) storeBackup(ctx context.Context, w io.Writer) (any, error) {
+	h := persistence.BackupHeader{}
+	if s.cluster != nil {
+		if err := s.cluster.node.Ready(); err != nil {
+			return nil, err
+		}
+		h.Cluster, h.Node, h.OrderPartitions = s.Config.Cluster.Name, s.Config.Cluster.Node, s.Config.Cluster.OrderPartitions
+	}
+	extra := map[string]string{}
+	if s.Config.Webhooks.SecretKeyFile == "" && s.cluster == nil {
+		extra[webhookKeyFile] = filepath.Join(s.Config.DataDir, webhookKeyFile)
+	}
+	return s.Store.Backup(w, s.Config.DataDir, h, extra)
+}
+
+// webhookKeyFile is the webhook secrets' key file of a single node's data
+// folder (actors/webhook).
+const webhookKeyFile = "webhook-secrets.key"

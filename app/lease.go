@@ -91,7 +91,7 @@ func (s *System) holdLease(ctx context.Context) {
 // chain.confirmations + lifecycle.readyMaxLag blocks of the head): what
 // GET /readyz checks of them.
 func (s *System) fitToDrive() bool {
-	if s.cluster.node.Ready() != nil {
+	if s.cluster.node.Fit() != nil {
 		return false
 	}
 	st := s.indexerStatus()

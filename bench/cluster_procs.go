@@ -26,10 +26,14 @@ import (
 
 // clusterSubmitFlags are the flags of the cluster-submit mode.
 type clusterSubmitFlags struct {
-	n, conns, makers, nodes int
-	bin, only               string
-	keep                    bool
-	idle                    time.Duration
+	n, conns, makers int
+	nodes            []int
+	bin, only        string
+	keep             bool
+	idle             time.Duration
+	profileDir       string
+	profileFor       time.Duration
+	nodeEnv          envFlag
 }
 
 // runClusterSubmit is the cluster-submit mode: the same pre-signed submits
@@ -37,25 +41,41 @@ type clusterSubmitFlags struct {
 // `serve` processes in cluster mode (JetStream R3, fsync always), each
 // set beside its own `devnet serve` chain on loopback (clusterrun, the
 // layout of `make cluster` on free ports), the connections spread
-// round-robin over the nodes. It reports per set the durable rate and
-// latency, the CPU per submit of every process, and the nodes' RSS and
-// store sizes (JetStream's and Pebble's) after the load.
+// round-robin over the nodes. `-nodes 3,5` runs a cluster set of each
+// size in that order in the one run (repeat sizes to alternate them). It
+// reports per set the durable rate and latency, the CPU per submit of
+// every process, the nodes' RSS, store sizes (JetStream's and Pebble's)
+// and the stream replicas each node holds after the load, and a summary
+// of every set.
 func runClusterSubmit(ctx context.Context, out io.Writer, args []string) error {
 	var f clusterSubmitFlags
+	var nodes string
 	fl := flag.NewFlagSet("cluster-submit", flag.ContinueOnError)
 	fl.IntVar(&f.n, "n", 20000, "orders to submit to each set")
 	fl.IntVar(&f.conns, "conns", 48, "concurrent keep-alive connections (spread round-robin over the nodes)")
 	fl.IntVar(&f.makers, "makers", 0, "maker wallets (0: n/10, under the per-maker limit of 10 per 10 s)")
-	fl.IntVar(&f.nodes, "nodes", 3, "nodes of the cluster set")
+	fl.StringVar(&nodes, "nodes", "3", "nodes of the cluster set; a comma-separated list (3,5) runs a cluster set of each size, in that order")
 	fl.StringVar(&f.bin, "bin", "", "orderengine binary (empty: go build ./cmd/orderengine into a temporary folder)")
 	fl.DurationVar(&f.idle, "idle", 10*time.Second, "how long each process's idle CPU is measured before and after the load (also lets the stores settle before the memory is read)")
-	fl.StringVar(&f.only, "only", "", "run one set only: single or cluster (empty: both, single first)")
+	fl.StringVar(&f.only, "only", "", "run one kind of set only: single or cluster (empty: both, single first)")
 	fl.BoolVar(&f.keep, "keep", false, "keep the temporary folder (data, logs) and print it")
+	fl.StringVar(&f.profileDir, "profile", "", "write each node's CPU profile of the load's first -profile-for to this folder (<set>-<node>.pprof; profiling costs the nodes a little CPU)")
+	fl.DurationVar(&f.profileFor, "profile-for", 20*time.Second, "length of each node's CPU profile (with -profile)")
+	fl.Var(&f.nodeEnv, "node-env", "NAME=VALUE set in every serve process's environment (repeatable; ORDERENGINE_* variables, GOGC, ...)")
 	if err := fl.Parse(args); err != nil {
+		return err
+	}
+	var err error
+	if f.nodes, err = parseNodeCounts(nodes); err != nil {
 		return err
 	}
 	if f.makers <= 0 {
 		f.makers = max(1, (f.n+9)/10)
+	}
+	if f.profileDir != "" {
+		if err := os.MkdirAll(f.profileDir, 0o755); err != nil {
+			return err
+		}
 	}
 	dir, err := os.MkdirTemp("", "orderengine-bench-procs-")
 	if err != nil {
@@ -76,50 +96,105 @@ func runClusterSubmit(ctx context.Context, out io.Writer, args []string) error {
 	}
 	fmt.Fprintf(out, "mode cluster-submit: %d orders per set, %d connections, %d makers; every process on this machine (%d CPUs)\n",
 		f.n, f.conns, f.makers, runtime.NumCPU())
-	for _, set := range []struct {
-		name    string
-		nodes   int
-		cluster bool
-	}{{"single", 1, false}, {"cluster", f.nodes, true}} {
-		if f.only != "" && f.only != set.name {
+	var results []setResult
+	for _, set := range procSets(f.nodes) {
+		if f.only != "" && f.only != set.kind {
 			continue
 		}
-		if err := submitToProcs(ctx, out, f, filepath.Join(dir, set.name), set.name, set.nodes, set.cluster); err != nil {
+		r, err := submitToProcs(ctx, out, f, filepath.Join(dir, set.name), set.name, set.nodes, set.kind == "cluster")
+		if err != nil {
 			return fmt.Errorf("cluster-submit %s: %w", set.name, err)
 		}
+		results = append(results, r)
 	}
+	summarise(out, results)
 	return nil
+}
+
+// procSet is one set of processes the mode runs: its name (also its
+// folder's), its kind (single or cluster) and its nodes.
+type procSet struct {
+	name, kind string
+	nodes      int
+}
+
+// procSets are the sets of a run: single, then a cluster set per entry
+// of counts, named cluster when there is one and cluster-<nodes>[-<k>]
+// otherwise (k counts the repeats of a size).
+func procSets(counts []int) []procSet {
+	sets := []procSet{{"single", "single", 1}}
+	seen := map[int]int{}
+	for _, n := range counts {
+		name := "cluster"
+		if len(counts) > 1 {
+			seen[n]++
+			name = fmt.Sprintf("cluster-%d", n)
+			if seen[n] > 1 {
+				name = fmt.Sprintf("%s-%d", name, seen[n])
+			}
+		}
+		sets = append(sets, procSet{name, "cluster", n})
+	}
+	return sets
+}
+
+// parseNodeCounts parses -nodes: node counts of 3 to 9 (at least the
+// streams' three replicas; the loopback layout has ports for any count,
+// the machine not), comma-separated.
+func parseNodeCounts(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 3 || n > 9 {
+			return nil, fmt.Errorf("cluster-submit: -nodes %q: each count must be 3 to 9 (cluster.replicas is 3)", s)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// setResult is what the summary shows of one set.
+type setResult struct {
+	name             string
+	nodes            int
+	rate             float64
+	p50, p99         time.Duration
+	nodeNet          []float64 // net CPU per durable submit of each node, µs
+	allNet, chainNet float64   // every process's (harness included) and the chain's, µs
+	replicas         []int     // stream replicas each node holds
 }
 
 // submitToProcs starts a chain and nodes serve processes under dir, issues
 // an enterprise key, submits f.n orders spread over the nodes and prints
 // the figures.
-func submitToProcs(ctx context.Context, out io.Writer, f clusterSubmitFlags, dir, name string, nodes int, cluster bool) error {
+func submitToProcs(ctx context.Context, out io.Writer, f clusterSubmitFlags, dir, name string, nodes int, cluster bool) (setResult, error) {
+	res := setResult{name: name, nodes: nodes}
 	l, err := freeLayout(dir, nodes)
 	if err != nil {
-		return err
+		return res, err
 	}
 	l.Cluster = cluster
+	l.Env = f.nodeEnv.vars()
 	c := clusterrun.New(l, f.bin, clusterrun.WithoutEngineEnv(os.Environ()), filepath.Join(dir, "logs"))
 	defer func() { _ = c.Stop(10 * time.Second) }()
 	if err := c.Start(ctx); err != nil {
-		return err
+		return res, err
 	}
 	limit := 10 * f.n
 	key, _, err := c.IssueKey(ctx, 0, "bench", "enterprise", clusterrun.Limits{Quote: limit, Read: limit, Order: limit})
 	if err != nil {
-		return err
+		return res, err
 	}
 	if err := c.WaitKey(ctx, key, time.Minute); err != nil {
-		return err
+		return res, err
 	}
 	t, err := procsTarget(c, key)
 	if err != nil {
-		return err
+		return res, err
 	}
 	bodies, _, err := signOrders(t, orderFlags{n: f.n, makers: f.makers, ppm: defaultReferralPpm()})
 	if err != nil {
-		return err
+		return res, err
 	}
 	addrs := make([]string, nodes)
 	for i := range addrs {
@@ -127,6 +202,12 @@ func submitToProcs(ctx context.Context, out io.Writer, f clusterSubmitFlags, dir
 	}
 	procs := append([]*clusterrun.Proc{c.Chain}, c.Nodes...)
 	idleBefore := idleCPU(ctx, procs, f.idle)
+	profiled := make(chan struct{})
+	if f.profileDir != "" {
+		go func() { defer close(profiled); profileNodes(ctx, out, c, f.profileDir, name, f.profileFor) }()
+	} else {
+		close(profiled)
+	}
 	cpu0 := make([]time.Duration, len(procs))
 	for i, p := range procs {
 		cpu0[i] = procCPU(p.Pid())
@@ -138,30 +219,63 @@ func submitToProcs(ctx context.Context, out io.Writer, f clusterSubmitFlags, dir
 	for i, p := range procs {
 		cpu[i] = procCPU(p.Pid()) - cpu0[i]
 	}
+	<-profiled
 	idleAfter := idleCPU(ctx, procs, f.idle)
 	fmt.Fprintf(out, "\n%s: %d node(s)%s\n", name, nodes, map[bool]string{true: fmt.Sprintf(", cluster mode (JetStream R%d, fsync always)", min(nodes, 3)),
 		false: ", the Pebble journal"}[cluster])
-	report(out, name+" submit", lat, codes, elapsed)
+	report(out, name+" submit", lat, codes, elapsed) // sorts lat
+	res.p50, res.p99 = sortedPercentile(lat, 0.5), sortedPercentile(lat, 0.99)
 	durable := codes["201"]
-	fmt.Fprintf(out, "durable submits: %.0f/s\n", durableRate(codes, elapsed))
+	res.rate = durableRate(codes, elapsed)
+	fmt.Fprintf(out, "durable submits: %.0f/s\n", res.rate)
 	fmt.Fprintf(out, "  CPU per durable submit; net: less the process's idle rate (the mean of %s before and after the load) over the load\n", f.idle)
 	var total, totalNet time.Duration
 	for i, p := range procs {
 		idle := (idleBefore[i] + idleAfter[i]) / 2
 		net := cpu[i] - time.Duration(idle*float64(elapsed))
 		total, totalNet = total+cpu[i], totalNet+net
+		if i == 0 {
+			res.chainNet = perSubmit(net, durable)
+		} else {
+			res.nodeNet = append(res.nodeNet, perSubmit(net, durable))
+		}
 		fmt.Fprintf(out, "  CPU %-6s %6.0f µs, net %6.0f µs (%.2f cores busy; idle %.2f before, %.2f after)\n", p.Name,
 			perSubmit(cpu[i], durable), perSubmit(net, durable), cpu[i].Seconds()/elapsed.Seconds(), idleBefore[i], idleAfter[i])
 	}
 	fmt.Fprintf(out, "  CPU %-6s %6.0f µs (%.2f cores busy)\n", "bench", perSubmit(harness, durable), harness.Seconds()/elapsed.Seconds())
-	fmt.Fprintf(out, "  CPU of every process: %.0f µs, net %.0f µs per durable submit\n", perSubmit(total+harness, durable), perSubmit(totalNet+harness, durable))
+	res.allNet = perSubmit(totalNet+harness, durable)
+	fmt.Fprintf(out, "  CPU of every process: %.0f µs, net %.0f µs per durable submit\n", perSubmit(total+harness, durable), res.allNet)
 	for i, p := range c.Nodes {
 		js, _ := dirSize(filepath.Join(l.Nodes[i].DataDir, "jetstream"))
 		all, _ := dirSize(l.Nodes[i].DataDir)
-		fmt.Fprintf(out, "  %s: RSS %d KiB, Go heap in use %s; JetStream store %s, the rest of its data folder (Pebble) %s\n",
-			p.Name, rssKiB(p.Pid()), heapInUse(c.AdminURL(i)), mib(js), mib(all-js))
+		held := streamsHeld(l.Nodes[i].DataDir)
+		res.replicas = append(res.replicas, len(held))
+		fmt.Fprintf(out, "  %s: RSS %d KiB, Go heap in use %s; JetStream store %s, the rest of its data folder (Pebble) %s; replicas %s\n",
+			p.Name, rssKiB(p.Pid()), heapInUse(c.AdminURL(i)), mib(js), mib(all-js), strings.Join(held, " "))
 	}
+	return res, nil
+}
+
+// envFlag collects NAME=VALUE flags.
+type envFlag []string
+
+func (e *envFlag) String() string { return strings.Join(*e, " ") }
+
+func (e *envFlag) Set(v string) error {
+	if k, _, ok := strings.Cut(v, "="); !ok || k == "" {
+		return fmt.Errorf("%q is not NAME=VALUE", v)
+	}
+	*e = append(*e, v)
 	return nil
+}
+
+func (e envFlag) vars() map[string]string {
+	m := make(map[string]string, len(e))
+	for _, kv := range e {
+		k, v, _ := strings.Cut(kv, "=")
+		m[k] = v
+	}
+	return m
 }
 
 // idleCPU is the cores each of procs kept busy over d without load.
@@ -216,7 +330,7 @@ func freeLayout(dir string, nodes int) (clusterrun.Layout, error) {
 		return strconv.Atoi(p)
 	}
 	var ps []int
-	for range 1 + 5*nodes {
+	for range 1 + 3*nodes {
 		p, err := port()
 		if err != nil {
 			return clusterrun.Layout{}, err
@@ -225,8 +339,8 @@ func freeLayout(dir string, nodes int) (clusterrun.Layout, error) {
 	}
 	ports := make([]clusterrun.NodePorts, nodes)
 	for i := range ports {
-		q := ps[1+5*i:]
-		ports[i] = clusterrun.NodePorts{HTTP: q[0], Admin: q[1], NATS: q[2], Actors: q[3], Manage: q[4]}
+		q := ps[1+3*i:]
+		ports[i] = clusterrun.NodePorts{HTTP: q[0], Admin: q[1], NATS: q[2]}
 	}
 	return clusterrun.Loopback(dir, ps[0], ports), nil
 }

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"flag"
@@ -14,6 +17,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -38,6 +43,8 @@ func runJetStreamMemory(ctx context.Context, out io.Writer, args []string) error
 	n := fs.Int("n", 1_000_000, "orders to publish")
 	step := fs.Int("step", 100_000, "print a line every step orders")
 	size := fs.Int("size", 600, "bytes of each message (an encoded create transition with its events is about this size)")
+	window := fs.Int("window", 0, "keep only the last window orders' subjects: after every step, purge the subjects of the orders published before it, as the compaction does past the retention (0: keep all)")
+	purgers := fs.Int("purgers", 64, "purge requests in flight")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -76,15 +83,12 @@ func runJetStreamMemory(ctx context.Context, out io.Writer, args []string) error
 	fmt.Fprintf(out, "%10d %10.1f %10.1f %10.1f %12s %12s\n", 0, mibOf(base.rss), mibOf(base.heap), mibOf(base.store), "", "")
 	payload := make([]byte, *size)
 	_, _ = rand.Read(payload)
-	var hash [32]byte
 	began := time.Now()
+	purged := 0 // orders [0, purged) are purged
+	var atWindow memPoint
 	for i := 1; i <= *n; i++ {
-		if _, err := rand.Read(hash[:]); err != nil {
-			return err
-		}
-		p := int(hash[0]) % cfg.OrderPartitions
-		h := hex.EncodeToString(hash[:])
-		msg := &nats.Msg{Subject: "orders." + strconv.Itoa(p) + "." + h, Data: payload, Header: nats.Header{}}
+		_, subject, h := memOrderSubject(i, cfg.OrderPartitions)
+		msg := &nats.Msg{Subject: subject, Data: payload, Header: nats.Header{}}
 		msg.Header.Set(jetstream.MsgIDHeader, h+":1")
 		for {
 			_, err := js.PublishMsgAsync(msg)
@@ -106,13 +110,70 @@ func runJetStreamMemory(ctx context.Context, out io.Writer, args []string) error
 			case <-ctx.Done():
 				return ctx.Err()
 			}
+			if *window > 0 && i-*window > purged {
+				if err := purgeOrders(ctx, node.Conn(), cfg.OrderPartitions, purged+1, i-*window, *purgers); err != nil {
+					return err
+				}
+				purged = i - *window
+			}
 			m := memNow(dir)
 			fmt.Fprintf(out, "%10d %10.1f %10.1f %10.1f %12.0f %12.0f\n", i, mibOf(m.rss), mibOf(m.heap), mibOf(m.store),
 				float64(m.rss-base.rss)/float64(i), float64(m.heap-base.heap)/float64(i))
+			if *window > 0 && atWindow == (memPoint{}) && i >= *window {
+				atWindow = m
+			}
 		}
 	}
 	fmt.Fprintf(out, "published in %v (%.0f orders/s)\n", time.Since(began).Round(time.Millisecond), float64(*n)/time.Since(began).Seconds())
+	if *window > 0 && *n > *window {
+		end := memNow(dir)
+		closed := float64(*n - *window)
+		fmt.Fprintf(out, "past the window (%d orders kept, %d purged): RSS %+.0f B, heap %+.0f B, store %+.0f B per purged order\n",
+			*window, purged, float64(end.rss-atWindow.rss)/closed, float64(end.heap-atWindow.heap)/closed, float64(end.store-atWindow.store)/closed)
+	}
 	return nil
+}
+
+// memOrderSubject is the partition, subject and hash (hex) of the i-th
+// order of jetstream-memory: its hash is sha256(i), so a purge finds it
+// again without the bench holding every subject.
+func memOrderSubject(i, partitions int) (int, string, string) {
+	hash := sha256.Sum256(binary.BigEndian.AppendUint64(nil, uint64(i)))
+	p := int(hash[0]) % partitions
+	h := hex.EncodeToString(hash[:])
+	return p, "orders." + strconv.Itoa(p) + "." + h, h
+}
+
+// purgeOrders purges the subjects of orders from to to (inclusive), as
+// the compaction purges a closed order's subject, inFlight at once.
+func purgeOrders(ctx context.Context, nc *nats.Conn, partitions, from, to, inFlight int) error {
+	var wg sync.WaitGroup
+	next := atomic.Int64{}
+	next.Store(int64(from))
+	errs := make(chan error, inFlight)
+	for range inFlight {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i > to || ctx.Err() != nil {
+					return
+				}
+				p, subject, _ := memOrderSubject(i, partitions)
+				body := []byte(`{"filter":"` + subject + `"}`)
+				resp, err := nc.RequestWithContext(ctx, "$JS.API.STREAM.PURGE.ORDERS_"+strconv.Itoa(p), body)
+				if err == nil && !bytes.Contains(resp.Data, []byte(`"success":true`)) {
+					err = fmt.Errorf("purge %s: %s", subject, resp.Data)
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	return <-errs
 }
 
 type memPoint struct{ rss, heap, store int64 }

@@ -11,9 +11,10 @@
 //	submit        durable POST /v1/orders with pre-signed v7.1 orders vs bare
 //	              Ecrecover × cores, and the floor (HTTP plus one Ecrecover)
 //	cluster-submit the submits against one `serve` process, then against
-//	              three in cluster mode (each set beside its dev chain):
-//	              rate, latency, CPU per submit of every process, RSS and
-//	              the JetStream and Pebble stores
+//	              three in cluster mode, or each size of -nodes 3,5 (each
+//	              set beside its dev chain): rate, latency, CPU per submit
+//	              of every process, RSS, the JetStream and Pebble stores
+//	              and the stream replicas each node holds
 //	order-read    GET /v1/orders/{hash} vs GET /v1/config
 //	jetstream-memory RSS, Go heap and store size of an embedded JetStream
 //	              per order, every order on its own subject
@@ -21,6 +22,12 @@
 //	              passivated, closed)
 //	restart       store N orders, cancel a share, reopen the engine on the
 //	              same directory: time until the first order read
+//	bootstrap     a three-node cluster in this process with N orders: time
+//	              until a node whose store was deleted is ready again, from
+//	              a peer's snapshot and from a replay of the streams
+//	triggers      N open orders over P pairs loaded through the order
+//	              journal: memory per open order, idle CPU, evaluation
+//	              times of blocks with a price move
 //	route         GET /v1/route against a running server
 //	webhooks      signed deliveries/s and enqueue-to-delivery latency to
 //	              100 endpoints on a local receiver
@@ -55,12 +62,14 @@ func modes() map[string]mode {
 		"config":           {"GET /v1/config vs a bare Fiber handler", runConfig},
 		"read":             {"keyed GET /v1/stats vs a bare Fiber handler; -url: against a running server, as route", runRead},
 		"submit":           {"durable POST /v1/orders (pre-signed v7.1 orders) vs bare Ecrecover × cores", runSubmit},
-		"cluster-submit":   {"durable POST /v1/orders to one serve process, then to three in cluster mode: rate, CPU per node, RSS, stores", runClusterSubmit},
+		"cluster-submit":   {"durable POST /v1/orders to one serve process, then to three (or -nodes 3,5) in cluster mode: rate, CPU per node, RSS, stores", runClusterSubmit},
 		"order-read":       {"GET /v1/orders/{hash} vs GET /v1/config", runOrderRead},
 		"jetstream-memory": {"RSS, heap and store of an embedded JetStream per order, one subject per order", runJetStreamMemory},
 		"order-memory":     {"heap and RSS per order at scale: open with actors live, passivated, closed", runOrderMemory},
 		"restart":          {"time to reopen the engine on a store of N orders until the first order read", runRestart},
+		"bootstrap":        {"time until a replaced cluster node is ready with N orders stored: from a peer's snapshot, then from a replay", runBootstrap},
 		"route":            {"GET /v1/route against a running server: rate, percentiles, answers by code", runRouteLoad},
+		"triggers":         {"open orders loaded through the journal: memory per open order, idle CPU, evaluation times of price moves", runTriggers},
 		"webhooks":         {"signed deliveries/s and enqueue-to-delivery latency, 100 endpoints, local receiver", runWebhooks},
 		"streams":          {"keeper stream vs polling: trigger-to-fill blocks and send latency; memory and CPU per event at 1,000 open streams", runStreams},
 	}

@@ -32,3 +32,21 @@ func TestRestartRuns(t *testing.T) {
 		t.Fatalf("output lacks %q:\n%s", want, out.String())
 	}
 }
+
+// The triggers mode loads its orders through the journal, starts the
+// engine on them and reports each measurement; the first evaluation
+// decides every order.
+func TestTriggersRuns(t *testing.T) {
+	var out bytes.Buffer
+	err := runTriggers(context.Background(), &out, []string{"-n", "2000", "-pairs", "20", "-idle", "1s", "-interval", "500ms",
+		"-blocks", "5", "-moving", "1,all", "-conns", "8"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"2000 open, 2000 decided", "memory per open order", "idle, no block", "idle, a block every 500ms",
+		"each after 1 of 40 tokens", "each after 40 of 40 tokens", "evaluation (decide and publish): p50"} {
+		if !strings.Contains(out.String(), want) {
+			t.Fatalf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/config"
 
@@ -105,6 +106,9 @@ func webhookLoad(ctx context.Context, f webhookFlags) (webhookResult, error) {
 	defer store.Close()
 	outbox := persistence.NewOutbox(store, quiet, nil)
 	orders := persistence.NewOrders(store, outbox)
+	if err := orders.LoadHashFilter(); err != nil { // as the engine does at start
+		return webhookResult{}, err
+	}
 	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return quiet }))
 	defer system.Shutdown()
 	m, err := webhook.New(webhook.Options{
@@ -213,8 +217,11 @@ func produce(orders *persistence.Orders, rc *benchReceiver, account string, n in
 	s := &sentEvent{enq: time.Now()}
 	rc.sent.Store(id, s)
 	now := time.Now().UTC()
-	var h common.Hash
-	binary.BigEndian.PutUint64(h[24:], uint64(n)+1)
+	// An order hash is a keccak output: uniform bits, which the order
+	// journal's hash filter relies on.
+	var seed [8]byte
+	binary.BigEndian.PutUint64(seed[:], uint64(n)+1)
+	h := crypto.Keccak256Hash(seed[:])
 	rec := &persistence.OrderRecord{
 		Hash: h, Version: 1, Class: chain.ClassLimit, Status: persistence.StatusPending,
 		Order:     chain.Order{Maker: common.Address{1}, TokenIn: common.Address{2}, TokenOut: common.Address{3}},
@@ -223,7 +230,7 @@ func produce(orders *persistence.Orders, rc *benchReceiver, account string, n in
 	err := orders.AppendOrder(context.Background(), &persistence.OrderTransition{Record: rec, Events: []persistence.OutboxEvent{{
 		ID: id, Trigger: persistence.TriggerOrderFilled, Data: persistence.EventData{
 			OrderType: "limit", Pair: "0x1111111111111111111111111111111111111111-0x2222222222222222222222222222222222222222",
-			AmountIn: "1000000000000000000", AmountOut: "2000000", OrderHash: "0x" + strings.Repeat("ab", 32), TxHash: "0x" + strings.Repeat("cd", 32),
+			AmountIn: "1000000000000000000", AmountOut: "2000000", OrderHash: h.Hex(), TxHash: "0x" + strings.Repeat("cd", 32),
 		}}}})
 	s.committed.Store(int64(time.Since(s.enq)))
 	return err

@@ -10,16 +10,16 @@ import (
 
 // ClusterConfig runs the engine as one node of a cluster (docs/cluster.md):
 // the order journal, accounts, keys and webhooks replicated by NATS
-// JetStream embedded in every node, the actors placed across the nodes by
-// the protoactor-go cluster. Off by default: `make run` is one process on
-// the Pebble journal, with no NATS and no remote actors.
+// JetStream embedded in every node, the actors placed on the nodes by
+// leases in it. Off by default: `make run` is one process on the Pebble
+// journal, with no NATS and no remote actors.
 type ClusterConfig struct {
 	// Enabled makes this process a cluster node. It needs chain.rpcURL:
 	// the nodes share one chain (three embedded dev chains would
 	// disagree).
 	Enabled bool `json:"enabled"`
-	// Name is the cluster's name (the NATS cluster and the protoactor
-	// cluster). Default "orderengine".
+	// Name is the cluster's name (the NATS cluster's, and the prefix of
+	// the members' subjects). Default "orderengine".
 	Name string `json:"name"`
 	// Node is this node's unique name (its NATS server name). Default: the
 	// host name. A node that rejoins with an empty data folder takes a new
@@ -32,14 +32,34 @@ type ClusterConfig struct {
 	// chosen by its hash, so stream leaders spread over the nodes.
 	// Default 4.
 	OrderPartitions int `json:"orderPartitions"`
-	// LeaseTTL is how long the holder of the chain-lifecycle lease keeps it
-	// without renewing; a standby takes over within about this long.
-	// Default 5 s.
+	// LeaseTTL is how long the holder of the chain lifecycle's lease
+	// keeps it without renewing; a standby takes over within about this
+	// long. Default 5 s.
 	LeaseTTL time.Duration `json:"leaseTTL"`
+	// MembershipTTL is how long a node keeps its membership and the
+	// shards of the placed actors it holds without renewing them: a node
+	// that stops (killed, paused, cut off from a quorum) is dropped, and
+	// its shards taken over, within about this long. A node renews every
+	// fifth of it, so it keeps them through a leader election of the
+	// lease stream (up to about 10 s) as long as four fifths of it is
+	// longer. Default 15 s.
+	MembershipTTL time.Duration `json:"membershipTTL"`
+	// Retention is how long a closed order stays in its replicated stream
+	// (and a shared record's older writes in theirs) before the
+	// compaction removes it, once every node applied it: JetStream holds
+	// the open orders and this window, every node's store the whole
+	// history. Default 24 h.
+	Retention time.Duration `json:"retention"`
+	// CompactionInterval spaces the compaction's rounds (on the node
+	// holding its lease). Default 1 m.
+	CompactionInterval time.Duration `json:"compactionInterval"`
+	// Shards is the number of shards the placed actors' identities (orders,
+	// makers, API keys, webhook endpoints) are spread over, each held by
+	// one node at a time; every node of a cluster must use the same.
+	// Default 16.
+	Shards int `json:"shards"`
 	// NATS is the embedded JetStream server.
 	NATS NATSConfig `json:"nats"`
-	// Actors is the protoactor-go cluster member.
-	Actors ActorsConfig `json:"actors"`
 }
 
 // NATSConfig configures the JetStream server embedded in a node.
@@ -56,32 +76,17 @@ type NATSConfig struct {
 	ClientListen string `json:"clientListen"`
 }
 
-// ActorsConfig configures the node's protoactor-go cluster member.
-type ActorsConfig struct {
-	// Listen is the address of the member's remote listener (actor
-	// messages between nodes). Default 127.0.0.1:7222.
-	Listen string `json:"listen"`
-	// Advertise is the address the other nodes reach this member at.
-	// Default: Listen.
-	Advertise string `json:"advertise"`
-	// ManageListen is the address of the membership provider's health
-	// endpoint (protoactor's automanaged provider). Default
-	// 127.0.0.1:7322.
-	ManageListen string `json:"manageListen"`
-	// Peers are the membership endpoints (ManageListen, as host:port) of
-	// every node, this one included, comma-separated in a flag or
-	// variable.
-	Peers []string `json:"peers"`
-}
-
 func defaultCluster() ClusterConfig {
 	return ClusterConfig{
-		Name:            "orderengine",
-		Replicas:        3,
-		OrderPartitions: 4,
-		LeaseTTL:        5 * time.Second,
-		NATS:            NATSConfig{Listen: "127.0.0.1:6222"},
-		Actors:          ActorsConfig{Listen: "127.0.0.1:7222", ManageListen: "127.0.0.1:7322"},
+		Name:               "orderengine",
+		Replicas:           3,
+		OrderPartitions:    4,
+		LeaseTTL:           5 * time.Second,
+		MembershipTTL:      15 * time.Second,
+		Retention:          24 * time.Hour,
+		CompactionInterval: time.Minute,
+		Shards:             16,
+		NATS:               NATSConfig{Listen: "127.0.0.1:6222"},
 	}
 }
 
@@ -107,13 +112,20 @@ func (c ClusterConfig) Validate() error {
 	if c.LeaseTTL < time.Second {
 		errs = append(errs, fmt.Errorf("cluster.leaseTTL must be at least 1s, got %s", c.LeaseTTL))
 	}
-	for _, a := range []struct{ path, addr string }{
-		{"cluster.nats.listen", c.NATS.Listen}, {"cluster.actors.listen", c.Actors.Listen},
-		{"cluster.actors.manageListen", c.Actors.ManageListen},
-	} {
-		if _, _, err := net.SplitHostPort(a.addr); err != nil {
-			errs = append(errs, fmt.Errorf("%s %q: %v", a.path, a.addr, err))
-		}
+	if c.MembershipTTL < 2*time.Second {
+		errs = append(errs, fmt.Errorf("cluster.membershipTTL must be at least 2s, got %s", c.MembershipTTL))
+	}
+	if c.Retention < time.Minute {
+		errs = append(errs, fmt.Errorf("cluster.retention must be at least 1m, got %s", c.Retention))
+	}
+	if c.CompactionInterval < time.Second {
+		errs = append(errs, fmt.Errorf("cluster.compactionInterval must be at least 1s, got %s", c.CompactionInterval))
+	}
+	if c.Shards < 1 || c.Shards > 1024 {
+		errs = append(errs, fmt.Errorf("cluster.shards must be 1 to 1024, got %d", c.Shards))
+	}
+	if _, _, err := net.SplitHostPort(c.NATS.Listen); err != nil {
+		errs = append(errs, fmt.Errorf("cluster.nats.listen %q: %v", c.NATS.Listen, err))
 	}
 	if len(c.NATS.Routes) < c.Replicas {
 		errs = append(errs, fmt.Errorf("cluster.nats.routes lists %d nodes; %d replicas need at least as many", len(c.NATS.Routes), c.Replicas))
@@ -121,14 +133,6 @@ func (c ClusterConfig) Validate() error {
 	for _, r := range c.NATS.Routes {
 		if !strings.HasPrefix(r, "nats://") {
 			errs = append(errs, fmt.Errorf("cluster.nats.routes: %q is not a nats://host:port URL", r))
-		}
-	}
-	if len(c.Actors.Peers) == 0 {
-		errs = append(errs, errors.New("cluster.actors.peers must list every node's membership endpoint (host:port)"))
-	}
-	for _, p := range c.Actors.Peers {
-		if _, _, err := net.SplitHostPort(p); err != nil {
-			errs = append(errs, fmt.Errorf("cluster.actors.peers: %q: %v", p, err))
 		}
 	}
 	return errors.Join(errs...)

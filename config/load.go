@@ -121,6 +121,14 @@ func LoadConfig(args []string, lookupEnv func(string) (string, bool), usage io.W
 	if usage == nil {
 		usage = io.Discard
 	}
+	for _, a := range args {
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if strings.HasPrefix(a, "-") {
+			if msg := removedSetting(EnvPrefix + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))); msg != "" {
+				return cfg, errors.New(strings.Replace(msg, EnvPrefix+strings.ToUpper(strings.ReplaceAll(name, "-", "_")), "--"+name, 1))
+			}
+		}
+	}
 	fields := Fields()
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(usage)
@@ -197,6 +205,30 @@ func LoadConfig(args []string, lookupEnv func(string) (string, bool), usage io.W
 // tests.
 var OtherEnv = []string{ConfigFileEnv, EnvPrefix + "API_KEY", EnvPrefix + "GETH"}
 
+// removed are settings the engine no longer has, by path, with what an
+// operator does instead: a configuration that sets one is refused with
+// this message, not ignored.
+var removed = map[string]string{
+	"cluster.actors": "the members of a cluster find each other, and place the actors, through the JetStream " +
+		"cluster of cluster.nats.routes; remove the cluster.actors settings (docs/cluster.md)",
+}
+
+// removedSetting returns the message of a removed setting that path (a
+// dotted setting path) or env (an ORDERENGINE_ variable) names, "" for
+// any other.
+func removedSetting(path string) string {
+	for p, msg := range removed {
+		if path == p || strings.HasPrefix(path, p+".") {
+			return fmt.Sprintf("config: %s is no longer a setting: %s", path, msg)
+		}
+		env := EnvPrefix + strings.ToUpper(strings.ReplaceAll(p, ".", "_")) + "_"
+		if strings.HasPrefix(path, env) {
+			return fmt.Sprintf("config: %s is no longer a setting: %s", path, msg)
+		}
+	}
+	return ""
+}
+
 // CheckEnv reports every ORDERENGINE_* variable of environ (os.Environ()
 // format) that names no setting, with the nearest setting's variable when
 // one is close: a misspelt variable (ORDERENGINE_DEVE=false) is otherwise
@@ -215,6 +247,10 @@ func CheckEnv(environ []string) error {
 	for _, kv := range environ {
 		name, _, _ := strings.Cut(kv, "=")
 		if !strings.HasPrefix(name, EnvPrefix) || known[name] {
+			continue
+		}
+		if msg := removedSetting(name); msg != "" {
+			errs = append(errs, errors.New(msg))
 			continue
 		}
 		msg := fmt.Sprintf("config: unknown environment variable %s", name)
@@ -402,7 +438,11 @@ func applyJSON(v reflect.Value, data []byte, path string) error {
 	for _, k := range keys {
 		i, ok := byName[k]
 		if !ok {
-			return fmt.Errorf("unknown key %q", strings.TrimPrefix(path+"."+k, "."))
+			full := strings.TrimPrefix(path+"."+k, ".")
+			if msg := removedSetting(full); msg != "" {
+				return errors.New(msg)
+			}
+			return fmt.Errorf("unknown key %q", full)
 		}
 		f := v.Field(i)
 		if err := applyJSON(f, obj[k], path+"."+k); err != nil {

@@ -388,25 +388,57 @@ func TestClusterSettings(t *testing.T) {
 	}
 	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
 	cfg, err := LoadConfig([]string{"--cluster-enabled", "true", "--chain-rpc-url", "http://127.0.0.1:8545",
-		"--cluster-actors-peers", `["10.0.0.1:7322","10.0.0.2:7322","10.0.0.3:7322"]`}, lookup, nil)
+		"--cluster-shards", "32"}, lookup, nil)
 	if err != nil && strings.Contains(err.Error(), "cluster") { // the chain's addresses are not set here
 		t.Fatal(err)
 	}
-	if len(cfg.Cluster.NATS.Routes) != 3 || cfg.Cluster.NATS.Routes[1] != "nats://10.0.0.2:6222" || len(cfg.Cluster.Actors.Peers) != 3 {
-		t.Fatalf("lists: %q %q", cfg.Cluster.NATS.Routes, cfg.Cluster.Actors.Peers)
+	if len(cfg.Cluster.NATS.Routes) != 3 || cfg.Cluster.NATS.Routes[1] != "nats://10.0.0.2:6222" || cfg.Cluster.Shards != 32 {
+		t.Fatalf("lists: %q, shards %d", cfg.Cluster.NATS.Routes, cfg.Cluster.Shards)
 	}
 	if _, err := LoadConfig([]string{"--cluster-enabled", "true"}, lookup, nil); err == nil || !strings.Contains(err.Error(), "chain.rpcURL") {
 		t.Fatalf("a cluster on the embedded dev chain: %v", err)
 	}
 	_, err = LoadConfig([]string{"--cluster-enabled", "true", "--chain-rpc-url", "http://127.0.0.1:8545", "--cluster-replicas", "3",
-		"--cluster-nats-routes", "10.0.0.1:6222", "--cluster-actors-peers", ""}, lookup, nil)
-	for _, want := range []string{"lists 1 nodes", "not a nats://host:port URL", "cluster.actors.peers must list"} {
+		"--cluster-nats-routes", "10.0.0.1:6222", "--cluster-shards", "0"}, lookup, nil)
+	for _, want := range []string{"lists 1 nodes", "not a nats://host:port URL", "cluster.shards must be 1 to 1024"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("bad cluster settings: %v, want %q", err, want)
 		}
 	}
 	if err := Default().Cluster.Validate(); err != nil {
 		t.Fatalf("a disabled cluster section is valid as it is: %v", err)
+	}
+	// The actors' own listeners and peers are gone: a configuration that
+	// still sets them is refused, saying what replaced them.
+	for _, src := range []struct {
+		args []string
+		env  map[string]string
+		file string
+	}{
+		{args: []string{"--cluster-actors-listen", "127.0.0.1:7222"}},
+		{env: map[string]string{"ORDERENGINE_CLUSTER_ACTORS_PEERS": "a:1,b:2"}},
+		{file: `{"cluster": {"actors": {"listen": "127.0.0.1:7222"}}}`},
+	} {
+		lookup := func(k string) (string, bool) { v, ok := src.env[k]; return v, ok }
+		args := src.args
+		if src.file != "" {
+			f := filepath.Join(t.TempDir(), "c.json")
+			if err := os.WriteFile(f, []byte(src.file), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			args = []string{"--config", f}
+		}
+		_, err := LoadConfig(args, lookup, nil)
+		if err == nil && src.env != nil {
+			var environ []string
+			for k, v := range src.env {
+				environ = append(environ, k+"="+v)
+			}
+			err = CheckEnv(environ)
+		}
+		if err == nil || !strings.Contains(err.Error(), "is no longer a setting") || !strings.Contains(err.Error(), "cluster.nats.routes") {
+			t.Errorf("a removed cluster.actors setting (%v %v %s): %v", src.args, src.env, src.file, err)
+		}
 	}
 }
 

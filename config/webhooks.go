@@ -21,6 +21,14 @@ type WebhooksConfig struct {
 	JitterPpm int `json:"jitterPpm"`
 	// Timeout is the time a receiver has to answer 2xx. Default 10 s.
 	Timeout time.Duration `json:"timeout"`
+	// IdleConnTimeout closes a connection to a receiver once it has carried
+	// no request for this long. Default 3 s: below the 5 s keep-alive
+	// timeout of Node's http server (Express and most Node frameworks), so
+	// the sender closes an idle connection before such a receiver does. A
+	// receiver that closes sooner costs nothing either: a request that
+	// fails on a reused connection before any answer is sent again at once
+	// on a new one (docs/webhooks.md, "Connections").
+	IdleConnTimeout time.Duration `json:"idleConnTimeout"`
 	// DisableAfter disables an endpoint whose attempts have all failed for
 	// this long with no success in between. Default 24 h.
 	DisableAfter time.Duration `json:"disableAfter"`
@@ -63,6 +71,7 @@ func defaultWebhooks() WebhooksConfig {
 		},
 		JitterPpm:         200_000,
 		Timeout:           10 * time.Second,
+		IdleConnTimeout:   3 * time.Second,
 		DisableAfter:      24 * time.Hour,
 		MaxEndpoints:      3,
 		Concurrency:       8,
@@ -87,6 +96,9 @@ func (w WebhooksConfig) Validate() error {
 	}
 	if w.Timeout <= 0 {
 		errs = append(errs, errors.New("webhooks.timeout must be positive"))
+	}
+	if w.IdleConnTimeout <= 0 {
+		errs = append(errs, errors.New("webhooks.idleConnTimeout must be positive"))
 	}
 	if w.DisableAfter <= 0 {
 		errs = append(errs, errors.New("webhooks.disableAfter must be positive"))

@@ -458,3 +458,51 @@ func TestSignInDomainIgnoresAForeignHost(t *testing.T) {
 		t.Fatalf("sign-in at localhost: %d %s", status, body)
 	}
 }
+
+// The admin API answers linked wallets EIP-55 checksummed, as the public
+// API does: the account, the list of accounts, the tier applications and a
+// decision all show the signing wallet as addr.Hex().
+func TestAdminShowsWalletsChecksummed(t *testing.T) {
+	ts := apptest.NewTestServer(t)
+	addr, key := walletKey(t)
+	if strings.ToLower(addr.Hex()) == addr.Hex() {
+		t.Fatalf("wallet %s has no upper-case letter: its checksum cannot be told from lowercase", addr.Hex())
+	}
+	s := accountstest.SignIn(t, ts, addr, key)
+	if r := s.Do("POST", "/v1/account/tier-application", []byte(`{"tier":"builder","useCase":"a wallet app","expectedVolume":"2k orders a day"}`)); r.Status != 201 {
+		t.Fatalf("apply: %d %s", r.Status, r.Body)
+	}
+	type listed struct {
+		Accounts []accountBody `json:"accounts"`
+	}
+	wallets := func(what string, r *apptest.Response, got []string) {
+		t.Helper()
+		if r.Status != 200 || len(got) != 1 || got[0] != addr.Hex() {
+			t.Errorf("%s: %d wallets %q, want [%s] (%s)", what, r.Status, got, addr.Hex(), r.Body)
+		}
+		if strings.Contains(string(r.Body), strings.ToLower(addr.Hex()[2:])) {
+			t.Errorf("%s shows the wallet in lowercase: %s", what, r.Body)
+		}
+	}
+	r := ts.Admin("GET", "/admin/v1/accounts/"+s.AccountID, nil)
+	wallets("GET account", r, decode[accountBody](t, r).Wallets)
+	r = ts.Admin("GET", "/admin/v1/accounts", nil)
+	found := false
+	for _, a := range decode[listed](t, r).Accounts {
+		if a.ID == s.AccountID {
+			found = true
+			wallets("list accounts", r, a.Wallets)
+		}
+	}
+	if !found {
+		t.Errorf("list accounts lacks %s: %s", s.AccountID, r.Body)
+	}
+	r = ts.Admin("GET", "/admin/v1/tier-applications", nil)
+	if l := decode[listed](t, r).Accounts; len(l) != 1 {
+		t.Fatalf("tier applications: %s", r.Body)
+	} else {
+		wallets("tier applications", r, l[0].Wallets)
+	}
+	r = ts.Admin("POST", "/admin/v1/tier-applications/"+s.AccountID+"/approve", nil)
+	wallets("approve", r, decode[accountBody](t, r).Wallets)
+}

@@ -22,6 +22,7 @@ import (
 	"github.com/gofiber/fiber/v2/utils"
 
 	"github.com/orderengine/orderengine"
+	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/persistence"
 )
 
@@ -84,6 +85,36 @@ type (
 	}
 )
 
+// adminAccount is an account as the admin API answers it: the stored
+// record with its linked wallets EIP-55 checksummed, as the public API
+// answers every address (contract.md section 9). The record's own JSON
+// (lowercase hex) is its storage form.
+type adminAccount struct {
+	*persistence.Account
+	Wallets []string `json:"wallets,omitempty"`
+}
+
+// adminAccountOf returns a's admin view; nil for nil (an error answer).
+func adminAccountOf(a *persistence.Account) *adminAccount {
+	if a == nil {
+		return nil
+	}
+	v := &adminAccount{Account: a}
+	for _, w := range a.Wallets {
+		v.Wallets = append(v.Wallets, chain.Checksum(w))
+	}
+	return v
+}
+
+// adminAccounts returns the admin views of list (never null in JSON).
+func adminAccounts(list []persistence.Account) []*adminAccount {
+	out := make([]*adminAccount, len(list))
+	for i := range list {
+		out[i] = adminAccountOf(&list[i])
+	}
+	return out
+}
+
 // newAdminApp builds the admin API: loopback only, every route behind the
 // admin token, and /metrics without it when http.metricsOnAdmin is set.
 func (s *Server) newAdminApp() *fiber.App {
@@ -106,15 +137,15 @@ func (s *Server) newAdminApp() *fiber.App {
 			req.Tier = config.TierFree
 		}
 		acct, err := accts.CreateAccount(req.Name, req.Tier, req.Limits)
-		return reply(c, 201, acct, err)
+		return reply(c, 201, adminAccountOf(acct), err)
 	})
 	app.Get("/admin/v1/accounts", func(c *fiber.Ctx) error {
 		list, err := accts.ListAccounts()
-		return reply(c, 200, fiber.Map{"accounts": list}, err)
+		return reply(c, 200, fiber.Map{"accounts": adminAccounts(list)}, err)
 	})
 	app.Get("/admin/v1/accounts/:id", func(c *fiber.Ctx) error {
 		acct, err := accts.Account(utils.CopyString(c.Params("id")))
-		return reply(c, 200, acct, err)
+		return reply(c, 200, adminAccountOf(acct), err)
 	})
 	app.Put("/admin/v1/accounts/:id/tier", func(c *fiber.Ctx) error {
 		var req SetTierRequest
@@ -122,7 +153,7 @@ func (s *Server) newAdminApp() *fiber.App {
 			return err
 		}
 		acct, err := accts.SetTier(utils.CopyString(c.Params("id")), req.Tier, req.Limits)
-		return reply(c, 200, acct, err)
+		return reply(c, 200, adminAccountOf(acct), err)
 	})
 	app.Post("/admin/v1/accounts/:id/keys", func(c *fiber.Ctx) error {
 		key, rec, err := accts.IssueKey(utils.CopyString(c.Params("id")))
@@ -150,7 +181,7 @@ func (s *Server) newAdminApp() *fiber.App {
 			return orderengine.Errorf(orderengine.CodeInvalidRequest, "status must be pending, approved, declined or all")
 		}
 		list, err := accts.TierApplications(status)
-		return reply(c, 200, fiber.Map{"accounts": list}, err)
+		return reply(c, 200, fiber.Map{"accounts": adminAccounts(list)}, err)
 	})
 	for action, approve := range map[string]bool{"approve": true, "decline": false} {
 		app.Post("/admin/v1/tier-applications/:id/"+action, func(c *fiber.Ctx) error {
@@ -161,7 +192,7 @@ func (s *Server) newAdminApp() *fiber.App {
 				}
 			}
 			acct, err := accts.DecideTierApplication(utils.CopyString(c.Params("id")), approve, req.Reason)
-			return reply(c, 200, acct, err)
+			return reply(c, 200, adminAccountOf(acct), err)
 		})
 	}
 	app.Post("/admin/v1/cluster/peers/:node/remove", func(c *fiber.Ctx) error {
@@ -173,6 +204,18 @@ func (s *Server) newAdminApp() *fiber.App {
 		defer cancel()
 		return reply(c, 200, fiber.Map{"removed": node}, s.removePeer(ctx, node))
 	})
+	app.Get("/admin/v1/cluster", func(c *fiber.Ctx) error {
+		if s.clusterStatus == nil {
+			return orderengine.Errorf(orderengine.CodeNotFound, "this engine is not a cluster node (cluster.enabled is off)")
+		}
+		key := utils.CopyString(c.Query("key"))
+		if len(key) > 200 {
+			return orderengine.Errorf(orderengine.CodeInvalidRequest, "key is at most 200 characters")
+		}
+		st, err := s.clusterStatus(c.UserContext(), key)
+		return reply(c, 200, st, err)
+	})
+	app.Get("/admin/v1/backup", s.storeBackup)
 	app.Get("/admin/v1/cluster/backup", s.clusterBackup)
 	app.Post("/admin/v1/cluster/restore", s.clusterRestore)
 	return app

@@ -26,17 +26,37 @@ type RestoreRequest struct {
 
 // notClusterNode answers the cluster routes of a single node.
 func notClusterNode() error {
-	return orderengine.Errorf(orderengine.CodeNotFound, "this engine is not a cluster node (cluster.enabled is off): back up a single node's data folder (docs/cluster.md, \"Backups\")")
+	return orderengine.Errorf(orderengine.CodeNotFound, "this engine is not a cluster node (cluster.enabled is off): back up its store with GET /admin/v1/backup (docs/cluster.md, \"Backups\")")
 }
 
-// clusterBackup answers GET /admin/v1/cluster/backup with a backup of the
-// cluster's streams (application/gzip). The backup is first written to an
-// unlinked temporary file in the data folder, so a failure is an error
-// answer, never a cut-short body that looks like a backup.
+// storeBackup answers GET /admin/v1/backup with a backup of this
+// engine's store (persistence.Backup: a tar of a checkpoint, which holds
+// a cluster's whole history), written first to an unlinked temporary
+// file in the data folder, so that a failure is an error answer, never a
+// cut-short body.
+func (s *Server) storeBackup(c *fiber.Ctx) error {
+	if s.storeBackupFn == nil {
+		return orderengine.Errorf(orderengine.CodeNotFound, "backups are not served by this engine")
+	}
+	return s.sendBackup(c, "application/x-tar", "orderengine-backup.tar", func(ctx context.Context, w io.Writer) error {
+		_, err := s.storeBackupFn(ctx, w)
+		return err
+	})
+}
+
+// clusterBackup answers GET /admin/v1/cluster/backup with a dump of the
+// cluster's streams (application/gzip), written first to an unlinked
+// temporary file as storeBackup's.
 func (s *Server) clusterBackup(c *fiber.Ctx) error {
 	if s.backup == nil {
 		return notClusterNode()
 	}
+	return s.sendBackup(c, "application/gzip", "orderengine-backup.jsonl.gz", s.backup)
+}
+
+// sendBackup writes a backup with write into an unlinked temporary file
+// of the data folder, then sends it.
+func (s *Server) sendBackup(c *fiber.Ctx, contentType, name string, write func(ctx context.Context, w io.Writer) error) error {
 	f, err := os.CreateTemp(s.cfg.DataDir, "backup-*.tmp")
 	if err != nil {
 		return fmt.Errorf("http: backup: %w", err)
@@ -44,7 +64,7 @@ func (s *Server) clusterBackup(c *fiber.Ctx) error {
 	_ = os.Remove(f.Name())
 	ctx, cancel := context.WithTimeout(c.UserContext(), backupTimeout)
 	defer cancel()
-	if err := s.backup(ctx, f); err != nil {
+	if err := write(ctx, f); err != nil {
 		_ = f.Close()
 		return err
 	}
@@ -56,8 +76,8 @@ func (s *Server) clusterBackup(c *fiber.Ctx) error {
 		_ = f.Close()
 		return fmt.Errorf("http: backup: %w", err)
 	}
-	c.Set(fiber.HeaderContentType, "application/gzip")
-	c.Set(fiber.HeaderContentDisposition, `attachment; filename="orderengine-backup.jsonl.gz"`)
+	c.Set(fiber.HeaderContentType, contentType)
+	c.Set(fiber.HeaderContentDisposition, `attachment; filename="`+name+`"`)
 	// fasthttp closes the file once the body is sent.
 	return c.Status(200).SendStream(f, int(size))
 }

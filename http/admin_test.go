@@ -29,7 +29,8 @@ func TestAdminRequiresToken(t *testing.T) {
 	}
 	// A single node has no cluster peers to remove.
 	checkCode(t, ts.Admin("POST", "/admin/v1/cluster/peers/n2/remove", nil), 404, orderengine.CodeNotFound)
-	// Nor streams to back up or restore.
+	// Nor streams to dump or restore (its store is backed up: GET
+	// /admin/v1/backup).
 	checkCode(t, ts.Admin("GET", "/admin/v1/cluster/backup", nil), 404, orderengine.CodeNotFound)
 	checkCode(t, ts.Admin("POST", "/admin/v1/cluster/restore", apihttp.RestoreRequest{File: "/nonexistent"}), 404, orderengine.CodeNotFound)
 	// The admin API does not exist on the public listener, with or
@@ -130,5 +131,36 @@ func TestAdminKeyLifecycleAndRestart(t *testing.T) {
 	checkCode(t, ts.Do("GET", "/v1/stats", nil, keyHeader(issued.Key)), 401, orderengine.CodeKeyDisabled)
 	if r := ts.Do("GET", "/v1/stats", nil, keyHeader(again.Key)); r.Status != 200 {
 		t.Fatalf("reissued key: %d", r.Status)
+	}
+}
+
+// TestSingleNodeStoreBackup: a single node serves a store backup (GET
+// /admin/v1/backup, application/x-tar) that holds its webhook secrets'
+// key file and restores into an empty folder as a store holding its
+// account and key; nothing is left in the data folder.
+func TestSingleNodeStoreBackup(t *testing.T) {
+	ts := apptest.NewTestServer(t)
+	r := ts.Admin("GET", "/admin/v1/backup", nil)
+	if r.Status != 200 || r.Header.Get("Content-Type") != "application/x-tar" {
+		t.Fatalf("backup: %d %.200s", r.Status, r.Body)
+	}
+	dir := t.TempDir()
+	h, err := persistence.RestoreBackup(bytes.NewReader(r.Body), dir)
+	if err != nil || h.Cluster != "" || len(h.Extra) != 1 {
+		t.Fatalf("restore: %+v %v", h, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "webhook-secrets.key")); err != nil {
+		t.Fatalf("the webhook secrets' key: %v", err)
+	}
+	st, err := persistence.Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := persistence.NewAccounts(st, nil).Authenticate(ts.APIKey); err != nil {
+		t.Fatalf("the key in the restored store: %v", err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(ts.Config.DataDir, "backup-*")); len(left) != 0 {
+		t.Fatalf("the backup left %v in the data folder", left)
 	}
 }

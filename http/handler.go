@@ -60,11 +60,10 @@ func (s *Server) routeHandler(r *Route) fiber.Handler {
 				return orderengine.Errorf(orderengine.CodeInvalidRequest,
 					"Content-Type %q is not JSON: send the body as application/json", truncateHeader(ct))
 			}
-			if err := fastjson.ValidateBytes(c.Body()); err != nil {
-				if r.Doc.Request != "" {
-					return orderengine.Errorf(orderengine.CodeInvalidRequest, "request body is not valid JSON: send a %s object (GET /v1/openapi.json describes it)", r.Doc.Request)
+			if !r.ParsesBody {
+				if err := fastjson.ValidateBytes(c.Body()); err != nil {
+					return notJSON(r.Doc.Request)
 				}
-				return orderengine.Errorf(orderengine.CodeInvalidRequest, "request body is not valid JSON")
 			}
 		}
 		if r.raw != nil {
@@ -80,6 +79,15 @@ func (s *Server) routeHandler(r *Route) fiber.Handler {
 		}
 		return writeJSON(c, r.Status, out)
 	}
+}
+
+// notJSON is the INVALID_REQUEST of a body that is not well-formed JSON,
+// naming the request's schema when it has one.
+func notJSON(request string) error {
+	if request != "" {
+		return orderengine.Errorf(orderengine.CodeInvalidRequest, "request body is not valid JSON: send a %s object (GET /v1/openapi.json describes it)", request)
+	}
+	return orderengine.Errorf(orderengine.CodeInvalidRequest, "request body is not valid JSON")
 }
 
 // authorizeEither authenticates a route that takes a session (AuthSession,

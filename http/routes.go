@@ -62,8 +62,13 @@ type Route struct {
 	// JSON, or that is not well-formed JSON, with 400 INVALID_REQUEST
 	// before the service is called.
 	JSONBody bool
-	Doc      OpDoc
-	call     callFunc
+	// ParsesBody marks a JSONBody route whose call parses the body itself
+	// and answers one that is not well-formed JSON with the same 400
+	// INVALID_REQUEST: the handler then checks only the Content-Type, so
+	// the body is read as JSON once.
+	ParsesBody bool
+	Doc        OpDoc
+	call       callFunc
 	// stream opens the Server-Sent Events stream of a stream route
 	// (sse.go): its answer is text/event-stream, Response names the
 	// schema of one event.
@@ -165,7 +170,7 @@ func publicRoutes() []Route {
 					q("isStopLoss", "ZeroOne", "1 for a stop-loss order, 0 (the default) for a limit order.", false)},
 				Errors: []orderengine.Code{orderengine.CodeInvalidRequest, orderengine.CodeChainUnavailable}}},
 
-		{Method: "POST", Path: "/v1/orders", Access: OrderBucket, Status: 201, JSONBody: true, call: callSubmit,
+		{Method: "POST", Path: "/v1/orders", Access: OrderBucket, Status: 201, JSONBody: true, ParsesBody: true, call: callSubmit,
 			Doc: OpDoc{ID: "submitOrder", Tag: "orders", Summary: "Submit an EIP-712 signed order.", Request: "SubmitOrderRequest", Response: "SubmitOrderResponse",
 				Errors: []orderengine.Code{orderengine.CodeInvalidRequest, orderengine.CodeInvalidOrder, orderengine.CodeInvalidTraits, orderengine.CodeOrderExpired,
 					orderengine.CodeBadSignature, orderengine.CodeFeeParamsMismatch, orderengine.CodeAlreadyExists, orderengine.CodeMakerRateLimited,
@@ -177,15 +182,15 @@ func publicRoutes() []Route {
 					q("orderType", "OrderType", "Order type.", false), pLimit, pCursor},
 				Errors: errsBadInput}},
 		{Method: "GET", Path: "/v1/orders/:hash", Access: ReadBucket, Auth: AuthKeyOrSession, Status: 200, call: callGetOrder,
-			Doc: OpDoc{ID: "getOrder", Tag: "orders", Summary: "One order with its status, and why an open order waits.", Response: "OrderRecord",
-				Params: []ParamDoc{pHash}, Errors: []orderengine.Code{orderengine.CodeInvalidRequest, orderengine.CodeNotFound}}},
+			Doc: OpDoc{ID: "getOrder", Tag: "orders", Summary: "One order with its status, and why an open order waits. In a cluster a node answers 404 only when the order's stream holds no such order (asked of its leader when the node's own store lacks it), else 503 NO_QUORUM when it cannot tell.", Response: "OrderRecord",
+				Params: []ParamDoc{pHash}, Errors: []orderengine.Code{orderengine.CodeInvalidRequest, orderengine.CodeNotFound, orderengine.CodeNoQuorum}}},
 		{Method: "DELETE", Path: "/v1/orders/:hash", Access: OrderBucket, Status: 200, JSONBody: true, call: callCancel,
 			Doc: OpDoc{ID: "cancelOrder", Tag: "orders", Summary: "Cancel a pending order off-chain with the maker's signature.", Request: "CancelOrderRequest", Response: "SuccessResponse",
 				Params: []ParamDoc{pHash}, Errors: []orderengine.Code{orderengine.CodeInvalidRequest, orderengine.CodeBadSignature, orderengine.CodeNotFound, orderengine.CodeNotCancellable, orderengine.CodeChainUnavailable,
 					orderengine.CodeNoQuorum}}},
 		{Method: "GET", Path: "/v1/orders/:hash/fills", Access: ReadBucket, Status: 200, call: callFills,
-			Doc: OpDoc{ID: "getFills", Tag: "orders", Summary: "Fills of an order in chain order (block, then log index); 404 for an unknown order.", Response: "FillList",
-				Params: []ParamDoc{pHash}, Errors: []orderengine.Code{orderengine.CodeInvalidRequest, orderengine.CodeNotFound}}},
+			Doc: OpDoc{ID: "getFills", Tag: "orders", Summary: "Fills of an order in chain order (block, then log index); 404 for an unknown order (in a cluster, as for GET /v1/orders/{hash}: 503 NO_QUORUM when the node cannot tell).", Response: "FillList",
+				Params: []ParamDoc{pHash}, Errors: []orderengine.Code{orderengine.CodeInvalidRequest, orderengine.CodeNotFound, orderengine.CodeNoQuorum}}},
 		{Method: "GET", Path: "/v1/orderbook/:pair", Access: ReadBucket, Status: 200, call: callOrderbook,
 			Doc: OpDoc{ID: "getOrderbook", Tag: "market", Summary: "Open (pending and active) orders of a pair by ascending trigger price, then order hash, keyset-paginated.", Response: "Orderbook",
 				Params: []ParamDoc{pathParam("pair", "Pair", "<tokenIn address>-<tokenOut address>, lowercase or checksummed; the two tokens differ (the same token twice is INVALID_REQUEST)."), pLimit, pCursor}, Errors: errsBadInput}},

@@ -41,12 +41,20 @@ type Options struct {
 	// streams (POST /admin/v1/cluster/peers/{node}/remove); nil on one
 	// node.
 	RemovePeer func(ctx context.Context, node string) error
-	// Backup writes a backup of the cluster's streams to w (GET
+	// StoreBackup writes a backup of this engine's store to w and
+	// returns its header (GET /admin/v1/backup, on one node as on a
+	// cluster node).
+	StoreBackup func(ctx context.Context, w io.Writer) (any, error)
+	// Backup writes a dump of the cluster's streams to w (GET
 	// /admin/v1/cluster/backup); Restore republishes one into an empty
 	// cluster and describes what it wrote (POST
 	// /admin/v1/cluster/restore). Nil on one node.
 	Backup  func(ctx context.Context, w io.Writer) error
 	Restore func(ctx context.Context, r io.ReadSeeker) (any, error)
+	// ClusterStatus answers GET /admin/v1/cluster: what this node sees
+	// of its cluster, and where the identity key (when not empty) is
+	// placed. Nil on one node.
+	ClusterStatus func(ctx context.Context, key string) (any, error)
 	// AdminToken guards the admin API. Empty means the caller did not
 	// provide one: New then uses Config.HTTP.AdminToken or generates one
 	// into <DataDir>/admin.token (see AdminToken).
@@ -80,12 +88,14 @@ type Server struct {
 	proxies    proxies
 	// draining is set when Shutdown starts (GET /readyz answers 503);
 	// chainStatus reports the indexer's progress (nil without a chain).
-	draining    atomic.Bool
-	chainStatus func() chainsync.Status
-	ready       func() error
-	removePeer  func(ctx context.Context, node string) error
-	backup      func(ctx context.Context, w io.Writer) error
-	restore     func(ctx context.Context, r io.ReadSeeker) (any, error)
+	draining      atomic.Bool
+	chainStatus   func() chainsync.Status
+	ready         func() error
+	removePeer    func(ctx context.Context, node string) error
+	clusterStatus func(ctx context.Context, key string) (any, error)
+	backup        func(ctx context.Context, w io.Writer) error
+	storeBackupFn func(ctx context.Context, w io.Writer) (any, error)
+	restore       func(ctx context.Context, r io.ReadSeeker) (any, error)
 
 	mu        sync.Mutex
 	publicLn  net.Listener
@@ -104,22 +114,24 @@ func New(eng Engine, opts Options) (*Server, error) {
 		return nil, fmt.Errorf("http: request id prefix: %w", err)
 	}
 	s := &Server{
-		eng:         eng,
-		log:         eng.Log.With("component", "http"),
-		cfg:         eng.Config,
-		adminToken:  token,
-		routes:      append(publicRoutes(), opts.ExtraRoutes...),
-		metrics:     newMetrics(),
-		ridPrefix:   hex.EncodeToString(prefix[:]) + "-",
-		serveErrs:   make(chan error, 2),
-		services:    opts.Services,
-		streams:     newOpenStreams(eng.Config.Streams.Resolved().MaxPerKey, eng.Config.Streams.Resolved().Heartbeat),
-		config:      buildConfigJSON(eng.Config.Chain, eng.Config.Limits),
-		chainStatus: opts.ChainStatus,
-		ready:       opts.Ready,
-		removePeer:  opts.RemovePeer,
-		backup:      opts.Backup,
-		restore:     opts.Restore,
+		eng:           eng,
+		log:           eng.Log.With("component", "http"),
+		cfg:           eng.Config,
+		adminToken:    token,
+		routes:        append(publicRoutes(), opts.ExtraRoutes...),
+		metrics:       newMetrics(),
+		ridPrefix:     hex.EncodeToString(prefix[:]) + "-",
+		serveErrs:     make(chan error, 2),
+		services:      opts.Services,
+		streams:       newOpenStreams(eng.Config.Streams.Resolved().MaxPerKey, eng.Config.Streams.Resolved().Heartbeat),
+		config:        buildConfigJSON(eng.Config.Chain, eng.Config.Limits),
+		chainStatus:   opts.ChainStatus,
+		ready:         opts.Ready,
+		removePeer:    opts.RemovePeer,
+		clusterStatus: opts.ClusterStatus,
+		backup:        opts.Backup,
+		storeBackupFn: opts.StoreBackup,
+		restore:       opts.Restore,
 	}
 	for _, r := range s.routes {
 		if r.stream != nil {

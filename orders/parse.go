@@ -64,7 +64,10 @@ func badRequest(format string, args ...any) error {
 func parseSubmission(p *fastjson.Parser, body []byte) (*submission, error) {
 	v, err := p.ParseBytes(body)
 	if err != nil {
-		return nil, badRequest("request body is not valid JSON")
+		// The only reading of the body as JSON (the HTTP route does not
+		// validate it first): the message the HTTP layer gives any other
+		// JSON body.
+		return nil, badRequest("request body is not valid JSON: send a SubmitOrderRequest object (GET /v1/openapi.json describes it)")
 	}
 	if v.Type() != fastjson.TypeObject {
 		return nil, badRequest("request body must be a JSON object")

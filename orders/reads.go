@@ -2,6 +2,8 @@ package orders
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -21,7 +23,7 @@ func (s *Service) Get(ctx context.Context, caller api.Caller, hash string) (api.
 	if err != nil {
 		return nil, err
 	}
-	rec, ok, err := s.orders.Load(h)
+	rec, ok, err := s.load(ctx, h)
 	if err != nil {
 		return nil, err
 	}
@@ -42,6 +44,32 @@ func (s *Service) Get(ctx context.Context, caller api.Caller, hash string) (api.
 	return api.Rendered(out), nil
 }
 
+// load reads order h from this node's store; in a cluster, an order the
+// store lacks is first settled with the quorum (Deps.Settle), so that
+// "not found" is only answered for an order no stream holds: a node
+// whose store trails the cluster (it just restarted, resumed or healed,
+// or another node accepted the order a moment ago) waits for its store,
+// or answers 503 NO_QUORUM when it cannot tell.
+func (s *Service) load(ctx context.Context, h common.Hash) (*persistence.OrderRecord, bool, error) {
+	rec, ok, err := s.orders.Load(h)
+	if err != nil || ok || s.d.Settle == nil {
+		return rec, ok, err
+	}
+	found, err := s.d.Settle(ctx, h)
+	if err == nil && found {
+		rec, ok, err = s.orders.Load(h)
+		if err == nil && !ok {
+			err = fmt.Errorf("%w: order %s settled but not in this node's store", persistence.ErrUnavailable, h.Hex())
+		}
+	}
+	if errors.Is(err, persistence.ErrUnavailable) {
+		s.log.Warn("orders: this node cannot tell whether an order exists", "order", h.Hex(), "err", err)
+		return nil, false, &orderengine.Error{Code: orderengine.CodeNoQuorum, RetryAfterSeconds: 1,
+			Message: fmt.Sprintf("this node cannot tell now whether order %s exists (its store trails the cluster and the quorum did not answer in time): retry after Retry-After", h.Hex())}
+	}
+	return rec, ok, err
+}
+
 // Cancel implements http.OrderService: the maker's OrderCancel signature
 // is verified first, then the order's actor cancels it if pending. Any
 // other status, already cancelled included, is 409 NOT_CANCELLABLE
@@ -55,7 +83,7 @@ func (s *Service) Cancel(ctx context.Context, _ api.Caller, hash, signature stri
 	if err != nil {
 		return nil, err
 	}
-	rec, ok, err := s.orders.Load(h)
+	rec, ok, err := s.load(ctx, h)
 	if err != nil {
 		return nil, err
 	}
@@ -76,12 +104,12 @@ func (s *Service) Cancel(ctx context.Context, _ api.Caller, hash, signature stri
 }
 
 // Fills implements http.OrderService.
-func (s *Service) Fills(_ context.Context, hash string) (api.Rendered, error) {
+func (s *Service) Fills(ctx context.Context, hash string) (api.Rendered, error) {
 	h, err := chain.ParseHash("hash", hash)
 	if err != nil {
 		return nil, err
 	}
-	if ok, err := s.orders.Exists(h); err != nil {
+	if _, ok, err := s.load(ctx, h); err != nil {
 		return nil, err
 	} else if !ok {
 		return nil, orderengine.Errorf(orderengine.CodeNotFound, "no order with hash %s", h.Hex())

@@ -76,6 +76,13 @@ type Deps struct {
 	// none yet): the block an open order's diagnostics are as of (nil: no
 	// diagnostics).
 	Evaluated func() (ref pair.BlockRef, ok bool)
+	// Settle, in a cluster, is asked before a read or a cancel answers
+	// that an order does not exist: it brings this node's store up to the
+	// quorum's state of the order (found: the order exists), or fails
+	// when it cannot (persistence.ErrUnavailable: the answer is 503
+	// NO_QUORUM, never a 404 this node cannot vouch for). Nil on one node,
+	// whose store is the journal.
+	Settle func(ctx context.Context, h common.Hash) (found bool, err error)
 }
 
 // Service is the order API: submit, cancel, reads and books.

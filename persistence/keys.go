@@ -18,6 +18,8 @@ import "bytes"
 //	m/      m/schema                              schema version, uint32 big-endian
 //	        m/chain                               ChainIdentity, JSON: the chain the chain-derived
 //	                                              records come from (chain_identity.go)
+//	        m/restored                            the id of the backup the store was restored
+//	                                              from (backup.go)
 //	a/      a/<accountID>                         Account, JSON
 //	k/      k/<keyID>                             KeyRecord, JSON (never the key itself)
 //	h/      h/<sha256(key), 32 raw bytes>         keyID (ASCII): lookup of a presented key
@@ -46,7 +48,9 @@ import "bytes"
 //	f/      f/<orderHash 32><block BE8><log BE4>  Fill, JSON: fills from OrderFilled (chain_orders.go)
 //	s/      s/<block BE8><log BE4>                SwapRecord, JSON: router swaps and fills (market.go)
 //	v/      v/<hour BE8><tokenIn 20><tokenOut 20> USD volume of a pair in an hour (market.go)
-//	t/      t/<orderHash 32>                      TriggerState, JSON: trailing peak, DCA schedule
+//	t/      t/<orderHash 32>                      pair.State, JSON: a trailing order's peak, or the
+//	                                              peak group holding it (actors/pair/state.go)
+//	        t/<groupID 8 BE>                      pair.State, JSON: a peak group's peak
 //	o/      o/<orderHash 32>                      OrderRecord, codec 1 (order_codec.go)
 //	i/      i/<mask>[maker]<status>[type]<tinv 8><hash 32>  empty: list indexes of orders (4 each),
 //	                                              same batch as the record (orders.go)
@@ -64,6 +68,9 @@ import "bytes"
 //	                                              log applied here, same batch (orders_apply.go)
 //	g/      g/<log name>                          uint64 BE: the last message of the replicated
 //	                                              shared-records log applied here (shared.go)
+//	d/      d/<log name>/<closedAt ns BE 8><hash 32>  uint64 BE: the message of a replicated order
+//	                                              log that closed the order, until the log's
+//	                                              compaction removed its subject (orders_apply.go)
 //	u/      u/<orderHash 32>                      FailedAttempt, JSON: the last fillOrder of the
 //	                                              order that reverted on chain (attempts.go)
 //
@@ -86,6 +93,7 @@ const (
 	prefixTrigger    = "t/"
 	prefixOrderLog   = "j/"
 	prefixSharedLog  = "g/"
+	prefixClosed     = "d/"
 )
 
 // SchemaVersion is the version of the key layout written to m/schema.
@@ -101,7 +109,7 @@ var Prefixes = [...]struct {
 	Prefix, Holds string
 	ChainBound    bool
 }{
-	{prefixMeta, "store metadata (schema version, chain identity)", false},
+	{prefixMeta, "store metadata (schema version, chain identity, the backup a store was restored from)", false},
 	{prefixAccount, "accounts", false},
 	{prefixKey, "API key records", false},
 	{prefixKeyHash, "API key hash to key id", false},
@@ -113,7 +121,7 @@ var Prefixes = [...]struct {
 	{prefixFill, "fills by order hash", true},
 	{prefixSwap, "router swaps and fills by position", true},
 	{prefixVolume, "hourly USD volume per pair", true},
-	{prefixTrigger, "trigger state per order (trailing peak, DCA schedule)", true},
+	{prefixTrigger, "trailing peaks per order and per peak group", true},
 	{ordPrefixOrder, "order records by hash", true},
 	{ordPrefixIndex, "order list indexes (maker, status, type)", true},
 	{ordPrefixReferee, "referral bindings by maker", false},
@@ -124,6 +132,7 @@ var Prefixes = [...]struct {
 	{prefixReferee, "referees by referrer", false},
 	{prefixOrderLog, "positions of the replicated order logs applied (cluster)", true},
 	{prefixSharedLog, "positions of the replicated shared-records log applied (cluster)", false},
+	{prefixClosed, "closed orders due for the compaction of their replicated log (cluster)", true},
 	{prefixAttempt, "the last failed fill attempt per order", true},
 }
 

@@ -198,6 +198,19 @@ func orderVersion(v []byte) (uint64, error) {
 	return n, d.err
 }
 
+// orderHead reads the status and journal version of a stored record
+// without decoding the rest.
+func orderHead(v []byte) (Status, uint64, error) {
+	if len(v) == 0 || v[0] != orderCodec1 {
+		return 0, 0, fmt.Errorf("%w: unknown codec", errCorruptOrder)
+	}
+	d := orderReader{b: v, i: 1}
+	n := d.uvarint()
+	_ = d.byte() // class
+	st := Status(d.byte())
+	return st, n, d.err
+}
+
 // orderReader reads codec 1; the first failure sticks in err and every
 // later read returns zero values.
 type orderReader struct {

@@ -64,8 +64,8 @@ func randomRecord(rng *rand.Rand) *OrderRecord {
 	return r
 }
 
-// Every record decodes to itself, and its version is read without a full
-// decode.
+// Every record decodes to itself, and its version and status are read
+// without a full decode.
 func TestOrderCodecRoundTrips(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 9))
 	for range 5000 {
@@ -80,6 +80,9 @@ func TestOrderCodecRoundTrips(t *testing.T) {
 		}
 		if n, err := orderVersion(v); err != nil || n != r.Version {
 			t.Fatalf("version %d, %v; want %d", n, err, r.Version)
+		}
+		if st, n, err := orderHead(v); err != nil || n != r.Version || st != r.Status {
+			t.Fatalf("head %s %d, %v; want %s %d", st, n, err, r.Status, r.Version)
 		}
 	}
 }

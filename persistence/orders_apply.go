@@ -3,6 +3,7 @@ package persistence
 import (
 	"encoding/binary"
 	"fmt"
+	"time"
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/ethereum/go-ethereum/common"
@@ -35,21 +36,40 @@ type AppliedChange struct {
 // OrderApply is one batch of transitions applied from a replicated log. It
 // is used by one goroutine: Add the messages in log order, then Commit with
 // the position of the last one, then Close.
+//
+// The batch is a plain (unindexed) Pebble batch: what an Add must know of
+// an order the same batch already wrote (its status and version) is kept
+// beside it, and every other order is read from the store. A new order
+// (version 1) whose hash the store's hash filter has never seen is not
+// read at all: the filter has no false negatives once loaded, so most
+// creates cost no read.
 type OrderApply struct {
 	o       *Orders
+	log     string
 	b       *pebble.Batch
+	written map[common.Hash]appliedHead
 	staged  []*stagedEvents
 	changes []AppliedChange
 }
 
-// BeginApply starts a batch of replicated transitions.
-func (o *Orders) BeginApply() *OrderApply {
-	return &OrderApply{o: o, b: o.store.db.NewIndexedBatch()}
+// appliedHead is what an OrderApply knows of an order it wrote.
+type appliedHead struct {
+	status  Status
+	version uint64
 }
 
-// Add writes t to the batch unless the store (or the batch) already holds
-// its version or a later one; applied reports which.
-func (a *OrderApply) Add(t *OrderTransition) (applied bool, err error) {
+// BeginApply starts a batch of replicated transitions of log.
+func (o *Orders) BeginApply(log string) *OrderApply {
+	return &OrderApply{o: o, log: log, b: o.store.db.NewBatch()}
+}
+
+// Add writes t, the log's message seq, to the batch unless the store (or
+// the batch) already holds its version or a later one; applied reports
+// which. A transition that closes the order (a terminal status) is also
+// entered in the log's closed orders (d/, Closed), with seq: its
+// subject's last message, which the compaction of the log removes once
+// every node applied it and its retention passed.
+func (a *OrderApply) Add(t *OrderTransition, seq uint64) (applied bool, err error) {
 	rec := t.Record
 	if err := rec.check(); err != nil {
 		return false, err
@@ -57,7 +77,7 @@ func (a *OrderApply) Add(t *OrderTransition) (applied bool, err error) {
 	if len(t.Events) > 0 && a.o.outbox == nil {
 		return false, ErrNoOutbox
 	}
-	prev, version, found, err := a.stored(rec.Hash)
+	prev, version, found, err := a.stored(rec.Hash, rec.Version)
 	if err != nil {
 		return false, err
 	}
@@ -67,10 +87,19 @@ func (a *OrderApply) Add(t *OrderTransition) (applied bool, err error) {
 	if !found {
 		a.o.stored.add(rec.Hash)
 	}
+	if a.written == nil {
+		a.written = make(map[common.Hash]appliedHead)
+	}
+	a.written[rec.Hash] = appliedHead{status: rec.Status, version: rec.Version}
 	w := *t
 	w.Prev = prev
 	if err := a.o.writeTransition(a.b, &w, appendOrder(make([]byte, 0, 384), rec)); err != nil {
 		return false, fmt.Errorf("persistence: apply order %s: %w", rec.Hash.Hex(), err)
+	}
+	if rec.Status.Terminal() && !prev.Terminal() {
+		if err := a.b.Set(closedKey(a.log, rec.UpdatedAt, rec.Hash), binary.BigEndian.AppendUint64(nil, seq), nil); err != nil {
+			return false, fmt.Errorf("persistence: apply order %s: %w", rec.Hash.Hex(), err)
+		}
 	}
 	if len(t.Events) > 0 {
 		other, err := a.o.linkedAccount(rec) // the maker's linked account too, as AppendOrder
@@ -91,9 +120,16 @@ func (a *OrderApply) Add(t *OrderTransition) (applied bool, err error) {
 }
 
 // stored returns the status and version of the order h as the batch sees
-// it (found false: no record).
-func (a *OrderApply) stored(h common.Hash) (Status, uint64, bool, error) {
-	v, closer, err := a.b.Get(OrderKey(h))
+// it (found false: no record). version is the version being applied: a
+// new order (1) that the hash filter proves absent is not read.
+func (a *OrderApply) stored(h common.Hash, version uint64) (Status, uint64, bool, error) {
+	if w, ok := a.written[h]; ok {
+		return w.status, w.version, true, nil
+	}
+	if version == 1 && !a.o.stored.mayContain(h) {
+		return 0, 0, false, nil
+	}
+	v, closer, err := a.o.store.db.Get(OrderKey(h))
 	if err == pebble.ErrNotFound {
 		return 0, 0, false, nil
 	}
@@ -101,17 +137,18 @@ func (a *OrderApply) stored(h common.Hash) (Status, uint64, bool, error) {
 		return 0, 0, false, fmt.Errorf("persistence: apply: %w", err)
 	}
 	defer closer.Close()
-	var rec OrderRecord
-	if err := decodeOrder(v, &rec); err != nil {
+	status, stored, err := orderHead(v)
+	if err != nil {
 		return 0, 0, false, fmt.Errorf("persistence: apply: decode order %s: %w", h.Hex(), err)
 	}
-	return rec.Status, rec.Version, true, nil
+	return status, stored, true, nil
 }
 
-// Commit writes the batch with log's position seq and returns the changes
-// applied, in order, for the change feed. Events staged are settled either
-// way.
-func (a *OrderApply) Commit(log string, seq uint64) ([]AppliedChange, error) {
+// Commit writes the batch with the log's position seq and returns the
+// changes applied, in order, for the change feed. Events staged are
+// settled either way.
+func (a *OrderApply) Commit(seq uint64) ([]AppliedChange, error) {
+	log := a.log
 	err := a.b.Set(orderLogKey(log), binary.BigEndian.AppendUint64(nil, seq), nil)
 	if err == nil {
 		err = a.o.store.Commit(a.b, pebble.NoSync)
@@ -155,3 +192,68 @@ func readPosition(s *Store, key []byte) (uint64, error) {
 }
 
 func orderLogKey(log string) []byte { return []byte(prefixOrderLog + log) }
+
+// closedKey is the key of order h, closed at t, in log's closed orders.
+func closedKey(log string, t time.Time, h common.Hash) []byte {
+	k := make([]byte, 0, len(prefixClosed)+len(log)+1+8+len(h))
+	k = append(k, prefixClosed...)
+	k = append(k, log...)
+	k = append(k, '/')
+	k = binary.BigEndian.AppendUint64(k, uint64(t.UnixNano()))
+	return append(k, h[:]...)
+}
+
+// ClosedOrder is an order closed in a replicated log: when, and the log's
+// message that closed it (its subject's last).
+type ClosedOrder struct {
+	Hash     common.Hash
+	ClosedAt time.Time
+	Seq      uint64
+}
+
+// Closed calls fn with the orders of log closed before before, oldest
+// first, until fn returns false or limit were read. They stay listed until
+// DropClosed.
+func (o *Orders) Closed(log string, before time.Time, limit int, fn func(ClosedOrder) bool) error {
+	lower := []byte(prefixClosed + log + "/")
+	upper := binary.BigEndian.AppendUint64(append([]byte(nil), lower...), uint64(before.UnixNano()))
+	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
+	if err != nil {
+		return fmt.Errorf("persistence: closed orders of %s: %w", log, err)
+	}
+	defer it.Close()
+	n := 0
+	for it.First(); it.Valid() && n < limit; it.Next() {
+		k := it.Key()[len(lower):]
+		v, err := it.ValueAndErr()
+		if err != nil {
+			return fmt.Errorf("persistence: closed orders of %s: %w", log, err)
+		}
+		if len(k) != 8+common.HashLength || len(v) != 8 {
+			return fmt.Errorf("persistence: closed orders of %s: a malformed entry", log)
+		}
+		c := ClosedOrder{ClosedAt: time.Unix(0, int64(binary.BigEndian.Uint64(k))), Hash: common.BytesToHash(k[8:]),
+			Seq: binary.BigEndian.Uint64(v)}
+		n++
+		if !fn(c) {
+			break
+		}
+	}
+	return it.Error()
+}
+
+// DropClosed removes orders from log's closed orders (their subjects are
+// gone from the log).
+func (o *Orders) DropClosed(log string, closed []ClosedOrder) error {
+	if len(closed) == 0 {
+		return nil
+	}
+	b := o.store.db.NewBatch()
+	defer b.Close()
+	for _, c := range closed {
+		if err := b.Delete(closedKey(log, c.ClosedAt, c.Hash), nil); err != nil {
+			return err
+		}
+	}
+	return o.store.Commit(b, pebble.NoSync)
+}

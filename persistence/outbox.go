@@ -151,6 +151,8 @@ type OutboxRow struct {
 	Seq     uint64
 	ID      string
 	Trigger string
+	// CreatedAt is when the event's transition happened.
+	CreatedAt time.Time
 	// JSON is the row's value; it must not be modified.
 	JSON []byte
 }
@@ -282,7 +284,7 @@ func (o *Outbox) stage(w writer, accountID string, events []OutboxEvent) (*stage
 		if err != nil {
 			return nil, fmt.Errorf("persistence: encode event: %w", err)
 		}
-		st.rows[i] = OutboxRow{ID: ev.ID, Trigger: ev.Trigger, JSON: v}
+		st.rows[i] = OutboxRow{ID: ev.ID, Trigger: ev.Trigger, CreatedAt: ev.CreatedAt, JSON: v}
 	}
 	o.mu.Lock()
 	acct, err := o.accountLocked(accountID)
@@ -435,11 +437,14 @@ func (o *Outbox) ScanRows(accountID string, from uint64, max int) ([]OutboxRow, 
 			return nil, fmt.Errorf("persistence: outbox value: %w", err)
 		}
 		r := OutboxRow{Seq: seq, JSON: bytes.Clone(v)}
-		var head struct{ ID, Trigger string }
+		var head struct {
+			ID, Trigger string
+			CreatedAt   time.Time
+		}
 		if err := json.Unmarshal(r.JSON, &head); err != nil {
 			return nil, fmt.Errorf("persistence: decode event %s/%d: %w", accountID, seq, err)
 		}
-		r.ID, r.Trigger = head.ID, head.Trigger
+		r.ID, r.Trigger, r.CreatedAt = head.ID, head.Trigger, head.CreatedAt
 		out = append(out, r)
 	}
 	return out, nil

@@ -95,16 +95,46 @@ func TestOrderApplyIdempotent(t *testing.T) {
 	}
 }
 
+// TestOrderApplyWithLoadedFilter: with the hash filter loaded, a new
+// order is applied without a read, and a create of an order the store
+// holds (its hash in the filter) is still recognised and skipped.
+func TestOrderApplyWithLoadedFilter(t *testing.T) {
+	s := openTestStore(t)
+	o := NewOrders(s, NewOutbox(s, nil, nil))
+	old := testRecord(1, StatusPending)
+	applyAll(t, o, "ORDERS_0", 1, &OrderTransition{Record: old})
+	if err := o.LoadHashFilter(); err != nil {
+		t.Fatal(err)
+	}
+	fresh := testRecord(2, StatusPending)
+	v2 := fresh.Clone()
+	v2.Version, v2.Status = 2, StatusCancelled
+	changes := applyAll(t, o, "ORDERS_0", 4, &OrderTransition{Record: old}, &OrderTransition{Record: fresh},
+		&OrderTransition{Record: v2, Expect: 1, Prev: StatusPending})
+	if len(changes) != 2 || changes[0].Record != fresh || changes[1].Prev != StatusPending {
+		t.Fatalf("changes %+v", changes)
+	}
+	if !o.MayExist(fresh.Hash) {
+		t.Fatal("an applied order is not in the hash filter")
+	}
+	if got, ok, err := o.Load(fresh.Hash); err != nil || !ok || got.Version != 2 || got.Status != StatusCancelled {
+		t.Fatalf("stored %+v %v %v", got, ok, err)
+	}
+	if list, _, err := o.List(ListFilter{Status: StatusPending, Limit: 10}); err != nil || len(list) != 1 || list[0].Hash != old.Hash {
+		t.Fatalf("pending index %+v (%v)", list, err)
+	}
+}
+
 func applyAll(t *testing.T, o *Orders, log string, seq uint64, ts ...*OrderTransition) []AppliedChange {
 	t.Helper()
-	a := o.BeginApply()
+	a := o.BeginApply(log)
 	defer a.Close()
-	for _, tr := range ts {
-		if _, err := a.Add(tr); err != nil {
+	for i, tr := range ts {
+		if _, err := a.Add(tr, seq-uint64(len(ts)-1-i)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	changes, err := a.Commit(log, seq)
+	changes, err := a.Commit(seq)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,9 @@
 package persistence
 
 import (
+	"bytes"
 	"hash/fnv"
+	"slices"
 	"sync"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -334,7 +336,17 @@ func (r *webhookTx) follow() {
 }
 
 // fill writes the batch's ops to b.
+//
+// Without a range deletion the ops go in key order (stable: the writes of
+// one key keep theirs), as the order group committer's do: the keys of
+// one endpoint, one account, land next to each other and Pebble's
+// memtable inserter starts each search from the previous key's place. A
+// range deletion keeps the batch as staged (its effect on a key depends
+// on which comes first).
 func (r *webhookTx) fill(b *pebble.Batch) error {
+	if !slices.ContainsFunc(r.ops, func(o webhookOp) bool { return o.end != nil }) {
+		slices.SortStableFunc(r.ops, func(x, y webhookOp) int { return bytes.Compare(x.key, y.key) })
+	}
 	for _, o := range r.ops {
 		var err error
 		switch {

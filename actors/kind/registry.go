@@ -229,6 +229,14 @@ func (r *Registry[ID, S]) Request(ctx context.Context, id ID, msg any) (any, err
 	return r.requestLocal(ctx, id, msg)
 }
 
+// RequestHere sends msg to id's actor on this member, whoever owns id in a
+// cluster, and waits for its answer: for a kind whose writes are
+// conditional (an order), a member may serve an identity whose owner it
+// cannot reach.
+func (r *Registry[ID, S]) RequestHere(ctx context.Context, id ID, msg any) (any, error) {
+	return r.requestLocal(ctx, id, msg)
+}
+
 func (r *Registry[ID, S]) requestLocal(ctx context.Context, id ID, msg any) (any, error) {
 	if r.system.IsStopped() {
 		return nil, ErrStopped

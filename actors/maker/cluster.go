@@ -35,6 +35,10 @@ func (m *Makers) Serve(ctx context.Context, key string, req kind.Message, oneWay
 	return m.reg.Serve(ctx, key, req, oneWay)
 }
 
+// ownerWait bounds how long a submission waits for its maker's owner
+// before this member admits it on its own state.
+const ownerWait = time.Second
+
 // AdmitRequest asks the maker's owner to admit one submission (Admit on
 // another member).
 type AdmitRequest struct{}
@@ -50,6 +54,8 @@ type AdmitAnswer struct {
 // order), the submit window is then this member's alone until the owner
 // answers again.
 func (m *Makers) admitRemote(ctx context.Context, maker common.Address) error {
+	ctx, cancel := context.WithTimeout(ctx, ownerWait)
+	defer cancel()
 	res, err := m.reg.Request(ctx, maker, &AdmitRequest{})
 	if err != nil {
 		if errors.Is(err, kind.ErrRemote) {

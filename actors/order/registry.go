@@ -80,6 +80,9 @@ type Registry struct {
 	log  *slog.Logger
 	// clustered is set once the orders are placed in a cluster (Place).
 	clustered atomic.Bool
+	// warned is the unix time (seconds) of the last warning about an
+	// owner that did not answer: one a second at most.
+	warned atomic.Int64
 }
 
 // NewRegistry returns a registry whose actors live in system.
@@ -120,7 +123,7 @@ func (r *Registry) Sweep() { r.reg.Sweep() }
 
 // request sends msg to the actor of h and waits for its *Response.
 func (r *Registry) request(ctx context.Context, h common.Hash, msg any) (*Response, error) {
-	res, err := r.reg.Request(ctx, h, msg)
+	res, err := r.placed(ctx, h, msg)
 	if err != nil {
 		return nil, remoteFailure(h, err)
 	}
@@ -132,6 +135,33 @@ func (r *Registry) request(ctx context.Context, h common.Hash, msg any) (*Respon
 		r.opts.Applied(ctx, out.Record)
 	}
 	return out, nil
+}
+
+// ownerWait bounds how long a request waits for the member that owns its
+// order before this member serves it itself.
+const ownerWait = 2 * time.Second
+
+// placed sends msg to the actor of h on the member that owns h, or, when
+// that member cannot be reached within ownerWait (it died, or is cut off,
+// and its shard has not been taken over yet), to an actor of h on this
+// member: an order's every write is conditional on the version its actor
+// loaded, so two actors of one order are safe (the journal takes one
+// write, the other actor reloads), and a request need not wait for the
+// owner's shard to move.
+func (r *Registry) placed(ctx context.Context, h common.Hash, msg any) (any, error) {
+	if !r.clustered.Load() || r.reg.Owns(h) {
+		return r.reg.Request(ctx, h, msg)
+	}
+	octx, cancel := context.WithTimeout(ctx, ownerWait)
+	res, err := r.reg.Request(octx, h, msg)
+	cancel()
+	if err == nil || !errors.Is(err, kind.ErrRemote) || ctx.Err() != nil {
+		return res, err
+	}
+	if now := time.Now().Unix(); now > r.warned.Load() && r.warned.Swap(now) != now {
+		r.log.Warn("order: the order's owner did not answer; serving it on this member", "order", h.Hex(), "err", err)
+	}
+	return r.reg.RequestHere(ctx, h, msg)
 }
 
 // Passivate stops the actor of h now, if it runs and nothing is on its

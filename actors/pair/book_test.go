@@ -141,25 +141,40 @@ func TestBookShrinksAfterItEmpties(t *testing.T) {
 	}
 }
 
-// A pair that never evaluates (no chain, or a chain that stopped) does not
-// keep its closed orders alive in the pending changes of its hash order.
+// A pair whose chain stopped does not keep its closed orders alive in its
+// trigger index: the changes it keeps for its next evaluation, its time
+// heaps and its queued t/ rows stay bounded, whatever the churn. A pair
+// that never evaluated (no chain) keeps no changes at all: its first
+// evaluation decides every order.
 func TestClosedOrdersLeaveWithoutTicks(t *testing.T) {
 	a := newTestPair(t)
+	traits, err := chain.EncodeTraits(chain.Traits{Deadline: 2_000_000_000, KindParamPpm: 50_000, Flags: chain.FlagTrailing})
+	if err != nil {
+		t.Fatal(err)
+	}
+	put(t, a, 1_000_000, "1")
+	if len(a.trig.dirty) != 0 {
+		t.Fatalf("a pair that never evaluated keeps %d changes", len(a.trig.dirty))
+	}
+	if d := a.evaluate(&EvaluateRequest{Ref: BlockRef{Number: 1, Time: 1_700_000_000}}); d.Err != nil || d.Decided != 1 {
+		t.Fatalf("first evaluation: %+v", d)
+	}
 	const n = 20000
 	for i := range n {
-		put(t, a, i+1, "1")
+		rec := testOrder(t, i+1, "1")
+		rec.Class, rec.Order.MakerTraits = chain.ClassTrailing, traits
+		a.orderChanged(&OrderChanged{Record: rec})
+	}
+	if len(a.trig.deadlines) != n {
+		t.Fatalf("%d deadlines queued for %d orders", len(a.trig.deadlines), n)
 	}
 	for i := range n {
 		closeOrder(t, a, i+1)
 	}
-	pending := len(a.byHash.added) + len(a.byHash.dropped)
-	if len(a.orders) != 0 || pending > 4096 || len(a.byHash.list) > 4096 || len(a.closed) != 0 {
-		t.Fatalf("after closing every order: %d held, %d pending changes, %d listed, %d closed kept",
-			len(a.orders), pending, len(a.byHash.list), len(a.closed))
-	}
-	a.byHash.settle()
-	if len(a.byHash.list) != 0 {
-		t.Fatalf("%d orders listed after settling", len(a.byHash.list))
+	tr := &a.trig
+	if len(a.orders) != 1 || len(tr.dirty) > 4096+2 || len(tr.deadlines) > 1024+2 || tr.peaks.writes.len() > 0 {
+		t.Fatalf("after closing every order: %d held, %d dirty, %d deadlines, %d rows queued",
+			len(a.orders), len(tr.dirty), len(tr.deadlines), tr.peaks.writes.len())
 	}
 }
 

@@ -5,6 +5,7 @@
 package pair
 
 import (
+	"math"
 	"math/big"
 
 	"github.com/holiman/uint256"
@@ -20,8 +21,26 @@ func OraclePrice(usdIn, usdOut *big.Int, decimalsOut uint8) (*big.Int, bool) {
 	if usdIn == nil || usdOut == nil || usdIn.Sign() <= 0 || usdOut.Sign() <= 0 {
 		return nil, false
 	}
-	v := new(big.Int).Mul(usdIn, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(decimalsOut)), nil))
+	v := new(big.Int).Mul(usdIn, pow10(decimalsOut))
 	return v.Quo(v, usdOut), true
+}
+
+// pow10s are 10^0 to 10^36, the decimals of the tokens there are; never
+// modified.
+var pow10s = func() []*big.Int {
+	out := make([]*big.Int, 37)
+	for i := range out {
+		out[i] = new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(i)), nil)
+	}
+	return out
+}()
+
+// pow10 returns 10^d (shared for small d: never modify it).
+func pow10(d uint8) *big.Int {
+	if int(d) < len(pow10s) {
+		return pow10s[d]
+	}
+	return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(d)), nil)
 }
 
 // StopLossHit reports price ≤ trigger.
@@ -135,4 +154,37 @@ func EvaluateDCA(d DCA, now uint64, price *big.Int) DCAState {
 		st.FillIn.Set(remaining) // the execution that ends the order takes the remainder
 	}
 	return st
+}
+
+// NextDCAChange returns the first time after now at which EvaluateDCA may
+// answer differently than at now, whatever the price (0: never): when the
+// next leg falls due, when it stalls, and, for a SHORT_CIRCUIT order that
+// has executed, each interval after its first execution (the legs a
+// catch-up execution carries). An earlier answer would only cost an
+// evaluation; a later one would miss a change.
+func NextDCAChange(d DCA, now uint64) uint64 {
+	if d.TotalExecutions == 0 || d.FilledIn.Cmp(d.AmountIn) >= 0 {
+		return 0
+	}
+	dueAt := d.AcceptedAt
+	if d.Executions > 0 {
+		dueAt = d.LastExecution + uint64(d.IntervalSeconds)
+	}
+	grace := uint64(d.IntervalSeconds) * uint64(d.FlexibilityPpm) / ppm
+	next := uint64(0)
+	consider := func(t uint64) {
+		if t > now && (next == 0 || t < next) {
+			next = t
+		}
+	}
+	consider(dueAt)
+	consider(dueAt + grace + 1) // EvaluateDCA's Stalled: now > dueAt + grace
+	if d.ShortCircuit && d.Executions > 0 && d.IntervalSeconds > 0 {
+		if now < d.FirstExecution {
+			consider(d.FirstExecution)
+		} else if k := (now-d.FirstExecution)/uint64(d.IntervalSeconds) + 1; k <= (math.MaxUint64-d.FirstExecution)/uint64(d.IntervalSeconds) {
+			consider(d.FirstExecution + k*uint64(d.IntervalSeconds))
+		}
+	}
+	return next
 }

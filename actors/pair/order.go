@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/hex"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -16,31 +15,60 @@ import (
 	"github.com/orderengine/orderengine/persistence"
 )
 
-// openOrder is an open order as its pair actor holds it: the record the
-// change feed last delivered (immutable), the chain's progress on it, and
-// what the book and the decisions need, derived once. An openOrder is never
-// modified once the actor holds it: a change puts a new one, so an
-// Executable published from a tick never sees a later change. Amounts are
-// held inline (uint256), not as big.Int, to keep a held order small.
+// openOrder is an open order as its pair actor holds it: what the book
+// and the decisions need of the record the change feed last delivered
+// (copied, so that the record itself is not kept: the pair holds an order
+// in about a third of its record's memory), and the chain's progress on
+// it. Those fields never change once the actor holds it: a change puts a
+// new openOrder, so a reader of the executable set never sees one change.
+// The last four fields are the actor's own bookkeeping, which nothing
+// outside the actor reads. Amounts are held inline (uint256), not as
+// big.Int, to keep a held order small.
 type openOrder struct {
-	Key
-	rec    *persistence.OrderRecord
-	traits chain.Traits
+	Key // the trigger price and the hash
+	// From the record: its version, its time of acceptance (unix
+	// nanoseconds), amountIn and the filledIn it shows, its maker and
+	// tokenIn, its DCA parameters (shared with the record: never modified)
+	// and what the decisions read of its traits.
+	version         uint64
+	createdAt       int64
+	amountIn, shown uint256.Int
+	maker, tokenIn  common.Address
+	dca             *persistence.DCAParams
+	deadline, nonce uint64
+	trailPpm        uint32
+	class           chain.Class
+	status          persistence.Status
+	stalled, fired  bool // the record's stalled flag, and whether its triggeredAt is set
 	// filled is the larger of the record's and the chain's filledAmountIn
-	// (the chain may be ahead of the projection into the record);
-	// remaining is amountIn − filled, meaningful only when left.
-	filled, remaining uint256.Int
-	left              bool
+	// (the chain may be ahead of the projection into the record); left
+	// tells that amountIn is above it.
+	filled uint256.Int
+	left   bool
 	// From the chain record: executions and the times of the first and
 	// latest fill.
 	executions                    uint32
 	firstExecution, lastExecution uint64
+
+	// group is the trailing peak group the order is in (nil: none).
+	group *peakGroup
+	// dcaAt is when the DCA schedule entry queued for this version is due
+	// (0: none queued).
+	dcaAt uint64
+	// mark is the evaluation that last took the order as a candidate.
+	mark uint32
+	// resolved tells that the order's stored trailing state was read.
+	resolved bool
 }
 
 // newOpenOrder is rec as its pair holds it, with the chain's record of it
 // (found false: the chain has not seen it).
 func newOpenOrder(rec *persistence.OrderRecord, co persistence.ChainOrder, found bool) *openOrder {
-	o := &openOrder{Key: Key{Price: rec.Order.TriggerPrice, Hash: rec.Hash}, rec: rec, traits: rec.Traits()}
+	o := &openOrder{Key: Key{Price: rec.Order.TriggerPrice, Hash: rec.Hash}, version: rec.Version, createdAt: rec.CreatedAt.UnixNano(),
+		amountIn: rec.Order.AmountIn, shown: rec.FilledIn, maker: rec.Order.Maker, tokenIn: rec.Order.TokenIn, dca: rec.DCA,
+		class: rec.Class, status: rec.Status, stalled: rec.Stalled, fired: !rec.TriggeredAt.IsZero()}
+	t := rec.Traits()
+	o.deadline, o.nonce, o.trailPpm = t.Deadline, t.Nonce, t.TrailPpm()
 	o.setChain(co, found)
 	return o
 }
@@ -53,7 +81,7 @@ func (o *openOrder) withChain(co persistence.ChainOrder, found bool) *openOrder 
 }
 
 func (o *openOrder) setChain(co persistence.ChainOrder, found bool) {
-	o.filled = o.rec.FilledIn
+	o.filled = o.shown
 	o.executions, o.firstExecution, o.lastExecution = 0, 0, 0
 	if found {
 		o.executions, o.firstExecution, o.lastExecution = co.Executions, co.FirstExecution, co.LastExecution
@@ -61,9 +89,18 @@ func (o *openOrder) setChain(co persistence.ChainOrder, found bool) {
 			o.filled = co.FilledAmountIn
 		}
 	}
-	o.left = o.rec.Order.AmountIn.Gt(&o.filled)
-	o.remaining.Sub(&o.rec.Order.AmountIn, &o.filled)
+	o.left = o.amountIn.Gt(&o.filled)
 }
+
+// remainingIn is amountIn − filled, meaningful only when left.
+func (o *openOrder) remainingIn() uint256.Int {
+	var r uint256.Int
+	r.Sub(&o.amountIn, &o.filled)
+	return r
+}
+
+// accepted is when the order was accepted.
+func (o *openOrder) accepted() time.Time { return time.Unix(0, o.createdAt) }
 
 // Key is a position in a book: trigger price, then hash.
 type Key struct {
@@ -118,68 +155,9 @@ func pairTokens(key string) (in, out common.Address, ok bool) {
 
 // row renders o for the book.
 func (o *openOrder) row() api.OrderbookRow {
-	r := o.rec
 	return api.OrderbookRow{
-		OrderHash: r.Hash.Hex(), OrderType: r.Class.String(), Status: r.Status.String(),
-		Maker: chain.Checksum(r.Order.Maker), AmountIn: r.Order.AmountIn.Dec(), FilledAmountIn: r.FilledIn.Dec(),
-		TriggerPrice: r.Order.TriggerPrice.Dec(), CreatedAt: r.CreatedAt.UTC().Format(time.RFC3339Nano),
+		OrderHash: o.Hash.Hex(), OrderType: o.class.String(), Status: o.status.String(),
+		Maker: chain.Checksum(o.maker), AmountIn: o.amountIn.Dec(), FilledAmountIn: o.shown.Dec(),
+		TriggerPrice: o.Price.Dec(), CreatedAt: o.accepted().UTC().Format(time.RFC3339Nano),
 	}
-}
-
-// hashOrder lists a pair's open orders in hash order, so a tick's
-// executables come out in the order the keeper interface pages them. The
-// changes since the last settle are kept aside (added, unsorted; replaced
-// and removed orders by identity) and merged in once per tick: a tick
-// costs one pass over the pair, however many orders changed.
-type hashOrder struct {
-	list    []*openOrder // sorted by hash as of the last settle; never modified in place
-	added   []*openOrder
-	dropped map[*openOrder]bool
-}
-
-func (p *hashOrder) add(o *openOrder) {
-	p.added = append(p.added, o)
-	p.settleIfLong()
-}
-
-func (p *hashOrder) drop(o *openOrder) {
-	if p.dropped == nil {
-		p.dropped = map[*openOrder]bool{}
-	}
-	p.dropped[o] = true
-	p.settleIfLong()
-}
-
-// settleIfLong merges the changes once more orders were added than the
-// settled list holds, or more dropped than half of it (above a floor of
-// 4,096 changes), so that a pair without ticks (no chain, or a chain that
-// stopped) does not keep its replaced and removed orders alive: at most
-// the floor and half the list are dead. Amortised, a change costs O(log n).
-func (p *hashOrder) settleIfLong() {
-	if len(p.added)+len(p.dropped) > 4096 && (len(p.added) > len(p.list) || len(p.dropped) > len(p.list)/2) {
-		p.settle()
-	}
-}
-
-// settle merges the changes into a new sorted list.
-func (p *hashOrder) settle() {
-	if len(p.added) == 0 && len(p.dropped) == 0 {
-		return
-	}
-	byHash := func(a, b *openOrder) int { return bytes.Compare(a.Hash[:], b.Hash[:]) }
-	slices.SortFunc(p.added, byHash)
-	out := make([]*openOrder, 0, len(p.list)+len(p.added))
-	i, j := 0, 0
-	for i < len(p.list) || j < len(p.added) {
-		var v *openOrder
-		if j == len(p.added) || (i < len(p.list) && byHash(p.list[i], p.added[j]) < 0) {
-			v, i = p.list[i], i+1
-		} else {
-			v, j = p.added[j], j+1
-		}
-		if !p.dropped[v] {
-			out = append(out, v)
-		}
-	}
-	p.list, p.added, p.dropped = out, nil, nil
 }

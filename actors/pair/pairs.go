@@ -1,21 +1,19 @@
 package pair
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"hash/maphash"
 	"log/slog"
 	"math/big"
-	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/holiman/uint256"
 
 	"github.com/orderengine/orderengine/actors/kind"
 	"github.com/orderengine/orderengine/actors/order"
@@ -53,9 +51,8 @@ type Options struct {
 	Log    *slog.Logger
 	// Published, when set, is told each complete evaluation once its
 	// executable set is published (the keeper stream diffs consecutive
-	// sets). It is called in the evaluating goroutine with the evaluation
-	// lock held, so EachExecutable called from it reads exactly ref's set;
-	// it must return quickly.
+	// sets). It is called in the evaluating goroutine; it must return
+	// quickly.
 	Published func(ref BlockRef)
 }
 
@@ -95,12 +92,24 @@ type Pairs struct {
 
 	mu     sync.RWMutex
 	latest BlockRef
-	// exec are the orders executable at the last tick by pair, each pair's
-	// sorted by hash; never modified once published.
-	exec map[string][]Executable
+	// exec are the pairs' executable sets, by pair, as of the last
+	// evaluation (the map is replaced, never modified).
+	exec map[string]*execSet
 
 	evalMu  sync.Mutex // serialises ticks
 	metrics metrics
+	last    atomic.Pointer[Tick]
+	// ticks are the pairs' last evaluations (evaluate.go; evalMu).
+	ticks map[string]*pairTick
+	// dirty are the pairs changes were sent to since the last evaluation
+	// (allDirty: every pair).
+	dirtyMu  sync.Mutex
+	dirty    map[string]struct{}
+	allDirty bool
+	// watch are the executable set's watchers (changes.go), watching
+	// their number.
+	watch    watchers
+	watching atomic.Int32
 }
 
 // New returns the pairs; feed them the stored open orders and then the
@@ -110,7 +119,8 @@ func New(opts Options) *Pairs {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	p := &Pairs{opts: opts, log: opts.Log.With("component", "pair"), wake: make(chan struct{}, 1), metrics: newMetrics()}
+	p := &Pairs{opts: opts, log: opts.Log.With("component", "pair"), wake: make(chan struct{}, 1), metrics: newMetrics(),
+		ticks: map[string]*pairTick{}}
 	seed := maphash.MakeSeed()
 	p.reg = kind.NewRegistry(opts.System, kind.Kind[string, shared]{
 		Name:  "pair",
@@ -144,7 +154,9 @@ func (p *Pairs) Changed(prev persistence.Status, rec *persistence.OrderRecord) {
 	if !prev.Open() && !rec.Status.Open() {
 		return
 	}
-	p.reg.Send(PairKey(rec.Order.TokenIn, rec.Order.TokenOut), &OrderChanged{Prev: prev, Record: rec})
+	key := PairKey(rec.Order.TokenIn, rec.Order.TokenOut)
+	p.reg.Send(key, &OrderChanged{Prev: prev, Record: rec})
+	p.markDirty(key) // after the send
 }
 
 // BlockApplied is told each block the indexer committed: every pair learns the chain records the
@@ -153,6 +165,7 @@ func (p *Pairs) Changed(prev persistence.Status, rec *persistence.OrderRecord) {
 func (p *Pairs) BlockApplied(b BlockRef, orders map[common.Hash]persistence.ChainOrder) {
 	if len(orders) > 0 {
 		p.reg.Each(func(key string) { p.reg.Send(key, &ChainChanged{Orders: orders}) })
+		p.markDirty("")
 	}
 	p.mu.Lock()
 	p.latest = b
@@ -172,6 +185,7 @@ func (p *Pairs) BlockReverted(touched []common.Hash) {
 	}
 	hashes := append([]common.Hash(nil), touched...)
 	p.reg.Each(func(key string) { p.reg.Send(key, &ChainReverted{Hashes: hashes}) })
+	p.markDirty("")
 }
 
 // Run evaluates after every applied block until ctx is done.
@@ -189,109 +203,6 @@ func (p *Pairs) Run(ctx context.Context) {
 			p.log.Warn("trigger evaluation failed", "block", ref.Number, "err", err)
 		}
 	}
-}
-
-// Evaluate runs one tick at block ref: every pair decides its open orders
-// (concurrently), the decided transitions are sent to the order actors,
-// and the executable orders are published.
-func (p *Pairs) Evaluate(ctx context.Context, ref BlockRef) error {
-	p.evalMu.Lock()
-	defer p.evalMu.Unlock()
-	start := time.Now()
-	var keys []string
-	p.reg.Each(func(key string) { keys = append(keys, key) })
-	prices := make([]*big.Int, len(keys))
-	decisions := make([]*Decision, len(keys))
-	errs := make([]error, len(keys))
-	var wg sync.WaitGroup
-	for i, key := range keys {
-		wg.Go(func() {
-			prices[i] = p.price(ctx, ref, key)
-			res, err := p.reg.Request(ctx, key, &EvaluateRequest{Ref: ref, Price: prices[i]})
-			d, ok := res.(*Decision)
-			switch {
-			case err != nil:
-				errs[i] = fmt.Errorf("pair %s: %w", key, err)
-			case !ok:
-				errs[i] = errors.New("pair: unexpected answer to an evaluation")
-			case d.Err != nil:
-				errs[i] = fmt.Errorf("pair %s: %w", key, d.Err)
-			default:
-				decisions[i] = d
-			}
-		})
-	}
-	wg.Wait()
-	at := time.Unix(int64(ref.Time), 0).UTC()
-	exec := make(map[string][]Executable, len(keys))
-	open := 0
-	for i, d := range decisions {
-		if d == nil {
-			continue
-		}
-		p.apply(ctx, d, prices[i], at)
-		open += d.Open
-		if len(d.Exec) > 0 {
-			exec[keys[i]] = d.Exec
-		}
-	}
-	p.metrics.evaluated(start, open)
-	if err := errors.Join(errs...); err != nil {
-		return err // the executable set stays the last complete one
-	}
-	p.mu.Lock()
-	p.exec = exec
-	p.mu.Unlock()
-	if p.opts.Published != nil {
-		p.opts.Published(ref)
-	}
-	return nil
-}
-
-// apply sends a pair's decided transitions to the order actors (each is
-// idempotent; a failure is logged and retried at the next block).
-func (p *Pairs) apply(ctx context.Context, d *Decision, price *big.Int, at time.Time) {
-	reg := p.opts.Registry
-	if reg == nil || (p.opts.Drive != nil && !p.opts.Drive()) {
-		return
-	}
-	for _, t := range d.Expire {
-		if _, err := reg.Expire(ctx, t.Hash, t.Chain, at); err != nil {
-			p.log.Warn("expire", "order", t.Hash, "err", err)
-		}
-	}
-	var u uint256.Int
-	if price != nil && !u.SetFromBig(price) {
-		for _, t := range d.Fire {
-			if _, err := reg.Trigger(ctx, t.Hash, &u, t.Chain, at); err != nil {
-				p.log.Warn("trigger", "order", t.Hash, "err", err)
-			}
-		}
-	}
-	for _, t := range d.Stall {
-		if _, err := reg.Stall(ctx, t.Hash, t.Stalled, t.Chain, at); err != nil {
-			p.log.Warn("stall", "order", t.Hash, "err", err)
-		}
-	}
-}
-
-// price is the pair's oracle price at the block (nil when unknown).
-func (p *Pairs) price(ctx context.Context, ref BlockRef, key string) *big.Int {
-	in, out, ok := pairTokens(key)
-	if p.opts.Prices == nil || !ok {
-		return nil
-	}
-	usdIn, err1 := p.opts.Prices.Answer(ctx, ref.Hash, ref.Time, in)
-	usdOut, err2 := p.opts.Prices.Answer(ctx, ref.Hash, ref.Time, out)
-	dec, err3 := p.opts.Prices.Decimals(ctx, ref.Hash, out)
-	if err1 != nil || err2 != nil || err3 != nil {
-		return nil
-	}
-	price, ok := OraclePrice(usdIn, usdOut, dec)
-	if !ok {
-		return nil
-	}
-	return price
 }
 
 // Page asks a pair's book for a page. A pair without an actor answers an
@@ -324,35 +235,27 @@ func (p *Pairs) Executable(pair string) []Executable {
 
 // EachExecutable calls fn, in hash order, with the orders executable at the
 // last evaluation whose hash is above after, optionally of one pair ("" =
-// all), until fn returns false. The pairs' lists are merged as fn is
-// called, so a caller that stops early pays for what it saw.
+// all), until fn returns false. The pairs' sets are merged as fn is
+// called, a chunk of each at a time, so a caller that stops early pays for
+// what it saw; a walk during an evaluation sees a pair's set before or
+// after the evaluation changed it, chunk by chunk, never a set half
+// changed.
 func (p *Pairs) EachExecutable(pair string, after common.Hash, fn func(Executable) bool) {
 	p.mu.RLock()
 	exec := p.exec
 	p.mu.RUnlock()
-	var heads [][]Executable
-	for k, list := range exec {
-		if pair == "" || k == strings.ToLower(pair) {
-			i := sort.Search(len(list), func(i int) bool { return bytes.Compare(list[i].Hash[:], after[:]) > 0 })
-			heads = append(heads, list[i:])
+	var sets []*execSet
+	if pair != "" {
+		if s := exec[strings.ToLower(pair)]; s != nil {
+			sets = append(sets, s)
+		}
+	} else {
+		sets = make([]*execSet, 0, len(exec))
+		for _, s := range exec {
+			sets = append(sets, s)
 		}
 	}
-	for {
-		best := -1
-		for i, h := range heads {
-			if len(h) > 0 && (best < 0 || bytes.Compare(h[0].Hash[:], heads[best][0].Hash[:]) < 0) {
-				best = i
-			}
-		}
-		if best < 0 {
-			return
-		}
-		x := heads[best][0]
-		heads[best] = heads[best][1:]
-		if !fn(x) {
-			return
-		}
-	}
+	eachExecutable(sets, after, fn)
 }
 
 // Record reads an order's record from the store (found false: unknown),

@@ -8,12 +8,14 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
 
+	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/persistence"
 )
 
@@ -118,26 +120,34 @@ func TestPairsFollowTheChangeFeed(t *testing.T) {
 		env.mu.Lock()
 		hashes := append([]common.Hash(nil), env.hashes...)
 		env.mu.Unlock()
-		for range 30 {
-			h := hashes[rng.IntN(len(hashes))]
-			switch rng.IntN(3) {
-			case 0:
-				_ = env.registry.Cancel(ctx, h) // NOT_CANCELLABLE once closed
-			case 1:
-				if _, err := env.registry.Expire(ctx, h, persistence.ChainView{}, at); err != nil {
-					t.Fatal(err)
-				}
-			case 2:
-				if _, err := env.registry.Trigger(ctx, h, uint256.NewInt(400000), persistence.ChainView{}, at); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
+		env.randomTransitions(t, rng, hashes, 30, at)
 		if err := env.engine.Evaluate(ctx, ref); err != nil {
 			t.Fatal(err)
 		}
 		sameAsFresh(t, env, env.engine, ref)
 		t.Logf("round %d: %d open, %d executable", round, len(books(t, env.engine)), len(env.engine.Executable("")))
+	}
+}
+
+// randomTransitions cancels, expires or triggers n orders drawn from
+// hashes, as their order actors decide (a closed order refuses).
+func (e *synthEnv) randomTransitions(t *testing.T, rng *rand.Rand, hashes []common.Hash, n int, at time.Time) {
+	t.Helper()
+	ctx := context.Background()
+	for range n {
+		h := hashes[rng.IntN(len(hashes))]
+		switch rng.IntN(3) {
+		case 0:
+			_ = e.registry.Cancel(ctx, h) // NOT_CANCELLABLE once closed
+		case 1:
+			if _, err := e.registry.Expire(ctx, h, persistence.ChainView{}, at); err != nil {
+				t.Fatal(err)
+			}
+		case 2:
+			if _, err := e.registry.Trigger(ctx, h, uint256.NewInt(400000), persistence.ChainView{}, at); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 }
 
@@ -250,4 +260,107 @@ func loadOpen(p *Pairs) error {
 		p.Changed(0, rec)
 		return nil
 	})
+}
+
+// A block that cannot change a pair's decisions does not ask the pair: the
+// same price, no order or chain change, no decision waiting for a
+// transition, and the block time before the pair's next deadline or DCA
+// schedule point and not behind its last evaluation. The pair's executable
+// orders are still listed, at the new block.
+func TestUnchangedPairsAreNotAsked(t *testing.T) {
+	env := newSynthEnv(t, 40)
+	ctx := context.Background()
+	ref := BlockRef{Number: 1, Time: 1_700_000_000}
+	eval := func(want int) {
+		t.Helper()
+		if err := env.engine.Evaluate(ctx, ref); err != nil {
+			t.Fatal(err)
+		}
+		if tick := env.engine.LastTick(); tick.Asked != want {
+			t.Fatalf("block %d: %d pairs asked, want %d", ref.Number, tick.Asked, want)
+		}
+		if xs := env.engine.Executable(""); len(xs) != 20 || xs[0].Block != ref.Number {
+			t.Fatalf("block %d: %d executable, listed at block %d", ref.Number, len(xs), xs[0].Block)
+		}
+		ref.Number++
+		ref.Time++
+	}
+	eval(2) // the first evaluation decides every order
+	eval(0)
+	// An order of the first pair with a deadline two seconds away.
+	rec, _ := synthRecord(41)
+	traits := rec.Traits()
+	traits.Deadline = ref.Time + 2
+	var err error
+	if rec.Order.MakerTraits, err = chain.EncodeTraits(traits); err != nil {
+		t.Fatal(err)
+	}
+	if err := env.registry.Create(ctx, rec, nil); err != nil {
+		t.Fatal(err)
+	}
+	eval(1) // the change (the new order is a stop-loss, not executable)
+	eval(0)
+	eval(0) // at the deadline the order is open
+	eval(1) // past it: expired
+	if rec, _, _ := env.orders.Load(rec.Hash); rec.Status != persistence.StatusExpired {
+		t.Fatalf("order past its deadline: %s", rec.Status)
+	}
+	eval(1) // the order closed
+	eval(0)
+	ref.Time -= 10 // a reorg to an older head
+	eval(2)
+}
+
+// Readers walk the executable sets while evaluations change them: every
+// walk comes out in hash order, each entry as an evaluation that had
+// started left it (the race detector checks the locking).
+func TestReadersWalkWhileEvaluationsRun(t *testing.T) {
+	prices := newWalkPrices()
+	env := newSynthEnvAt(t, 400, prices, spreadRecord)
+	ctx := context.Background()
+	var block atomic.Uint64
+	evaluate := func() {
+		n := block.Add(1)
+		if err := env.engine.Evaluate(ctx, BlockRef{Number: n, Time: 1_700_000_000 + n}); err != nil {
+			t.Error(err)
+		}
+	}
+	evaluate()
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Go(func() {
+			for walks := 0; ; walks++ {
+				select {
+				case <-stop:
+					if walks == 0 {
+						t.Error("no walk ran")
+					}
+					return
+				default:
+				}
+				started := block.Load() - 1 // the last evaluation that may have ended
+				var last common.Hash
+				n := 0
+				env.engine.EachExecutable("", common.Hash{}, func(x Executable) bool {
+					if n > 0 && bytes.Compare(x.Hash[:], last[:]) <= 0 {
+						t.Errorf("walk out of order: %s after %s", x.Hash, last)
+						return false
+					}
+					if x.Block < started {
+						t.Errorf("entry of block %d in a walk that started after block %d ended", x.Block, started)
+						return false
+					}
+					last, n = x.Hash, n+1
+					return true
+				})
+			}
+		})
+	}
+	for range 60 {
+		prices.step(20_000)
+		evaluate()
+	}
+	close(stop)
+	wg.Wait()
 }

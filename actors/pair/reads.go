@@ -18,5 +18,7 @@ func (p *Pairs) Peak(h common.Hash) (*big.Int, error) { return loadPeak(p.opts.S
 // PairKey) at block ref, as an evaluation at ref reads it: nil when an
 // answer is missing or stale.
 func (p *Pairs) PriceAt(ctx context.Context, ref BlockRef, pairKey string) *big.Int {
-	return p.price(ctx, ref, pairKey)
+	t := &pairTick{}
+	t.in, t.out, t.tokens = pairTokens(pairKey)
+	return p.price(ctx, ref, t)
 }

@@ -27,6 +27,8 @@ type synthEnv struct {
 	orders   *persistence.Orders
 	registry *order.Registry
 	engine   *Pairs
+	prices   Prices
+	record   func(i int) (*persistence.OrderRecord, common.Hash)
 	mu       sync.Mutex
 	hashes   []common.Hash // of the created orders
 }
@@ -61,10 +63,17 @@ func syntheticOrder(i int, tokenIn, tokenOut common.Address, t chain.Traits, tri
 	return chainsynctest.Record(so, make([]byte, 65), h, "acc", time.Unix(1_700_000_000+int64(i), 0)), h
 }
 
-// newSynthEnv stores orders 0 to n-1 (synthRecord) before it returns.
+// newSynthEnv stores orders 0 to n-1 (synthRecord) before it returns; the
+// pairs decide at fixedPrices.
 func newSynthEnv(b testing.TB, n int) *synthEnv {
+	return newSynthEnvAt(b, n, fixedPrices{}, synthRecord)
+}
+
+// newSynthEnvAt is newSynthEnv with the pairs deciding at prices, and
+// record making order i.
+func newSynthEnvAt(b testing.TB, n int, prices Prices, record func(int) (*persistence.OrderRecord, common.Hash)) *synthEnv {
 	b.Helper()
-	e := &synthEnv{store: chainsynctest.OpenStore(b, b.TempDir())}
+	e := &synthEnv{store: chainsynctest.OpenStore(b, b.TempDir()), prices: prices, record: record}
 	b.Cleanup(func() { _ = e.store.Close() })
 	e.orders = persistence.NewOrders(e.store, persistence.NewOutbox(e.store, nil, nil))
 	e.system = actor.NewActorSystem()
@@ -82,7 +91,7 @@ func newSynthEnv(b testing.TB, n int) *synthEnv {
 // newPairs is a new Pairs over the env's store, loaded from it.
 func (e *synthEnv) newPairs() *Pairs {
 	p := New(Options{System: e.system, Store: e.store, Chain: persistence.NewChain(e.store), Orders: e.orders,
-		Registry: e.registry, Prices: fixedPrices{}})
+		Registry: e.registry, Prices: e.prices})
 	if err := loadOpen(p); err != nil {
 		panic(err)
 	}
@@ -117,7 +126,7 @@ func (e *synthEnv) create(b testing.TB, from, to int) {
 	for w := range 32 {
 		wg.Go(func() {
 			for i := from + w; i < to; i += 32 {
-				rec, h := synthRecord(i)
+				rec, h := e.record(i)
 				if err := e.registry.Create(context.Background(), rec, nil); err != nil {
 					b.Error(err)
 					return

@@ -1,7 +1,6 @@
 package webhook
 
 import (
-	"container/heap"
 	"context"
 	"crypto/rand"
 	"errors"
@@ -27,14 +26,16 @@ import (
 // creates the deliveries of the events its materialiser applied to its
 // outbox (the same events, with the same ids, on every node): a delivery is
 // created once cluster-wide, whichever node comes first, and its id is the
-// event's id everywhere. Only the endpoint's owner sends: the member the
-// protoactor-go cluster places the endpoint kind's identity on
-// (rendezvous hashing over the members, like the order, maker and limiter
-// kinds). Its attempts' outcomes are replicated like every other write, so
-// a new owner (the owner left or died, or a member joined) holds every
-// outstanding delivery at its latest version and sends what is left; a
-// delivery whose attempt was in flight on an owner that died is sent again
-// under the same id (at least once).
+// event's id everywhere. Only the endpoint's owner sends: the node that
+// holds the lease of the endpoint's shard (cluster/members; like the
+// order, maker and limiter kinds), checked before every attempt, so that
+// at most one node sends an endpoint's deliveries at any moment. Its
+// attempts' outcomes are replicated like every other write, so a new owner
+// (the owner's term ended: it died, was cut off or left, or handed the
+// shard to a node that joined) holds every outstanding delivery at its
+// latest version and sends what is left; a delivery whose attempt was in
+// flight on an owner that died is sent again under the same id (at least
+// once).
 //
 // After every replicated batch, each node's actors of the endpoints it
 // wrote reload their record and their outstanding deliveries (refresh): a
@@ -171,6 +172,19 @@ func (a *endpointActor) refresh(ctx actor.Context) {
 	a.refreshed()
 }
 
+// refreshPending reloads the actor's state at once when a replicated
+// write asked for a refresh that has not run yet (a cluster node's).
+func (a *endpointActor) refreshPending() {
+	if v, ok := a.m.refresh.Load(a.id); ok && v.(*atomic.Bool).Load() {
+		if a.refreshTimer != nil {
+			a.refreshTimer.Stop()
+			a.refreshTimer = nil
+		}
+		a.refreshedAt = time.Now()
+		a.refreshed()
+	}
+}
+
 // refreshed reloads the actor's record and outstanding deliveries after
 // replicated writes (its own or another node's): the stored state is the
 // cluster's. Deliveries in flight stay with their attempts, whose outcomes
@@ -186,48 +200,20 @@ func (a *endpointActor) refreshed() {
 	}
 	if !found {
 		if a.rec != nil { // deleted on another node
-			a.rec, a.secret, a.previous, a.queue = nil, "", "", nil
-			clear(a.flying)
+			a.rec, a.secret, a.previous = nil, "", ""
+			a.queue.reset()
 			a.stopTimer()
 		}
 		return
 	}
 	if a.rec == nil || string(a.rec.SealedSecret) != string(rec.SealedSecret) ||
 		string(a.rec.PreviousSealedSecret) != string(rec.PreviousSealedSecret) {
-		a.rec, a.queue = nil, nil
+		a.rec = nil
 		a.activate() // opens the secrets and reloads the deliveries
-		a.dropFlying()
 		return
 	}
 	a.rec = rec
-	ds, err := a.m.journal.PendingDeliveries(a.id)
-	if err != nil {
-		a.m.log.Error("webhook: reload outstanding deliveries", "endpoint", a.id, "err", err)
-		return
-	}
-	a.queue = a.queue[:0]
-	for _, d := range ds {
-		if a.flying[d.EventID] == nil {
-			a.queue = append(a.queue, &pending{d: d})
-		}
-	}
-	heap.Init(&a.queue)
-}
-
-// dropFlying removes from the queue the deliveries in flight (activate
-// queued every outstanding one).
-func (a *endpointActor) dropFlying() {
-	if len(a.flying) == 0 {
-		return
-	}
-	q := a.queue[:0]
-	for _, p := range a.queue {
-		if a.flying[p.d.EventID] == nil {
-			q = append(q, p)
-		}
-	}
-	a.queue = q
-	heap.Init(&a.queue)
+	a.reload()
 }
 
 // RemoteHandler serves the webhook endpoint kind's requests from other

@@ -588,3 +588,26 @@ func TestConcurrentCreatesHoldTheLimit(t *testing.T) {
 		t.Fatalf("%d endpoint actors live after a delete, want %d", n, max-1)
 	}
 }
+
+// TestEndpointGetsEventsFromItsCreationOn: an endpoint gets the events of
+// the transitions recorded from its creation on; an event of an earlier
+// transition handed on only now (a node's fan-out that resumed after an
+// outage) is not delivered to it, while an event of a later one is.
+func TestEndpointGetsEventsFromItsCreationOn(t *testing.T) {
+	h := newHarness(t, nil)
+	rv := newReceiver(t, nil)
+	h.clock.Advance(time.Hour)
+	h.create("acc_a", rv.srv.URL)
+	early := persistence.OutboxEvent{ID: "evt_early", Trigger: persistence.TriggerOrderCancelled, CreatedAt: t0,
+		Data: persistence.EventData{OrderType: "limit"}}
+	emitEvents(t, h.outbox, h.store, "acc_a", early)
+	h.emit("acc_a", persistence.TriggerOrderFilled)
+	eventually(t, "the later event delivered", func() bool { return rv.count() == 1 })
+	eventually(t, "outbox empty", func() bool {
+		left, err := h.outbox.Scan("acc_a", 0, 10)
+		return err == nil && len(left) == 0
+	})
+	if got := rv.all()[0].Header.Get(webhook.HeaderEvent); rv.count() != 1 || got != "order.filled" {
+		t.Fatalf("the endpoint got %d deliveries, the first %q; want the later order.filled alone", rv.count(), got)
+	}
+}

@@ -23,6 +23,10 @@
 // net. Delivery is at-least-once, and receivers dedupe on
 // X-Service-Delivery.
 //
+// An endpoint's queue (queue.go) keeps the events of each order in
+// sequence: one delivery of an order in flight at a time, the next due
+// once it is settled; other orders are not held back.
+//
 // Each attempt is a signed POST (signature.go) with a 10 s budget; failures
 // are retried on the configured schedule with jitter or after the
 // receiver's Retry-After; an endpoint whose attempts all failed for the

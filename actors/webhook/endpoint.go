@@ -1,7 +1,6 @@
 package webhook
 
 import (
-	"container/heap"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -82,26 +81,20 @@ type endpointActor struct {
 	// (until rec.PreviousSecretUntil), else "".
 	previous string
 	client   *sender
-	// queue holds the outstanding deliveries waiting for their next
-	// attempt; flying those in an attempt, by event id.
-	queue   deliveryQueue
-	flying  map[string]*pending
+	// queue holds the outstanding deliveries, waiting for their next
+	// attempt or in one, each order's in sequence (queue.go).
+	queue   queue
 	timer   *time.Timer
 	timerAt time.Time
+	// created is the creation time of the newest delivery the actor
+	// created or loaded: the next one is created after it (createdAt).
+	created time.Time
 	// finished counts finished deliveries (a trim every trimEvery).
 	finished int
 	// refreshedAt and refreshTimer pace the reloads after replicated
 	// writes in a cluster (cluster.go).
 	refreshedAt  time.Time
 	refreshTimer *time.Timer
-}
-
-// pending is an outstanding delivery the actor holds.
-type pending struct {
-	d *persistence.WebhookDelivery
-	// body is the event's body while the first attempt is to come (the
-	// fan-out's bytes); nil: the attempt reads it from the store.
-	body []byte
 }
 
 // trimEvery is the number of finished deliveries between two trims of an
@@ -111,7 +104,7 @@ const trimEvery = 256
 func newEndpointActor(m *Manager, id string) *endpointActor {
 	// The count starts at a random phase: endpoints under the same load
 	// would otherwise all trim at the same moment.
-	return &endpointActor{m: m, id: id, flying: make(map[string]*pending), finished: rand.IntN(trimEvery)}
+	return &endpointActor{m: m, id: id, queue: newQueue(), finished: rand.IntN(trimEvery)}
 }
 
 // Receive handles the actor's messages.
@@ -128,6 +121,11 @@ func (a *endpointActor) Receive(ctx actor.Context) {
 		a.attemptDone(msg)
 	case *createEndpoint, *reenable, *deleteEndpoint, *sendTest, *rotateSecret, *resendDelivery:
 		ctx.Respond(a.manage(msg))
+		// The write waited until this node applied the endpoint's earlier
+		// writes (another node's rotation among them): their refresh is
+		// taken now, not after the throttle, so that what this write
+		// queued is sent with the record as it stands.
+		a.refreshPending()
 	case *actor.Stopping:
 		a.stopTimer()
 		if a.refreshTimer != nil {
@@ -169,19 +167,75 @@ func (a *endpointActor) activate() {
 		}
 	}
 	if a.client == nil {
-		a.client = newSender(a.m.policy, a.m.cfg.Concurrency, a.m.cfg.Timeout)
+		a.client = a.m.newSender()
 	}
+	if n := a.reload(); n > 0 {
+		a.m.log.Info("webhook: resumed outstanding deliveries", "endpoint", a.id, "count", n)
+	}
+}
+
+// reload holds the endpoint's outstanding deliveries as stored instead of
+// those the actor held, except those in flight, and returns their number.
+// The order of a delivery it did not hold is read from its event's body.
+func (a *endpointActor) reload() int {
 	ds, err := a.m.journal.PendingDeliveries(a.id)
 	if err != nil {
 		a.m.log.Error("webhook: reload outstanding deliveries", "endpoint", a.id, "err", err)
-		return
+		return 0
 	}
-	for _, d := range ds {
-		heap.Push(&a.queue, &pending{d: d})
+	known := a.queue.orders()
+	ps := make([]*pending, len(ds))
+	for i, d := range ds {
+		ps[i] = &pending{d: d}
+		if order, ok := known[d.EventID]; ok {
+			ps[i].order = order
+		} else {
+			ps[i].order = a.orderOf(d.EventID)
+		}
+		if d.CreatedAt.After(a.created) {
+			a.created = d.CreatedAt
+		}
 	}
-	if len(ds) > 0 {
-		a.m.log.Info("webhook: resumed outstanding deliveries", "endpoint", a.id, "count", len(ds))
+	a.queue.replace(ps)
+	return len(ps)
+}
+
+// orderOf returns the order the stored body of an event names ("" when
+// none, or when the body cannot be read: the attempt then reports it).
+func (a *endpointActor) orderOf(eventID string) string {
+	body, ok, err := a.m.journal.EventBody(a.rec.AccountID, eventID)
+	if err != nil {
+		a.m.log.Error("webhook: read an event's body for its order; it is sent out of sequence", "endpoint", a.id, "event", eventID, "err", err)
 	}
+	if !ok {
+		return ""
+	}
+	return orderOf(body)
+}
+
+// createdAt returns the creation time of the next delivery the actor
+// creates at now: now, or just after the newest it created or loaded, so
+// that creation times follow the order of creation (queue.go).
+func (a *endpointActor) createdAt(now time.Time) time.Time {
+	if !now.After(a.created) {
+		now = a.created.Add(time.Nanosecond)
+	}
+	a.created = now
+	return now
+}
+
+// createdSlack allows for the clocks of two nodes of a cluster: the
+// node that recorded an event's transition, and the one that created the
+// endpoint.
+const createdSlack = time.Second
+
+// happenedBefore reports whether row's event happened before an endpoint
+// created at created (createdSlack earlier): an endpoint gets the events
+// of the transitions recorded from its creation on. An event handed on
+// late (a node's fan-out that resumed after an outage) does not reach an
+// endpoint registered since.
+func happenedBefore(row *persistence.OutboxRow, created time.Time) bool {
+	return !row.CreatedAt.IsZero() && !created.IsZero() && row.CreatedAt.Before(created.Add(-createdSlack))
 }
 
 // createDeliveries creates the deliveries the endpoint wants of rows
@@ -204,10 +258,12 @@ func (a *endpointActor) createDeliveries(rows []persistence.OutboxRow, last bool
 		now := a.m.clock.Now().UTC()
 		for i := range rows {
 			r := &rows[i]
-			if r.Trigger == persistence.TriggerTestPing || !a.rec.Subscribed(r.Trigger) {
+			if r.Trigger == persistence.TriggerTestPing || !a.rec.Subscribed(r.Trigger) || happenedBefore(r, a.rec.CreatedAt) {
 				continue
 			}
-			nds = append(nds, persistence.NewDelivery{Delivery: newDelivery(a.id, r.ID, r.Trigger, now), Body: r.JSON})
+			d := newDelivery(a.id, r.ID, r.Trigger, now)
+			d.CreatedAt = a.createdAt(now)
+			nds = append(nds, persistence.NewDelivery{Delivery: d, Body: r.JSON})
 		}
 	}
 	if len(nds) == 0 && len(consumed) == 0 {
@@ -226,7 +282,7 @@ func (a *endpointActor) createDeliveries(rows []persistence.OutboxRow, last bool
 	}
 	for i, nd := range nds {
 		if created[i] {
-			heap.Push(&a.queue, &pending{d: nd.Delivery, body: nd.Body})
+			a.queue.add(&pending{d: nd.Delivery, body: nd.Body, order: orderOf(nd.Body)})
 		}
 	}
 	return nil
@@ -251,15 +307,17 @@ func (a *endpointActor) pump(ctx actor.Context) {
 	if a.previous != "" && !a.rec.PreviousSecretUntil.After(now) {
 		a.previous = "" // the rotation's overlap is over
 	}
-	for len(a.flying) < a.m.cfg.Concurrency && a.queue.Len() > 0 && !a.queue[0].d.NextAttemptAt.After(now) {
-		p := heap.Pop(&a.queue).(*pending)
-		a.flying[p.d.EventID] = p
+	for a.queue.inFlight() < a.m.cfg.Concurrency {
+		p := a.queue.take(now)
+		if p == nil {
+			break
+		}
 		go a.m.attempt(ctx.Self(), a.client, a.rec.AccountID, a.rec.URL, signers{a.secret, a.previous}, p.d.EventID, p.d.Trigger, p.body)
 	}
-	if len(a.flying) >= a.m.cfg.Concurrency || a.queue.Len() == 0 {
+	next, ok := a.queue.nextAt()
+	if !ok || a.queue.inFlight() >= a.m.cfg.Concurrency {
 		return
 	}
-	next := a.queue[0].d.NextAttemptAt
 	if a.timer != nil && a.timerAt.Equal(next) {
 		return
 	}
@@ -274,25 +332,4 @@ func (a *endpointActor) stopTimer() {
 		a.timer.Stop()
 		a.timer = nil
 	}
-}
-
-// deliveryQueue is a min-heap of deliveries by next attempt time.
-type deliveryQueue []*pending
-
-func (q deliveryQueue) Len() int { return len(q) }
-func (q deliveryQueue) Less(i, j int) bool {
-	return q[i].d.NextAttemptAt.Before(q[j].d.NextAttemptAt)
-}
-func (q deliveryQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-
-// Push adds x (a *pending).
-func (q *deliveryQueue) Push(x any) { *q = append(*q, x.(*pending)) }
-
-// Pop removes the last element.
-func (q *deliveryQueue) Pop() any {
-	old := *q
-	p := old[len(old)-1]
-	old[len(old)-1] = nil
-	*q = old[:len(old)-1]
-	return p
 }

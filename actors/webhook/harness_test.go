@@ -91,11 +91,12 @@ func (h *harness) restart() {
 }
 
 // emit writes one event the way a producer does: with an order's
-// transition, through the order journal.
+// transition, through the order journal. Each call's event is about a new
+// order.
 func (h *harness) emit(account, trigger string) {
 	h.t.Helper()
 	emitEvents(h.t, h.outbox, h.store, account, persistence.OutboxEvent{Trigger: trigger, Data: persistence.EventData{
-		OrderType: "limit", OrderHash: "0x01", AmountIn: "1000", AmountOut: "990",
+		OrderType: "limit", AmountIn: "1000", AmountOut: "990",
 	}})
 }
 
@@ -103,7 +104,8 @@ func (h *harness) emit(account, trigger string) {
 var emitted atomic.Uint64
 
 // emitEvents appends a new order of account carrying events to the order
-// journal over store and ob (an event exists only with its transition).
+// journal over store and ob (an event exists only with its transition); an
+// event that names no order is about the new one.
 func emitEvents(t *testing.T, ob *persistence.Outbox, store *persistence.Store, account string, events ...persistence.OutboxEvent) {
 	t.Helper()
 	var h common.Hash
@@ -111,6 +113,11 @@ func emitEvents(t *testing.T, ob *persistence.Outbox, store *persistence.Store, 
 	now := time.Unix(1_800_000_000, 0).UTC()
 	rec := &persistence.OrderRecord{Hash: h, Version: 1, Class: chain.ClassLimit, Status: persistence.StatusPending,
 		AccountID: account, CreatedAt: now, UpdatedAt: now}
+	for i := range events {
+		if events[i].Data.OrderHash == "" && events[i].Trigger != persistence.TriggerTestPing {
+			events[i].Data.OrderHash = h.Hex() // the events are about this order
+		}
+	}
 	if err := persistence.NewOrders(store, ob).AppendOrder(context.Background(), &persistence.OrderTransition{Record: rec, Events: events}); err != nil {
 		t.Fatal(err)
 	}

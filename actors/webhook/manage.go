@@ -1,7 +1,6 @@
 package webhook
 
 import (
-	"container/heap"
 	"errors"
 	"fmt"
 	"time"
@@ -115,7 +114,7 @@ func (a *endpointActor) create(msg *createEndpoint) answer {
 	}
 	a.rec, a.secret = &rec, msg.secret
 	if a.client == nil {
-		a.client = newSender(a.m.policy, a.m.cfg.Concurrency, a.m.cfg.Timeout)
+		a.client = a.m.newSender()
 	}
 	return answer{v: created}
 }
@@ -178,21 +177,17 @@ func (a *endpointActor) rotate(msg *rotateSecret) answer {
 // attempt.
 func (a *endpointActor) resend(event string) answer {
 	now := a.m.clock.Now().UTC()
-	if p := a.flying[event]; p != nil {
+	if p, flying := a.queue.find(event); flying {
 		v := deliveryView(p.d)
 		return answer{v: &v}
-	}
-	for i, p := range a.queue {
-		if p.d.EventID != event {
-			continue
-		}
+	} else if p != nil {
 		next := *p.d
 		next.NextAttemptAt = now
 		if err := a.m.journal.ResendDelivery(a.m.ctx, a.rec, &next); err != nil {
 			return answer{err: err}
 		}
 		p.d = &next
-		heap.Fix(&a.queue, i)
+		a.queue.rescheduled(p)
 		v := deliveryView(&next)
 		return answer{v: &v}
 	}
@@ -213,7 +208,7 @@ func (a *endpointActor) resend(event string) answer {
 	if err := a.m.journal.ResendDelivery(a.m.ctx, a.rec, &next); err != nil {
 		return answer{err: err}
 	}
-	heap.Push(&a.queue, &pending{d: &next})
+	a.queue.add(&pending{d: &next, order: a.orderOf(event)})
 	v := deliveryView(&next)
 	return answer{v: &v}
 }
@@ -237,8 +232,7 @@ func (a *endpointActor) delete() answer {
 		return answer{err: err}
 	}
 	a.rec, a.secret = nil, ""
-	a.queue = nil
-	clear(a.flying)
+	a.queue.reset()
 	a.stopTimer()
 	return answer{}
 }
@@ -259,6 +253,6 @@ func (a *endpointActor) test() answer {
 	if _, err := a.m.journal.CreateDeliveries(a.m.ctx, a.rec, []persistence.NewDelivery{{Delivery: d, Body: body}}, true, nil); err != nil {
 		return answer{err: fmt.Errorf("webhook: test delivery: %w", err)}
 	}
-	heap.Push(&a.queue, &pending{d: d, body: body})
+	a.queue.add(&pending{d: d, body: body})
 	return answer{v: &TestResult{DeliveryID: ev.ID}}
 }

@@ -1,7 +1,6 @@
 package webhook
 
 import (
-	"container/heap"
 	"errors"
 	"fmt"
 	"time"
@@ -15,11 +14,13 @@ import (
 // network), queues the delivery again while it is outstanding, and updates
 // the endpoint's failure streak.
 func (a *endpointActor) attemptDone(r *attemptDone) {
-	p := a.flying[r.eventID]
-	if p == nil || a.rec == nil {
+	if a.rec == nil {
 		return // the endpoint was deleted meanwhile
 	}
-	delete(a.flying, r.eventID)
+	p := a.queue.land(r.eventID)
+	if p == nil {
+		return // deleted meanwhile (and the endpoint re-created)
+	}
 	if r.skipped != nil && !r.noBody {
 		// The body could not be read (the store is failing): no attempt
 		// was made; try again later.
@@ -43,7 +44,7 @@ func (a *endpointActor) attemptDone(r *attemptDone) {
 	p.d = next
 	if next.Status == persistence.DeliveryPending {
 		p.body = nil // retries read it back: memory holds first attempts' bodies only
-		heap.Push(&a.queue, p)
+		a.queue.add(p)
 	} else if a.finished++; a.finished%trimEvery == 0 {
 		if err := a.m.journal.TrimDeliveries(a.m.ctx, a.rec, a.m.cfg.History); err != nil {
 			a.m.log.Warn("webhook: trim delivery history", "endpoint", a.id, "err", err)
@@ -57,7 +58,7 @@ func (a *endpointActor) attemptDone(r *attemptDone) {
 // retryLater queues p again, unchanged, for the first retry delay after at.
 func (a *endpointActor) retryLater(p *pending, at time.Time) {
 	p.d.NextAttemptAt = at.Add(a.m.cfg.Retry[0])
-	heap.Push(&a.queue, p)
+	a.queue.add(p)
 }
 
 // streak updates the endpoint's failure streak after an attempt at at, and

@@ -11,8 +11,10 @@ import (
 
 type counters struct {
 	attempted, succeeded, failed, retried, abandoned, disabledTotal atomic.Uint64
-	disabledNow                                                     atomic.Int64
-	latency                                                         prometheus.Histogram
+	// resent counts requests sent again after a stale connection (client.go).
+	resent      atomic.Uint64
+	disabledNow atomic.Int64
+	latency     prometheus.Histogram
 }
 
 func newCounters() *counters {
@@ -50,6 +52,7 @@ func (m *Manager) Stats() api.WebhookStats {
 		Succeeded:     c.succeeded.Load(),
 		Failed:        c.failed.Load(),
 		Retried:       c.retried.Load(),
+		Resent:        c.resent.Load(),
 		Abandoned:     c.abandoned.Load(),
 		DisabledTotal: c.disabledTotal.Load(),
 		Disabled:      c.disabledNow.Load(),
@@ -67,6 +70,8 @@ var (
 	descSucceeded = prometheus.NewDesc("orderengine_webhook_deliveries_succeeded_total", "Webhook deliveries answered 2xx.", nil, nil)
 	descFailed    = prometheus.NewDesc("orderengine_webhook_deliveries_failed_total", "Failed webhook delivery attempts.", nil, nil)
 	descRetried   = prometheus.NewDesc("orderengine_webhook_deliveries_retried_total", "Webhook delivery attempts that were retries.", nil, nil)
+	descResent    = prometheus.NewDesc("orderengine_webhook_requests_resent_total",
+		"Webhook requests sent again at once on a new connection after a reused one was closed by the receiver before any answer (not failed attempts).", nil, nil)
 	descAbandoned = prometheus.NewDesc("orderengine_webhook_deliveries_abandoned_total", "Webhook deliveries that failed every scheduled attempt.", nil, nil)
 	descDisTotal  = prometheus.NewDesc("orderengine_webhook_endpoints_disabled_total", "Webhook endpoints disabled by the failure horizon.", nil, nil)
 	descDisabled  = prometheus.NewDesc("orderengine_webhook_endpoints_disabled", "Webhook endpoints disabled now.", nil, nil)
@@ -81,7 +86,7 @@ const backlogCap = 1_000_000
 
 // Describe implements prometheus.Collector.
 func (c collector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descAttempted, descSucceeded, descFailed, descRetried, descAbandoned, descDisTotal, descDisabled, descOutstand, descUnfanned} {
+	for _, d := range []*prometheus.Desc{descAttempted, descSucceeded, descFailed, descRetried, descResent, descAbandoned, descDisTotal, descDisabled, descOutstand, descUnfanned} {
 		ch <- d
 	}
 	c.m.stats.latency.Describe(ch)
@@ -93,7 +98,7 @@ func (c collector) Collect(ch chan<- prometheus.Metric) {
 	for _, v := range []struct {
 		d *prometheus.Desc
 		n uint64
-	}{{descAttempted, s.Attempted}, {descSucceeded, s.Succeeded}, {descFailed, s.Failed}, {descRetried, s.Retried}, {descAbandoned, s.Abandoned}, {descDisTotal, s.DisabledTotal}} {
+	}{{descAttempted, s.Attempted}, {descSucceeded, s.Succeeded}, {descFailed, s.Failed}, {descRetried, s.Retried}, {descResent, s.Resent}, {descAbandoned, s.Abandoned}, {descDisTotal, s.DisabledTotal}} {
 		ch <- prometheus.MustNewConstMetric(v.d, prometheus.CounterValue, float64(v.n))
 	}
 	ch <- prometheus.MustNewConstMetric(descDisabled, prometheus.GaugeValue, float64(s.Disabled))

@@ -23,14 +23,9 @@ import (
 // Under CI=true a missing node or node_modules is a failure, not a skip.
 func TestStripeVerifiesOurSignatures(t *testing.T) {
 	dir := filepath.Join("testdata", "stripe")
-	node, err := exec.LookPath("node")
-	missing := ""
-	if err != nil {
-		missing = "node is not installed"
-	} else if _, err := os.Stat(filepath.Join(dir, "node_modules", "stripe")); err != nil {
-		missing = "testdata/stripe/node_modules is missing: run `make deps` (npm ci --prefix actors/webhook/testdata/stripe)"
-	}
-	if missing != "" {
+	node := requireNode(t)
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "stripe")); err != nil {
+		missing := "testdata/stripe/node_modules is missing: run `make deps` (npm ci --prefix actors/webhook/testdata/stripe)"
 		if os.Getenv("CI") == "true" {
 			t.Fatal(missing)
 		}

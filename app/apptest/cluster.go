@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/orderengine/orderengine/cluster/members"
 	"github.com/orderengine/orderengine/config"
 	"github.com/orderengine/orderengine/internal/testport"
 )
@@ -19,13 +18,8 @@ import (
 // embedded JetStream server whose NATS routes listen on a free loopback
 // port and reach the others', and its own HTTP listeners. opts apply to
 // every node (WithDataDir excepted: each node gets a folder of its own).
-// The nodes' protoactor members listen for remote calls on free loopback
-// ports and find each other through one in-memory agent
-// (members.InMemory), unless WithClusterProvider names another provider.
-// Several protoactor members in one process are not race-clean (its
-// remote sets grpc's global logger on every start), so the tests that call
-// it build without the race detector (cluster/clustertest).
-// The nodes start at once, since each waits for a quorum of the others;
+// The nodes' members find each other, and call each other, through the
+// JetStream servers (cluster/members). The nodes start at once, since each waits for a quorum of the others;
 // the test returns once every node answers GET /readyz with 200 and sees
 // every node among the cluster's members. The
 // account and key are created on node 0, and every node's APIKey,
@@ -37,10 +31,8 @@ func NewTestCluster(t testing.TB, n int, opts ...Option) []*Server {
 	for i := range routes {
 		routes[i] = "nats://" + testport.Addr(t)
 	}
-	agent := members.NewAgent()
 	nodes := make([]*Server, n)
-	// The nodes leave together: a graceful leave takes protoactor about
-	// two seconds.
+	// The nodes leave together: each waits for its leases' releases.
 	t.Cleanup(func() {
 		var wg sync.WaitGroup
 		for _, s := range nodes {
@@ -55,9 +47,6 @@ func NewTestCluster(t testing.TB, n int, opts ...Option) []*Server {
 		for _, opt := range opts {
 			opt(&o)
 		}
-		if o.cluster == nil {
-			o.cluster = members.InMemory(agent)
-		}
 		o.dataDir = t.TempDir()
 		if o.log == nil {
 			o.log = slog.New(slog.DiscardHandler)
@@ -65,14 +54,22 @@ func NewTestCluster(t testing.TB, n int, opts ...Option) []*Server {
 		o.configure = append(o.configure, func(c *config.Config) {
 			c.Cluster.Enabled, c.Cluster.Name, c.Cluster.Node = true, "apptest", "node"+strconv.Itoa(i)
 			c.Cluster.NATS.Listen, c.Cluster.NATS.Routes = routes[i][len("nats://"):], routes
-			c.Cluster.Actors.Listen = "127.0.0.1:0"
 		})
-		s := &Server{t: t, opts: o, client: &nethttp.Client{Timeout: 30 * time.Second}}
-		s.build()
-		nodes[i] = s
+		nodes[i] = &Server{t: t, opts: o, client: &nethttp.Client{Timeout: 30 * time.Second}}
 	}
+	// Every node builds at once: a node's New waits for a quorum of its
+	// peers to tell whether its empty store starts from a snapshot.
 	errs := make([]error, n)
 	var wg sync.WaitGroup
+	for i, s := range nodes {
+		wg.Go(func() { errs[i] = s.tryBuild() })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("testcluster: node %d: %v", i, err)
+		}
+	}
 	for i, s := range nodes {
 		wg.Go(func() {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

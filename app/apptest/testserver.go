@@ -22,7 +22,6 @@ import (
 
 	"github.com/orderengine/orderengine/chain/devchain"
 	"github.com/orderengine/orderengine/chainsync"
-	"github.com/orderengine/orderengine/cluster/members"
 	"github.com/orderengine/orderengine/config"
 	"github.com/orderengine/orderengine/routing"
 
@@ -53,7 +52,6 @@ type options struct {
 	tokens      func() *routing.Tokens
 	keeperKey   *ecdsa.PrivateKey
 	chainStatus func() chainsync.Status
-	cluster     members.Provider
 	noAccount   bool
 }
 
@@ -115,20 +113,6 @@ func WithKeeperKey(key *ecdsa.PrivateKey) Option { return func(o *options) { o.k
 // (app.Options.ChainStatus): a double for a lagging or failing indexer.
 func WithChainStatus(f func() chainsync.Status) Option {
 	return func(o *options) { o.chainStatus = f }
-}
-
-// WithClusterProvider runs the engine as a cluster node
-// (cluster.enabled, its member listening on a free loopback port) whose
-// member finds the others through p (app.Options.ClusterProvider):
-// members.InMemory over one agent for several nodes in one process.
-func WithClusterProvider(p members.Provider) Option {
-	return func(o *options) {
-		o.cluster = p
-		o.configure = append(o.configure, func(c *config.Config) {
-			c.Cluster.Enabled = true
-			c.Cluster.Actors.Listen = "127.0.0.1:0"
-		})
-	}
 }
 
 // WithBeforeStart runs f after the engine is built and before it starts
@@ -198,7 +182,14 @@ func (s *Server) start() {
 
 // build makes the engine (app.New) and runs the before-start hooks.
 func (s *Server) build() {
-	t := s.t
+	if err := s.tryBuild(); err != nil {
+		s.t.Fatalf("testserver: %v", err)
+	}
+}
+
+// tryBuild is build returning its error instead of failing the test (a
+// cluster's nodes build at once: a node's New waits for its peers).
+func (s *Server) tryBuild() error {
 	cfg := config.Default()
 	cfg.DataDir = s.opts.dataDir
 	cfg.HTTP.Listen = "127.0.0.1:0"
@@ -208,7 +199,7 @@ func (s *Server) build() {
 		f(&cfg)
 	}
 	appOpts := app.Options{Clock: s.opts.clock, FS: s.opts.fs, Tokens: s.opts.tokens, KeeperKey: s.opts.keeperKey,
-		Doubles: s.opts.services, Routes: s.opts.routes, ChainStatus: s.opts.chainStatus, ClusterProvider: s.opts.cluster}
+		Doubles: s.opts.services, Routes: s.opts.routes, ChainStatus: s.opts.chainStatus}
 	if s.opts.chain != nil {
 		appOpts.Chain = s.opts.chain()
 	} else {
@@ -216,15 +207,16 @@ func (s *Server) build() {
 	}
 	sys, err := app.New(context.Background(), cfg, s.opts.log, appOpts)
 	if err != nil {
-		t.Fatalf("testserver: build the engine: %v", err)
+		return fmt.Errorf("build the engine: %w", err)
 	}
 	s.System, s.HTTP, s.Webhooks, s.Config, s.closed = sys, sys.HTTP, sys.Webhooks, sys.Config, false
 	for _, f := range s.opts.beforeStart {
 		if err := f(s); err != nil {
 			_ = sys.Close()
-			t.Fatalf("testserver: before start: %v", err)
+			return fmt.Errorf("before start: %w", err)
 		}
 	}
+	return nil
 }
 
 // serve records the started engine's listeners and waits until it answers.
@@ -270,7 +262,7 @@ func (s *Server) waitReady(ctx context.Context) error {
 // Close shuts the server down (draining requests) and closes the engine.
 // It is idempotent.
 func (s *Server) Close() {
-	if s.closed {
+	if s.closed || s.System == nil {
 		return
 	}
 	s.closed = true

@@ -2,206 +2,360 @@ package members
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"sync"
 	"time"
 
-	"github.com/asynkron/protoactor-go/actor"
-	"github.com/asynkron/protoactor-go/cluster"
-	"github.com/asynkron/protoactor-go/cluster/identitylookup/disthash"
+	"github.com/nats-io/nats.go"
 
 	"github.com/orderengine/orderengine/actors/kind"
 )
 
-// The GrainRequest method indexes: a request waits for the handler's
-// answer; a tell is acknowledged once handed to the handler.
+// The methods of a request: a request waits for the handler's answer; a
+// tell is acknowledged once handed to the handler.
 const (
-	methodRequest int32 = 0
-	methodTell    int32 = 1
+	methodRequest byte = 0
+	methodTell    byte = 1
 )
 
-// The reasons of a GrainErrorResponse.
+// The statuses of an answer.
 const (
-	// reasonUnavailable: the member cannot serve now (it is stopping, or
-	// does not host the kind); the caller tries again.
-	reasonUnavailable = "unavailable"
-	// reasonFailed: the handler failed; the caller gets the error.
-	reasonFailed = "failed"
+	// statusOK: the handler's answer follows.
+	statusOK byte = 0
+	// statusUnavailable: the member cannot serve the identity now (it
+	// does not hold its shard, it is stopping, or it does not host the
+	// kind); the caller tries again.
+	statusUnavailable byte = 1
+	// statusFailed: the handler failed; its message follows.
+	statusFailed byte = 2
 )
 
 // The backoff between attempts of a call.
 const (
 	backoffFirst = 5 * time.Millisecond
-	backoffMax   = 500 * time.Millisecond
+	backoffMax   = 250 * time.Millisecond
+	// noHolderWait: a call whose shard has had no holder serving it
+	// (NATS finds no subscriber) for this long gives up at once, so that
+	// the caller falls back instead of waiting out its deadline: the
+	// holder died or is cut off, and its term has not ended yet. A
+	// handover leaves a shard unserved for less than this.
+	noHolderWait = 500 * time.Millisecond
 )
+
+// breakerOpen is how long, after a call to a shard found no member able to
+// answer, further calls to that shard give up at once (the caller falls
+// back) rather than each waiting as long again; the first call after it
+// tries again.
+const breakerOpen = time.Second
+
+// errNoHolder is an attempt that found no member serving the shard.
+var errNoHolder = errors.New("no member serves the shard")
 
 // RemoteError is a request the owning member received and failed to
 // serve.
 type RemoteError struct {
-	Member, Reason, Message string
+	Member, Message string
 }
 
 func (e *RemoteError) Error() string {
-	return fmt.Sprintf("members: %s answered %s: %s", e.Member, e.Reason, e.Message)
+	return fmt.Sprintf("members: %s failed the request: %s", e.Member, e.Message)
 }
 
-// Call implements kind.Placement: it sends req to the grain of key on the
-// member that owns it and waits for the answer. Each attempt finds the
-// owner in this member's view, activates the identity's grain there (or
-// uses the grain found before) and sends the request, bounded by
-// Config.Attempt and ctx; a timeout, a dead letter (the grain stopped) or
-// an unavailable member makes it wait a growing backoff and try again,
-// with the owner found afresh (the cluster may have changed), until ctx
-// ends. A timed-out attempt may still be handled: requests must be safe to
-// repeat.
-func (m *Member) Call(ctx context.Context, kindName, key string, req kind.Message) (kind.Message, error) {
-	res, err := m.call(ctx, kindName, key, &cluster.GrainRequest{MethodIndex: methodRequest, MessageTypeName: req.Type, MessageData: req.Data})
-	if err != nil {
-		return kind.Message{}, err
+// shardOf returns the shard of an identity: FNV-1a of its key.
+func (m *Member) shardOf(key string) *shard {
+	return m.shards[fnv1a(key, "")%uint32(len(m.shards))]
+}
+
+// Owns implements kind.Placement: whether this member holds the shard of
+// identity key now. It is fenced by the shard's lease: true only until
+// the term's end by this node's clock.
+func (m *Member) Owns(_, key string) bool {
+	if m.stopped.Load() || len(m.shards) == 0 {
+		return false
 	}
-	return kind.Message{Type: res.MessageTypeName, Data: res.MessageData}, nil
+	return m.shardOf(key).lease.Held()
 }
 
-// Tell implements kind.Placement: it delivers msg to the grain of key on
-// its owner, retrying like Call until the grain acknowledges it (the
-// message is then queued for the identity's actor, not yet handled).
+// Owner returns the name of the node that holds the shard of identity key
+// as this member last read the terms ("" when none does).
+func (m *Member) Owner(_, key string) string {
+	v := m.view.Load()
+	if v == nil || len(m.shards) == 0 {
+		return ""
+	}
+	return v.holders[m.shardOf(key).i]
+}
+
+// Call implements kind.Placement: it sends req to the holder of key's
+// shard and waits for the answer. An attempt that finds no holder, times
+// out (Config.Attempt) or reaches a node that does not hold the shard any
+// more waits a growing backoff and tries again, until ctx ends; a shard
+// this member came to hold meanwhile is served here. A timed-out attempt
+// may still be handled: requests must be safe to repeat.
+func (m *Member) Call(ctx context.Context, kindName, key string, req kind.Message) (kind.Message, error) {
+	return m.call(ctx, methodRequest, kindName, key, req)
+}
+
+// Tell implements kind.Placement: it delivers msg to the holder of key's
+// shard, retrying like Call until the holder acknowledges it (queued for
+// the identity's actor, not yet handled).
 func (m *Member) Tell(ctx context.Context, kindName, key string, msg kind.Message) error {
-	_, err := m.call(ctx, kindName, key, &cluster.GrainRequest{MethodIndex: methodTell, MessageTypeName: msg.Type, MessageData: msg.Data})
+	_, err := m.call(ctx, methodTell, kindName, key, msg)
 	return err
 }
 
-func (m *Member) call(ctx context.Context, kindName, key string, req *cluster.GrainRequest) (*cluster.GrainResponse, error) {
+func (m *Member) call(ctx context.Context, method byte, kindName, key string, req kind.Message) (kind.Message, error) {
 	if m.stopped.Load() {
-		return nil, fmt.Errorf("members: %s %s: %w: this member has stopped", kindName, key, ErrUnreachable)
+		return kind.Message{}, fmt.Errorf("members: %s %s: %w: this member has stopped", kindName, key, ErrUnreachable)
 	}
+	s := m.shardOf(key)
+	if until := s.unserved.Load(); until != 0 && time.Now().UnixNano() < until && !s.lease.Held() {
+		return kind.Message{}, fmt.Errorf("members: %s %s: %w: no member answered for its shard a moment ago", kindName, key, ErrUnreachable)
+	}
+	res, err := m.callShard(ctx, s, method, kindName, key, req)
+	if errors.Is(err, ErrUnreachable) {
+		s.unserved.Store(time.Now().Add(breakerOpen).UnixNano())
+	}
+	return res, err
+}
+
+// callShard makes the attempts of a call to shard s.
+func (m *Member) callShard(ctx context.Context, s *shard, method byte, kindName, key string, req kind.Message) (kind.Message, error) {
+	subject := m.subject(s.i)
+	body := encodeRequest(method, kindName, key, req)
 	backoff := backoffFirst
 	var last error
+	var noHolder time.Time // since when attempts found no holder
 	for attempt := 1; ; attempt++ {
-		res, retry, err := m.attempt(ctx, kindName, key, req)
+		if s.lease.Held() {
+			h, ok := m.kinds[kindName]
+			if !ok {
+				return kind.Message{}, fmt.Errorf("members: no handler of kind %s", kindName)
+			}
+			return h.Serve(ctx, key, req, method == methodTell)
+		}
+		res, retry, err := m.attempt(ctx, subject, body)
 		if err == nil {
 			return res, nil
 		}
 		if !retry {
-			return nil, err
+			return kind.Message{}, err
 		}
 		last = err
+		switch {
+		case !errors.Is(err, errNoHolder):
+			noHolder = time.Time{}
+		case noHolder.IsZero():
+			noHolder = time.Now()
+		case time.Since(noHolder) >= noHolderWait:
+			return kind.Message{}, fmt.Errorf("members: %s %s: %w: %v", kindName, key, ErrUnreachable, err)
+		}
 		wait := backoff/2 + rand.N(backoff/2+1)
 		backoff = min(2*backoff, backoffMax)
-		timer := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
-			timer.Stop()
-			return nil, fmt.Errorf("members: %s %s: %w after %d attempts (%v): %v", kindName, key, ErrUnreachable, attempt, ctx.Err(), last)
-		case <-timer.C:
+			return kind.Message{}, fmt.Errorf("members: %s %s: %w after %d attempts (%v): %v", kindName, key, ErrUnreachable, attempt, ctx.Err(), last)
+		case <-time.After(wait):
 		}
 		if m.stopped.Load() {
-			return nil, fmt.Errorf("members: %s %s: %w: this member has stopped: %v", kindName, key, ErrUnreachable, last)
+			return kind.Message{}, fmt.Errorf("members: %s %s: %w: this member has stopped: %v", kindName, key, ErrUnreachable, last)
 		}
 	}
 }
 
-// attempt makes one attempt of a call; retry reports whether another
-// attempt may succeed.
-func (m *Member) attempt(ctx context.Context, kindName, key string, req *cluster.GrainRequest) (res *cluster.GrainResponse, retry bool, err error) {
+// attempt makes one request; retry reports whether another may succeed.
+func (m *Member) attempt(ctx context.Context, subject string, body []byte) (res kind.Message, retry bool, err error) {
 	timeout := m.cfg.Attempt
 	if d, ok := ctx.Deadline(); ok {
 		timeout = min(timeout, time.Until(d))
 	}
 	if timeout <= 0 {
-		return nil, true, context.DeadlineExceeded
+		return kind.Message{}, true, context.DeadlineExceeded
 	}
-	v := m.view.Load()
-	if v == nil {
-		return nil, true, errors.New("no topology yet")
-	}
-	owner := v.owner(kindName, key)
-	if owner == "" {
-		return nil, false, fmt.Errorf("members: no member hosts kind %s", kindName)
-	}
-	pid, err := m.grain(kindName, key, owner, timeout)
+	actx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	msg, err := m.nc.RequestWithContext(actx, subject, body)
 	if err != nil {
-		return nil, true, err
-	}
-	answer, err := m.system.Root.RequestFuture(pid, req, timeout).Result()
-	if err != nil {
-		m.pids.drop(kindName, key, pid)
-		return nil, true, fmt.Errorf("%s at %s: %w", kindName, owner, err)
-	}
-	switch a := answer.(type) {
-	case *cluster.GrainResponse:
-		return a, false, nil
-	case *cluster.GrainErrorResponse:
-		if a.Reason == reasonUnavailable {
-			m.pids.drop(kindName, key, pid)
-			return nil, true, &RemoteError{Member: owner, Reason: a.Reason, Message: a.Message}
+		if errors.Is(err, nats.ErrNoResponders) {
+			return kind.Message{}, true, errNoHolder
 		}
-		return nil, false, &RemoteError{Member: owner, Reason: a.Reason, Message: a.Message}
+		return kind.Message{}, true, err
+	}
+	status, res, text, err := decodeAnswer(msg.Data)
+	switch {
+	case err != nil:
+		return kind.Message{}, false, err
+	case status == statusOK:
+		return res, false, nil
+	case status == statusUnavailable:
+		return kind.Message{}, true, fmt.Errorf("unavailable: %s", text)
 	default:
-		return nil, false, fmt.Errorf("members: %s answered %T", owner, answer)
+		return kind.Message{}, false, &RemoteError{Member: "the shard's holder", Message: text}
 	}
 }
 
-// grain returns the PID of key's grain on owner: the one found before, or
-// a new activation by owner's disthash placement actor.
-func (m *Member) grain(kindName, key, owner string, timeout time.Duration) (*actor.PID, error) {
-	if pid := m.pids.get(kindName, key); pid != nil && pid.Address == owner {
-		return pid, nil
+// subject is the subject shard i's holder serves.
+func (m *Member) subject(i int) string { return fmt.Sprintf("oe.%s.shard.%d", m.cfg.Cluster, i) }
+
+// subscribe starts serving shard s (once).
+func (m *Member) subscribe(s *shard) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if s.sub != nil || m.stopped.Load() {
+		return
 	}
-	placement := actor.NewPID(owner, disthash.PartitionActivatorActorName)
-	req := &cluster.ActivationRequest{ClusterIdentity: cluster.NewClusterIdentity(key, kindName)}
-	res, err := m.system.Root.RequestFuture(placement, req, timeout).Result()
+	sub, err := m.nc.Subscribe(m.subject(s.i), m.receive)
 	if err != nil {
-		return nil, fmt.Errorf("activate %s/%s on %s: %w", kindName, key, owner, err)
+		m.log.Warn("members: serving a shard failed", "shard", s.i, "err", err)
+		return
 	}
-	a, ok := res.(*cluster.ActivationResponse)
-	if !ok || a.Pid == nil {
-		return nil, fmt.Errorf("activate %s/%s on %s: no grain (answer %T)", kindName, key, owner, res)
-	}
-	m.pids.put(kindName, key, a.Pid)
-	return a.Pid, nil
+	s.sub = sub
 }
 
-// pidCache remembers the grains this member called, by kind and identity.
-// It is cleared when the cluster changes, and forgets a grain that failed.
-// It holds at most pidCacheMax entries (then starts again empty).
-type pidCache struct {
-	mu sync.RWMutex
-	m  map[string]*actor.PID
-}
-
-const pidCacheMax = 1 << 16
-
-func pidKey(kindName, key string) string { return kindName + "/" + key }
-
-func (c *pidCache) get(kindName, key string) *actor.PID {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	return c.m[pidKey(kindName, key)]
-}
-
-func (c *pidCache) put(kindName, key string, pid *actor.PID) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) >= pidCacheMax {
-		c.m = make(map[string]*actor.PID)
-	}
-	c.m[pidKey(kindName, key)] = pid
-}
-
-// drop forgets key's grain if it is still pid.
-func (c *pidCache) drop(kindName, key string, pid *actor.PID) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	k := pidKey(kindName, key)
-	if cur := c.m[k]; cur != nil && cur.Equal(pid) {
-		delete(c.m, k)
+// unsubscribe stops serving shard s.
+func (m *Member) unsubscribe(s *shard) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if s.sub != nil {
+		_ = s.sub.Unsubscribe()
+		s.sub = nil
 	}
 }
 
-func (c *pidCache) clear() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.m = nil
+// receive hands a request to a goroutine of its own (bounded by
+// maxServing: past it the request is refused as unavailable).
+func (m *Member) receive(msg *nats.Msg) {
+	select {
+	case m.serving <- struct{}{}:
+	default:
+		_ = msg.Respond(encodeAnswer(statusUnavailable, kind.Message{}, "the member is serving too many requests"))
+		return
+	}
+	go func() {
+		defer func() { <-m.serving }()
+		_ = msg.Respond(m.serve(msg.Data))
+	}()
+}
+
+// serve answers one request: refused unless this member holds the
+// identity's shard now, else handed to the kind's handler. A panic in
+// the handler answers a failure.
+func (m *Member) serve(data []byte) (answer []byte) {
+	method, kindName, key, req, err := decodeRequest(data)
+	if err != nil {
+		return encodeAnswer(statusFailed, kind.Message{}, err.Error())
+	}
+	if m.stopped.Load() {
+		return encodeAnswer(statusUnavailable, kind.Message{}, "the member is stopping")
+	}
+	if !m.Owns(kindName, key) {
+		return encodeAnswer(statusUnavailable, kind.Message{}, "this member does not hold the identity's shard")
+	}
+	h, ok := m.kinds[kindName]
+	if !ok {
+		return encodeAnswer(statusUnavailable, kind.Message{}, "this member does not host kind "+kindName)
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			m.log.Error("members: a handler panicked", "kind", kindName, "key", key, "panic", fmt.Sprint(p))
+			answer = encodeAnswer(statusFailed, kind.Message{}, "the handler of "+kindName+" failed")
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), m.cfg.Serve)
+	defer cancel()
+	res, err := h.Serve(ctx, key, req, method == methodTell)
+	if err != nil {
+		return encodeAnswer(statusFailed, kind.Message{}, err.Error())
+	}
+	return encodeAnswer(statusOK, res, "")
+}
+
+// The wire format of requests and answers: a method or status byte, then
+// length-prefixed (uvarint) strings, then the message's bytes.
+//
+//	request: method, kind, key, type, data...
+//	answer:  status, type (or the failure's text), data...
+
+func encodeRequest(method byte, kindName, key string, msg kind.Message) []byte {
+	b := make([]byte, 0, 1+3*binary.MaxVarintLen16+len(kindName)+len(key)+len(msg.Type)+len(msg.Data))
+	b = append(b, method)
+	b = appendString(b, kindName)
+	b = appendString(b, key)
+	b = appendString(b, msg.Type)
+	return append(b, msg.Data...)
+}
+
+func decodeRequest(b []byte) (method byte, kindName, key string, msg kind.Message, err error) {
+	if len(b) < 1 {
+		return 0, "", "", kind.Message{}, errors.New("members: empty request")
+	}
+	method, b = b[0], b[1:]
+	if kindName, b, err = readString(b); err == nil {
+		if key, b, err = readString(b); err == nil {
+			msg.Type, b, err = readString(b)
+		}
+	}
+	if err != nil {
+		return 0, "", "", kind.Message{}, fmt.Errorf("members: malformed request: %w", err)
+	}
+	msg.Data = b
+	return method, kindName, key, msg, nil
+}
+
+func encodeAnswer(status byte, msg kind.Message, text string) []byte {
+	if status != statusOK {
+		msg.Type = text
+	}
+	b := make([]byte, 0, 1+binary.MaxVarintLen16+len(msg.Type)+len(msg.Data))
+	b = append(b, status)
+	b = appendString(b, msg.Type)
+	return append(b, msg.Data...)
+}
+
+func decodeAnswer(b []byte) (status byte, msg kind.Message, text string, err error) {
+	if len(b) < 1 {
+		return 0, kind.Message{}, "", errors.New("members: empty answer")
+	}
+	status = b[0]
+	s, rest, err := readString(b[1:])
+	if err != nil {
+		return 0, kind.Message{}, "", fmt.Errorf("members: malformed answer: %w", err)
+	}
+	if status != statusOK {
+		return status, kind.Message{}, s, nil
+	}
+	return status, kind.Message{Type: s, Data: rest}, "", nil
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+func readString(b []byte) (string, []byte, error) {
+	n, k := binary.Uvarint(b)
+	if k <= 0 || n > uint64(len(b)-k) {
+		return "", nil, errors.New("bad length")
+	}
+	return string(b[k : k+int(n)]), b[k+int(n):], nil
+}
+
+// fnv1a is FNV-1a (32 bits) over a then b.
+func fnv1a(a, b string) uint32 {
+	const (
+		offset = 2166136261
+		prime  = 16777619
+	)
+	h := uint32(offset)
+	for i := 0; i < len(a); i++ {
+		h ^= uint32(a[i])
+		h *= prime
+	}
+	for i := 0; i < len(b); i++ {
+		h ^= uint32(b[i])
+		h *= prime
+	}
+	return h
 }

@@ -1,295 +1,203 @@
-//go:build !race
-
-// The tests of several members in one process build without the race
-// detector: protoactor-go's remote sets grpc's global logger on every
-// member's start without synchronization, so several members in one
-// process are never race-clean (one member per process, as in production,
-// does not meet that race). The concurrent paths of the cluster kinds run
-// under the race detector in their own packages over kindtest.Network, and
-// the member's call path in single_test.go.
-
 package members_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
-	"strconv"
-	"strings"
+	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/asynkron/protoactor-go/actor"
-	"github.com/ethereum/go-ethereum/common"
-
 	"github.com/orderengine/orderengine/actors/kind"
-	"github.com/orderengine/orderengine/actors/limiter"
-	"github.com/orderengine/orderengine/actors/maker"
-	"github.com/orderengine/orderengine/actors/order"
 	"github.com/orderengine/orderengine/cluster/members"
-	"github.com/orderengine/orderengine/internal/clock"
+	"github.com/orderengine/orderengine/cluster/natsjs"
+	"github.com/orderengine/orderengine/config"
+	"github.com/orderengine/orderengine/internal/testport"
 	"github.com/orderengine/orderengine/persistence"
 )
 
-// node is one member of a test cluster with its own actor system (the
-// engine's, where the kinds' actors live) and the kinds it hosts: the
-// counter (a test kind), the limiter, the makers, and the orders when the
-// cluster has a journal.
+// The members of these tests run with a short TTL and tick, so that a
+// takeover is seen within seconds.
+const (
+	testTTL    = 2 * time.Second
+	testTick   = 50 * time.Millisecond
+	testShards = 8
+)
+
+// node is one node of a test cluster: its embedded JetStream (with the
+// streams set up and followed) and its member, which hosts the counter
+// kind.
 type node struct {
-	member  *members.Member
-	system  *actor.ActorSystem
-	counter *kind.Registry[string, struct{}]
-	// activations counts the counter actors started on this node, by
-	// identity.
-	activations *sync.Map
-	limiter     *limiter.Limiter
-	makers      *maker.Makers
-	orders      *order.Registry
+	name   string
+	dir    string
+	cfg    config.ClusterConfig
+	store  *persistence.Store
+	js     *natsjs.Node
+	member *members.Member
+	// served counts, by key, the requests this node's counter handler
+	// served.
+	served sync.Map
+	fit    atomic.Bool
+	// down is set once the node crashed.
+	down atomic.Bool
 }
 
-// testCluster is n members in one process over one in-memory agent.
+// testCluster is n nodes in this process.
 type testCluster struct {
 	t     testing.TB
-	agent *members.Agent
-	opts  clusterOpts
-	mu    sync.Mutex
 	nodes []*node
 }
 
-// clusterOpts configure the kinds of a test cluster.
-type clusterOpts struct {
-	clock clock.Clock
-	// window is the limiter's window (default 1 min).
-	window time.Duration
-	makers maker.Options
-	// journal, when set, is the order journal every member shares: the
-	// replicated journal of a real cluster, here one store.
-	journal persistence.OrderJournal
+func testLog() *slog.Logger {
+	if os.Getenv("MEMBERS_TEST_LOG") != "" {
+		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	return slog.New(slog.DiscardHandler)
 }
 
-func quietLog() *slog.Logger { return slog.New(slog.DiscardHandler) }
-
-// newCluster starts n members hosting the test kinds, and whatever extra
-// adds to each node before it starts.
-func newCluster(t testing.TB, n int, extra func(i int, nd *node, m *members.Member)) *testCluster {
-	return newClusterWith(t, n, clusterOpts{}, extra)
-}
-
-func newClusterWith(t testing.TB, n int, opts clusterOpts, extra func(i int, nd *node, m *members.Member)) *testCluster {
+// newCluster starts n nodes (their JetStream servers routed to each
+// other) and waits until each holds its member lease.
+func newCluster(t testing.TB, n int) *testCluster {
 	t.Helper()
-	if opts.clock == nil {
-		opts.clock = clock.Real{}
-	}
-	if opts.window == 0 {
-		opts.window = time.Minute
-	}
-	if opts.makers.Submits == 0 {
-		opts.makers = maker.Options{Submits: 10, Window: 10 * time.Second, OpenOrders: 1000}
-	}
-	c := &testCluster{t: t, agent: members.NewAgent(), opts: opts}
-	var wg sync.WaitGroup
-	c.nodes = make([]*node, n)
-	errs := make([]error, n)
+	c := &testCluster{t: t}
+	listens := make([]string, n)
+	routes := make([]string, n)
 	for i := range n {
-		nd := c.build(i, extra)
-		c.nodes[i] = nd
-		wg.Go(func() { errs[i] = nd.member.Start(context.Background()) })
+		listens[i] = testport.Addr(t)
+		routes[i] = "nats://" + listens[i]
+	}
+	for i := range n {
+		nd := &node{name: fmt.Sprintf("n%d", i), dir: t.TempDir()}
+		nd.cfg = config.ClusterConfig{Enabled: true, Name: "members", Node: nd.name, Replicas: min(n, 3), OrderPartitions: 1,
+			LeaseTTL: time.Second, NATS: config.NATSConfig{Listen: listens[i], Routes: routes}}
+		nd.fit.Store(true)
+		c.nodes = append(c.nodes, nd)
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i, nd := range c.nodes {
+		wg.Go(func() { errs[i] = c.start(nd) })
 	}
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		t.Fatal(err)
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
-	c.waitMembers(n)
 	t.Cleanup(c.stop)
 	return c
 }
 
-func (c *testCluster) build(i int, extra func(int, *node, *members.Member)) *node {
-	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return quietLog() }))
-	nd := &node{system: system, activations: &sync.Map{}}
-	nd.counter = kind.NewRegistry(system, counterKind(nd.activations), nil)
-	m := members.New(members.Config{Name: "test", Listen: "127.0.0.1:0", Provider: members.InMemory(c.agent),
-		Log: quietLog(), Attempt: 500 * time.Millisecond})
-	nd.member = m
-	m.Host("counter", nd.counter, time.Minute)
-	must(c.t, nd.counter.Place(m))
-	clk := c.opts.clock
-	nd.limiter = limiter.New(system, clk, nil, limiter.Options{Window: c.opts.window, Idle: 10 * time.Minute})
-	must(c.t, nd.limiter.Place(m, limiter.ClusterOptions{Members: func() int { return len(m.Members()) }}))
-	m.Host(limiter.KindName, nd.limiter, time.Minute)
-	nd.makers = maker.New(system, clk, nil, c.opts.makers)
-	must(c.t, nd.makers.Place(m))
-	m.Host(maker.KindName, nd.makers, time.Minute)
-	if c.opts.journal != nil {
-		nd.orders = order.NewRegistry(system, order.Options{Journal: c.opts.journal, Clock: clk, Idle: time.Hour, Feed: c.feed})
-		must(c.t, nd.orders.Place(m))
-		m.Host(order.KindName, nd.orders, time.Minute)
-		m.OnChange(func(members.Change) { nd.orders.PassivateMoved() })
-	}
-	if extra != nil {
-		extra(i, nd, m)
-	}
-	return nd
-}
-
-func must(t testing.TB, err error) {
-	t.Helper()
+// start starts node nd's JetStream and member.
+func (c *testCluster) start(nd *node) error {
+	store, err := persistence.Open(filepath.Join(nd.dir, "store"), nil)
 	if err != nil {
-		t.Fatal(err)
+		return err
+	}
+	nd.store = store
+	js, err := natsjs.Start(natsjs.Options{Cluster: nd.cfg, DataDir: nd.dir, Log: testLog()})
+	if err != nil {
+		return err
+	}
+	nd.js = js
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := js.Setup(ctx); err != nil {
+		return err
+	}
+	orders := persistence.NewOrders(store, persistence.NewOutbox(store, nil, nil))
+	if err := natsjs.NewMaterialiser(js, orders, nil).Start(ctx); err != nil {
+		return err
+	}
+	shared := natsjs.NewSharedLog(js, store)
+	if err := shared.Start(ctx); err != nil {
+		return err
+	}
+	nd.member = members.New(members.Config{Node: js, Cluster: "members", Name: nd.name, Shards: testShards, TTL: testTTL,
+		Tick: testTick, Attempt: 300 * time.Millisecond, Fit: func() bool { return nd.fit.Load() && js.Fit() == nil },
+		Log: testLog().With("node", nd.name)})
+	nd.member.Host("counter", counterHandler{nd})
+	return nd.member.Start(ctx)
+}
+
+// stop stops every node still running.
+func (c *testCluster) stop() {
+	for _, nd := range c.nodes {
+		c.crash(nd)
 	}
 }
 
-// feed is the orders' change feed: like the materialiser of a real
-// cluster, it tells every member's makers of every durable change,
-// whichever member committed it.
-func (c *testCluster) feed(prev persistence.Status, rec *persistence.OrderRecord, bind *common.Address) {
-	for _, nd := range c.live() {
-		nd.makers.Changed(prev, rec, bind)
+// crash stops node nd at once: its member without releasing anything,
+// then its JetStream server (as a process killed with SIGKILL: the others
+// see it go, and its terms end with their TTL).
+func (c *testCluster) crash(nd *node) {
+	nd.down.Store(true)
+	if nd.member != nil {
+		nd.member.Kill()
+	}
+	if nd.js != nil {
+		_ = nd.js.Close()
+		nd.js = nil
+	}
+	if nd.store != nil {
+		_ = nd.store.Close()
+		nd.store = nil
 	}
 }
 
-// waitMembers waits until every running member sees n members.
-func (c *testCluster) waitMembers(n int) {
-	c.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		ok := true
-		for _, nd := range c.live() {
-			if len(nd.member.Members()) != n {
-				ok = false
-			}
-		}
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			c.t.Fatalf("the members do not all see %d members", n)
+// waitFor polls cond until it holds, failing the test after timeout.
+func waitFor(t testing.TB, timeout time.Duration, what string, cond func() bool) time.Duration {
+	t.Helper()
+	start := time.Now()
+	for !cond() {
+		if time.Since(start) > timeout {
+			t.Fatalf("timed out after %v waiting for %s", timeout, what)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+	return time.Since(start)
 }
 
-// killAfter stops node i at once, as a crash, and deregisters it from the
-// agent after detect, as a provider's health check would find it gone.
-func (c *testCluster) killAfter(i int, detect time.Duration) {
-	c.mu.Lock()
-	nd := c.nodes[i]
-	c.nodes[i] = nil
-	c.mu.Unlock()
-	id := nd.member.ID()
-	nd.member.Kill()
-	nd.system.Shutdown()
-	time.Sleep(detect)
-	c.agent.Deregister(id)
+// counterHandler serves the counter kind: it counts the requests this
+// node served, by key, and answers with the node's name.
+type counterHandler struct{ nd *node }
+
+func (h counterHandler) Serve(_ context.Context, key string, req kind.Message, _ bool) (kind.Message, error) {
+	v, _ := h.nd.served.LoadOrStore(key, new(atomic.Int64))
+	v.(*atomic.Int64).Add(1)
+	return kind.Message{Type: "served-by", Data: []byte(h.nd.name)}, nil
 }
 
-func (c *testCluster) stop() {
-	var wg sync.WaitGroup
-	for _, nd := range c.live() {
-		wg.Go(func() {
-			nd.member.Kill()
-			nd.system.Shutdown()
-		})
-	}
-	wg.Wait()
-}
-
-// live returns the nodes still running.
-func (c *testCluster) live() []*node {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var out []*node
+// owners returns, for each shard key of keys, the nodes that own it now
+// (each node asked at once).
+func (c *testCluster) owners(keys []string) map[string][]string {
+	out := map[string][]string{}
 	for _, nd := range c.nodes {
-		if nd != nil {
-			out = append(out, nd)
+		if nd.down.Load() {
+			continue
+		}
+		for _, k := range keys {
+			if nd.member.Owns("counter", k) {
+				out[k] = append(out[k], nd.name)
+			}
 		}
 	}
 	return out
 }
 
-// The counter kind: an actor per identity that adds what it is told and
-// answers its total; its messages cross members as text.
-type (
-	addMsg   struct{ n int }
-	totalMsg struct{}
-	totalAns struct{ n int }
-)
-
-type counterActor struct {
-	id          string
-	n           int
-	activations *sync.Map
-}
-
-func (a *counterActor) Receive(ctx actor.Context) {
-	switch m := ctx.Message().(type) {
-	case *kind.Activated:
-		v, _ := a.activations.LoadOrStore(a.id, new(atomic.Int32))
-		v.(*atomic.Int32).Add(1)
-	case *addMsg:
-		a.n += m.n
-		ctx.Respond(&totalAns{n: a.n})
-	case *totalMsg:
-		ctx.Respond(&totalAns{n: a.n})
+// shardKeys returns one key for each shard, as the members place them.
+func shardKeys(m *members.Member) []string {
+	keys := make([]string, testShards)
+	found := 0
+	for i := 0; found < testShards; i++ {
+		k := fmt.Sprintf("key-%d", i)
+		if s, _, _ := m.Place(k); keys[s] == "" {
+			keys[s] = k
+			found++
+		}
 	}
-}
-
-func counterKind(activations *sync.Map) kind.Kind[string, struct{}] {
-	return kind.Kind[string, struct{}]{
-		Name: "counter",
-		New: func(id string, _ *struct{}) actor.Actor {
-			return &counterActor{id: id, activations: activations}
-		},
-		Codec: &kind.Codec[string]{
-			Key:   func(id string) string { return id },
-			Parse: func(key string) (string, error) { return key, nil },
-			Encode: func(msg any) (kind.Message, error) {
-				switch m := msg.(type) {
-				case *addMsg:
-					return kind.Message{Type: "add", Data: []byte(strconv.Itoa(m.n))}, nil
-				case *totalMsg:
-					return kind.Message{Type: "total"}, nil
-				case *totalAns:
-					return kind.Message{Type: "ans", Data: []byte(strconv.Itoa(m.n))}, nil
-				}
-				return kind.Message{}, fmt.Errorf("counter: cannot encode %T", msg)
-			},
-			Decode: func(m kind.Message) (any, error) {
-				switch m.Type {
-				case "add", "ans":
-					n, err := strconv.Atoi(strings.TrimSpace(string(m.Data)))
-					if err != nil {
-						return nil, err
-					}
-					if m.Type == "add" {
-						return &addMsg{n: n}, nil
-					}
-					return &totalAns{n: n}, nil
-				case "total":
-					return &totalMsg{}, nil
-				}
-				return nil, fmt.Errorf("counter: unknown message %q", m.Type)
-			},
-		},
-	}
-}
-
-// add adds n to id's counter through node nd and returns the new total.
-func add(ctx context.Context, nd *node, id string, n int) (int, error) {
-	res, err := nd.counter.Request(ctx, id, &addMsg{n: n})
-	if err != nil {
-		return 0, err
-	}
-	return res.(*totalAns).n, nil
-}
-
-func activationsOf(nd *node, id string) int32 {
-	v, ok := nd.activations.Load(id)
-	if !ok {
-		return 0
-	}
-	return v.(*atomic.Int32).Load()
+	return keys
 }

@@ -1,94 +1,93 @@
-// Package members makes an engine node a member of a protoactor-go cluster
-// and places the cluster kinds' identities on the members: it implements
-// actors/kind's Placement.
+// Package members makes an engine node a member of its cluster and
+// places the cluster kinds' identities on the members: it implements
+// actors/kind's Placement. Everything it decides rests on leases in the
+// cluster's JetStream (cluster/natsjs), so that what one node believes
+// about the others can never make two of them do one duty at once.
 //
-// # What it uses of protoactor-go, and what it does itself
+// # Membership
 //
-// A Member runs its own actor system with remoting (cluster.actors.listen,
-// advertised as cluster.actors.advertise), the cluster's gossip and
-// membership, a provider (automanaged over a static peer list, or the
-// in-memory agent for several members in one process) and the disthash
-// identity lookup, whose placement actor on the owning member activates
-// one grain per identity of a kind. A grain is a thin door: it hands the
-// request to the kind's Handler (the kind's registry, actors/kind), which
-// runs the identity's actor and keeps its state on that member.
+// A node is a member while it holds its member lease (member-<node> on
+// the LEASES stream; cluster.membershipTTL, renewed every fifth of it:
+// longer than an election of the stream's leader, so that one does not
+// drop every member at once) and is
+// fit for duties (its store follows the streams: Config.Fit). A member
+// that stops renewing (killed, paused, cut off from a quorum) drops out
+// when its term ends; it comes back by taking its lease again, as soon as
+// it reaches a quorum, with no restart and nothing to unblock. Every node
+// reads every term a few times a second from its own replica of the
+// stream (natsjs.Node.Terms), so its view of the members converges within
+// about a second of the heal that lets it read and write again.
 //
-// The pinned protoactor-go (an alpha without releases since 2024) has
-// defects this package steps around rather than inherits:
+// # Placement, fenced
 //
-//   - Remote messages must be protobuf messages (anything else is logged
-//     and dropped, and the caller only times out): requests travel as
-//     *cluster.GrainRequest with the kind codec's bytes and type name, and
-//     answers as *cluster.GrainResponse or *cluster.GrainErrorResponse.
-//     No protoc step.
-//   - Its call path retries three times with a sleep of i*i*50
-//     nanoseconds, so callers fail during the seconds a member takes to
-//     leave, and its timeouts live in a shared, mutated global
-//     (DefaultGrainCallConfig). Call has its own loop: owner by rendezvous
-//     hashing, activation on the owner, request, and on a timeout, a dead
-//     letter or an unavailable member a backoff from 5 ms doubling to
-//     500 ms, until the context's deadline.
-//   - disthash swaps its hash ring without a lock, and its Get asks the
-//     owner with a fixed 5 s timeout: the owner is computed here under this
-//     package's own lock (the same rendezvous hash, so both agree), and
-//     the activation request is bounded by the caller's deadline.
-//   - StartMember panics on provider and listener errors: Start recovers
-//     them into errors.
+// An identity of a cluster kind (an order's hash, a maker's address, an
+// API key id, a webhook endpoint's id) belongs to one of Config.Shards
+// shards (FNV-1a of the key), and a shard to the holder of its lease
+// (shard-<i>). Only the holder serves the shard's identities, and it
+// counts itself the holder only until its term's end by its own clock,
+// which never outlasts the term on the server (natsjs.Lease): so at most
+// one node holds a shard at any moment, whatever the members believe
+// about each other. A node holds only while it holds its member lease; a
+// holder that is not the shard's preferred member (rendezvous hashing over
+// the live members' names) hands it over once the preferred member has
+// been live for a settling time, and a shard left free is taken by its
+// preferred member at once, by any fit member after a grace.
 //
-// Membership changes are published to OnChange listeners (in order, on a
-// goroutine of their own), after the member's own view has moved.
+// # Transport
+//
+// Requests between members travel as NATS requests over the routes the
+// JetStream servers already keep: the holder of shard i subscribes to
+// oe.<cluster>.shard.<i> while it holds it, so a request reaches whoever
+// holds the shard now, without an address book. The holder checks its
+// lease again before it serves (a request that reached a node whose term
+// just ended is refused, and the caller tries again).
 package members
 
 import (
-	"cmp"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
-	"strconv"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/asynkron/protoactor-go/actor"
-	"github.com/asynkron/protoactor-go/cluster"
-	"github.com/asynkron/protoactor-go/cluster/identitylookup/disthash"
-	"github.com/asynkron/protoactor-go/remote"
+	"github.com/nats-io/nats.go"
 
 	"github.com/orderengine/orderengine/actors/kind"
+	"github.com/orderengine/orderengine/cluster/natsjs"
 )
 
 // Config configures a Member.
 type Config struct {
-	// Name is the cluster's name; members of other clusters are ignored.
-	Name string
-	// Listen is the address of the member's remote listener (host:port;
-	// port 0 picks one, for tests).
-	Listen string
-	// Advertise is the address the other members reach this one at.
-	// Default: the listener's address.
-	Advertise string
-	// Provider finds the other members (Automanaged or InMemory).
-	Provider Provider
-	// Log receives the member's logs and protoactor's (nil: discarded).
+	// Node is the node's JetStream (its leases and its NATS connection).
+	Node *natsjs.Node
+	// Cluster is the cluster's name (the prefix of the members'
+	// subjects); Name this node's (cluster.node).
+	Cluster, Name string
+	// Shards is the number of shards the identities are placed by; every
+	// node must use the same. Default 16.
+	Shards int
+	// TTL is the member and shard leases' time to live
+	// (cluster.membershipTTL). Default 15 s.
+	TTL time.Duration
+	// Fit reports whether this node may hold duties now (nil: always): a
+	// node whose store does not follow the streams is not, and one unfit
+	// for a whole TTL gives up its shards and its membership.
+	Fit func() bool
+	// Log receives the member's logs (nil: discarded).
 	Log *slog.Logger
-	// Attempt bounds one attempt of a call (the activation and the
-	// request). Default 2 s.
+	// Attempt bounds one attempt of a call. Default 2 s.
 	Attempt time.Duration
 	// Serve bounds the handling of one request from another member.
 	// Default 10 s.
 	Serve time.Duration
-	// Join bounds how long Start waits to see this member in the
-	// topology. Default 15 s.
-	Join time.Duration
-	// Gossip is protoactor's gossip interval (heartbeats, which block a
-	// member silent for 20 s, and the graceful-leave notice). Zero: the
-	// provider's default, protoactor's 300 ms for Automanaged; off for
-	// InMemory, whose members share one process and so gossip's random
-	// source, which is not safe for concurrent use (the provider alone
-	// then decides the membership).
-	Gossip time.Duration
+	// Tick is how often the member reads the terms and acts on them.
+	// Default 250 ms.
+	Tick time.Duration
 }
 
 // Handler serves the requests of one cluster kind that other members send
@@ -97,38 +96,76 @@ type Handler interface {
 	Serve(ctx context.Context, key string, req kind.Message, oneWay bool) (kind.Message, error)
 }
 
+// Change is a change of what this member sees: the members now, and the
+// shards this member holds now.
+type Change struct {
+	Members []string
+	Held    []int
+}
+
 // Member is this node's member of the cluster. Its methods are safe for
 // concurrent use once Start has returned.
 type Member struct {
-	cfg     Config
-	log     *slog.Logger
-	kinds   map[string]*hostedKind
-	system  *actor.ActorSystem
-	cluster *cluster.Cluster
-	self    atomic.Pointer[string] // the advertised address, once started
+	cfg Config
+	log *slog.Logger
+	nc  *nats.Conn
+	// id is this process's name in logs and the admin API (the node's
+	// name and an incarnation); the leases are held under the node's
+	// name alone, so a node restarted on its data folder (which one
+	// process at a time can open) takes its terms back at once.
+	id    string
+	kinds map[string]Handler
 
-	view    atomic.Pointer[view]
-	pids    pidCache
-	changes chan Change
-	mu      sync.Mutex
-	watch   []func(Change)
-	joined  chan struct{}
-	started bool // StartMember returned: the cluster must be shut down
-	stopped atomic.Bool
-	done    chan struct{}
+	member *natsjs.Lease
+	shards []*shard
+	view   atomic.Pointer[view]
+	// serving bounds the requests served at once.
+	serving chan struct{}
+
+	mu sync.Mutex
+	// terms are the last terms read; memberRenewed when the member lease
+	// was last taken or renewed.
+	terms         map[string]natsjs.Term
+	memberRenewed time.Time
+	memberFailing time.Time
+	watch         []func(Change)
+	joined        chan struct{}
+	started       bool
+	stopped       atomic.Bool
+	stopc         chan struct{}
+	done          chan struct{}
 }
 
-// hostedKind is a kind this member hosts: its handler and its grains' idle
-// time.
-type hostedKind struct {
-	name    string
-	handler Handler
-	idle    time.Duration
+// shard is one shard's lease as this member handles it.
+type shard struct {
+	i     int
+	lease *natsjs.Lease
+	// Under Member.mu: the subscription serving it while held, when the
+	// last renewal started, since when the view has shown it free, and
+	// since when its renewals fail (zero: they do not).
+	sub       *nats.Subscription
+	renewed   time.Time
+	freeSince time.Time
+	failing   time.Time
+	// unserved is until when (unix ns) calls to the shard give up at
+	// once (breakerOpen).
+	unserved atomic.Int64
 }
 
 // ErrUnreachable is wrapped by a call that found no member able to answer
 // before its deadline.
 var ErrUnreachable = errors.New("members: no member answered in time")
+
+// Defaults of Config.
+const (
+	defaultShards  = 16
+	defaultTTL     = 15 * time.Second
+	defaultAttempt = 2 * time.Second
+	defaultServe   = 10 * time.Second
+	defaultTick    = 250 * time.Millisecond
+	// maxServing bounds the requests one member serves at once.
+	maxServing = 1024
+)
 
 // New returns a member that has not joined yet: register its kinds with
 // Host, then Start it.
@@ -136,197 +173,180 @@ func New(cfg Config) *Member {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	if cfg.Attempt <= 0 {
-		cfg.Attempt = 2 * time.Second
+	cfg.Shards = cmpOr(cfg.Shards, defaultShards)
+	cfg.TTL = cmpOr(cfg.TTL, defaultTTL)
+	cfg.Attempt = cmpOr(cfg.Attempt, defaultAttempt)
+	cfg.Serve = cmpOr(cfg.Serve, defaultServe)
+	cfg.Tick = cmpOr(cfg.Tick, defaultTick)
+	var inc [4]byte
+	_, _ = rand.Read(inc[:])
+	m := &Member{cfg: cfg, log: cfg.Log.With("component", "members"), id: cfg.Name + "/" + hex.EncodeToString(inc[:]),
+		kinds: map[string]Handler{}, serving: make(chan struct{}, maxServing),
+		joined: make(chan struct{}), stopc: make(chan struct{}), done: make(chan struct{})}
+	if cfg.Node != nil {
+		m.nc = cfg.Node.Conn()
+		m.member = cfg.Node.Lease(memberLease(cfg.Name), cfg.Name, cfg.TTL)
+		for i := range cfg.Shards {
+			m.shards = append(m.shards, &shard{i: i, lease: cfg.Node.Lease(shardLease(i), cfg.Name, cfg.TTL)})
+		}
 	}
-	if cfg.Serve <= 0 {
-		cfg.Serve = 10 * time.Second
-	}
-	if cfg.Join <= 0 {
-		cfg.Join = 15 * time.Second
-	}
-	return &Member{
-		cfg: cfg, log: cfg.Log.With("component", "members"), kinds: map[string]*hostedKind{},
-		changes: make(chan Change, 64), joined: make(chan struct{}), done: make(chan struct{}),
-	}
+	return m
 }
 
-// Host makes this member host kind name: requests for the identities it
-// owns go to h. A grain idle for idle stops (zero: 2 min). Call it before
-// Start.
-func (m *Member) Host(name string, h Handler, idle time.Duration) {
-	if idle <= 0 {
-		idle = 2 * time.Minute
+func cmpOr[T comparable](v, def T) T {
+	var zero T
+	if v == zero {
+		return def
 	}
-	m.kinds[name] = &hostedKind{name: name, handler: h, idle: idle}
+	return v
 }
 
-// OnChange registers f to be told of every change of the cluster's
-// members, in order, on the member's notification goroutine. Call it
-// before Start.
+// memberLease and shardLease name the leases on the LEASES stream.
+func memberLease(node string) string { return "member-" + node }
+func shardLease(i int) string        { return fmt.Sprintf("shard-%d", i) }
+
+// Host makes this member serve kind name's requests for the identities it
+// owns with h. Call it before Start.
+func (m *Member) Host(name string, h Handler) { m.kinds[name] = h }
+
+// OnChange registers f to be told, on the member's goroutine, when the
+// members or the shards this member holds change. Call it before Start.
 func (m *Member) OnChange(f func(Change)) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.watch = append(m.watch, f)
 }
 
-// Start starts the member's actor system, remoting and provider, and
-// waits (at most Config.Join, or ctx's end) until this member sees itself
-// in the cluster's topology. On an error the member is stopped.
-func (m *Member) Start(ctx context.Context) (err error) {
-	if m.cfg.Provider == nil {
-		return errors.New("members: no provider")
+// Start runs the member: it takes its member lease as soon as it is fit,
+// then the shards that are its own, and keeps them. It waits until the
+// member lease is held, at most ctx's end.
+func (m *Member) Start(ctx context.Context) error {
+	if m.cfg.Node == nil {
+		return errors.New("members: no JetStream node")
 	}
-	host, portStr, err := net.SplitHostPort(m.cfg.Listen)
-	if err != nil {
-		return fmt.Errorf("members: listen address %q: %w", m.cfg.Listen, err)
-	}
-	port, err := strconv.Atoi(portStr)
-	if err != nil {
-		return fmt.Errorf("members: listen port %q: %w", portStr, err)
-	}
-	actorLog := m.cfg.Log.With("component", "protoactor-cluster")
-	m.system = actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return actorLog }))
-	var ropts []remote.ConfigOption
-	if m.cfg.Advertise != "" {
-		ropts = append(ropts, remote.WithAdvertisedHost(m.cfg.Advertise))
-	}
-	provider, err := m.cfg.Provider.provider(m)
-	if err != nil {
-		return err
-	}
-	kinds := make([]*cluster.Kind, 0, len(m.kinds))
-	for _, k := range m.kinds {
-		kinds = append(kinds, cluster.NewKind(k.name, actor.PropsFromProducer(func() actor.Actor { return &grain{m: m, kind: k} })))
-	}
-	cfg := cluster.Configure(m.cfg.Name, provider, disthash.New(), remote.Configure(host, port, ropts...),
-		cluster.WithKinds(kinds...))
-	if gossip := cmp.Or(m.cfg.Gossip, m.cfg.Provider.gossip()); gossip > 0 {
-		cfg.GossipInterval = gossip
-	}
-	m.cluster = cluster.New(m.system, cfg)
-	m.system.EventStream.Subscribe(func(ev any) {
-		if t, ok := ev.(*cluster.ClusterTopology); ok {
-			m.topology(t)
-		}
-	})
-	go m.notify()
-	defer func() {
-		if err != nil {
-			m.abort()
-		}
-	}()
-	if err := m.startMember(); err != nil {
-		return err
-	}
+	m.mu.Lock()
 	m.started = true
-	self := m.system.Address()
-	m.self.Store(&self)
-	if v := m.view.Load(); v != nil && v.has(self) {
-		m.markJoined()
-	}
-	wait, cancel := context.WithTimeout(ctx, m.cfg.Join)
-	defer cancel()
+	m.mu.Unlock()
+	go m.run()
 	select {
 	case <-m.joined:
-		m.log.Info("members: joined the cluster", "address", self, "members", len(m.view.Load().members))
+		m.log.Info("members: joined the cluster", "node", m.cfg.Name, "id", m.id)
 		return nil
-	case <-wait.Done():
-		return fmt.Errorf("members: %s did not see itself among the cluster's members within %s", self, m.cfg.Join)
+	case <-ctx.Done():
+		m.Kill()
+		return fmt.Errorf("members: %s did not take its member lease: %w", m.cfg.Name, ctx.Err())
 	}
 }
 
-// startMember runs protoactor's StartMember, which panics on a listener or
-// provider error.
-func (m *Member) startMember() (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("members: start the cluster member on %s: %v", m.cfg.Listen, p)
-		}
-	}()
-	m.cluster.StartMember()
-	return nil
-}
+// ID is this process's name among the members: the node's name and an
+// incarnation new at every start.
+func (m *Member) ID() string { return m.id }
 
-func (m *Member) markJoined() {
-	select {
-	case <-m.joined:
-	default:
-		close(m.joined)
-	}
-}
+// Name is the node's name (cluster.node).
+func (m *Member) Name() string { return m.cfg.Name }
 
-// ID is the member's id in the cluster (its actor system's id, new at
-// every start).
-func (m *Member) ID() string { return m.system.ID }
-
-// Address is the address the other members reach this one at ("" before
-// Start).
-func (m *Member) Address() string {
-	if p := m.self.Load(); p != nil {
-		return *p
-	}
-	return ""
-}
-
-// Members returns the addresses of the members this one sees now.
+// Members returns the names of the live members this one sees, sorted.
 func (m *Member) Members() []string {
 	v := m.view.Load()
 	if v == nil {
 		return nil
 	}
-	out := make([]string, len(v.members))
-	for i, mb := range v.members {
-		out[i] = mb.addr
-	}
-	return out
+	return slices.Clone(v.members)
 }
 
-// Leave leaves the cluster gracefully: the member tells the others it
-// left, its provider deregisters it, its grains stop, and its listener
-// closes. It takes protoactor's fixed two seconds and more; ctx only
-// bounds the wait (the leave goes on in the background).
+// Renewed returns when this member last saw member name renew its
+// membership (its term's sequence move), zero when it does not see it
+// live.
+func (m *Member) Renewed(name string) time.Time {
+	v := m.view.Load()
+	if v == nil {
+		return time.Time{}
+	}
+	return v.renewed[name]
+}
+
+// Joined reports whether this member holds its member lease now.
+func (m *Member) Joined() bool { return m.member != nil && m.member.Held() }
+
+// Leave leaves the cluster gracefully: the member stops taking duties,
+// stops serving, releases its shards (their preferred members take them
+// at once) and its member lease. ctx bounds the releases. A release that
+// fails (the cluster has lost its quorum, the last node stops) is logged:
+// that term ends with its TTL.
 func (m *Member) Leave(ctx context.Context) error {
 	if !m.stopped.CompareAndSwap(false, true) {
 		return nil
 	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		m.cluster.Shutdown(true)
-	}()
-	defer close(m.done)
-	select {
-	case <-done:
+	m.mu.Lock()
+	started := m.started
+	m.mu.Unlock()
+	close(m.stopc)
+	if !started {
 		return nil
-	case <-ctx.Done():
-		return fmt.Errorf("members: leave: %w", ctx.Err())
 	}
+	<-m.done
+	var errs []error
+	for _, s := range m.shards {
+		m.unsubscribe(s)
+		if err := s.lease.Release(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("shard %d: %w", s.i, err))
+		}
+	}
+	if err := m.member.Release(ctx); err != nil {
+		errs = append(errs, err)
+	}
+	if err := errors.Join(errs...); err != nil {
+		m.log.Warn("members: some leases were not released; their terms end with their TTL", "node", m.cfg.Name, "err", err)
+	}
+	return nil
 }
 
-// Kill stops the member at once without telling anyone: to the others it
-// looks like a crash, and they drop it once their provider finds it gone
-// (tests with the in-memory agent deregister it; see Agent.Deregister).
+// Kill stops the member at once without releasing anything: to the others
+// it looks like a crash, and its terms end with their TTL.
 func (m *Member) Kill() {
 	if !m.stopped.CompareAndSwap(false, true) {
 		return
 	}
-	defer close(m.done)
-	if !m.started {
-		m.system.Shutdown()
-		return
+	close(m.stopc)
+	m.mu.Lock()
+	started := m.started
+	m.mu.Unlock()
+	if started {
+		<-m.done
 	}
-	m.cluster.Shutdown(false)
+	for _, s := range m.shards {
+		m.unsubscribe(s)
+	}
 }
 
-// abort undoes a Start that failed: a member that got as far as its
-// provider leaves, so that the others do not wait for it.
-func (m *Member) abort() {
-	if !m.started {
-		m.Kill()
-		return
+// HeldShards returns how many shards this member holds now.
+func (m *Member) HeldShards() int {
+	n := 0
+	for _, s := range m.shards {
+		if s.lease.Held() {
+			n++
+		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-	defer cancel()
-	_ = m.Leave(ctx)
+	return n
+}
+
+// Held returns the shards this member holds now.
+func (m *Member) Held() []int { return m.change().Held }
+
+// Holders returns the holder of every shard as this member last read the
+// terms, by shard ("" for none).
+func (m *Member) Holders() []string {
+	v := m.view.Load()
+	if v == nil {
+		return make([]string, len(m.shards))
+	}
+	return slices.Clone(v.holders)
+}
+
+// Place returns the shard of identity key, its holder as this member
+// last read the terms, and its preferred member among the live members
+// then: where it settles while the members stay as they are.
+func (m *Member) Place(key string) (shard int, holder, preferred string) {
+	s := m.shardOf(key)
+	return s.i, m.Owner("", key), preferredOf(s.i, m.Members())
 }

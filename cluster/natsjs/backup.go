@@ -83,8 +83,21 @@ func backedUp(name string) bool { return name != leaseStream }
 
 // Backup writes a backup of every stream the node's JetStream account
 // holds (but the leases) to w. The streams are read one after another,
-// each up to the last sequence it had when the backup started.
+// each up to the last sequence it had when the backup started. Once the
+// compaction removed anything from the streams they no longer hold the
+// whole history, and the dump is refused (INVALID_REQUEST): a store
+// backup holds it (persistence.Backup, GET /admin/v1/backup).
 func (n *Node) Backup(ctx context.Context, w io.Writer) error {
+	removed, err := n.Horizon(ctx)
+	if err != nil {
+		return fmt.Errorf("natsjs: backup: %w", err)
+	}
+	for stream, seq := range removed {
+		if seq > 0 {
+			return orderengine.Errorf(orderengine.CodeInvalidRequest,
+				"the streams no longer hold the whole history (the compaction removed %s up to %d): take a store backup instead (GET /admin/v1/backup, orderengine admin backup)", stream, seq)
+		}
+	}
 	h := BackupHeader{Format: BackupFormat, Version: BackupVersion, Cluster: n.opts.Cluster.Name, Node: n.opts.Cluster.Node,
 		OrderPartitions: n.opts.Cluster.OrderPartitions, Created: time.Now().UTC()}
 	names := n.js.StreamNames(ctx)

@@ -34,9 +34,12 @@ import (
 type follower struct {
 	n      *Node
 	stream string
-	// apply writes msgs (consecutive, in order) and the position of the
-	// last to the store, then tells whoever listens.
-	apply func(msgs []jetstream.Msg) error
+	// apply writes msgs (in order) and the position of the last to the
+	// store, then tells whoever listens.
+	apply func(msgs []record) error
+	// applyMu serializes the applies of the consumer and of the catch-up
+	// (catchUp), which may deliver the same messages.
+	applyMu sync.Mutex
 
 	mu      sync.Mutex
 	applied uint64
@@ -85,7 +88,7 @@ const (
 	// delivered (durable on a quorum, so it exists) is recreated; the
 	// watchdog looks every watchInterval.
 	stallAfter    = time.Second
-	watchInterval = 250 * time.Millisecond
+	watchInterval = 50 * time.Millisecond
 	// followerInactive is the server's deletion delay of a follower's
 	// consumer nobody pulls from (one whose creation timed out here but
 	// happened there, or one left by a node that stopped).
@@ -104,17 +107,37 @@ func pullOptions() []jetstream.PullMessagesOpt {
 		jetstream.PullExpiry(pullExpiry), jetstream.PullHeartbeat(pullHeartbeat)}
 }
 
-func newFollower(n *Node, stream string, from uint64, apply func([]jetstream.Msg) error) *follower {
+// record is one message of a stream as a follower applies it.
+type record struct {
+	seq     uint64
+	subject string
+	data    []byte
+}
+
+func newFollower(n *Node, stream string, from uint64, apply func([]record) error) *follower {
 	return &follower{n: n, stream: stream, apply: apply, applied: from,
 		waiters: make(map[chan struct{}]waiter), stopc: make(chan struct{}), done: make(chan struct{})}
 }
 
+// ErrBehindCompaction is returned when a node's store is behind what the
+// compaction removed from a stream: following the stream from there would
+// skip the removed messages. Such a node starts from a peer's snapshot.
+var ErrBehindCompaction = errors.New("natsjs: this node's store is behind what the compaction removed from the streams")
+
 // start reads the stream's last sequence (the catch-up target) and runs the
-// follower until stop.
+// follower until stop. A store behind the compaction's horizon is refused
+// (ErrBehindCompaction).
 func (f *follower) start(ctx context.Context) error {
 	s, err := f.n.stream(f.stream)
 	if err != nil {
 		return err
+	}
+	h, err := f.n.Horizon(ctx)
+	if err != nil {
+		return fmt.Errorf("natsjs: stream %s: the compaction's horizon: %w", f.stream, err)
+	}
+	if removed := h[f.stream]; f.position() < removed {
+		return fmt.Errorf("%w: %s applied up to %d here, messages up to %d removed", ErrBehindCompaction, f.stream, f.position(), removed)
 	}
 	info, err := s.Info(ctx)
 	if err != nil {
@@ -129,14 +152,24 @@ func (f *follower) start(ctx context.Context) error {
 
 // run consumes until stop, recreating the consumer after it ended: at once
 // after a consumer that was created, with a backoff after failed
-// creations.
+// creations. From the end of a consumer to the creation of the next, the
+// follower catches up by itself (bridge), so that it never waits on a
+// consumer's creation to apply what the stream holds.
 func (f *follower) run(s jetstream.Stream) {
 	defer close(f.done)
+	var bridging chan struct{}
+	endBridge := func() {
+		if bridging != nil {
+			close(bridging)
+			bridging = nil
+		}
+	}
+	defer endBridge()
 	failures := 0
 	backoff := firstBackoff
 	var ended time.Time // when the last consumer ended, or zero
 	for {
-		created, err := f.consume(s, min(createFirst+time.Duration(failures)*createStep, createMax), ended)
+		created, err := f.consume(s, min(createFirst+time.Duration(failures)*createStep, createMax), ended, endBridge)
 		if err == nil || f.stopped() {
 			return
 		}
@@ -144,12 +177,20 @@ func (f *follower) run(s jetstream.Stream) {
 			f.n.log.Error("natsjs: follower stopped: the store cannot apply the stream", "stream", f.stream, "err", err)
 			return
 		}
+		if bridging == nil {
+			bridging = make(chan struct{})
+			go f.bridge(bridging)
+		}
+		if failures == 0 {
+			f.n.log.Warn("natsjs: follower recreates its consumer", "stream", f.stream, "from", f.position()+1, "err", err)
+		} else {
+			f.n.log.Debug("natsjs: follower recreates its consumer", "stream", f.stream, "from", f.position()+1, "failures", failures, "err", err)
+		}
 		if created {
 			failures, backoff, ended = 0, firstBackoff, time.Now()
 		} else {
 			failures, backoff = failures+1, min(2*backoff, recreateBackoffMax)
 		}
-		f.n.log.Warn("natsjs: follower recreates its consumer", "stream", f.stream, "from", f.position()+1, "err", err)
 		select {
 		case <-f.stopc:
 			return
@@ -160,9 +201,10 @@ func (f *follower) run(s jetstream.Stream) {
 
 // consume creates a consumer starting after the applied position and
 // applies what it delivers until stop (nil) or an error; created tells
-// whether the consumer was created. prevEnd is when the previous consumer
-// ended (zero for the first): the time to resume is logged.
-func (f *follower) consume(s jetstream.Stream, timeout time.Duration, prevEnd time.Time) (created bool, err error) {
+// whether the consumer was created, and onCreated is called once it is.
+// prevEnd is when the previous consumer ended (zero for the first): the
+// time to resume is logged.
+func (f *follower) consume(s jetstream.Stream, timeout time.Duration, prevEnd time.Time, onCreated func()) (created bool, err error) {
 	name := "follow_" + f.stream + "_" + nonce()
 	defer f.dropConsumer(s, name)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
@@ -173,6 +215,7 @@ func (f *follower) consume(s jetstream.Stream, timeout time.Duration, prevEnd ti
 	if err != nil {
 		return false, fmt.Errorf("natsjs: create a consumer of %s: %w", f.stream, err)
 	}
+	onCreated()
 	f.mu.Lock()
 	f.consumer = name
 	f.mu.Unlock()
@@ -217,7 +260,9 @@ func (f *follower) dropConsumer(s jetstream.Stream, name string) {
 
 // watch stops it when the follower stops, or when the consumer stalls: the
 // follower has waited stallAfter for it while a writer has waited as long
-// for a message not yet applied. It returns once ended is closed.
+// for a message not yet applied. A writer waiting catchUpAfter for a
+// message not applied makes it catch up by itself first (catchUp). It
+// returns once ended is closed.
 func (f *follower) watch(it jetstream.MessagesContext, ended <-chan struct{}, stalled *atomic.Bool) {
 	tick := time.NewTicker(watchInterval)
 	defer tick.Stop()
@@ -226,6 +271,13 @@ func (f *follower) watch(it jetstream.MessagesContext, ended <-chan struct{}, st
 		case <-f.stopc:
 		case <-ended:
 		case now := <-tick.C:
+			if f.waitedAt(now, catchUpAfter) {
+				ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+				if n, _ := f.catchUp(ctx); n > 0 {
+					f.n.log.Info("natsjs: follower caught up what its consumer had not delivered", "stream", f.stream, "messages", n)
+				}
+				cancel()
+			}
 			if !f.stalledAt(now) {
 				continue
 			}
@@ -234,6 +286,19 @@ func (f *follower) watch(it jetstream.MessagesContext, ended <-chan struct{}, st
 		it.Stop()
 		return
 	}
+}
+
+// waitedAt reports whether, at now, a writer has waited for at least d
+// for a message not applied yet.
+func (f *follower) waitedAt(now time.Time, d time.Duration) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, w := range f.waiters {
+		if w.seq > f.applied && now.Sub(w.since) >= d {
+			return true
+		}
+	}
+	return false
 }
 
 // stalledAt reports whether, at now, the follower has waited for its
@@ -257,10 +322,10 @@ func (f *follower) stalledAt(now time.Time) bool {
 // applyBatchMax; messages at or below the applied position are dropped.
 // delivered is the consumer's sequence of the last message it delivered:
 // a message that does not follow it is a gap (errConsumerGap).
-func (f *follower) next(it jetstream.MessagesContext, delivered *uint64) ([]jetstream.Msg, error) {
+func (f *follower) next(it jetstream.MessagesContext, delivered *uint64) ([]record, error) {
 	f.setIdle(true)
 	defer f.setIdle(false)
-	var batch []jetstream.Msg
+	var batch []record
 	pos := f.position()
 	for len(batch) < applyBatchMax {
 		m, err := it.Next()
@@ -276,7 +341,7 @@ func (f *follower) next(it jetstream.MessagesContext, delivered *uint64) ([]jets
 		}
 		*delivered = meta.Sequence.Consumer
 		if meta.Sequence.Stream > pos {
-			batch = append(batch, m)
+			batch = append(batch, record{seq: meta.Sequence.Stream, subject: m.Subject(), data: m.Data()})
 			pos = meta.Sequence.Stream
 		}
 		if meta.NumPending == 0 && len(batch) > 0 {
@@ -305,15 +370,23 @@ func (f *follower) setIdle(idle bool) {
 	}
 }
 
-// applyBatch applies batch and advances the position; an apply failure is
-// final.
-func (f *follower) applyBatch(batch []jetstream.Msg) error {
+// applyBatch applies what batch holds after the applied position and
+// advances the position; an apply failure is final.
+func (f *follower) applyBatch(batch []record) error {
+	f.applyMu.Lock()
+	defer f.applyMu.Unlock()
+	pos := f.position()
+	for len(batch) > 0 && batch[0].seq <= pos {
+		batch = batch[1:]
+	}
+	if len(batch) == 0 {
+		return nil
+	}
 	if err := f.apply(batch); err != nil {
 		f.fail(err)
 		return err
 	}
-	meta, _ := batch[len(batch)-1].Metadata()
-	f.advance(meta.Sequence.Stream)
+	f.advance(batch[len(batch)-1].seq)
 	return nil
 }
 

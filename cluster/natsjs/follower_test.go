@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats.go/jetstream"
-
 	"github.com/orderengine/orderengine/persistence"
 )
 
@@ -125,7 +123,7 @@ func TestFollowerStalledAt(t *testing.T) {
 		{"applying, not waiting for the consumer", time.Time{}, []waiter{{seq: 11, since: long}}, false},
 	}
 	for _, c := range cases {
-		f := newFollower(nil, "S", 10, func([]jetstream.Msg) error { return nil })
+		f := newFollower(nil, "S", 10, func([]record) error { return nil })
 		f.idleSince = c.idle
 		for _, w := range c.waiters {
 			f.waiters[make(chan struct{})] = w

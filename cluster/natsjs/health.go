@@ -1,6 +1,7 @@
 package natsjs
 
 import (
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -17,15 +18,19 @@ type health struct {
 	srv    *server.Server
 	quorum int
 	peers  atomic.Int32
-	stopc  chan struct{}
-	done   chan struct{}
+	// seen is when each other node (by server name) last had a route
+	// from this one.
+	mu    sync.Mutex
+	seen  map[string]time.Time
+	stopc chan struct{}
+	done  chan struct{}
 }
 
 // healthPoll is how often the routes are counted.
 const healthPoll = 200 * time.Millisecond
 
 func newHealth(srv *server.Server, replicas int) *health {
-	h := &health{srv: srv, quorum: replicas/2 + 1, stopc: make(chan struct{}), done: make(chan struct{})}
+	h := &health{srv: srv, quorum: replicas/2 + 1, seen: map[string]time.Time{}, stopc: make(chan struct{}), done: make(chan struct{})}
 	h.count()
 	go h.run()
 	return h
@@ -52,10 +57,24 @@ func (h *health) count() {
 		return
 	}
 	seen := make(map[string]struct{}, len(rz.Routes))
+	now := time.Now()
+	h.mu.Lock()
 	for _, r := range rz.Routes {
 		seen[r.RemoteID] = struct{}{}
+		if r.RemoteName != "" {
+			h.seen[r.RemoteName] = now
+		}
 	}
+	h.mu.Unlock()
 	h.peers.Store(int32(len(seen)))
+}
+
+// RouteSeen returns when this node last had a route to the node named
+// name (zero: never), as of the last count (every healthPoll).
+func (n *Node) RouteSeen(name string) time.Time {
+	n.health.mu.Lock()
+	defer n.health.mu.Unlock()
+	return n.health.seen[name]
 }
 
 // writable reports whether this node reaches enough others for a quorum

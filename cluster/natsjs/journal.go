@@ -51,9 +51,12 @@ func NewJournal(n *Node, orders *persistence.Orders, mat *Materialiser, now func
 }
 
 // AppendOrder implements persistence.OrderJournal. It returns nil once the
-// transition is durable on a quorum and applied to this node's store (and
-// told to the feed); ErrVersionConflict when the order's last message is
-// not the version t.Expect (for a new order: any message exists); an error
+// transition is durable on a quorum, after waiting (within the write's
+// deadline) until this node's store has applied it (and told the feed), so
+// that the node reads its own write; a durable transition not applied
+// here in time is still a success (the node's reads of the order wait
+// for it: Settle). ErrVersionConflict when the order's last message is not
+// the version t.Expect (for a new order: any message exists); an error
 // wrapping persistence.ErrUnavailable when nothing could be written for
 // want of a quorum, with persistence.ErrOutcomeUnknown too when the write
 // may have landed.
@@ -88,17 +91,60 @@ func (j *Journal) AppendOrder(ctx context.Context, t *persistence.OrderTransitio
 	}
 	j.seqs.put(rec.Hash, rec.Version, seq)
 	if err := j.mat.WaitApplied(ctx, p, seq); err != nil {
-		return fmt.Errorf("%w: order %s is durable at %s %d but not yet applied here: %v", persistence.ErrOutcomeUnknown, rec.Hash.Hex(), stream, seq, err)
+		j.n.log.Warn("natsjs: an order's transition is durable but not applied on this node in time; its reads here wait for it",
+			"order", rec.Hash.Hex(), "version", rec.Version, "stream", stream, "seq", seq, "err", err)
 	}
 	return nil
+}
+
+// settleWait bounds Settle's wait for this node's store.
+const settleWait = 2 * time.Second
+
+// Settle makes this node's answer about order h as good as the quorum's:
+// it reads the order's last transition from its stream's leader and, when
+// there is one, waits (at most settleWait, or ctx's end) until this node's
+// store has applied it. found is false when the stream holds no message
+// of h (absent, the answer a read may give). Without a quorum, or when the
+// leader cannot be read or the store does not catch up in time, the error
+// wraps persistence.ErrUnavailable: the node cannot tell.
+func (j *Journal) Settle(ctx context.Context, h common.Hash) (found bool, err error) {
+	ctx, cancel := context.WithTimeout(ctx, settleWait)
+	defer cancel()
+	p := Partition(h, j.partitions)
+	_, seq, found, err := j.last(ctx, orderStream(p), orderSubject(p, h))
+	if err != nil || !found {
+		return false, err
+	}
+	if err := j.mat.WaitApplied(ctx, p, seq); err != nil {
+		return true, fmt.Errorf("%w: order %s is at %s %d, not yet applied here: %v", persistence.ErrUnavailable, h.Hex(), orderStream(p), seq, err)
+	}
+	return true, nil
 }
 
 // expectedSeq returns the stream sequence of version expect of order h: 0
 // for a new order; else from the cache of sequences this node published
 // or loaded, or from the leader's last message of the subject. It returns
 // ErrVersionConflict when that message is not version expect.
+//
+// A new order is also checked against this node's store: the compaction
+// removes a closed order's subject from its stream (compact.go), after
+// which a create conditional on "no message yet" would pass. The store
+// holds every order the compaction removed: it removes only what every
+// node applied, a retention window after the order closed, and a node
+// whose store is behind it does not follow the streams (it starts from a
+// peer's snapshot). So an order is either in this store or still in its
+// stream, where the condition refuses it. The store's hash filter (no
+// false negatives) spares the read for a hash it has never seen.
 func (j *Journal) expectedSeq(ctx context.Context, stream, subj string, h common.Hash, expect uint64) (uint64, error) {
 	if expect == 0 {
+		if !j.orders.MayExist(h) {
+			return 0, nil
+		}
+		if _, found, err := j.orders.Load(h); err != nil {
+			return 0, err
+		} else if found {
+			return 0, fmt.Errorf("%w: order %s exists", persistence.ErrVersionConflict, h.Hex())
+		}
 		return 0, nil
 	}
 	if seq, ok := j.seqs.get(h, expect); ok {
@@ -107,6 +153,18 @@ func (j *Journal) expectedSeq(ctx context.Context, stream, subj string, h common
 	rec, seq, found, err := j.last(ctx, stream, subj)
 	if err != nil {
 		return 0, err
+	}
+	if !found {
+		// A store restored from a backup holds its open orders, whose
+		// subjects a restored cluster's streams do not hold yet: the
+		// first transition is conditional on the subject being empty
+		// (every node was restored from the same backup or started from
+		// such a store's snapshot: ClaimRestore, Bootstrap).
+		if stored, ok, err := j.orders.Load(h); err != nil {
+			return 0, err
+		} else if ok && stored.Version == expect && stored.Status.Open() {
+			return 0, nil
+		}
 	}
 	if !found || rec.Version != expect {
 		return 0, fmt.Errorf("%w: order %s is not at version %d", persistence.ErrVersionConflict, h.Hex(), expect)
@@ -134,13 +192,19 @@ func (j *Journal) last(ctx context.Context, stream, subj string) (*persistence.O
 
 // LoadOrder implements persistence.OrderJournal: the order's last
 // transition as its stream's leader has it (the truth, where this node's
-// store may trail by the replication delay).
+// store may trail by the replication delay). An order the stream no
+// longer holds is read from this node's store: the compaction removed it,
+// closed, after every node applied it (expectedSeq), and a closed order
+// takes no further transition.
 func (j *Journal) LoadOrder(h common.Hash) (*persistence.OrderRecord, bool, error) {
 	ctx, cancel := j.n.writeContext(context.Background())
 	defer cancel()
 	p := Partition(h, j.partitions)
 	rec, _, found, err := j.last(ctx, orderStream(p), orderSubject(p, h))
-	return rec, found, err
+	if err != nil || found {
+		return rec, found, err
+	}
+	return j.orders.Load(h)
 }
 
 // LoadLedger implements persistence.OrderJournal: the order's ledger from

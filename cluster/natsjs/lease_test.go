@@ -3,6 +3,7 @@ package natsjs
 import (
 	"context"
 	"errors"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -10,15 +11,18 @@ import (
 // TestLease: one holder at a time; the holder renews; a standby cannot
 // take a live term; once the holder stops renewing the term expires and
 // the standby takes it, the old holder's renew is refused; a release
-// frees it at once; a watcher sees every term.
+// frees it at once; a watcher sees every holder in turn (the first term
+// and its renewal may reach it as one: its consumer may start after
+// both).
 func TestLease(t *testing.T) {
 	nodes := sharedCluster(t)
 	ctx := context.Background()
-	a := nodes[0].node.Lease("lifecycle", "n0", time.Second)
-	b := nodes[1].node.Lease("lifecycle", "n1", time.Second)
+	name := "test-" + strconv.FormatInt(time.Now().UnixNano(), 36) // the cluster outlives a run
+	a := nodes[0].node.Lease(name, "n0", time.Second)
+	b := nodes[1].node.Lease(name, "n1", time.Second)
 	wctx, stop := context.WithCancel(ctx)
 	defer stop()
-	watch, err := nodes[2].node.Lease("lifecycle", "n2", time.Second).Watch(wctx)
+	watch, err := nodes[2].node.Lease(name, "n2", time.Second).Watch(wctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,10 +54,12 @@ func TestLease(t *testing.T) {
 	}
 	var holders []string
 	timeout := time.After(10 * time.Second)
-	for len(holders) < 5 {
+	for len(holders) < 4 {
 		select {
 		case st := <-watch:
-			holders = append(holders, st.Holder)
+			if len(holders) == 0 || holders[len(holders)-1] != st.Holder {
+				holders = append(holders, st.Holder)
+			}
 			if st.Expires.IsZero() || st.Seq == 0 {
 				t.Fatalf("term %+v", st)
 			}
@@ -61,7 +67,7 @@ func TestLease(t *testing.T) {
 			t.Fatalf("watched terms %v", holders)
 		}
 	}
-	want := []string{"n0", "n0", "n1", "", "n0"}
+	want := []string{"n0", "n1", "", "n0"}
 	for i := range want {
 		if holders[i] != want[i] {
 			t.Fatalf("watched holders %v, want %v", holders, want)

@@ -6,7 +6,6 @@ import (
 	"sync/atomic"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/orderengine/orderengine/persistence"
 )
@@ -48,7 +47,7 @@ func (m *Materialiser) Start(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		f := newFollower(m.n, name, from, func(msgs []jetstream.Msg) error { return m.apply(name, msgs) })
+		f := newFollower(m.n, name, from, func(msgs []record) error { return m.apply(name, msgs) })
 		if err := f.start(ctx); err != nil {
 			return err
 		}
@@ -62,25 +61,21 @@ func (m *Materialiser) Start(ctx context.Context) error {
 
 // apply writes one batch of partition stream's transitions and tells the
 // feed what changed.
-func (m *Materialiser) apply(stream string, msgs []jetstream.Msg) error {
-	a := m.orders.BeginApply()
+func (m *Materialiser) apply(stream string, msgs []record) error {
+	a := m.orders.BeginApply(stream)
 	defer a.Close()
 	var last uint64
 	for _, msg := range msgs {
-		t, err := persistence.DecodeTransition(msg.Data())
+		t, err := persistence.DecodeTransition(msg.data)
 		if err != nil {
-			return fmt.Errorf("natsjs: %s: %w", msg.Subject(), err)
+			return fmt.Errorf("natsjs: %s: %w", msg.subject, err)
 		}
-		if _, err := a.Add(t); err != nil {
+		if _, err := a.Add(t, msg.seq); err != nil {
 			return err
 		}
-		meta, err := msg.Metadata()
-		if err != nil {
-			return err
-		}
-		last = meta.Sequence.Stream
+		last = msg.seq
 	}
-	changes, err := a.Commit(stream, last)
+	changes, err := a.Commit(last)
 	if err != nil {
 		return err
 	}

@@ -9,9 +9,11 @@ import (
 	"net"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -55,8 +57,11 @@ type Node struct {
 	mu        sync.Mutex
 	streams   map[string]jetstream.Stream
 	followers []*follower
-	closers   []func()
-	isClosed  bool
+	probes    []*probe
+	// probeRound is when the last round of probes ended (unix ns).
+	probeRound atomic.Int64
+	closers    []func()
+	isClosed   bool
 }
 
 // Default timing of the embedded server.
@@ -258,12 +263,15 @@ func (n *Node) addFollower(f *follower) {
 	n.mu.Unlock()
 }
 
-// Ready reports whether the node should receive traffic (GET /readyz): nil
-// once the streams are set up, this node reaches a quorum of replicas, and
-// every follower has applied its stream as far as the stream reached when
-// the follower started, without failure. Otherwise an *orderengine.Error:
-// NO_QUORUM, or SERVICE_UNAVAILABLE while joining and catching up.
-func (n *Node) Ready() error {
+// Fit reports whether the node may hold duties (the chain lifecycle's
+// lease, a membership, shards of the placed actors): nil once the streams
+// are set up, this node reaches a quorum of replicas, and every follower
+// has applied its stream as far as the stream reached when the follower
+// started, without failure. Otherwise an *orderengine.Error: NO_QUORUM, or
+// SERVICE_UNAVAILABLE while joining and catching up. A stream electing a
+// leader does not make a node unfit: every node would be, for the
+// election's length.
+func (n *Node) Fit() error {
 	n.mu.Lock()
 	setUp, followers := len(n.streams) > 0, n.followers
 	n.mu.Unlock()
@@ -284,6 +292,38 @@ func (n *Node) Ready() error {
 		}
 	}
 	return nil
+}
+
+// Ready reports whether the node should receive traffic (GET /readyz): it
+// is Fit, and (once StartProbe runs) every followed stream has a leader
+// this node reaches and this node's store has applied what each had
+// acknowledged LagBound ago. Otherwise an *orderengine.Error as Fit's, or
+// NO_QUORUM.
+func (n *Node) Ready() error {
+	if err := n.Fit(); err != nil {
+		return err
+	}
+	if err := n.quorumState(); err != nil {
+		return &orderengine.Error{Code: orderengine.CodeNoQuorum, RetryAfterSeconds: 1, Message: err.Error()}
+	}
+	return nil
+}
+
+// RouteNames returns the names of the other nodes this node's server has
+// a route to, sorted.
+func (n *Node) RouteNames() []string {
+	rz, err := n.srv.Routez(nil)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, r := range rz.Routes {
+		if r.RemoteName != "" && !slices.Contains(out, r.RemoteName) {
+			out = append(out, r.RemoteName)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // RemovePeer removes the server named peer from the JetStream cluster (its
@@ -362,7 +402,7 @@ var errClosed = errors.New("natsjs: the node is closed")
 // natsLogger routes the NATS server's log lines into slog.
 type natsLogger struct{ log *slog.Logger }
 
-func (l natsLogger) Noticef(format string, v ...any) { l.log.Debug(fmt.Sprintf(format, v...)) }
+func (l natsLogger) Noticef(format string, v ...any) { l.log.Info(fmt.Sprintf(format, v...)) }
 func (l natsLogger) Warnf(format string, v ...any)   { l.log.Warn(fmt.Sprintf(format, v...)) }
 func (l natsLogger) Fatalf(format string, v ...any)  { l.log.Error(fmt.Sprintf(format, v...)) }
 func (l natsLogger) Errorf(format string, v ...any)  { l.log.Error(fmt.Sprintf(format, v...)) }

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"sync/atomic"
 
-	"github.com/nats-io/nats.go/jetstream"
-
 	"github.com/orderengine/orderengine/persistence"
 )
 
@@ -58,14 +56,10 @@ func (l *SharedLog) follower() (*follower, error) {
 }
 
 // apply writes each message's batch with its position.
-func (l *SharedLog) apply(msgs []jetstream.Msg) error {
+func (l *SharedLog) apply(msgs []record) error {
 	for _, m := range msgs {
-		meta, err := m.Metadata()
-		if err != nil {
-			return err
-		}
-		if err := l.store.ApplyShared(m.Data(), sharedStream, meta.Sequence.Stream); err != nil {
-			return fmt.Errorf("natsjs: %s %d: %w", m.Subject(), meta.Sequence.Stream, err)
+		if err := l.store.ApplyShared(m.data, sharedStream, m.seq); err != nil {
+			return fmt.Errorf("natsjs: %s %d: %w", m.subject, m.seq, err)
 		}
 	}
 	return nil

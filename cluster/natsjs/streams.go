@@ -24,10 +24,13 @@ import (
 //
 // All are file-stored with cluster.replicas replicas, DefaultPersistMode
 // (the acknowledgement follows the write) on servers that fsync every
-// write (ServerOptions), keep every message (no limits: the logs are the
-// durable record a node rebuilds from), and refuse deletes and purges.
-// The order and shared streams deduplicate message ids for dupWindow and
-// allow direct gets; LEASES allows per-message TTLs.
+// write (ServerOptions), have no limits (nothing leaves them but what the
+// compaction removes, compact.go), and refuse the deletes of single
+// messages. The order and shared streams deduplicate message ids for
+// dupWindow, allow direct gets and purges (the compaction's, by subject);
+// LEASES allows per-message TTLs. Streams made by an earlier version
+// refuse purges (JetStream cannot lift that on a stream): their journal
+// is not compacted.
 const (
 	sharedStream = "SHARED"
 	leaseStream  = "LEASES"
@@ -71,7 +74,7 @@ func (n *Node) streamConfigs() []jetstream.StreamConfig {
 	base := jetstream.StreamConfig{
 		Retention: jetstream.LimitsPolicy, MaxMsgs: -1, MaxBytes: -1, MaxMsgsPerSubject: -1,
 		Storage: jetstream.FileStorage, Replicas: c.Replicas, PersistMode: jetstream.DefaultPersistMode,
-		Duplicates: dupWindow, AllowDirect: true, DenyDelete: true, DenyPurge: true,
+		Duplicates: dupWindow, AllowDirect: true, DenyDelete: true, DenyPurge: false,
 		Discard: jetstream.DiscardNew,
 	}
 	out := make([]jetstream.StreamConfig, 0, c.OrderPartitions+2)
@@ -88,7 +91,6 @@ func (n *Node) streamConfigs() []jetstream.StreamConfig {
 	lease := base
 	lease.Name, lease.Subjects, lease.Description = leaseStream, []string{"lease.*"}, "leases (chain lifecycle driver)"
 	lease.MaxMsgsPerSubject, lease.AllowMsgTTL, lease.Discard = 1, true, jetstream.DiscardOld
-	lease.DenyPurge = false
 	out = append(out, lease)
 	return out
 }
@@ -163,7 +165,7 @@ func (n *Node) ensureStream(ctx context.Context, cfg jetstream.StreamConfig) (je
 func sameStream(got, want jetstream.StreamConfig) bool {
 	return slices.Equal(got.Subjects, want.Subjects) && got.Replicas == want.Replicas && got.Storage == want.Storage &&
 		got.PersistMode == want.PersistMode && got.Duplicates == want.Duplicates && got.AllowDirect == want.AllowDirect &&
-		got.DenyDelete == want.DenyDelete && got.DenyPurge == want.DenyPurge && got.AllowMsgTTL == want.AllowMsgTTL &&
+		got.DenyDelete == want.DenyDelete && (got.DenyPurge == want.DenyPurge || got.DenyPurge) && got.AllowMsgTTL == want.AllowMsgTTL &&
 		got.MaxMsgsPerSubject == want.MaxMsgsPerSubject && got.MaxMsgs == want.MaxMsgs && got.MaxBytes == want.MaxBytes &&
 		got.MaxAge == want.MaxAge && got.Metadata[partitionsKey] == want.Metadata[partitionsKey]
 }

@@ -40,8 +40,8 @@ type adminFileAction struct {
 
 func adminFileActions() map[string]adminFileAction {
 	return map[string]adminFileAction{
-		"backup":  {"cluster: write a backup of the cluster's streams to --out FILE (docs/cluster.md, \"Backups\")", backupFlags},
-		"restore": {"cluster: restore a backup (--in FILE, on this host) into a new, empty cluster", restoreFlags},
+		"backup":  {"write a backup of the engine's store to --out FILE (docs/operations.md, \"Backups\"; restore it with orderengine restore)", backupFlags},
+		"restore": {"cluster: republish a dump of the streams (--in FILE, on this host, made before their compaction) into a new, empty cluster", restoreFlags},
 	}
 }
 

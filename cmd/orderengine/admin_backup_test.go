@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -10,28 +11,32 @@ import (
 	"testing"
 
 	"github.com/orderengine/orderengine/app/apptest"
-	"github.com/orderengine/orderengine/cluster/natsjs"
 	"github.com/orderengine/orderengine/config"
 	apihttp "github.com/orderengine/orderengine/http"
+	"github.com/orderengine/orderengine/persistence"
 )
 
-// TestAdminBackupRestoreCommands: `admin backup` downloads a backup of a
-// one-node cluster that reads back whole and holds the account written
-// through the admin API; it never overwrites a file; `admin restore`
-// through the admin API refuses a truncated copy (400 INVALID_REQUEST), a
-// relative path the node cannot see is made absolute, and a restore into
-// the cluster, which holds data, is refused 409 ALREADY_EXISTS. The
-// restore itself is TestBackupRestore (cluster/natsjs) and
-// TestClusterBackupRestore (cluster/clustertest). One node: this package
-// runs under the race detector, and several protoactor members in one
-// process are not race-clean (cluster/clustertest's doc).
+// TestAdminBackupRestoreCommands: `admin backup` downloads a store
+// backup of a one-node cluster that reads back whole; `orderengine
+// restore` restores it into an empty data folder, where the account
+// written through the admin API before the backup is, and refuses a
+// folder that holds a store; `admin backup` never overwrites a file;
+// `admin restore` (the online restore of a dump of the streams) refuses a
+// store backup, pointing to `orderengine restore`, a truncated dump (400
+// INVALID_REQUEST; a relative path the node cannot see is made absolute)
+// and a restore into the cluster, which holds data (409 ALREADY_EXISTS).
+// The restores themselves are TestClusterStoreBackupRestore,
+// TestBackupRestore (cluster/natsjs) and TestClusterBackupRestore
+// (cluster/clustertest).
 func TestAdminBackupRestoreCommands(t *testing.T) {
 	nodes := apptest.NewTestCluster(t, 1, apptest.WithConfig(func(c *config.Config) { c.Cluster.Replicas = 1 }))
-	if r := nodes[0].Admin("POST", "/admin/v1/accounts", apihttp.CreateAccountRequest{Name: "kept"}); r.Status != 201 {
+	r := nodes[0].Admin("POST", "/admin/v1/accounts", apihttp.CreateAccountRequest{Name: "kept"})
+	var acct struct{ ID string }
+	if err := json.Unmarshal(r.Body, &acct); r.Status != 201 || err != nil {
 		t.Fatalf("create account: %d %s", r.Status, r.Body)
 	}
 	dir := t.TempDir()
-	file := filepath.Join(dir, "cluster.backup")
+	file := filepath.Join(dir, "store.backup")
 	var out bytes.Buffer
 	env := &cliEnv{stdout: &out, stderr: io.Discard, lookupEnv: func(string) (string, bool) { return "", false }, reg: registry()}
 	admin := func(node *apptest.Server, args ...string) error {
@@ -45,16 +50,10 @@ func TestAdminBackupRestoreCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var accounts int
-	h, err := natsjs.ReadBackup(f, func(m *natsjs.BackupMessage) error {
-		if m.Stream == "SHARED" && bytes.Contains(m.Data, []byte(`"kept"`)) {
-			accounts++
-		}
-		return nil
-	})
+	h, err := persistence.ReadBackup(f, nil)
 	_ = f.Close()
-	if err != nil || accounts != 1 || h.Cluster != "apptest" || !strings.Contains(out.String(), `"cluster": "apptest"`) {
-		t.Fatalf("backup: %v, %d messages naming the account, header %+v, output %s", err, accounts, h, out.String())
+	if err != nil || h.Cluster != "apptest" || !strings.Contains(out.String(), `"cluster": "apptest"`) {
+		t.Fatalf("backup: %v, header %+v, output %s", err, h, out.String())
 	}
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 {
@@ -68,15 +67,45 @@ func TestAdminBackupRestoreCommands(t *testing.T) {
 		t.Fatal("the existing file changed")
 	}
 
-	cut := filepath.Join(dir, "cut.backup")
-	if err := os.WriteFile(cut, before[:len(before)/2], 0o600); err != nil {
+	restored := filepath.Join(t.TempDir(), "data")
+	out.Reset()
+	if err := run(context.Background(), env, []string{"restore", "--in", file, "--data-dir", restored}); err != nil {
 		t.Fatal(err)
 	}
+	if !strings.Contains(out.String(), h.ID) {
+		t.Fatalf("restore output %s, want the backup's id %s", out.String(), h.ID)
+	}
+	st, err := persistence.Open(restored, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = persistence.NewAccounts(st, nil).Account(acct.ID)
+	_ = st.Close()
+	if err != nil {
+		t.Fatalf("the account in the restored store: %v", err)
+	}
+	if err := run(context.Background(), env, []string{"restore", "--in", file, "--data-dir", restored}); err == nil || !strings.Contains(err.Error(), "holds a store") {
+		t.Fatalf("a restore into a folder holding a store: %v", err)
+	}
+
 	t.Chdir(dir)
-	if err := admin(nodes[0], "admin", "restore", "--in", "cut.backup"); err == nil || !strings.Contains(out.String(), "INVALID_REQUEST") || !strings.Contains(out.String(), "backup file refused") {
+	if err := admin(nodes[0], "admin", "restore", "--in", "store.backup"); err == nil || !strings.Contains(err.Error(), "orderengine restore") {
+		t.Fatalf("admin restore of a store backup: %v", err)
+	}
+	dump := nodes[0].Admin("GET", "/admin/v1/cluster/backup", nil)
+	if dump.Status != 200 {
+		t.Fatalf("dump of the streams: %d %s", dump.Status, dump.Body)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "cut.dump"), dump.Body[:len(dump.Body)/2], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "whole.dump"), dump.Body, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := admin(nodes[0], "admin", "restore", "--in", "cut.dump"); err == nil || !strings.Contains(out.String(), "INVALID_REQUEST") || !strings.Contains(out.String(), "backup file refused") {
 		t.Fatalf("restore of a truncated file: %v %s", err, out.String())
 	}
-	if err := admin(nodes[0], "admin", "restore", "--in", file); err == nil || !strings.Contains(err.Error(), "answered 409") ||
+	if err := admin(nodes[0], "admin", "restore", "--in", "whole.dump"); err == nil || !strings.Contains(err.Error(), "answered 409") ||
 		!strings.Contains(out.String(), "ALREADY_EXISTS") {
 		t.Fatalf("restore into a cluster holding data: %v %s", err, out.String())
 	}

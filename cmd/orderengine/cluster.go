@@ -52,7 +52,7 @@ func runCluster(ctx context.Context, env *cliEnv, args []string) error {
 	chainPort, ports := clusterrun.LocalPorts(3)
 	for i := range ports {
 		p := &ports[i]
-		p.HTTP, p.Admin, p.NATS, p.Actors, p.Manage = p.HTTP+*offset, p.Admin+*offset, p.NATS+*offset, p.Actors+*offset, p.Manage+*offset
+		p.HTTP, p.Admin, p.NATS = p.HTTP+*offset, p.Admin+*offset, p.NATS+*offset
 	}
 	l := clusterrun.Loopback(*dir, chainPort+*offset, ports)
 	l.Cluster = !*independent

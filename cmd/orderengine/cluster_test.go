@@ -33,7 +33,7 @@ func portOffset(t *testing.T) int {
 	chain, nodes := clusterrun.LocalPorts(3)
 	ports := []int{chain}
 	for _, n := range nodes {
-		ports = append(ports, n.HTTP, n.Admin, n.NATS, n.Actors, n.Manage)
+		ports = append(ports, n.HTTP, n.Admin, n.NATS)
 	}
 	for range 100 {
 		off := 13800 + rand.IntN(23400-13800) // 6222+off ≥ 20022, 8545+off < 32000
@@ -225,8 +225,8 @@ func runSupervised(t *testing.T, c *clusterrun.Cluster) string {
 // next run; a key disabled since is replaced by a new one.
 func TestClusterKeyIsKeptUntilItStopsWorking(t *testing.T) {
 	dir := t.TempDir()
-	ports := freePortsForCluster(t, 6)
-	l := clusterrun.Loopback(dir, ports[0], []clusterrun.NodePorts{{HTTP: ports[1], Admin: ports[2], NATS: ports[3], Actors: ports[4], Manage: ports[5]}})
+	ports := freePortsForCluster(t, 4)
+	l := clusterrun.Loopback(dir, ports[0], []clusterrun.NodePorts{{HTTP: ports[1], Admin: ports[2], NATS: ports[3]}})
 	l.Env = map[string]string{"ORDERENGINE_CLUSTER_REPLICAS": "1"}
 	l.Chain.Extra = []string{"--block-interval", "200ms"}
 	c := func() *clusterrun.Cluster {
@@ -301,9 +301,9 @@ func freePortsForCluster(t *testing.T, n int) []int {
 // and every other process is stopped.
 func TestClusterReportsExits(t *testing.T) {
 	dir := t.TempDir()
-	p := freePortsForCluster(t, 11)
-	l := clusterrun.Loopback(dir, p[0], []clusterrun.NodePorts{{HTTP: p[1], Admin: p[2], NATS: p[3], Actors: p[4], Manage: p[5]},
-		{HTTP: p[6], Admin: p[7], NATS: p[8], Actors: p[9], Manage: p[10]}})
+	p := freePortsForCluster(t, 7)
+	l := clusterrun.Loopback(dir, p[0], []clusterrun.NodePorts{{HTTP: p[1], Admin: p[2], NATS: p[3]},
+		{HTTP: p[4], Admin: p[5], NATS: p[6]}})
 	l.Cluster = false
 	c := clusterrun.New(l, binary(t), withoutEngineEnv(os.Environ()), filepath.Join(dir, "logs"))
 	out := &syncbuf.Buffer{}

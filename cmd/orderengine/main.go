@@ -60,6 +60,7 @@ func registry() registryT {
 			"devnet":  devnetCommand(),
 			"cluster": clusterCommand(),
 			"probe":   probeCommand(),
+			"restore": restoreCommand(),
 			"keeper":  keeperCommand(),
 			"version": {summary: "print the version, commit and Go release", run: runVersion},
 		},

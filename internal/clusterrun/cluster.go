@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/orderengine/orderengine/internal/netns"
 )
 
 // Cluster is the processes of a layout: the chain and the nodes, each
@@ -26,6 +28,9 @@ type Cluster struct {
 	LogDir string
 	Chain  *Proc
 	Nodes  []*Proc
+
+	clientsOnce sync.Once
+	clients     []*http.Client
 }
 
 // New prepares the processes of l; nothing starts yet.
@@ -45,9 +50,28 @@ func New(l Layout, bin string, env []string, logDir string) *Cluster {
 func (c *Cluster) Renew(i int) {
 	n := c.Layout.Nodes[i]
 	p := c.Nodes[i]
-	p.Name, p.Args = n.Name, c.Layout.NodeArgs()
+	p.Name, p.Path, p.Args = n.Name, c.Bin, c.Layout.NodeArgs()
+	if n.NetNS != "" {
+		p.Path, p.Args = "ip", append([]string{"netns", "exec", n.NetNS, c.Bin}, p.Args...)
+	}
 	p.Env = Environ(c.Env, c.Layout.NodeEnv(i))
 	p.Log = filepath.Join(c.LogDir, n.Name+".log")
+}
+
+// Client is the HTTP client that reaches node i's listeners, its admin
+// API included: the default client, or for a node in a network namespace
+// one that dials from inside it.
+func (c *Cluster) Client(i int) *http.Client {
+	c.clientsOnce.Do(func() {
+		c.clients = make([]*http.Client, len(c.Layout.Nodes))
+		for k, n := range c.Layout.Nodes {
+			c.clients[k] = http.DefaultClient
+			if n.NetNS != "" {
+				c.clients[k] = &http.Client{Transport: &http.Transport{DialContext: netns.Dialer(n.NetNS), MaxIdleConnsPerHost: 4}}
+			}
+		}
+	})
+	return c.clients[i]
 }
 
 // BaseURL is node i's public API as this machine reaches it.

@@ -29,30 +29,41 @@ type Limits struct {
 // builder or enterprise; limits only for enterprise) and issues it a key.
 // It returns the key and the account's id.
 func (c *Cluster) IssueKey(ctx context.Context, i int, name, tier string, limits Limits) (key, account string, err error) {
-	token, err := os.ReadFile(filepath.Join(c.Layout.Nodes[i].DataDir, adminTokenFile))
+	bearer, err := c.AdminToken(i)
 	if err != nil {
-		return "", "", fmt.Errorf("clusterrun: the admin token of %s: %w", c.Layout.Nodes[i].Name, err)
+		return "", "", err
 	}
-	base, bearer := c.AdminURL(i), strings.TrimSpace(string(token))
+	base := c.AdminURL(i)
 	var acct struct {
 		ID string `json:"id"`
 	}
 	body, _ := json.Marshal(map[string]any{"name": name, "tier": tier, "limits": limits})
-	if err := adminPost(ctx, base+"/admin/v1/accounts", bearer, body, &acct); err != nil {
+	client := c.Client(i)
+	if err := adminPost(ctx, client, base+"/admin/v1/accounts", bearer, body, &acct); err != nil {
 		return "", "", err
 	}
 	var issued struct {
 		Key string `json:"key"`
 	}
-	if err := adminPost(ctx, base+"/admin/v1/accounts/"+acct.ID+"/keys", bearer, nil, &issued); err != nil {
+	if err := adminPost(ctx, client, base+"/admin/v1/accounts/"+acct.ID+"/keys", bearer, nil, &issued); err != nil {
 		return "", "", err
 	}
 	return issued.Key, acct.ID, nil
 }
 
+// AdminToken is node i's admin token, the one serve wrote to its data
+// folder (http.adminToken empty, as every layout runs it).
+func (c *Cluster) AdminToken(i int) (string, error) {
+	token, err := os.ReadFile(filepath.Join(c.Layout.Nodes[i].DataDir, adminTokenFile))
+	if err != nil {
+		return "", fmt.Errorf("clusterrun: the admin token of %s: %w", c.Layout.Nodes[i].Name, err)
+	}
+	return strings.TrimSpace(string(token)), nil
+}
+
 // adminPost POSTs body to url with the admin token and decodes the 201
 // answer into out.
-func adminPost(ctx context.Context, url, token string, body []byte, out any) error {
+func adminPost(ctx context.Context, client *http.Client, url, token string, body []byte, out any) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
@@ -61,7 +72,7 @@ func adminPost(ctx context.Context, url, token string, body []byte, out any) err
 	}
 	req.Header.Set("Authorization", "Bearer "+token)
 	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		return fmt.Errorf("clusterrun: admin API: %w", err)
 	}
@@ -77,6 +88,47 @@ func adminPost(ctx context.Context, url, token string, body []byte, out any) err
 		return fmt.Errorf("clusterrun: POST %s: %w", url, err)
 	}
 	return nil
+}
+
+// AdminGet GETs path from node i's admin API with its admin token and
+// decodes the 200 answer into out.
+func (c *Cluster) AdminGet(i int, path string, out any) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	data, err := c.AdminFetch(ctx, i, path)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(data, out)
+}
+
+// AdminFetch GETs path from node i's admin API with its admin token and
+// returns the body of its 200 answer (a profile under
+// /admin/v1/debug/pprof/, which takes as long as it asks for: bound it
+// with ctx).
+func (c *Cluster) AdminFetch(ctx context.Context, i int, path string) ([]byte, error) {
+	token, err := c.AdminToken(i)
+	if err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.AdminURL(i)+path, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := c.Client(i).Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("clusterrun: admin API of %s: %w", c.Layout.Nodes[i].Name, err)
+	}
+	defer func() { _ = resp.Body.Close() }()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("clusterrun: GET %s on %s answered %d: %s", path, c.Layout.Nodes[i].Name, resp.StatusCode, data)
+	}
+	return data, nil
 }
 
 // ErrKeyRefused is KeyWorks's answer for a key the node does not accept

@@ -95,16 +95,16 @@ func TestKubernetesExample(t *testing.T) {
 		t.Fatalf("%s's configuration: %v", podName, err)
 	}
 	c := cfg.Cluster
-	if !c.Enabled || c.Node != podName || c.Actors.Advertise != podName+"."+svc+":7222" || cfg.Dev || cfg.Chain.RPCURL == "" {
+	if !c.Enabled || c.Node != podName || cfg.Dev || cfg.Chain.RPCURL == "" {
 		t.Fatalf("%s: %+v", podName, cfg)
 	}
-	if len(c.NATS.Routes) != replicas || len(c.Actors.Peers) != replicas {
-		t.Fatalf("routes %v and peers %v for %d replicas", c.NATS.Routes, c.Actors.Peers, replicas)
+	if len(c.NATS.Routes) != replicas {
+		t.Fatalf("routes %v for %d replicas", c.NATS.Routes, replicas)
 	}
 	for i := range replicas {
 		host := fmt.Sprintf("%s-%d.%s", name, i, svc)
-		if c.NATS.Routes[i] != "nats://"+host+":6222" || c.Actors.Peers[i] != host+":7322" {
-			t.Fatalf("pod %d: route %s, peer %s, want %s", i, c.NATS.Routes[i], c.Actors.Peers[i], host)
+		if c.NATS.Routes[i] != "nats://"+host+":6222" {
+			t.Fatalf("pod %d: route %s, want %s", i, c.NATS.Routes[i], host)
 		}
 	}
 }

@@ -51,18 +51,16 @@ type Node struct {
 	// NATS is cluster.nats.listen; Route is how the peers reach it
 	// (nats://host:port, an entry of cluster.nats.routes).
 	NATS, Route string
-	// Actors is cluster.actors.listen, Advertise how the peers reach it
-	// (cluster.actors.advertise).
-	Actors, Advertise string
-	// Manage is cluster.actors.manageListen; Peer is how the peers reach
-	// it (an entry of cluster.actors.peers).
-	Manage, Peer string
 	// NATSClient is cluster.nats.clientListen, the embedded server's
 	// client listener (the `nats` CLI, tests that ask JetStream which node
 	// leads a stream); empty: none.
 	NATSClient string
 	// DataDir is the node's data folder.
 	DataDir string
+	// NetNS is the network namespace the node runs in (tests of network
+	// faults, internal/netns); empty: the caller's. Its admin API is
+	// then on the namespace's loopback, reached through Cluster.Client.
+	NetNS string
 }
 
 // Layout is a cluster: the chain, the nodes and whether cluster mode is on.
@@ -79,16 +77,15 @@ type Layout struct {
 
 // NodePorts are a node's loopback ports.
 type NodePorts struct {
-	HTTP, Admin, NATS, Actors, Manage int
+	HTTP, Admin, NATS int
 }
 
 // LocalPorts are the ports of `make cluster`: the chain's JSON-RPC on
 // 8545; node i (from 0) serves HTTP on 8080+2i and its admin API on
-// 8081+2i, its NATS route on 6222+i, its actor messages on 7222+i and
-// its membership endpoint on 7322+i.
+// 8081+2i, and its NATS route on 6222+i.
 func LocalPorts(n int) (chain int, nodes []NodePorts) {
 	for i := range n {
-		nodes = append(nodes, NodePorts{HTTP: 8080 + 2*i, Admin: 8081 + 2*i, NATS: 6222 + i, Actors: 7222 + i, Manage: 7322 + i})
+		nodes = append(nodes, NodePorts{HTTP: 8080 + 2*i, Admin: 8081 + 2*i, NATS: 6222 + i})
 	}
 	return 8545, nodes
 }
@@ -118,8 +115,6 @@ func Loopback(dir string, chainPort int, ports []NodePorts) Layout {
 		l.Nodes = append(l.Nodes, Node{
 			Name: name, HTTP: at(p.HTTP), Admin: at(p.Admin), PublicURL: "http://" + at(p.HTTP),
 			NATS: at(p.NATS), Route: "nats://" + at(p.NATS),
-			Actors: at(p.Actors), Advertise: at(p.Actors),
-			Manage: at(p.Manage), Peer: at(p.Manage),
 			DataDir: filepath.Join(dir, name),
 		})
 	}
@@ -146,9 +141,35 @@ func Compose(hostPorts []int) Layout {
 		l.Nodes = append(l.Nodes, Node{
 			Name: name, HTTP: "0.0.0.0:8080", Admin: "127.0.0.1:8081", PublicURL: "http://127.0.0.1:" + strconv.Itoa(hp),
 			NATS: "0.0.0.0:6222", Route: "nats://" + name + ":6222",
-			Actors: "0.0.0.0:7222", Advertise: name + ":7222",
-			Manage: "0.0.0.0:7322", Peer: name + ":7322",
 			DataDir: "/data",
+		})
+	}
+	return l
+}
+
+// Hosts is a cluster whose nodes run in the network namespaces netNS, on
+// the addresses hosts (node i on hosts[i], every listener on its default
+// port, the admin API on the namespace's loopback, the embedded NATS
+// server's client listener on 4222), and whose chain serves JSON-RPC on
+// chain (host:port) in the caller's namespace, which every node reaches.
+// Its folders and files are under dir as with Loopback.
+func Hosts(dir, chain string, hosts, netNS []string) Layout {
+	rpc := "http://" + chain
+	l := Layout{
+		Chain: Chain{
+			Listen: chain, RPCURL: rpc, PublicRPCURL: rpc, DataDir: filepath.Join(dir, "chain"),
+			ConfigFile: filepath.Join(dir, "chain.json"), KeeperKeyFile: filepath.Join(dir, "keeper.key"),
+		},
+		Cluster: true,
+	}
+	for i, host := range hosts {
+		name := NodeName(i)
+		at := func(p int) string { return net.JoinHostPort(host, strconv.Itoa(p)) }
+		l.Nodes = append(l.Nodes, Node{
+			Name: name, HTTP: at(8080), Admin: "127.0.0.1:8081", PublicURL: "http://" + at(8080),
+			NATS: at(6222), Route: "nats://" + at(6222),
+			NATSClient: at(4222),
+			DataDir:    filepath.Join(dir, name), NetNS: netNS[i],
 		})
 	}
 	return l
@@ -177,30 +198,26 @@ func (l Layout) NodeArgs() []string { return []string{"serve"} }
 // NodeEnv is node i's configuration as ORDERENGINE_* variables: the
 // chain's file and node, production mode (dev off), its listeners and
 // folder, the in-process keeper with the chain's keeper key, and its
-// cluster settings (routes and peers of every node, itself included).
+// cluster settings (the routes of every node, itself included).
 func (l Layout) NodeEnv(i int) map[string]string {
 	n := l.Nodes[i]
-	var routes, peers []string
+	var routes []string
 	for _, p := range l.Nodes {
-		routes, peers = append(routes, p.Route), append(peers, p.Peer)
+		routes = append(routes, p.Route)
 	}
 	env := map[string]string{
-		"ORDERENGINE_CONFIG":                       l.Chain.ConfigFile,
-		"ORDERENGINE_CHAIN_RPC_URL":                l.Chain.RPCURL,
-		"ORDERENGINE_DEV":                          "false",
-		"ORDERENGINE_DATA_DIR":                     n.DataDir,
-		"ORDERENGINE_HTTP_LISTEN":                  n.HTTP,
-		"ORDERENGINE_HTTP_ADMIN_LISTEN":            n.Admin,
-		"ORDERENGINE_HTTP_PUBLIC_URL":              n.PublicURL,
-		"ORDERENGINE_LIFECYCLE_KEEPER_KEY_FILE":    l.Chain.KeeperKeyFile,
-		"ORDERENGINE_CLUSTER_ENABLED":              strconv.FormatBool(l.Cluster),
-		"ORDERENGINE_CLUSTER_NODE":                 n.Name,
-		"ORDERENGINE_CLUSTER_NATS_LISTEN":          n.NATS,
-		"ORDERENGINE_CLUSTER_NATS_ROUTES":          strings.Join(routes, ","),
-		"ORDERENGINE_CLUSTER_ACTORS_LISTEN":        n.Actors,
-		"ORDERENGINE_CLUSTER_ACTORS_ADVERTISE":     n.Advertise,
-		"ORDERENGINE_CLUSTER_ACTORS_MANAGE_LISTEN": n.Manage,
-		"ORDERENGINE_CLUSTER_ACTORS_PEERS":         strings.Join(peers, ","),
+		"ORDERENGINE_CONFIG":                    l.Chain.ConfigFile,
+		"ORDERENGINE_CHAIN_RPC_URL":             l.Chain.RPCURL,
+		"ORDERENGINE_DEV":                       "false",
+		"ORDERENGINE_DATA_DIR":                  n.DataDir,
+		"ORDERENGINE_HTTP_LISTEN":               n.HTTP,
+		"ORDERENGINE_HTTP_ADMIN_LISTEN":         n.Admin,
+		"ORDERENGINE_HTTP_PUBLIC_URL":           n.PublicURL,
+		"ORDERENGINE_LIFECYCLE_KEEPER_KEY_FILE": l.Chain.KeeperKeyFile,
+		"ORDERENGINE_CLUSTER_ENABLED":           strconv.FormatBool(l.Cluster),
+		"ORDERENGINE_CLUSTER_NODE":              n.Name,
+		"ORDERENGINE_CLUSTER_NATS_LISTEN":       n.NATS,
+		"ORDERENGINE_CLUSTER_NATS_ROUTES":       strings.Join(routes, ","),
 	}
 	if n.NATSClient != "" {
 		env["ORDERENGINE_CLUSTER_NATS_CLIENT_LISTEN"] = n.NATSClient

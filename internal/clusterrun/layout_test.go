@@ -41,9 +41,8 @@ func TestNodeEnvIsTheNodesConfiguration(t *testing.T) {
 				cfg.Lifecycle.KeeperKeyFile != l.Chain.KeeperKeyFile {
 				t.Fatalf("%s %s: %+v", name, n.Name, cfg)
 			}
-			if !c.Enabled || c.Node != n.Name || c.NATS.Listen != n.NATS || c.Actors.Listen != n.Actors ||
-				c.Actors.Advertise != n.Advertise || c.Actors.ManageListen != n.Manage || len(c.NATS.Routes) != 3 ||
-				!slices.Contains(c.NATS.Routes, n.Route) || len(c.Actors.Peers) != 3 || !slices.Contains(c.Actors.Peers, n.Peer) {
+			if !c.Enabled || c.Node != n.Name || c.NATS.Listen != n.NATS || len(c.NATS.Routes) != 3 ||
+				!slices.Contains(c.NATS.Routes, n.Route) {
 				t.Fatalf("%s %s: cluster %+v", name, n.Name, c)
 			}
 			if err := c.Validate(); err != nil {
@@ -58,7 +57,7 @@ func TestLocalPortsAreDistinct(t *testing.T) {
 	chain, nodes := LocalPorts(3)
 	seen := map[int]bool{chain: true}
 	for _, n := range nodes {
-		for _, p := range []int{n.HTTP, n.Admin, n.NATS, n.Actors, n.Manage} {
+		for _, p := range []int{n.HTTP, n.Admin, n.NATS} {
 			if seen[p] {
 				t.Fatalf("port %d used twice", p)
 			}

@@ -19,6 +19,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"os"
 	"os/exec"
@@ -29,6 +30,7 @@ import (
 	"time"
 
 	"github.com/orderengine/orderengine/internal/clusterrun"
+	"github.com/orderengine/orderengine/internal/netns"
 	"github.com/orderengine/orderengine/internal/testport"
 )
 
@@ -91,6 +93,13 @@ type Options struct {
 	// Joining is how many of the last nodes join later: Start leaves them
 	// stopped and out of the others' routes and peers; Join starts one.
 	Joining int
+	// Namespaces runs each node in a network namespace of its own, on a
+	// bridge (internal/netns), so that a test can cut the network between
+	// nodes (Isolate, Cut, Loss, Heal); the chain and the test stay in the
+	// test's namespace, which reaches every node whatever the faults, and
+	// which the nodes may send webhooks to (its address is added to
+	// webhooks.allowTargets). It needs root and nftables.
+	Namespaces bool
 }
 
 // Harness is a running cluster of processes owned by a test. Its methods
@@ -102,6 +111,8 @@ type Harness struct {
 	// Dir is the cluster's folder: the chain's and the nodes' data
 	// folders, chain.json, keeper.key and logs/.
 	Dir string
+	// Net is the nodes' network with Options.Namespaces (nil without).
+	Net *netns.Network
 }
 
 // Start builds the binary, starts the chain and the nodes on free
@@ -119,19 +130,45 @@ func Start(t testing.TB, opts Options) *Harness {
 	}
 	bin := Binary(t)
 	ctx := context.Background()
+	var nw *netns.Network
+	if opts.Namespaces {
+		var err error
+		if nw, err = netns.New(opts.Nodes); err != nil {
+			t.Fatalf("clustertest: %v", err)
+		}
+		t.Cleanup(func() {
+			if err := nw.Close(); err != nil {
+				t.Errorf("clustertest: %v", err)
+			}
+		})
+	}
 	for attempt := 1; ; attempt++ {
 		dir := t.TempDir()
-		h := &Harness{t: t, ctx: ctx, Dir: dir}
-		free := freePorts(t, 1+6*opts.Nodes)
-		ports := make([]clusterrun.NodePorts, opts.Nodes)
-		for i := range ports {
-			p := free[1+6*i:]
-			ports[i] = clusterrun.NodePorts{HTTP: p[0], Admin: p[1], NATS: p[2], Actors: p[3], Manage: p[4]}
-		}
-		l := clusterrun.Loopback(dir, free[0], ports)
-		for i := range l.Nodes {
-			// The embedded server's client listener: StreamLeaders asks it.
-			l.Nodes[i].NATSClient = fmt.Sprintf("127.0.0.1:%d", free[6+6*i])
+		h := &Harness{t: t, ctx: ctx, Dir: dir, Net: nw}
+		free := freePorts(t, 1+4*opts.Nodes)
+		var l clusterrun.Layout
+		if nw != nil {
+			hosts, names := make([]string, opts.Nodes), make([]string, opts.Nodes)
+			for i, host := range nw.Hosts {
+				hosts[i], names[i] = host.Addr.String(), host.NS
+			}
+			l = clusterrun.Hosts(dir, fmt.Sprintf("%s:%d", nw.Gateway, free[0]), hosts, names)
+			opts.Env = maps.Clone(opts.Env)
+			if opts.Env == nil {
+				opts.Env = map[string]string{}
+			}
+			opts.Env["ORDERENGINE_WEBHOOKS_ALLOW_TARGETS"] = nw.Gateway.String() + "/32"
+		} else {
+			ports := make([]clusterrun.NodePorts, opts.Nodes)
+			for i := range ports {
+				p := free[1+4*i:]
+				ports[i] = clusterrun.NodePorts{HTTP: p[0], Admin: p[1], NATS: p[2]}
+			}
+			l = clusterrun.Loopback(dir, free[0], ports)
+			for i := range l.Nodes {
+				// The embedded server's client listener: StreamLeaders asks it.
+				l.Nodes[i].NATSClient = fmt.Sprintf("127.0.0.1:%d", free[4+4*i])
+			}
 		}
 		l.Cluster = opts.Cluster
 		l.Chain.Extra = []string{"--block-interval", opts.BlockInterval.String()}
@@ -175,10 +212,19 @@ func freePorts(t testing.TB, n int) []int {
 	return out
 }
 
-// cleanup stops every process; when the test failed it shows the end of
-// each log.
+// cleanup stops every process, copies the logs to
+// $CLUSTERTEST_KEEP_LOGS/<test> when that variable names a folder, and
+// when the test failed shows the end of each log.
 func (h *Harness) cleanup() {
 	err := h.Cluster.Stop(15 * time.Second)
+	if keep := os.Getenv("CLUSTERTEST_KEEP_LOGS"); keep != "" {
+		dst := filepath.Join(keep, strings.ReplaceAll(h.t.Name(), "/", "_"))
+		if err := os.CopyFS(dst, os.DirFS(filepath.Join(h.Dir, "logs"))); err != nil {
+			h.t.Logf("keeping the logs: %v", err)
+		} else {
+			h.t.Logf("the logs are kept in %s", dst)
+		}
+	}
 	if !h.t.Failed() {
 		return
 	}
@@ -188,6 +234,48 @@ func (h *Harness) cleanup() {
 	for _, p := range append([]*clusterrun.Proc{h.Chain}, h.Nodes...) {
 		h.t.Logf("---- the end of %s:\n%s", p.Log, p.Tail(40))
 	}
+}
+
+// Isolate cuts node i off from the other nodes (Options.Namespaces); the
+// test and the chain still reach it.
+func (h *Harness) Isolate(i int) {
+	h.t.Helper()
+	if err := h.network().Isolate(h.Net.Hosts[i]); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// Cut drops the packets between nodes i and j (Options.Namespaces): with
+// three nodes, a ring partition.
+func (h *Harness) Cut(i, j int) {
+	h.t.Helper()
+	if err := h.network().Cut(h.Net.Hosts[i], h.Net.Hosts[j]); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// Loss makes every node drop percent of its packets from and to the other
+// nodes (Options.Namespaces).
+func (h *Harness) Loss(percent int) {
+	h.t.Helper()
+	if err := h.network().Loss(percent); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// Heal ends every partition and loss (Options.Namespaces).
+func (h *Harness) Heal() {
+	h.t.Helper()
+	if err := h.network().Heal(); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+func (h *Harness) network() *netns.Network {
+	if h.Net == nil {
+		h.t.Fatal("clustertest: network faults need Options.Namespaces")
+	}
+	return h.Net
 }
 
 // Kill ends node i with SIGKILL (no shutdown) and waits for it.

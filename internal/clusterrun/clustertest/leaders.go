@@ -3,7 +3,7 @@ package clustertest
 import (
 	"context"
 	"fmt"
-	"hash/fnv"
+	"net/url"
 	"strings"
 	"time"
 
@@ -111,19 +111,29 @@ func (h *Harness) StreamPeers(via int) map[string][]string {
 	return peers
 }
 
-// WebhookOwner returns the index of the node that owns webhook endpoint id
-// while every node is a member: the node whose advertised actor address
-// scores highest under FNV-1a of the id then the address (the rendezvous
-// hash of cluster/members and protoactor's disthash).
+// WebhookOwner returns the index of the node that holds the shard of
+// webhook endpoint id, the node that sends its deliveries, as node 0 sees
+// it (GET /admin/v1/cluster?key=…), once the shard is held by the member
+// it prefers (so it stays there while the members do); it waits up to
+// 20 s for that.
 func (h *Harness) WebhookOwner(id string) int {
-	best, owner := uint32(0), -1
-	for i, n := range h.Layout.Nodes {
-		f := fnv.New32a()
-		_, _ = f.Write([]byte(id))
-		_, _ = f.Write([]byte(n.Advertise))
-		if s := f.Sum32(); owner < 0 || s > best {
-			best, owner = s, i
+	h.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		var st struct {
+			Key struct{ Holder, Preferred string } `json:"key"`
 		}
+		if err := h.AdminGet(0, "/admin/v1/cluster?key="+url.QueryEscape(id), &st); err != nil {
+			h.t.Fatal(err)
+		}
+		for i, n := range h.Layout.Nodes {
+			if n.Name == st.Key.Holder && st.Key.Holder == st.Key.Preferred {
+				return i
+			}
+		}
+		if time.Now().After(deadline) {
+			h.t.Fatalf("clustertest: no node holds the shard of webhook %s (holder %q)", id, st.Key.Holder)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
-	return owner
 }

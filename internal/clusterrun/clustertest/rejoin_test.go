@@ -19,7 +19,8 @@ import (
 // stored (filled and resting), node3 is stopped, removed from the
 // replicated streams with `orderengine admin remove-peer` run against
 // node1's admin API, its data folder is deleted, and a node with an empty
-// folder starts on node3's addresses under a new name. It rebuilds to the
+// folder starts on node3's addresses under a new name. It starts from a
+// peer's snapshot of its store (its log says so) and reaches the
 // orders and indexes of its peers: every order reads the same on every
 // node (the whole answer), every maker's order list and the pair's book
 // list the same rows; the key works on it, a resubmit of an old order is
@@ -64,6 +65,10 @@ func TestClusterEmptyDiskRejoin(t *testing.T) {
 
 	rejoin := replaceNode(t, h, bin, 2, "node3b")
 	t.Logf("node3b (empty folder, node3's addresses) ready %v after its start", time.Since(rejoin).Round(time.Millisecond))
+	// It started from a peer's snapshot of its store, not a replay.
+	if log, err := os.ReadFile(h.Nodes[2].Log); err != nil || !strings.Contains(string(log), "natsjs: snapshot received") {
+		t.Fatalf("node3b's log does not say it received a snapshot (%v)", err)
+	}
 
 	for hash := range orders {
 		sameOrder(t, h, key, hash)
