@@ -18,7 +18,6 @@ import (
 	"io"
 	"log/slog"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -135,12 +134,10 @@ type System struct {
 	opts    Options
 	prices  *market.OraclePricer // nil without a chain and an oracle
 	cluster *clusterJS           // nil on one node (cluster_jetstream.go)
-	// evaluated is the last block the pairs evaluated (pairsPublished).
-	evaluated atomic.Pointer[pair.BlockRef]
-	cancel    context.CancelFunc
-	running   sync.WaitGroup
-	closers   []func() error // in the order New made them; Close runs them backwards
-	once      sync.Once
+	cancel  context.CancelFunc
+	running sync.WaitGroup
+	closers []func() error // in the order New made them; Close runs them backwards
+	once    sync.Once
 }
 
 // New builds the engine from cfg: the store, the actors, the chain

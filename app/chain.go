@@ -207,7 +207,7 @@ func (s *System) buildPairs() {
 		}
 	}
 	opts := pair.Options{System: s.Actors, Store: s.Store, Chain: s.Chain, Orders: s.Orders, Registry: s.OrderActors, Log: s.Log,
-		Drive: s.driveGate(), Published: s.pairsPublished}
+		Drive: s.driveGate()}
 	if s.prices != nil {
 		opts.Prices = s.prices
 	}

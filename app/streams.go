@@ -24,7 +24,7 @@ import (
 const clusterResumeOverlap = 5 * time.Second
 
 // buildStreams makes the order stream and, with a keeper interface, the
-// keeper stream's feed (attached to the pairs by pairsPublished).
+// keeper stream's feed (which watches the pairs' executable set).
 func (s *System) buildStreams() {
 	overlap := time.Duration(0)
 	if s.Config.Cluster.Enabled {
@@ -43,23 +43,11 @@ func (s *System) buildStreams() {
 	s.KeeperFeed = keeper.NewFeed(opts)
 }
 
-// pairsPublished is the pairs' Published hook: each complete evaluation
-// is the block the order diagnostics are as of, and reaches the keeper
-// stream's feed (none before buildStreams made it).
-func (s *System) pairsPublished(ref pair.BlockRef) {
-	s.evaluated.Store(&ref)
-	if f := s.KeeperFeed; f != nil {
-		f.Published(ref)
-	}
-}
-
 // lastEvaluated returns the last block the pairs evaluated (ok false:
 // none yet).
 func (s *System) lastEvaluated() (pair.BlockRef, bool) {
-	if ref := s.evaluated.Load(); ref != nil {
-		return *ref, true
-	}
-	return pair.BlockRef{}, false
+	t := s.Pairs.LastTick()
+	return t.Block, t.Block != (pair.BlockRef{})
 }
 
 // buildAttempts makes the failed fill attempt watcher, an observer of the

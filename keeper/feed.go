@@ -1,6 +1,7 @@
 package keeper
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -10,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/RaduBerinde/btreemap"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/holiman/uint256"
@@ -23,13 +25,15 @@ import (
 // The keeper stream's source (GET /v1/keeper/stream, stream.go): the
 // executable set as a sequence of per-block changes.
 //
-// After each complete evaluation the pairs publish their executable set
-// (pair.Options.Published); the feed takes the orders whose maker holds
-// and has approved the fill amount at that block (read pinned to the
-// block's hash), and records what changed since the previous evaluated
-// block: the orders that became executable (or whose fill amount changed,
-// or that are announced again with a fresh route) and those that stopped
-// being executable, with the reason. It keeps the last
+// The feed follows the pairs' executable set from the changes each
+// evaluation reports (pair.Pairs.WatchExecutable), on its own goroutine:
+// the evaluating one only hands it the block and its changes. At each
+// evaluated block it takes, of that set, the orders whose maker holds and
+// has approved the fill amount at the block (read pinned to the block's
+// hash), and records what changed since the previous evaluated block: the
+// orders that became executable (or whose fill amount changed, or that
+// are announced again with a fresh route) and those that stopped being
+// executable, with the reason. It keeps the last
 // streams.keeperResumeBlocks records for the keepers that reconnect.
 //
 // Every node of a cluster runs its own feed from its own pairs: they
@@ -42,7 +46,7 @@ import (
 
 // FeedOptions configure a Feed.
 type FeedOptions struct {
-	// Pairs publish the executable set.
+	// Pairs hold the executable set and report its changes.
 	Pairs *pair.Pairs
 	// Service builds the fillOrder transaction of an order.
 	Service *Service
@@ -56,16 +60,19 @@ type FeedOptions struct {
 	Log     *slog.Logger
 }
 
-// Feed is the executable set's per-block changes. Published feeds it; Run
-// processes; Subscribe opens a keeper stream on it.
+// Feed is the executable set's per-block changes. NewFeed watches the
+// pairs; Run processes their evaluations; Subscribe opens a keeper stream
+// on it.
 type Feed struct {
 	opts FeedOptions
 	cfg  config.StreamsConfig
 	log  *slog.Logger
 
 	pendMu  sync.Mutex
-	pending *published
+	pending []*published // oldest first
 	signal  chan struct{}
+	// stopWatch ends the pairs' calls (nil without pairs).
+	stopWatch func()
 
 	// subs counts the open subscriptions: routes are built only while
 	// someone listens.
@@ -82,14 +89,18 @@ type Feed struct {
 	// started in an earlier one is sent a resync.
 	epoch uint64
 
-	// Only Run's goroutine uses these.
+	// Only Run's goroutine uses these (and NewFeed, before it runs).
+	// cand is the pairs' executable set as their reported changes left it.
+	cand   *btreemap.BTreeMap[common.Hash, pair.Executable]
 	byHash map[common.Hash]*feedEntry
 	funds  map[[2]common.Address]orders.Funding
 }
 
+// published is an evaluation as the pairs reported it: its block and the
+// changes of the executable set.
 type published struct {
-	ref  pair.BlockRef
-	list []pair.Executable
+	ref     pair.BlockRef
+	changes []pair.ExecutableChange
 }
 
 // feedEntry is an executable order as the stream announces it. Entries are
@@ -134,24 +145,31 @@ const (
 	ReasonConditionNotMet = "condition_not_met"
 )
 
-// NewFeed returns a feed; attach Published to the pairs and run Run.
+// NewFeed returns a feed that watches the pairs' executable set (from
+// their set as it is now); run Run.
 func NewFeed(opts FeedOptions) *Feed {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Feed{opts: opts, cfg: opts.Config.Resolved(), log: opts.Log.With("component", "keeper-stream"),
+	f := &Feed{opts: opts, cfg: opts.Config.Resolved(), log: opts.Log.With("component", "keeper-stream"),
 		signal: make(chan struct{}, 1), changed: make(chan struct{}),
+		cand:   btreemap.New[common.Hash, pair.Executable](16, cmpHash),
 		byHash: map[common.Hash]*feedEntry{}, funds: map[[2]common.Address]orders.Funding{}}
+	if opts.Pairs != nil {
+		f.stopWatch = opts.Pairs.WatchExecutable(f.evaluated)
+		opts.Pairs.EachExecutable("", common.Hash{}, func(x pair.Executable) bool {
+			f.cand.ReplaceOrInsert(x.Hash, x)
+			return true
+		})
+	}
+	return f
 }
 
-// Published is the pairs' hook (pair.Options.Published): it takes ref's
-// executable set and lets Run process it. When Run is still busy with an
-// earlier block, the newer one replaces it (evaluations coalesce the same
-// way).
-func (f *Feed) Published(ref pair.BlockRef) {
-	p := &published{ref: ref, list: f.opts.Pairs.Executable("")}
+// evaluated is the pairs' watcher: it queues an evaluation's block and
+// changes for Run.
+func (f *Feed) evaluated(ref pair.BlockRef, changes []pair.ExecutableChange) {
 	f.pendMu.Lock()
-	f.pending = p
+	f.pending = append(f.pending, &published{ref: ref, changes: changes})
 	f.pendMu.Unlock()
 	select {
 	case f.signal <- struct{}{}:
@@ -159,8 +177,14 @@ func (f *Feed) Published(ref pair.BlockRef) {
 	}
 }
 
-// Run processes the published sets until ctx ends.
+// Run processes the pairs' evaluations until ctx ends. When it is still
+// busy with a block as later ones are evaluated, their changes are applied
+// together and recorded as the last one's (evaluations coalesce the same
+// way).
 func (f *Feed) Run(ctx context.Context) {
+	if f.stopWatch != nil {
+		defer f.stopWatch()
+	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -168,11 +192,26 @@ func (f *Feed) Run(ctx context.Context) {
 		case <-f.signal:
 		}
 		f.pendMu.Lock()
-		p := f.pending
+		ps := f.pending
 		f.pending = nil
 		f.pendMu.Unlock()
-		if p != nil {
-			f.apply(ctx, p)
+		if len(ps) == 0 {
+			continue
+		}
+		for _, p := range ps {
+			f.follow(p.changes)
+		}
+		f.apply(ctx, ps[len(ps)-1].ref)
+	}
+}
+
+// follow applies changes of the pairs' executable set to cand.
+func (f *Feed) follow(changes []pair.ExecutableChange) {
+	for _, c := range changes {
+		if c.Delisted {
+			f.cand.Delete(c.Hash)
+		} else {
+			f.cand.ReplaceOrInsert(c.Hash, c.Executable)
 		}
 	}
 }
@@ -187,10 +226,14 @@ func (f *Feed) Head() pair.BlockRef {
 	return f.ring[len(f.ring)-1].ref
 }
 
-// apply records block p.ref: the funded part of its executable set against
-// the previous one.
-func (f *Feed) apply(ctx context.Context, p *published) {
-	covered := f.fund(ctx, p.ref, p.list)
+// apply records block ref: the funded part of the executable set (cand)
+// against the previous one.
+func (f *Feed) apply(ctx context.Context, ref pair.BlockRef) {
+	list := make([]pair.Executable, 0, f.cand.Len())
+	for _, x := range f.cand.Ascend(btreemap.Min[common.Hash](), btreemap.Max[common.Hash]()) {
+		list = append(list, x)
+	}
+	covered := f.fund(ctx, ref, list)
 	f.mu.Lock()
 	var prevBlock uint64
 	if n := len(f.ring); n > 0 {
@@ -198,16 +241,16 @@ func (f *Feed) apply(ctx context.Context, p *published) {
 	}
 	// A block at or below the last one: a reorg replaced blocks the
 	// subscriptions have seen.
-	reorg := len(f.ring) > 0 && p.ref.Number <= prevBlock
+	reorg := len(f.ring) > 0 && ref.Number <= prevBlock
 	if reorg {
 		prevBlock = 0
 	}
 	f.mu.Unlock()
-	blk := &feedBlock{ref: p.ref, prev: prevBlock}
-	next := make([]*feedEntry, 0, len(p.list))
-	nextBy := make(map[common.Hash]*feedEntry, len(p.list))
-	candidates := make(map[common.Hash]bool, len(p.list))
-	for _, x := range p.list {
+	blk := &feedBlock{ref: ref, prev: prevBlock}
+	next := make([]*feedEntry, 0, len(list))
+	nextBy := make(map[common.Hash]*feedEntry, len(list))
+	candidates := make(map[common.Hash]bool, len(list))
+	for _, x := range list {
 		candidates[x.Hash] = true
 		if !covered(x) {
 			continue
@@ -222,9 +265,9 @@ func (f *Feed) apply(ctx context.Context, p *published) {
 		next = append(next, e)
 		nextBy[x.Hash] = e
 	}
-	f.route(ctx, p.ref, blk, next, nextBy)
+	f.route(ctx, ref, blk, next, nextBy)
 	for _, e := range blk.changed {
-		f.render(e, p.ref.Number)
+		f.render(e, ref.Number)
 	}
 	for h, e := range f.byHash {
 		if nextBy[h] == nil {
@@ -455,6 +498,8 @@ func digest(set []*feedEntry) uint64 {
 	}
 	return h.Sum64()
 }
+
+func cmpHash(a, b common.Hash) int { return bytes.Compare(a[:], b[:]) }
 
 func hashLess(a, b common.Hash) bool {
 	for i := range a {

@@ -36,7 +36,7 @@ func TestFeedResyncsAfterAReorg(t *testing.T) {
 	f := NewFeed(FeedOptions{Config: config.StreamsConfig{KeeperResumeBlocks: 3}})
 	ctx := context.Background()
 	for n := uint64(10); n <= 12; n++ {
-		f.apply(ctx, &published{ref: ref(n, 'a')})
+		f.apply(ctx, ref(n, 'a'))
 	}
 	s, err := f.Subscribe(api.KeeperStreamRequest{})
 	if err != nil {
@@ -45,17 +45,17 @@ func TestFeedResyncsAfterAReorg(t *testing.T) {
 	if evs := next(t, s); len(evs) != 1 || evs[0].Name != EventSnapshot || blockOfID(t, evs[0].ID) != 12 {
 		t.Fatalf("first events %+v, want the snapshot at 12", evs)
 	}
-	f.apply(ctx, &published{ref: ref(13, 'a')})
+	f.apply(ctx, ref(13, 'a'))
 	if evs := next(t, s); len(evs) != 1 || evs[0].Name != EventBlock || blockOfID(t, evs[0].ID) != 13 {
 		t.Fatalf("then %+v, want block 13", evs)
 	}
 	resumable := "11-" + idDigest(t, f, 11)
 
-	f.apply(ctx, &published{ref: ref(13, 'b')}) // block 13 replaced
+	f.apply(ctx, ref(13, 'b')) // block 13 replaced
 	if evs := next(t, s); len(evs) != 1 || evs[0].Name != EventResync || blockOfID(t, evs[0].ID) != 13 {
 		t.Fatalf("after the reorg %+v, want a resync at 13", evs)
 	}
-	f.apply(ctx, &published{ref: ref(14, 'b')})
+	f.apply(ctx, ref(14, 'b'))
 	if evs := next(t, s); len(evs) != 1 || evs[0].Name != EventBlock || blockOfID(t, evs[0].ID) != 14 {
 		t.Fatalf("then %+v, want block 14", evs)
 	}
@@ -66,9 +66,9 @@ func TestFeedResyncsAfterAReorg(t *testing.T) {
 	if evs := next(t, old); evs[0].Name != EventResync {
 		t.Fatalf("an id of the replaced branch got %+v, want a resync", evs)
 	}
-	f.apply(ctx, &published{ref: ref(15, 'b')})
-	f.apply(ctx, &published{ref: ref(16, 'b')})
-	f.apply(ctx, &published{ref: ref(17, 'b')}) // the feed keeps 15–17
+	f.apply(ctx, ref(15, 'b'))
+	f.apply(ctx, ref(16, 'b'))
+	f.apply(ctx, ref(17, 'b')) // the feed keeps 15–17
 	for _, c := range []struct {
 		id    string
 		first string

@@ -161,9 +161,6 @@ func (p *Pairs) Evaluate(ctx context.Context, ref BlockRef) error {
 	p.mu.Lock()
 	p.exec = sets
 	p.mu.Unlock()
-	if p.opts.Published != nil && err == nil {
-		p.opts.Published(ref)
-	}
 	if len(p.ticks) > len(keys) { // forget the pairs that passivated
 		live := make(map[string]bool, len(keys))
 		for _, key := range keys {

@@ -49,11 +49,6 @@ type Options struct {
 	Drive  func() bool
 	Prices Prices
 	Log    *slog.Logger
-	// Published, when set, is told each complete evaluation once its
-	// executable set is published (the keeper stream diffs consecutive
-	// sets). It is called in the evaluating goroutine; it must return
-	// quickly.
-	Published func(ref BlockRef)
 }
 
 // Executable is an order a keeper may execute now.
