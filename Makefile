@@ -45,6 +45,7 @@ deps: $(GETH) chromium nftables
 	npm ci --prefix actors/webhook/testdata/stripe
 	npm ci --prefix docs/examples/ethers-order
 	npm ci --prefix docs/examples/viem-order
+	npm ci --prefix docs/examples/streams
 	npm ci --prefix tools/openapi-lint
 	npm ci --prefix tools/browser --no-audit --no-fund
 

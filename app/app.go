@@ -116,6 +116,12 @@ type System struct {
 	Projector *chainsync.Projector
 	Keeper    *keeper.Service
 	Runner    *keeper.Runner
+	// KeeperFeed is the keeper stream's source (nil without a keeper
+	// interface); OrderStream the order stream.
+	KeeperFeed  *keeper.Feed
+	OrderStream *orders.EventStream
+	// Attempts records the failed fill attempts (nil without a lifecycle).
+	Attempts *keeper.AttemptWatcher
 	// AccountAPI is the self-service account API; Platform the referral
 	// lists.
 	AccountAPI *accounts.Service
@@ -186,6 +192,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		return nil, err
 	}
 	s.buildAccounts()
+	s.buildStreams()
 	if err := s.buildHTTP(); err != nil {
 		return nil, err
 	}
@@ -221,6 +228,7 @@ func (s *System) openStore(ctx context.Context) error {
 	s.closeWith(func() error { s.Actors.Shutdown(); return nil })
 	s.Accounts = persistence.NewAccounts(store, s.Clock.Now)
 	s.Outbox = persistence.NewOutbox(store, s.Log, s.Clock.Now)
+	s.Outbox.LogKeep = s.Config.Streams.Resolved().OrderEventsPerAccount
 	s.Orders = persistence.NewOrders(store, s.Outbox, persistence.WithLinkedWallets(s.Accounts))
 	s.Chain = persistence.NewChain(store)
 	return nil
@@ -274,7 +282,10 @@ func (s *System) buildWebhooks() error {
 
 func (s *System) buildHTTP() error {
 	services := apihttp.Services{Market: s.Market, Webhooks: apihttp.NewWebhookService(s.Webhooks),
-		Accounts: s.AccountAPI, Platform: s.Platform}
+		Accounts: s.AccountAPI, Platform: s.Platform, OrderStream: s.OrderStream}
+	if s.KeeperFeed != nil {
+		services.KeeperStream = s.KeeperFeed
+	}
 	if s.Routing != nil {
 		services.Routing = apihttp.NewRoutingService(s.Routing.Service)
 	}
@@ -371,6 +382,13 @@ func (s *System) Start(ctx context.Context) error {
 		}()
 	}
 	run(s.runAccounts)
+	run(s.OrderStream.Run)
+	if s.KeeperFeed != nil {
+		run(s.KeeperFeed.Run)
+	}
+	if s.Attempts != nil {
+		run(s.Attempts.Run)
+	}
 	if s.Indexer != nil {
 		run(s.Indexer.Run)
 		run(s.Projector.Run)

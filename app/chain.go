@@ -180,7 +180,8 @@ func (s *System) buildOrders() error {
 		Orders: s.Orders, Chain: s.Chain, Registry: s.OrderActors, Pairs: s.Pairs, Makers: s.Makers,
 		Clock: s.Clock, Log: s.Log, Verifier: chain.NewVerifier(chain.NewRouterDomain(chainID, router), backend),
 		Fees: fees, Tokens: tokens, Balances: balances, FundedTTL: cfg.Orders.Resolved().FundedCacheTTL, Multicall: multicall,
-		Settle: s.orderSettle(),
+		Evaluated: s.lastEvaluated,
+		Settle:    s.orderSettle(),
 	})
 	if err != nil {
 		return fmt.Errorf("orders: %w", err)
@@ -253,11 +254,15 @@ func (s *System) buildLifecycle() error {
 	if drive := s.driveGate(); drive != nil {
 		s.Projector.DriveWhile(drive)
 	}
+	observers := []chainsync.Observer{s.Projector, pairsObserver(s.Pairs)}
+	if o := s.buildAttempts(router); o != nil {
+		observers = append(observers, o)
+	}
 	ix, err := chainsync.New(client, s.Store, s.Log, chainsync.Options{
 		Router: router, StartBlock: cfg.Chain.DeployBlock, Confirmations: cfg.Chain.Confirmations,
 		RecentBlocks: lc.RecentBlocks, MaxBlocksPerStep: lc.MaxBlocksPerStep, Poll: lc.IndexerPoll,
 		Sinks:     []chainsync.Sink{market.NewSink(s.Orders, s.prices, s.Log), platform.NewSink(s.Orders)},
-		Observers: []chainsync.Observer{s.Projector, pairsObserver(s.Pairs)},
+		Observers: observers,
 	})
 	if err != nil {
 		return err

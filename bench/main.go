@@ -31,6 +31,9 @@
 //	route         GET /v1/route against a running server
 //	webhooks      signed deliveries/s and enqueue-to-delivery latency to
 //	              100 endpoints on a local receiver
+//	streams       trigger-to-fill latency of the streaming keeper against the
+//	              polling one on the dev chain; memory per open keeper stream
+//	              and CPU per event at 1,000 streams
 //
 // Results are printed as one line per target and a ratio; docs/performance.md
 // records them with the machine they ran on.
@@ -68,6 +71,7 @@ func modes() map[string]mode {
 		"route":            {"GET /v1/route against a running server: rate, percentiles, answers by code", runRouteLoad},
 		"triggers":         {"open orders loaded through the journal: memory per open order, idle CPU, evaluation times of price moves", runTriggers},
 		"webhooks":         {"signed deliveries/s and enqueue-to-delivery latency, 100 endpoints, local receiver", runWebhooks},
+		"streams":          {"keeper stream vs polling: trigger-to-fill blocks and send latency; memory and CPU per event at 1,000 open streams", runStreams},
 	}
 }
 

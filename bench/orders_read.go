@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"time"
 )
 
 // runOrderRead is the order-read mode: it stores -n orders, then reads
@@ -37,14 +38,16 @@ func runOrderRead(ctx context.Context, out io.Writer, args []string) error {
 			return httpRequest(dst, t.addr, "GET", "/v1/config", nil)
 		})
 		cfgRate := report(out, fmt.Sprintf("round %d GET /v1/config", round), lc, cc, ec)
+		cpu0 := processCPU()
 		lo, co, eo := drive(ctx, t.addr, reads, f.conns, 0, func(i int, dst []byte) []byte {
 			return httpRequest(dst, t.addr, "GET", "/v1/orders/"+hashes[i%len(hashes)].Hex(), nil, "X-API-Key", t.key)
 		})
+		orderCPU := (processCPU() - cpu0) / time.Duration(reads)
 		orderRate := report(out, fmt.Sprintf("round %d GET /v1/orders/{hash}", round), lo, co, eo)
 		if cc["200"] != reads || co["200"] != reads { // a rate of errors compares nothing
 			return fmt.Errorf("round %d: config answered %v, orders %v", round, cc, co)
 		}
-		fmt.Fprintf(out, "round %d: order/config %.1f %% (target ≥ 50 %%)\n", round, 100*orderRate/cfgRate)
+		fmt.Fprintf(out, "round %d: order/config %.1f %% (target ≥ 50 %%); CPU per order read, server and harness: %v\n", round, 100*orderRate/cfgRate, orderCPU)
 	}
 	return nil
 }

@@ -27,6 +27,7 @@ type Config struct {
 	Orders    OrdersConfig    `json:"orders"`
 	Cluster   ClusterConfig   `json:"cluster"`
 	Accounts  AccountsConfig  `json:"accounts"`
+	Streams   StreamsConfig   `json:"streams"`
 }
 
 // Default returns the configuration of `make run`: the embedded dev chain,
@@ -46,5 +47,6 @@ func Default() Config {
 		Orders:    defaultOrders(),
 		Cluster:   defaultCluster(),
 		Accounts:  defaultAccounts(),
+		Streams:   defaultStreams(),
 	}
 }

@@ -70,6 +70,9 @@ func (s *Server) routeHandler(r *Route) fiber.Handler {
 			return r.raw(s, c)
 		}
 		in := input{c: c, caller: caller, srv: s}
+		if r.stream != nil {
+			return s.serveStream(c, r, &in, ri.keyID)
+		}
 		out, err := r.call(c.UserContext(), &s.services, &in)
 		if err != nil {
 			return err

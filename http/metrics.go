@@ -22,6 +22,7 @@ type metrics struct {
 	requests *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
 	errors   *prometheus.CounterVec
+	streams  *prometheus.GaugeVec
 	cache    sync.Map // metricKey → *observer
 	errCache sync.Map // errorKey → prometheus.Counter
 }
@@ -60,13 +61,17 @@ func newMetrics() *metrics {
 		Name: "orderengine_http_errors_total",
 		Help: "HTTP error answers by route template, method and error code (GET /v1/errors), e.g. the refusals of POST /v1/orders.",
 	}, []string{"route", "method", "code"})
+	m.streams = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "orderengine_http_streams_open",
+		Help: "Server-Sent Events streams open now, by route template.",
+	}, []string{"route"})
 	build := buildinfo.Get()
 	buildInfo := prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "orderengine_build_info",
 		Help: "The running build: always 1, labelled with its version, commit and Go release (as in GET /v1/config).",
 	}, []string{"version", "commit", "goversion"})
 	buildInfo.WithLabelValues(build.Version, build.Commit, build.GoVersion).Set(1)
-	m.reg.MustRegister(m.requests, m.latency, m.errors, buildInfo,
+	m.reg.MustRegister(m.requests, m.latency, m.errors, m.streams, buildInfo,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -144,3 +149,7 @@ func (c chainCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	gauge(descIndexerFailing, failing)
 }
+
+// streamOpened and streamClosed count the open streams of a route.
+func (m *metrics) streamOpened(route string) { m.streams.WithLabelValues(route).Inc() }
+func (m *metrics) streamClosed(route string) { m.streams.WithLabelValues(route).Dec() }

@@ -155,7 +155,7 @@ func operation(r Route) obj {
 	op := obj{"operationId": d.ID, "summary": d.Summary, "tags": []string{d.Tag}, "x-rate-limit-bucket": r.Access.BucketName()}
 	codes := append([]orderengine.Code{}, d.Errors...)
 	codes = append(codes, orderengine.CodeRateLimited, orderengine.CodePayloadTooLarge, orderengine.CodeInternal)
-	if r.call != nil {
+	if r.call != nil || r.stream != nil {
 		codes = append(codes, orderengine.CodeNotImplemented)
 	}
 	switch {
@@ -185,11 +185,15 @@ func operation(r Route) obj {
 		op["requestBody"] = obj{"required": true, "content": obj{"application/json": obj{"schema": ref(d.Request)}},
 			"description": "JSON. A Content-Type other than application/json (or an application/…+json type) is refused with 400 INVALID_REQUEST; without the header the body is read as JSON."}
 	}
+	media := "application/json"
+	if r.stream != nil {
+		media = "text/event-stream"
+	}
 	responses := obj{
 		strconv.Itoa(r.Status): obj{
 			"description": d.Summary,
 			"headers":     limitHeaders(),
-			"content":     obj{"application/json": obj{"schema": ref(d.Response)}},
+			"content":     obj{media: obj{"schema": ref(d.Response)}},
 		},
 		"default": errorResponse(nil),
 	}

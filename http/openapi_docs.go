@@ -83,6 +83,7 @@ var schemaDocs = map[string]string{
 	"SuccessResponse":     "The operation took effect (or had already, for an idempotent one).",
 	"StoredOrder":         "The signed order as stored, triggerAmountOut always present (derived when the submit omitted it).",
 	"OrderRecord":         "An order with its status and progress (docs/orders.md).",
+	"OrderDiagnostics":    "Why an open order waits: its condition and the market's distance from it, the maker's funding against the next fill, its deadline, its designated keeper and its last fill that reverted on chain, as of the last evaluated block (cached for that block).",
 	"OrderList":           "A page of orders, newest first.",
 	"Fill":                "One execution of an order on chain, as the indexer applied it. Amounts are raw units; fees are legs of tokenOut.",
 	"FillList":            "The fills of an order in chain order.",
@@ -107,6 +108,14 @@ var schemaDocs = map[string]string{
 
 	"ExecutableOrder": "An order whose trigger condition holds, with a fresh route and the fillOrder transaction that executes it.",
 	"ExecutableList":  "A page of executable orders in order-hash order.",
+
+	"LastEventID":         "The id of the last event a stream sent, as an EventSource sends it back when it reconnects.",
+	"KeeperStreamOrder":   "An executable order as the keeper stream announces it: the polling list's entry, with route and tx null until built, and not simulated from the keeper (simulate before sending).",
+	"KeeperStreamRemoval": "An order that stopped being executable, and why.",
+	"KeeperStreamSet":     "The data of a snapshot or resync event: every executable order the stream shows, at block.",
+	"KeeperStreamBlock":   "The data of a block event: what changed at block. Sent for every evaluated block, with empty lists when nothing changed for this stream.",
+	"KeeperStreamEvent":   "One event of GET /v1/keeper/stream as the fields of its text/event-stream frame, data shown as the JSON it carries.",
+	"OrderStreamEvent":    "One event of GET /v1/orders/stream as the fields of its text/event-stream frame: the event: line is the trigger, data is the webhook delivery body.",
 
 	"FeeLegs":           "The fee legs an order for this wallet and order type must sign: referrer and the triggered cell's referralPpm.",
 	"FeeAmounts":        "The fee legs of the served route in raw tokenOut.",

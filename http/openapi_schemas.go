@@ -168,7 +168,9 @@ func schemas() obj {
 			"revertName":  obj{"type": "string", "description": "The router's custom error name from a simulated execution, when there is one."},
 			"accountId":   str("The account whose API key submitted the order. Shown only to that account: another key reads the order, not who placed it."),
 			"createdAt":   obj{"type": "string", "format": "date-time"}, "updatedAt": obj{"type": "string", "format": "date-time"},
+			"diagnostics": refDesc("OrderDiagnostics", "GET /v1/orders/{hash} of an open order, once the engine evaluated a block: why it waits."),
 		}),
+		"OrderDiagnostics": diagnosticsSchema(),
 		"OrderList": object([]string{"orders", "nextCursor"}, obj{"orders": arrayOf(ref("OrderRecord")),
 			"nextCursor": obj{"type": []string{"string", "null"}, "description": "Cursor of the next page; null on the last. Every page but the last holds limit orders; orders submitted while a client pages never shift or repeat entries of later pages."}}),
 		"Fill": object([]string{"txHash", "blockNumber", "logIndex", "amountIn", "amountOut", "protocolFee", "referralFee", "keeperFee", "keeper", "timestamp"}, obj{
@@ -271,6 +273,9 @@ func schemas() obj {
 		}),
 		"ExecutableList": object([]string{"orders", "nextCursor"}, obj{"orders": arrayOf(ref("ExecutableOrder")),
 			"nextCursor": obj{"type": []string{"string", "null"}, "description": "Cursor of the next page; null at the end. One request examines at most 16 × limit listed orders and routes and simulates at most 4 × limit of them, so a page may hold fewer than limit orders (even none) and still have a nextCursor: follow it, and start over when it is null."}}),
+	}
+	for name, schema := range streamSchemas(all["ExecutableOrder"].(obj)) {
+		all[name] = schema
 	}
 	for name, schema := range routingSchemas() {
 		all[name] = schema

@@ -38,6 +38,7 @@ func TestOpenAPIDocumentCoversSpec(t *testing.T) {
 		{"GET", "/v1/account/keys"}, {"POST", "/v1/account/keys"}, {"POST", "/v1/account/keys/{id}/disable"},
 		{"POST", "/v1/account/keys/{id}/reissue"}, {"POST", "/v1/account/tier-application"},
 		{"GET", "/v1/platform/fee-accruals"}, {"GET", "/v1/platform/referees"},
+		{"GET", "/v1/keeper/stream"}, {"GET", "/v1/orders/stream"},
 	}
 	keyless := map[string]bool{"/v1/errors": true, "/v1/config": true, "/v1/openapi.json": true, "/healthz": true, "/readyz": true,
 		"/v1/auth/nonce": true, "/v1/auth/signin": true, "/v1/auth/signout": true}
@@ -62,8 +63,8 @@ func TestOpenAPIDocumentCoversSpec(t *testing.T) {
 			t.Errorf("%s %s documents 429: %v (only the health probes are never rate limited)", w[0], w[1], op.Responses.Status(429) != nil)
 		}
 	}
-	if n := len(doc.Paths.Map()); n != 36 {
-		t.Errorf("%d paths described, want 36 (update this test with the table)", n)
+	if n := len(doc.Paths.Map()); n != 38 {
+		t.Errorf("%d paths described, want 38 (update this test with the table)", n)
 	}
 	schemes := doc.Components.SecuritySchemes
 	if s := schemes["ApiKeyHeader"]; s == nil || s.Value.In != "header" || s.Value.Name != "X-API-Key" {

@@ -69,6 +69,10 @@ type Route struct {
 	ParsesBody bool
 	Doc        OpDoc
 	call       callFunc
+	// stream opens the Server-Sent Events stream of a stream route
+	// (sse.go): its answer is text/event-stream, Response names the
+	// schema of one event.
+	stream streamFunc
 	// raw serves built-in keyless endpoints from prebuilt bytes.
 	raw func(s *Server, c *fiber.Ctx) error
 }
@@ -177,8 +181,8 @@ func publicRoutes() []Route {
 				Params: []ParamDoc{q("wallet", "Address", "Maker wallet.", false), q("status", "OrderStatus", "Order status.", false),
 					q("orderType", "OrderType", "Order type.", false), pLimit, pCursor},
 				Errors: errsBadInput}},
-		{Method: "GET", Path: "/v1/orders/:hash", Access: ReadBucket, Status: 200, call: callGetOrder,
-			Doc: OpDoc{ID: "getOrder", Tag: "orders", Summary: "One order with its status. In a cluster a node answers 404 only when the order's stream holds no such order (asked of its leader when the node's own store lacks it), else 503 NO_QUORUM when it cannot tell.", Response: "OrderRecord",
+		{Method: "GET", Path: "/v1/orders/:hash", Access: ReadBucket, Auth: AuthKeyOrSession, Status: 200, call: callGetOrder,
+			Doc: OpDoc{ID: "getOrder", Tag: "orders", Summary: "One order with its status, and why an open order waits. In a cluster a node answers 404 only when the order's stream holds no such order (asked of its leader when the node's own store lacks it), else 503 NO_QUORUM when it cannot tell.", Response: "OrderRecord",
 				Params: []ParamDoc{pHash}, Errors: []orderengine.Code{orderengine.CodeInvalidRequest, orderengine.CodeNotFound, orderengine.CodeNoQuorum}}},
 		{Method: "DELETE", Path: "/v1/orders/:hash", Access: OrderBucket, Status: 200, JSONBody: true, call: callCancel,
 			Doc: OpDoc{ID: "cancelOrder", Tag: "orders", Summary: "Cancel a pending order off-chain with the maker's signature.", Request: "CancelOrderRequest", Response: "SuccessResponse",
@@ -237,5 +241,5 @@ func publicRoutes() []Route {
 					q("pair", "Pair", "Only this pair: <tokenIn address>-<tokenOut address>, lowercase or checksummed; a malformed pair or the same token twice is INVALID_REQUEST.", false), pLimit, pCursor},
 				Errors: errsBadInput}},
 	}
-	return append(routes, accountRoutes()...)
+	return append(append(streamRoutes(), routes...), accountRoutes()...)
 }

@@ -82,6 +82,7 @@ type Server struct {
 	errorsJSON []byte
 	openapi    []byte
 	pages      map[string]*page
+	streams    *openStreams
 	ridPrefix  string
 	ridSeq     atomic.Uint64
 	proxies    proxies
@@ -122,6 +123,7 @@ func New(eng Engine, opts Options) (*Server, error) {
 		ridPrefix:     hex.EncodeToString(prefix[:]) + "-",
 		serveErrs:     make(chan error, 2),
 		services:      opts.Services,
+		streams:       newOpenStreams(eng.Config.Streams.Resolved().MaxPerKey, eng.Config.Streams.Resolved().Heartbeat),
 		config:        buildConfigJSON(eng.Config.Chain, eng.Config.Limits),
 		chainStatus:   opts.ChainStatus,
 		ready:         opts.Ready,
@@ -130,6 +132,11 @@ func New(eng Engine, opts Options) (*Server, error) {
 		backup:        opts.Backup,
 		storeBackupFn: opts.StoreBackup,
 		restore:       opts.Restore,
+	}
+	for _, r := range s.routes {
+		if r.stream != nil {
+			s.metrics.streams.WithLabelValues(r.Path) // exported at 0 before the first stream
+		}
 	}
 	for _, c := range append([]prometheus.Collector{eng.Store.Collector(), chainCollector{s}}, opts.Collectors...) {
 		if err := s.metrics.reg.Register(c); err != nil {
@@ -317,6 +324,13 @@ func (s *Server) newPublicApp() *fiber.App {
 	for i := range s.routes {
 		r := &s.routes[i]
 		app.Add(r.Method, r.Path, s.routeHandler(r))
+		if r.stream != nil {
+			// /v1/orders/stream must not fall through to /v1/orders/:hash
+			// for the methods it does not serve: 405 as on any path.
+			for _, m := range []string{fiber.MethodPost, fiber.MethodPut, fiber.MethodPatch, fiber.MethodDelete, fiber.MethodHead, fiber.MethodOptions} {
+				app.Add(m, r.Path, func(*fiber.Ctx) error { return fiber.ErrMethodNotAllowed })
+			}
+		}
 	}
 	// Add, not Get: Get would also serve HEAD, which is not described.
 	app.Add(fiber.MethodGet, "/healthz", s.probe("/healthz", func(c *fiber.Ctx) error {
@@ -379,6 +393,9 @@ func addrOf(mu *sync.Mutex, ln *net.Listener) string {
 	return (*ln).Addr().String()
 }
 
+// OpenStreams reports the Server-Sent Events streams open now.
+func (s *Server) OpenStreams() int { return s.streams.open() }
+
 // Drain makes GET /readyz answer 503 while the listeners stay open (the
 // start of a shutdown with http.shutdownDelay); Shutdown drains too.
 func (s *Server) Drain() { s.draining.Store(true) }
@@ -387,6 +404,7 @@ func (s *Server) Drain() { s.draining.Store(true) }
 // in-flight requests to finish. It does not close the engine.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.draining.Store(true)
+	s.streams.closeAll() // a stream would hold its connection until ctx ends
 	errPub := s.app.ShutdownWithContext(ctx)
 	errAdm := s.admin.ShutdownWithContext(ctx)
 	return errors.Join(errPub, errAdm)

@@ -29,6 +29,9 @@ type Services struct {
 	Keeper   KeeperService
 	Accounts AccountService
 	Platform PlatformService
+	// KeeperStream and OrderStream open the Server-Sent Events streams.
+	KeeperStream KeeperStreamService
+	OrderStream  OrderStreamService
 }
 
 // RoutingService serves quotes, routes, preflight checks, spot prices and
@@ -83,6 +86,18 @@ type WebhookService interface {
 // KeeperService lists orders a keeper can execute now (keeper.Service).
 type KeeperService interface {
 	Executable(ctx context.Context, req api.KeeperExecutableRequest) (*keeper.ExecutableList, error)
+}
+
+// KeeperStreamService opens keeper streams of the executable set
+// (keeper.Feed): GET /v1/keeper/stream.
+type KeeperStreamService interface {
+	Subscribe(req api.KeeperStreamRequest) (api.Stream, error)
+}
+
+// OrderStreamService opens streams of an account's order events
+// (orders.EventStream): GET /v1/orders/stream.
+type OrderStreamService interface {
+	Subscribe(ctx context.Context, caller api.Caller, req api.OrderStreamRequest) (api.Stream, error)
 }
 
 // AccountService is the self-service account API (accounts.Service):

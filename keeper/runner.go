@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -151,6 +152,11 @@ type Runner struct {
 	// runs its keeper. Run skips its steps while it reports false, and a
 	// step sends nothing more once it turns false. Nil: always.
 	Drive func() bool
+	// Follow, when set before Run, is the keeper stream Run acts on: at
+	// each block it announces, Run executes the stream's set
+	// (StepStream); while the stream is down, Run polls the source. Run
+	// runs it and stops it with ctx.
+	Follow *Follower
 
 	client Client
 	key    *ecdsa.PrivateKey
@@ -170,6 +176,8 @@ type Runner struct {
 	// next is the nonce after the keeper's last sent transaction, sent at
 	// block nextAt: see sender.
 	next, nextAt uint64
+	// stale counts the items of the last executeAll that would revert.
+	stale int
 }
 
 // sender is what the transactions of one step share, read from the node
@@ -203,6 +211,13 @@ func (r *Runner) Address() common.Address { return r.addr }
 // down) is logged and retried at the next poll, or after the API's
 // Retry-After when it asks for longer.
 func (r *Runner) Run(ctx context.Context, poll time.Duration) {
+	var wake <-chan struct{}
+	if r.Follow != nil {
+		var wg sync.WaitGroup
+		defer wg.Wait()
+		wg.Go(func() { r.Follow.Run(ctx) })
+		wake = r.Follow.Wake()
+	}
 	t := time.NewTimer(0)
 	defer t.Stop()
 	for {
@@ -210,13 +225,19 @@ func (r *Runner) Run(ctx context.Context, poll time.Duration) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+		case <-wake:
+			t.Stop()
 		}
 		start, wait := time.Now(), poll
 		if !r.driving() {
 			t.Reset(poll)
 			continue
 		}
-		if _, err := r.Step(ctx); err != nil && ctx.Err() == nil {
+		step := r.Step
+		if r.Follow != nil && r.Follow.Connected() {
+			step = r.StepStream
+		}
+		if _, err := step(ctx); err != nil && ctx.Err() == nil {
 			wait = retryWait(err, poll)
 			r.log.Warn("keeper step failed", "err", err, "retryIn", wait)
 		}
@@ -262,6 +283,33 @@ func (r *Runner) Step(ctx context.Context) ([]*types.Transaction, error) {
 		return nil, err
 	}
 	r.cursor = next
+	return r.executeAll(ctx, head, items), nil
+}
+
+// StepStream executes the orders of the keeper stream's set (Follow) that
+// were not sent in the last resendAfter blocks, each simulated first. The
+// stream's transactions are built once for every keeper, so one may no
+// longer execute (its route went stale as the pools moved): when one does
+// not simulate, the step also takes a page of the polling list, whose
+// routes are fresh. It returns the transactions sent.
+func (r *Runner) StepStream(ctx context.Context) ([]*types.Transaction, error) {
+	head, err := nodeCall(r, ctx, r.client.BlockNumber)
+	if err != nil {
+		return nil, err
+	}
+	r.stale = 0
+	sent := r.executeAll(ctx, head, r.Follow.Items())
+	if r.stale == 0 {
+		return sent, nil
+	}
+	more, err := r.Step(ctx)
+	return append(sent, more...), err
+}
+
+// executeAll sends a transaction for each item whose simulation succeeds,
+// unless it was sent in the last resendAfter blocks; it counts the items
+// that would revert in r.stale.
+func (r *Runner) executeAll(ctx context.Context, head uint64, items []Item) []*types.Transaction {
 	for h, at := range r.sent { // entries that no longer hold anything back
 		if head >= at+resendAfter {
 			delete(r.sent, h)
@@ -284,6 +332,7 @@ func (r *Runner) Step(ctx context.Context) ([]*types.Transaction, error) {
 			level := slog.LevelWarn
 			if errors.Is(err, errWouldRevert) {
 				level = slog.LevelDebug
+				r.stale++
 			}
 			r.log.Log(ctx, level, "not executing", "order", it.OrderHash, "err", err, "revert", RevertName(err))
 			continue
@@ -291,7 +340,7 @@ func (r *Runner) Step(ctx context.Context) ([]*types.Transaction, error) {
 		r.sent[it.OrderHash] = head
 		out = append(out, tx)
 	}
-	return out, nil
+	return out
 }
 
 // Sweep steps through the whole list once, from its first page to its

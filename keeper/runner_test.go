@@ -116,7 +116,7 @@ func TestRunnerNumbersTheTransactionsOfAStep(t *testing.T) {
 	var hashes []common.Hash
 	for i := range 3 {
 		o, sig, h := e.LimitOrder(int64(i+1)*1_000_000, uint64(30+i))
-		items = append(items, Item{OrderHash: h.Hex(), Tx: TxData{To: e.D.Router.Hex(), Data: hexutil.Encode(e.FillData(o, sig, int64(i+1)*1_000_000))}})
+		items = append(items, Item{Listing: Listing{OrderHash: h.Hex()}, Tx: TxData{To: e.D.Router.Hex(), Data: hexutil.Encode(e.FillData(o, sig, int64(i+1)*1_000_000))}})
 		hashes = append(hashes, h)
 	}
 	src := func(context.Context, common.Address, string) ([]Item, string, error) { return items, "", nil }
@@ -133,7 +133,7 @@ func TestRunnerNumbersTheTransactionsOfAStep(t *testing.T) {
 	// A step before the block is mined continues the count (the node
 	// still answers the latest block's nonce).
 	o, sig, h := e.LimitOrder(4_000_000, 40)
-	items = []Item{{OrderHash: h.Hex(), Tx: TxData{To: e.D.Router.Hex(), Data: hexutil.Encode(e.FillData(o, sig, 4_000_000))}}}
+	items = []Item{{Listing: Listing{OrderHash: h.Hex()}, Tx: TxData{To: e.D.Router.Hex(), Data: hexutil.Encode(e.FillData(o, sig, 4_000_000))}}}
 	hashes = append(hashes, h)
 	more, err := r.Step(context.Background())
 	if err != nil || len(more) != 1 || more[0].Nonce() != sent[2].Nonce()+1 {
@@ -149,7 +149,7 @@ func TestRunnerNumbersTheTransactionsOfAStep(t *testing.T) {
 	// Once the block is mined the node's count has caught up: the next
 	// step's nonce follows, no gap, no reuse.
 	o, sig, h = e.LimitOrder(5_000_000, 41)
-	items = []Item{{OrderHash: h.Hex(), Tx: TxData{To: e.D.Router.Hex(), Data: hexutil.Encode(e.FillData(o, sig, 5_000_000))}}}
+	items = []Item{{Listing: Listing{OrderHash: h.Hex()}, Tx: TxData{To: e.D.Router.Hex(), Data: hexutil.Encode(e.FillData(o, sig, 5_000_000))}}}
 	next, err := r.Step(context.Background())
 	if err != nil || len(next) != 1 || next[0].Nonce() != sent[3].Nonce()+1 {
 		t.Fatalf("next step sent %d (%v)", len(next), err)
@@ -164,7 +164,7 @@ func TestRunnerSendsOnlyWhileDriving(t *testing.T) {
 	var items []Item
 	for i := range 3 {
 		o, sig, h := e.LimitOrder(int64(i+1)*1_000_000, uint64(50+i))
-		items = append(items, Item{OrderHash: h.Hex(), Tx: TxData{To: e.D.Router.Hex(), Data: hexutil.Encode(e.FillData(o, sig, int64(i+1)*1_000_000))}})
+		items = append(items, Item{Listing: Listing{OrderHash: h.Hex()}, Tx: TxData{To: e.D.Router.Hex(), Data: hexutil.Encode(e.FillData(o, sig, int64(i+1)*1_000_000))}})
 	}
 	var listed atomic.Int64
 	src := func(context.Context, common.Address, string) ([]Item, string, error) {

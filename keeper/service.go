@@ -79,21 +79,42 @@ type ExecutableList struct {
 	NextCursor *string `json:"nextCursor"`
 }
 
-// Item is one executable order.
+// Listing is what the polling list and the keeper stream both say of an
+// executable order: the order and its signature, the amount of this
+// execution, the oracle price and the block.
+type Listing struct {
+	OrderHash   string      `json:"orderHash"`
+	OrderType   string      `json:"orderType"`
+	Pair        string      `json:"pair"`
+	Order       chain.Order `json:"order"`
+	Signature   string      `json:"signature"`
+	FillIn      string      `json:"fillIn"`
+	OraclePrice *string     `json:"oraclePrice"`
+	Block       uint64      `json:"block"`
+}
+
+// listing is rec's Listing for execution x, announced at block.
+func listing(rec *persistence.OrderRecord, x pair.Executable, block uint64) Listing {
+	l := Listing{
+		OrderHash: rec.Hash.Hex(), OrderType: rec.Class.String(), Order: rec.Order, Signature: hexutil.Encode(rec.Signature),
+		Pair:   chain.Checksum(rec.Order.TokenIn) + "-" + chain.Checksum(rec.Order.TokenOut),
+		FillIn: x.FillIn.String(), Block: block,
+	}
+	if x.Price != nil {
+		p := x.Price.String()
+		l.OraclePrice = &p
+	}
+	return l
+}
+
+// Item is one executable order of the polling list.
 type Item struct {
-	OrderHash         string      `json:"orderHash"`
-	OrderType         string      `json:"orderType"`
-	Pair              string      `json:"pair"`
-	Order             chain.Order `json:"order"`
-	Signature         string      `json:"signature"`
-	FillIn            string      `json:"fillIn"`
-	OraclePrice       *string     `json:"oraclePrice"`
-	Block             uint64      `json:"block"`
-	Route             RouteCalls  `json:"route"`
-	MinAmountOut      string      `json:"minAmountOut"`
-	ExpectedAmountOut string      `json:"expectedAmountOut"`
-	ExpectedKeeperFee string      `json:"expectedKeeperFee"`
-	Tx                TxData      `json:"tx"`
+	Listing
+	Route             RouteCalls `json:"route"`
+	MinAmountOut      string     `json:"minAmountOut"`
+	ExpectedAmountOut string     `json:"expectedAmountOut"`
+	ExpectedKeeperFee string     `json:"expectedKeeperFee"`
+	Tx                TxData     `json:"tx"`
 }
 
 // RouteCalls are the executor calls of the fresh route.
@@ -130,32 +151,13 @@ func (s *Service) Executable(ctx context.Context, req api.KeeperExecutableReques
 	if limit <= 0 {
 		limit = 100
 	}
-	var keeper common.Address
-	if req.Keeper != "" {
-		k, err := chain.ParseAddress("keeper", req.Keeper)
-		if err != nil {
-			return nil, err
-		}
-		keeper = k
+	keeper, err := parseKeeper(req.Keeper)
+	if err != nil {
+		return nil, err
 	}
-	pairKey := ""
-	if req.Pair != "" {
-		a, b, ok := strings.Cut(req.Pair, "-")
-		if !ok {
-			return nil, orderengine.Errorf(orderengine.CodeInvalidRequest, "pairKey must be <tokenIn address>-<tokenOut address>")
-		}
-		in, err := chain.ParseAddress("pairKey tokenIn", a)
-		if err != nil {
-			return nil, err
-		}
-		out, err := chain.ParseAddress("pairKey tokenOut", b)
-		if err != nil {
-			return nil, err
-		}
-		if in == out {
-			return nil, orderengine.Errorf(orderengine.CodeInvalidRequest, "pairKey tokenOut must differ from tokenIn")
-		}
-		pairKey = in.Hex() + "-" + out.Hex()
+	pairKey, err := parsePair(req.Pair)
+	if err != nil {
+		return nil, err
 	}
 	var after common.Hash
 	if req.Cursor != "" {
@@ -217,6 +219,45 @@ func (s *Service) Executable(ctx context.Context, req api.KeeperExecutableReques
 	return &out, nil
 }
 
+// parseKeeper parses the keeper parameter ("": none, the zero address).
+func parseKeeper(v string) (common.Address, error) {
+	if v == "" {
+		return common.Address{}, nil
+	}
+	return chain.ParseAddress("keeper", v)
+}
+
+// parsePair parses the pair parameter into the pairs' key (checksummed
+// "<tokenIn>-<tokenOut>"; "" for every pair).
+func parsePair(v string) (string, error) {
+	if v == "" {
+		return "", nil
+	}
+	a, b, ok := strings.Cut(v, "-")
+	if !ok {
+		return "", orderengine.Errorf(orderengine.CodeInvalidRequest, "pairKey must be <tokenIn address>-<tokenOut address>")
+	}
+	in, err := chain.ParseAddress("pairKey tokenIn", a)
+	if err != nil {
+		return "", err
+	}
+	out, err := chain.ParseAddress("pairKey tokenOut", b)
+	if err != nil {
+		return "", err
+	}
+	if in == out {
+		return "", orderengine.Errorf(orderengine.CodeInvalidRequest, "pairKey tokenOut must differ from tokenIn")
+	}
+	return in.Hex() + "-" + out.Hex(), nil
+}
+
+// visible reports whether an order designated to allowedSender (zero: to
+// any keeper) is shown to keeper (zero: a caller that named none, who is
+// not shown designated orders).
+func visible(allowedSender [10]byte, keeper common.Address) bool {
+	return allowedSender == ([10]byte{}) || (keeper != (common.Address{}) && allowedSender == chain.SenderLow80(keeper))
+}
+
 // walkBudget is how many listed orders one request examines for a page of
 // limit entries, and routeBudget how many of them it routes and simulates.
 func walkBudget(limit int) int  { return 16 * limit }
@@ -235,48 +276,58 @@ func isHash(s string) bool {
 // the order is not executable by this keeper now (designated to another
 // keeper, no route, or simulation reverts), routed whether a route was
 // built for it.
-func (s *Service) item(ctx context.Context, x pair.Executable, rec *persistence.OrderRecord, keeper common.Address) (it Item, ok, routed bool) {
-	so, tr, sig := signed(rec)
-	if tr.AllowedSender != ([10]byte{}) && tr.AllowedSender != chain.SenderLow80(keeper) {
+func (s *Service) item(ctx context.Context, x pair.Executable, rec *persistence.OrderRecord, keeper common.Address) (_ Item, ok, routed bool) {
+	if !visible(rec.Traits().AllowedSender, keeper) {
 		return Item{}, false, false
 	}
+	f, ok := s.buildFill(ctx, x, rec)
+	if !ok || !s.simulate(ctx, x, keeper, f.data) {
+		return Item{}, false, true
+	}
+	return Item{
+		Listing: listing(rec, x, x.Block), Route: f.route,
+		MinAmountOut: f.minOut, ExpectedAmountOut: f.expectedOut, ExpectedKeeperFee: f.keeperFee,
+		Tx: TxData{To: s.opts.RouterAddr.Hex(), Data: hexutil.Encode(f.data), Value: "0"},
+	}, true, true
+}
+
+// fill is a fillOrder transaction built for an executable order: the fresh
+// route's calls and amounts and the call data.
+type fill struct {
+	route                          RouteCalls
+	minOut, expectedOut, keeperFee string
+	data                           []byte
+}
+
+// buildFill builds a fresh route for x's fill amount and packs fillOrder
+// with it (no simulation); ok is false when there is no route.
+func (s *Service) buildFill(ctx context.Context, x pair.Executable, rec *persistence.OrderRecord) (fill, bool) {
+	so, tr, sig := signed(rec)
 	slip := int64(tr.SlippagePpm)
 	rt, err := s.opts.Routes.Route(ctx, routing.RouteParams{
 		TokenIn: rec.Order.TokenIn.Hex(), TokenOut: rec.Order.TokenOut.Hex(), AmountIn: x.FillIn.String(), SlippagePpm: &slip,
 		DirectSwap: "0", Wallet: rec.Order.Maker.Hex(), Referrer: rec.Order.Referrer.Hex(), OrderType: rec.Class.String(),
 	})
 	if err != nil {
-		return Item{}, false, true
+		return fill{}, false
 	}
 	calls := make([]servicerouter.Call, len(rt.Route.Targets))
 	for i := range calls {
 		data, err := hexutil.Decode(rt.Route.Calldatas[i])
 		if err != nil {
-			return Item{}, false, true
+			return fill{}, false
 		}
 		calls[i] = servicerouter.Call{Target: common.HexToAddress(rt.Route.Targets[i]), Data: data}
 	}
 	minOut, ok := new(big.Int).SetString(rt.Route.MinAmountOut, 10)
 	if !ok {
-		return Item{}, false, true
+		return fill{}, false
 	}
-	data := s.router.PackFillOrder(so, sig, x.FillIn, calls, minOut)
-	if !s.simulate(ctx, x, keeper, data) {
-		return Item{}, false, true
-	}
-	it = Item{
-		OrderHash: rec.Hash.Hex(), OrderType: rec.Class.String(), Order: rec.Order, Signature: hexutil.Encode(rec.Signature),
-		Pair:   chain.Checksum(rec.Order.TokenIn) + "-" + chain.Checksum(rec.Order.TokenOut),
-		FillIn: x.FillIn.String(), Block: x.Block,
-		Route:        RouteCalls{Family: rt.Route.Family, Targets: rt.Route.Targets, Calldatas: rt.Route.Calldatas},
-		MinAmountOut: minOut.String(), ExpectedAmountOut: rt.AmountOut, ExpectedKeeperFee: rt.Fees.Keeper,
-		Tx: TxData{To: s.opts.RouterAddr.Hex(), Data: hexutil.Encode(data), Value: "0"},
-	}
-	if x.Price != nil {
-		p := x.Price.String()
-		it.OraclePrice = &p
-	}
-	return it, true, true
+	return fill{
+		route:  RouteCalls{Family: rt.Route.Family, Targets: rt.Route.Targets, Calldatas: rt.Route.Calldatas},
+		minOut: minOut.String(), expectedOut: rt.AmountOut, keeperFee: rt.Fees.Keeper,
+		data: s.router.PackFillOrder(so, sig, x.FillIn, calls, minOut),
+	}, true
 }
 
 // SimulationSender is the sender a list without keeper simulates fillOrder

@@ -172,7 +172,7 @@ func TestRunnerSimulatesBeforeSending(t *testing.T) {
 	badSig := append([]byte(nil), sig...)
 	badSig[10] ^= 0xff
 	bad := hexutil.Encode(e.FillData(o, badSig, 1_000_000))
-	items := []Item{{OrderHash: "0xbad", Tx: TxData{To: e.D.Router.Hex(), Data: bad}}}
+	items := []Item{{Listing: Listing{OrderHash: "0xbad"}, Tx: TxData{To: e.D.Router.Hex(), Data: bad}}}
 	src := func(context.Context, common.Address, string) ([]Item, string, error) { return items, "", nil }
 	logs := &syncbuf.Buffer{}
 	r := NewRunner(e.Client.(Client), e.Keeper.Key, src, slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
@@ -192,7 +192,7 @@ func TestRunnerSimulatesBeforeSending(t *testing.T) {
 	if out := logs.String(); !strings.Contains(out, "level=DEBUG msg=\"not executing\"") || !strings.Contains(out, "order=0xbad") || !strings.Contains(out, "revert=BadSignature") {
 		t.Fatalf("the reverting order's log line:\n%s", out)
 	}
-	items = append(items, Item{OrderHash: "0xgood", Tx: TxData{To: e.D.Router.Hex(), Data: good}})
+	items = append(items, Item{Listing: Listing{OrderHash: "0xgood"}, Tx: TxData{To: e.D.Router.Hex(), Data: good}})
 	sent, err := r.Step(context.Background())
 	if err != nil || len(sent) != 1 {
 		t.Fatalf("sent %d (%v)", len(sent), err)

@@ -36,6 +36,7 @@ func (s *Service) Get(ctx context.Context, caller api.Caller, hash string) (api.
 			v.Funded = &funded
 		}
 	}
+	v.Diagnostics = s.diagnostics(ctx, rec)
 	out, err := appendOrderJSON(make([]byte, 0, 1024), rec, v)
 	if err != nil {
 		return nil, err

@@ -19,6 +19,8 @@ type orderView struct {
 	Funded *bool
 	// Account shows accountId (to the account that submitted the order).
 	Account bool
+	// Diagnostics, when set, is an open order's diagnostics JSON.
+	Diagnostics []byte
 }
 
 // appendOrderJSON appends rec as the API's order object.
@@ -105,6 +107,10 @@ func appendOrderJSON(b []byte, rec *persistence.OrderRecord, v orderView) ([]byt
 	if v.Funded != nil {
 		b = append(b, `,"funded":`...)
 		b = jsonw.Bool(b, *v.Funded)
+	}
+	if v.Diagnostics != nil {
+		b = append(b, `,"diagnostics":`...)
+		b = append(b, v.Diagnostics...)
 	}
 	return append(b, '}'), nil
 }

@@ -72,6 +72,10 @@ type Deps struct {
 	// Multicall is the chain's multicall contract (zero: none); with it,
 	// Prefetch reads many makers' balances and allowances in one call.
 	Multicall common.Address
+	// Evaluated returns the last block the pairs evaluated (ok false:
+	// none yet): the block an open order's diagnostics are as of (nil: no
+	// diagnostics).
+	Evaluated func() (ref pair.BlockRef, ok bool)
 	// Settle, in a cluster, is asked before a read or a cancel answers
 	// that an order does not exist: it brings this node's store up to the
 	// quorum's state of the order (found: the order exists), or fails
@@ -90,6 +94,7 @@ type Service struct {
 	reg     *order.Registry
 	parsers fastjson.ParserPool
 	funded  *fundedCache
+	diag    diagCache
 }
 
 // New builds the service.

@@ -27,6 +27,10 @@ import "bytes"
 //	e/      e/<accountID>/<seq uint64 BE>         OutboxEvent, JSON: the event outbox (outbox.go);
 //	                                              written in the producer's batch, deleted by
 //	                                              the webhook fan-out once handed on
+//	n/      n/<accountID>/<seq uint64 BE>         <appended at, unix ns BE8><OutboxEvent JSON>: the
+//	                                              event log of the order stream (eventlog.go),
+//	                                              same batch and seq as the outbox row; trimmed
+//	                                              by count per account and by age
 //	w/      w/n/<endpointID>                      WebhookEndpoint, JSON (webhook_store.go)
 //	        w/a/<accountID>/<endpointID>          empty: index of an account's endpoints
 //	        w/d/<endpointID>/<at ns BE>/<eventID> WebhookDelivery, codec 1 (webhook_codec.go):
@@ -67,6 +71,8 @@ import "bytes"
 //	d/      d/<log name>/<closedAt ns BE 8><hash 32>  uint64 BE: the message of a replicated order
 //	                                              log that closed the order, until the log's
 //	                                              compaction removed its subject (orders_apply.go)
+//	u/      u/<orderHash 32>                      FailedAttempt, JSON: the last fillOrder of the
+//	                                              order that reverted on chain (attempts.go)
 //
 // To add a record kind: pick an unused prefix, add a row to the table above
 // and an entry to Prefixes (TestPrefixesDisjoint checks that no prefix is a
@@ -109,6 +115,7 @@ var Prefixes = [...]struct {
 	{prefixKeyHash, "API key hash to key id", false},
 	{prefixAccountKey, "account to key id index", false},
 	{prefixOutbox, "event outbox per account", false},
+	{eventLogPrefix, "event log per account (order stream)", false},
 	{prefixWebhook, "webhook endpoints, deliveries, their indexes, event bodies and idempotent creates", false},
 	{prefixChain, "chain indexer cursor, blocks, undo, applied logs, per-order chain state", true},
 	{prefixFill, "fills by order hash", true},
@@ -126,6 +133,7 @@ var Prefixes = [...]struct {
 	{prefixOrderLog, "positions of the replicated order logs applied (cluster)", true},
 	{prefixSharedLog, "positions of the replicated shared-records log applied (cluster)", false},
 	{prefixClosed, "closed orders due for the compaction of their replicated log (cluster)", true},
+	{prefixAttempt, "the last failed fill attempt per order", true},
 }
 
 func schemaKey() []byte { return []byte(prefixMeta + "schema") }

@@ -161,6 +161,11 @@ type OutboxRow struct {
 // concurrent use. There is one Outbox per Store (the Engine holds it), and
 // one consumer of its change notifications (the webhook fan-out).
 type Outbox struct {
+	// LogKeep is how many events of each account the event log keeps
+	// (eventlog.go); zero means DefaultLogKeep. Set it before the first
+	// event.
+	LogKeep int
+
 	store *Store
 	log   *slog.Logger
 	now   func() time.Time
@@ -171,6 +176,9 @@ type Outbox struct {
 	// last took them; signal holds one token while it is not empty.
 	changed map[string]struct{}
 	signal  chan struct{}
+	// watchers are the event log's readers waiting for an account's next
+	// event (LogWatch).
+	watchers map[string]chan struct{}
 }
 
 type outboxAccount struct {
@@ -194,7 +202,7 @@ func NewOutbox(store *Store, log *slog.Logger, now func() time.Time) *Outbox {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Outbox{store: store, log: log, now: now, accounts: make(map[string]*outboxAccount),
-		changed: make(map[string]struct{}), signal: make(chan struct{}, 1)}
+		changed: make(map[string]struct{}), signal: make(chan struct{}, 1), watchers: make(map[string]chan struct{})}
 }
 
 // Changed returns the channel that holds a token while some account has
@@ -298,6 +306,10 @@ func (o *Outbox) stage(w writer, accountID string, events []OutboxEvent) (*stage
 			return nil, fmt.Errorf("persistence: outbox stage: %w", err)
 		}
 	}
+	if err := o.stageLog(w, st, at); err != nil {
+		o.settle(st, false)
+		return nil, err
+	}
 	return st, nil
 }
 
@@ -319,6 +331,7 @@ func (o *Outbox) settle(st *stagedEvents, durable bool) {
 		}
 	}
 	o.changed[st.accountID] = struct{}{}
+	o.wakeLocked(st.accountID)
 	o.mu.Unlock()
 	select {
 	case o.signal <- struct{}{}:
@@ -344,6 +357,12 @@ func (o *Outbox) accountLocked(accountID string) (*outboxAccount, error) {
 	if err := it.Close(); err != nil {
 		return nil, fmt.Errorf("persistence: outbox iter: %w", err)
 	}
+	// Never below a logged event: the event log shares the seqs.
+	logged, err := o.lastLogSeq(accountID)
+	if err != nil {
+		return nil, err
+	}
+	a.next = max(a.next, logged)
 	o.accounts[accountID] = a
 	return a, nil
 }

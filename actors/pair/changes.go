@@ -23,14 +23,15 @@ type watchers struct {
 	fns  map[int]func(BlockRef, []ExecutableChange)
 }
 
-// WatchExecutable calls fn after every evaluation that changed the
-// executable set, with the block and the changes of every pair since its
-// previous evaluation, by pair and then by order hash, once the pairs'
-// sets hold them (before the evaluation's transitions are sent). fn runs
-// on the evaluating goroutine: it must not block, nor modify the changes.
-// A watcher that reads the whole set (EachExecutable) after registering
-// and applies the changes it is then given follows the set; a change may
-// repeat what the read already saw. stop ends the calls.
+// WatchExecutable calls fn after every evaluation, with the block and the
+// changes of the executable set (none when it did not change): those of
+// every pair since its previous evaluation, by pair and then by order
+// hash, once the pairs' sets hold them (before the evaluation's
+// transitions are sent). fn runs on the evaluating goroutine: it must not
+// block, nor modify the changes (it may keep them). A watcher that reads
+// the whole set (EachExecutable) after registering and applies the
+// changes it is then given follows the set; a change may repeat what the
+// read already saw. stop ends the calls.
 func (p *Pairs) WatchExecutable(fn func(block BlockRef, changes []ExecutableChange)) (stop func()) {
 	w := &p.watch
 	w.mu.Lock()
@@ -50,16 +51,14 @@ func (p *Pairs) WatchExecutable(fn func(block BlockRef, changes []ExecutableChan
 	}
 }
 
-// report gives the watchers an evaluation's changes, pair by pair.
+// report gives the watchers an evaluation's changes, pair by pair (none:
+// the block, which a stream of the set follows too).
 func (p *Pairs) report(ref BlockRef, decisions []*Decision) {
 	var all []ExecutableChange
 	for _, d := range decisions {
 		if d != nil {
 			all = append(all, d.Changes...)
 		}
-	}
-	if len(all) == 0 {
-		return
 	}
 	slices.SortStableFunc(all, func(a, b ExecutableChange) int { return cmp.Compare(a.Pair, b.Pair) })
 	w := &p.watch

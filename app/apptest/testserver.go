@@ -16,6 +16,7 @@ import (
 	"io"
 	"log/slog"
 	nethttp "net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -30,6 +31,7 @@ import (
 	"github.com/orderengine/orderengine/app"
 	apihttp "github.com/orderengine/orderengine/http"
 	"github.com/orderengine/orderengine/internal/clock"
+	"github.com/orderengine/orderengine/internal/sse"
 )
 
 // Option adjusts a test server.
@@ -322,6 +324,15 @@ func (s *Server) Do(method, path string, body []byte, header map[string]string) 
 	return resp
 }
 
+// CheckEvent fails the test unless ev, an event of the stream at path
+// (GET), matches the OpenAPI document's event schema of that stream.
+func (s *Server) CheckEvent(path string, ev sse.Event) {
+	s.t.Helper()
+	if err := s.check.CheckEvent(s.URL+path, ev); err != nil {
+		s.t.Errorf("GET %s: event %s (id %s) does not match the OpenAPI document: %v\ndata: %.400s", path, ev.Name, ev.ID, err, ev.Data)
+	}
+}
+
 // Admin sends a request to the admin API with the admin token.
 func (s *Server) Admin(method, path string, body any) *Response {
 	s.t.Helper()
@@ -363,6 +374,11 @@ func (s *Server) send(req *nethttp.Request) *Response {
 		s.t.Fatalf("%s %s: %v", req.Method, req.URL, err)
 	}
 	defer func() { _ = resp.Body.Close() }()
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), eventStream) {
+		// A stream does not end: what it sends at once (its retry:
+		// line), then the connection is closed.
+		return &Response{Status: resp.StatusCode, Header: resp.Header, Body: streamPreface(resp.Body)}
+	}
 	data, err := io.ReadAll(resp.Body)
 	if err != nil {
 		s.t.Fatalf("%s %s: read body: %v", req.Method, req.URL, err)
@@ -378,4 +394,28 @@ func (s *Server) For(t testing.TB) *Server {
 	c := *s
 	c.t, c.closed = t, true
 	return &c
+}
+
+// streamPreface reads a stream's first lines, up to its first blank line
+// (at most 64 KiB, within 10 s).
+func streamPreface(body io.Reader) []byte {
+	out := make(chan []byte, 1)
+	go func() {
+		var buf []byte
+		chunk := make([]byte, 4096)
+		for len(buf) < 64<<10 && !bytes.Contains(buf, []byte("\n\n")) {
+			n, err := body.Read(chunk)
+			buf = append(buf, chunk[:n]...)
+			if err != nil {
+				break
+			}
+		}
+		out <- buf
+	}()
+	select {
+	case b := <-out:
+		return b
+	case <-time.After(10 * time.Second):
+		return nil
+	}
 }

@@ -8,12 +8,16 @@ import (
 	"io"
 	nethttp "net/http"
 	"net/url"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/legacy"
+
+	"github.com/orderengine/orderengine/internal/sse"
 )
 
 // Validator checks responses against the server's OpenAPI document with
@@ -103,6 +107,9 @@ func (v *Validator) Check(req *nethttp.Request, status int, header nethttp.Heade
 		}
 		return doc.Components.Schemas["Error"].Value.VisitJSON(value, openapi3.EnableJSONSchema2020())
 	}
+	if mt, _, _ := strings.Cut(header.Get("Content-Type"), ";"); strings.TrimSpace(mt) == eventStream {
+		return checkEventStream(route.Operation, status, body)
+	}
 	in := &openapi3filter.ResponseValidationInput{
 		RequestValidationInput: &openapi3filter.RequestValidationInput{Request: r, PathParams: params, Route: route},
 		Status:                 status,
@@ -111,4 +118,62 @@ func (v *Validator) Check(req *nethttp.Request, status int, header nethttp.Heade
 		Options:                &openapi3filter.Options{IncludeResponseStatus: true},
 	}
 	return openapi3filter.ValidateResponse(context.Background(), in)
+}
+
+// eventStream is the media type of the Server-Sent Events streams.
+const eventStream = "text/event-stream"
+
+// CheckEvent validates one event of the stream at url (GET) against the
+// event schema of its operation's 200 answer.
+func (v *Validator) CheckEvent(url string, ev sse.Event) error {
+	v.mu.Lock()
+	router := v.router
+	v.mu.Unlock()
+	req, err := nethttp.NewRequest(nethttp.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	route, _, err := router.FindRoute(req)
+	if err != nil {
+		return err
+	}
+	var data any
+	if err := json.Unmarshal(ev.Data, &data); err != nil {
+		return fmt.Errorf("event %s: data is not JSON: %w", ev.Name, err)
+	}
+	media := route.Operation.Responses.Status(200).Value.Content.Get(eventStream)
+	if media == nil {
+		return fmt.Errorf("GET %s declares no text/event-stream answer", url)
+	}
+	return media.Schema.Value.VisitJSON(map[string]any{"id": ev.ID, "event": ev.Name, "data": data}, openapi3.EnableJSONSchema2020())
+}
+
+// checkEventStream validates a stream's answer: the operation declares a
+// text/event-stream answer for status, and each event of body, as the
+// object {id, event, data} with data parsed as JSON, matches its schema
+// (the event schemas of http/openapi_streams.go).
+func checkEventStream(op *openapi3.Operation, status int, body []byte) error {
+	resp := op.Responses.Status(status)
+	if resp == nil || resp.Value.Content.Get(eventStream) == nil {
+		return fmt.Errorf("%d text/event-stream is not a declared answer of %s", status, op.OperationID)
+	}
+	schema := resp.Value.Content.Get(eventStream).Schema
+	r := sse.NewReader(bytes.NewReader(body))
+	for n := 1; ; n++ {
+		ev, err := r.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		var data any
+		if err := json.Unmarshal(ev.Data, &data); err != nil {
+			return fmt.Errorf("event %d (%s): data is not JSON: %w", n, ev.Name, err)
+		}
+		frame := map[string]any{"id": ev.ID, "event": ev.Name, "data": data}
+		if err := schema.Value.VisitJSON(frame, openapi3.EnableJSONSchema2020()); err != nil {
+			return fmt.Errorf("event %d (%s, id %s): %w", n, ev.Name, strconv.Quote(ev.ID), err)
+		}
+	}
 }

@@ -108,8 +108,14 @@ func (c *chainCluster) approve(key *ecdsa.PrivateKey, token common.Address) {
 // posts it to node i.
 func (c *chainCluster) submit(i int, salt uint64) common.Hash {
 	c.t.Helper()
+	return c.submitTraits(i, salt, chain.Traits{SlippagePpm: 50_000})
+}
+
+// submitTraits is submit with the order's traits.
+func (c *chainCluster) submitTraits(i int, salt uint64, tr chain.Traits) common.Hash {
+	c.t.Helper()
 	ppm := config.Default().Routing.FeePolicy[config.KindLimit][config.ClassMajor].ReferralPpm
-	traits, _ := chain.EncodeTraits(chain.Traits{SlippagePpm: 50_000})
+	traits, _ := chain.EncodeTraits(tr)
 	o := chain.Order{Maker: c.maker.Address, Receiver: c.maker.Address, TokenIn: c.weth, TokenOut: c.usdc,
 		Referrer: c.vault, ReferralFeePpm: ppm, MakerTraits: traits}
 	o.Salt.SetUint64(salt)

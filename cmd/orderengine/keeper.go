@@ -16,9 +16,11 @@ import (
 	"github.com/orderengine/orderengine/keeper"
 )
 
-// keeperCommand is the reference keeper: it polls GET /v1/keeper/executable
-// and executes the listed orders with its own key, simulating each
-// transaction first and never sending one the simulation says reverts.
+// keeperCommand is the reference keeper: it follows GET /v1/keeper/stream
+// (polling GET /v1/keeper/executable while the stream is down, or always
+// with --stream=false) and executes the listed orders with its own key,
+// simulating each transaction first and never sending one the simulation
+// says reverts.
 func keeperCommand() command {
 	return command{summary: "run the reference keeper (--rpc-url, --key-file, --api-url, --api-key)", run: runKeeper}
 }
@@ -33,6 +35,7 @@ func runKeeper(ctx context.Context, env *cliEnv, args []string) error {
 	poll := fs.Duration("poll", 500*time.Millisecond, "polling period of the executable list")
 	once := fs.Bool("once", false, "execute every page of what is listed now, then exit")
 	rpcTimeout := fs.Duration("rpc-timeout", keeper.DefaultCallTimeout, "deadline of each call to the node")
+	stream := fs.Bool("stream", true, "follow the keeper stream (GET /v1/keeper/stream) and act at each block; poll while it is down")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -57,7 +60,10 @@ func runKeeper(ctx context.Context, env *cliEnv, args []string) error {
 	log := slog.New(slog.NewTextHandler(env.stderr, nil))
 	r := keeper.NewRunner(client, key, keeper.HTTPSource(*apiURL, *apiKey, nil), log)
 	r.CallTimeout = *rpcTimeout
-	log.Info("keeper started", "address", r.Address(), "api", *apiURL, "rpc", devchain.RedactURL(*rpcURL))
+	if *stream && !*once {
+		r.Follow = keeper.NewFollower(*apiURL, *apiKey, r.Address(), nil, log)
+	}
+	log.Info("keeper started", "address", r.Address(), "api", *apiURL, "rpc", devchain.RedactURL(*rpcURL), "stream", r.Follow != nil)
 	if *once {
 		sent, err := r.Sweep(ctx)
 		fmt.Fprintf(env.stdout, "sent %d transactions\n", len(sent))

@@ -154,7 +154,8 @@ func everyKeyedOperationNeedsAKey(t *testing.T, tg *Target) {
 
 // specBuckets is specification section 8's table, plus the operations it
 // does not name: /api/spot in the read bucket (contract.md section 9), the
-// webhook management and the keeper list in the read bucket (this
+// webhook management, the keeper list and the streams (once per
+// connection) in the read bucket (this
 // server's choice, declared per operation as x-rate-limit-bucket), and the
 // health probes in none. GET /metrics is on the admin listener
 // (http.metricsOnAdmin, the default), so not among the operations.
@@ -166,6 +167,7 @@ var specBuckets = map[string]string{
 	"GET /v1/tokens": "read", "GET /api/spot": "read",
 	"POST /v1/webhooks": "read", "GET /v1/webhooks": "read", "GET /v1/webhooks/{id}": "read", "DELETE /v1/webhooks/{id}": "read",
 	"POST /v1/webhooks/{id}/test": "read", "GET /v1/webhooks/{id}/deliveries": "read", "GET /v1/keeper/executable": "read",
+	"GET /v1/keeper/stream": "read", "GET /v1/orders/stream": "read",
 	"POST /v1/webhooks/{id}/deliveries/{deliveryId}/resend": "read", "POST /v1/webhooks/{id}/rotate-secret": "read",
 	"GET /v1/errors": "address", "GET /v1/config": "address", "GET /v1/openapi.json": "address", "GET /healthz": "none", "GET /readyz": "none",
 	"GET /v1/auth/nonce": "address", "POST /v1/auth/signin": "address", "POST /v1/auth/signout": "address",

@@ -59,6 +59,12 @@ type flowsSeen struct {
 	Platform struct {
 		Totals, Accruals, Referees []map[string]string
 	}
+	Orders struct {
+		Waiting                  []string
+		Diagnostics, AfterCancel string
+		CancelStatus             int
+		Event                    map[string]string
+	}
 	WebhookDeleted bool
 	AfterSignOut   int
 }
@@ -79,13 +85,16 @@ type deliveryRow struct {
 // event and sees it delivered in the log (the receiver got it, signed with
 // the secret shown), resends it, rotates the secret (the next delivery is
 // signed by both), reads the fee accrual of the filled order to the wei
-// and its referee, deletes the webhook and signs out. Every view is
+// and its referee, reads why a pending order of the linked wallet waits
+// (its diagnostics) and sees its cancel arrive live from the order stream,
+// deletes the webhook and signs out. Every view is
 // audited at 1280 px and 390 px.
 func TestDashboardFlows(t *testing.T) {
 	env := newChainEnv(t)
 	keys := []*ecdsa.PrivateKey{newKey(t), newKey(t), newKey(t)}
 	referrer := crypto.PubkeyToAddress(keys[1].PublicKey)
 	fill := env.referredFill(referrer)
+	waitingOrder := env.unfundedOrder(keys[1])
 	rc := newReceiver(t)
 
 	hexKeys := make([]string, len(keys))
@@ -93,14 +102,15 @@ func TestDashboardFlows(t *testing.T) {
 		hexKeys[i] = "0x" + hex.EncodeToString(crypto.FromECDSA(k))
 	}
 	r := runBrowser(t, plan{BaseURL: env.srv.URL, Scenarios: []string{"flows"}, WalletKeys: hexKeys, ChainID: env.dev.ChainID(),
-		Extra: map[string]any{"adminURL": env.srv.AdminURL, "adminToken": env.srv.AdminToken, "receiverURL": rc.url + "/hook"}})
+		Extra: map[string]any{"adminURL": env.srv.AdminURL, "adminToken": env.srv.AdminToken, "receiverURL": rc.url + "/hook",
+			"waitingOrder": waitingOrder.Hex()}})
 	var seen flowsSeen
 	s := r.scenarioOr(t, "flows", &seen, func() { t.Logf("the page showed, at step %s:\n%s", seen.LastStep, seen.FailedView) })
 	if seen.LastStep != "done" {
 		t.Fatalf("the flows stopped at %s", seen.LastStep)
 	}
-	if len(s.Audits) != 12 {
-		t.Errorf("%d page states audited, want 12 (6 page states at 2 widths)", len(s.Audits))
+	if len(s.Audits) != 14 {
+		t.Errorf("%d page states audited, want 14 (7 page states at 2 widths)", len(s.Audits))
 	}
 	checkSignIn(t, env, keys[0], seen)
 	checkKeys(t, seen)
@@ -116,6 +126,7 @@ func TestDashboardFlows(t *testing.T) {
 	}
 	checkWebhook(t, rc, seen)
 	checkPlatform(t, fill, referrer, seen)
+	checkOrders(t, waitingOrder, seen)
 	if !seen.WebhookDeleted || seen.AfterSignOut != 401 {
 		t.Errorf("webhook deleted %v; GET /v1/account after sign-out answered %d, want 401", seen.WebhookDeleted, seen.AfterSignOut)
 	}
@@ -214,6 +225,56 @@ func checkPlatform(t *testing.T, fill referredFill, referrer common.Address, see
 	if len(p.Referees) != 1 || p.Referees[0]["Wallet"] != fill.maker.Hex() || p.Referees[0]["Orders"] != "1" {
 		t.Errorf("referees shown %v, want the maker %s with 1 order", p.Referees, fill.maker.Hex())
 	}
+}
+
+func checkOrders(t *testing.T, h common.Hash, seen flowsSeen) {
+	t.Helper()
+	o := seen.Orders
+	// The linked wallet holds nothing: its limit order (below the market)
+	// waits for the balance and the allowance.
+	if !slices.Equal(o.Waiting, []string{"balance", "allowance"}) || !strings.Contains(o.Diagnostics, "short") {
+		t.Errorf("the pending order's diagnostics: waiting for %v\n%s", o.Waiting, o.Diagnostics)
+	}
+	if o.CancelStatus != 200 || o.Event["Event"] != "order.cancelled" || o.Event["Order"] != h.Hex() {
+		t.Errorf("cancel answered %d; the live list's newest event %v, want the order.cancelled of %s", o.CancelStatus, o.Event, h.Hex())
+	}
+	if !strings.Contains(o.AfterCancel, "closed") {
+		t.Errorf("after the cancel the order shows %q", o.AfterCancel)
+	}
+}
+
+// unfundedOrder has key sign a limit order (USDC for WETH, below the
+// market, unfunded: key holds nothing) and submits it with the test key.
+func (e *chainEnv) unfundedOrder(key *ecdsa.PrivateKey) common.Hash {
+	e.t.Helper()
+	maker := crypto.PubkeyToAddress(key.PublicKey)
+	usdc, weth := e.token("USDC"), e.token("WETH")
+	router, vault := common.HexToAddress(e.cfg.Chain.Router), common.HexToAddress(e.cfg.Chain.FeeVault)
+	ppm := e.cfg.Routing.FeePolicy[config.KindLimit][config.ClassMajor].ReferralPpm
+	traits, err := chain.EncodeTraits(chain.Traits{Nonce: 2, SlippagePpm: 50_000})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	o := chain.Order{Maker: maker, Receiver: maker, TokenIn: usdc, TokenOut: weth, Referrer: vault, ReferralFeePpm: ppm, MakerTraits: traits}
+	o.Salt.SetUint64(uint64(time.Now().UnixNano()))
+	o.AmountIn.SetUint64(25_000_000)
+	o.TriggerPrice.SetUint64(new(big.Int).Quo(big.NewInt(1e18), big.NewInt(4000)).Uint64())
+	o.TriggerAmountOut, _ = chain.DeriveTriggerAmountOut(&o.AmountIn, &o.TriggerPrice, 6)
+	hash := chain.OrderHash(chain.NewRouterDomain(e.dev.ChainID(), router), &o)
+	sig, err := crypto.Sign(hash[:], key)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	sig[64] += 27
+	body, _ := json.Marshal(map[string]any{"orderType": "limit", "signature": "0x" + hex.EncodeToString(sig), "orderHash": hash.Hex(),
+		"order": map[string]any{"salt": "0x" + hex.EncodeToString(o.Salt.Bytes()), "maker": maker.Hex(), "receiver": maker.Hex(),
+			"tokenIn": usdc.Hex(), "tokenOut": weth.Hex(), "amountIn": o.AmountIn.Dec(), "triggerPrice": o.TriggerPrice.Dec(),
+			"makerTraits": traits.Dec(), "referrer": vault.Hex(), "referralFeePpm": ppm}})
+	if r := e.srv.Do("POST", "/v1/orders", body, map[string]string{"X-API-Key": e.srv.APIKey}); r.Status != 201 {
+		e.t.Fatalf("submit the unfunded order: %d %s", r.Status, r.Body)
+	}
+	e.dev.Commit() // a block evaluated with the order in it
+	return hash
 }
 
 // chainEnv is the embedded dev chain (manual mining) behind the real

@@ -55,6 +55,12 @@ export class TestWallet {
     await this.page.evaluate((a) => window.__walletEmit && window.__walletEmit('accountsChanged', [a]), this.address);
   }
 
+  /** signTypedData signs EIP-712 typed data with account i, outside the
+   * page: what the person's wallet does for an order cancel. */
+  signTypedData(i, domain, types, value) {
+    return this.accounts[i].signTypedData(domain, types, value);
+  }
+
   async handle(method, params) {
     this.log.push({ method, params: method === 'personal_sign' ? [decode(params[0]), params[1]] : params });
     try {

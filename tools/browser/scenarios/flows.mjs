@@ -5,7 +5,8 @@
 // unlink a third), register a webhook to a local receiver, send a test
 // event and see it in the delivery log, resend it, rotate the secret, see
 // the referral fee accrual of an order the Go test had filled on the dev
-// chain, delete the webhook, sign out. Each view is audited at 1280 px
+// chain, read why a pending order of the linked wallet waits and follow
+// its cancel live, delete the webhook, sign out. Each view is audited at 1280 px
 // (light) and 390 px (dark).
 
 import { audit, newContext, openPage, viewportShot } from '../lib/page.mjs';
@@ -39,7 +40,7 @@ export async function run({ browser, plan, outDir, audits, observations: obs }) 
   };
 
   const flow = { page, wallet, plan, obs, both };
-  const steps = { signIn, keys, builder, wallets, webhooks, platform, deleteWebhook, signOut };
+  const steps = { signIn, keys, builder, wallets, webhooks, platform, orders, deleteWebhook, signOut };
   for (const [name, fn] of Object.entries(steps)) await step(name, () => fn(flow));
   obs.apiErrors = page.apiErrors;
   obs.lastStep = 'done';
@@ -174,6 +175,35 @@ async function platform({ page, obs, both }) {
     referees: await rowsOf(page, '#referee-list'),
   };
   await both('platform');
+}
+
+// orders looks up a pending order of the linked wallet and reads why it
+// waits, then has its maker cancel it (an OrderCancel the linked wallet
+// signs, sent from Node with the account's key): the order.cancelled
+// event appears in the live list, and the order shows closed.
+async function orders({ page, wallet, plan, obs, both }) {
+  await nav(page, 'Orders');
+  await page.locator('#order-stream-status', { hasText: 'Following' }).waitFor();
+  const hash = plan.extra.waitingOrder;
+  await page.getByLabel('Order hash').fill(hash);
+  await page.getByRole('button', { name: 'Show order' }).click();
+  await page.waitForSelector('#order-waiting li');
+  obs.orders = {
+    waiting: await page.locator('#order-waiting li').evaluateAll((els) => els.map((e) => e.dataset.reason)),
+    diagnostics: await page.locator('#order-diagnostics').innerText(),
+  };
+  await both('orders');
+  const cfg = await (await fetch(plan.baseURL + '/v1/config')).json();
+  const signature = await wallet.signTypedData(1, cfg.domain, { OrderCancel: [{ name: 'orderHash', type: 'bytes32' }] }, { orderHash: hash });
+  const r = await fetch(`${plan.baseURL}/v1/orders/${hash}`, {
+    method: 'DELETE', headers: { 'X-API-Key': obs.keys.secretA2, 'Content-Type': 'application/json' }, body: JSON.stringify({ signature }),
+  });
+  obs.orders.cancelStatus = r.status;
+  await page.locator('#order-event-list tbody tr', { hasText: 'order.cancelled' }).waitFor();
+  obs.orders.event = (await rowsOf(page, '#order-event-list'))[0];
+  await page.getByRole('button', { name: `Show order ${hash}` }).click();
+  await page.locator('#order-summary', { hasText: 'cancelled' }).waitFor();
+  obs.orders.afterCancel = await page.locator('#order-diagnostics').innerText();
 }
 
 // deleteWebhook deletes the endpoint.

@@ -1,11 +1,12 @@
 // The developer dashboard at /: sign-in with the wallet when there is no
 // session, else the account's views, one per fragment (#account, #keys,
-// #wallets, #webhooks, #platform).
+// #wallets, #webhooks, #orders, #platform).
 
 import { h, replace } from '../lib/dom.js';
 import { api, errorText, onUnauthorized, setCsrfToken } from './api.js';
 import { accountView } from './account.js';
 import { keysView } from './keys.js';
+import { ordersView, stopOrdersView } from './orders.js';
 import { platformView } from './platform.js';
 import { signInView } from './signin.js';
 import { walletsView } from './wallets.js';
@@ -18,6 +19,7 @@ const views = [
   { id: 'keys', label: 'API keys', render: () => keysView() },
   { id: 'wallets', label: 'Wallets', render: (s) => walletsView(s, refresh) },
   { id: 'webhooks', label: 'Webhooks', render: () => webhooksView(webhookEvents()) },
+  { id: 'orders', label: 'Orders', render: () => ordersView() },
   { id: 'platform', label: 'Platform', render: (s) => platformView(s) },
 ];
 
@@ -51,11 +53,13 @@ function render() {
     else a.removeAttribute('aria-current');
   }
   replace(el('flash'));
+  stopOrdersView(); // the order stream lives as long as its view
   replace(el('view'), view.render(state));
   document.title = `${view.label} · orderengine dashboard`;
 }
 
 function showSignIn(notice) {
+  stopOrdersView();
   state.account = null;
   setCsrfToken('');
   el('sections').hidden = true;

@@ -1,0 +1,511 @@
+package keeper
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"hash/fnv"
+	"log/slog"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/RaduBerinde/btreemap"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/holiman/uint256"
+
+	"github.com/orderengine/orderengine/actors/pair"
+	"github.com/orderengine/orderengine/config"
+	"github.com/orderengine/orderengine/orders"
+	"github.com/orderengine/orderengine/persistence"
+)
+
+// The keeper stream's source (GET /v1/keeper/stream, stream.go): the
+// executable set as a sequence of per-block changes.
+//
+// The feed follows the pairs' executable set from the changes each
+// evaluation reports (pair.Pairs.WatchExecutable), on its own goroutine:
+// the evaluating one only hands it the block and its changes. At each
+// evaluated block it takes, of that set, the orders whose maker holds and
+// has approved the fill amount at the block (read pinned to the block's
+// hash), and records what changed since the previous evaluated block: the
+// orders that became executable (or whose fill amount changed, or that
+// are announced again with a fresh route) and those that stopped being
+// executable, with the reason. It keeps the last
+// streams.keeperResumeBlocks records for the keepers that reconnect.
+//
+// Every node of a cluster runs its own feed from its own pairs: they
+// decide from the shared chain and the replicated orders, so the nodes'
+// sets agree, and an event's id, the block number and a digest of the set
+// after the block, means the same on every node. A node resumes a
+// reconnecting keeper from its own records when it holds that block with
+// that digest, and answers a resync (the whole set) otherwise; docs/
+// lifecycle.md, "The keeper stream".
+
+// FeedOptions configure a Feed.
+type FeedOptions struct {
+	// Pairs hold the executable set and report its changes.
+	Pairs *pair.Pairs
+	// Service builds the fillOrder transaction of an order.
+	Service *Service
+	// Chain holds the indexer's chain records (a full fill the projection
+	// has not recorded yet names the reason "filled").
+	Chain *persistence.Chain
+	// Funding reads balances and router allowances at a block hash (nil:
+	// every order counts as funded).
+	Funding func(ctx context.Context, block common.Hash, pairs [][2]common.Address) (map[[2]common.Address]orders.Funding, error)
+	Config  config.StreamsConfig
+	Log     *slog.Logger
+}
+
+// Feed is the executable set's per-block changes. NewFeed watches the
+// pairs; Run processes their evaluations; Subscribe opens a keeper stream
+// on it.
+type Feed struct {
+	opts FeedOptions
+	cfg  config.StreamsConfig
+	log  *slog.Logger
+
+	pendMu  sync.Mutex
+	pending []*published // oldest first
+	signal  chan struct{}
+	// stopWatch ends the pairs' calls (nil without pairs).
+	stopWatch func()
+
+	// subs counts the open subscriptions: routes are built only while
+	// someone listens.
+	subs atomic.Int64
+
+	mu      sync.Mutex
+	ring    []*feedBlock // oldest first; the last is the head
+	set     []*feedEntry // the set after the head, in hash order
+	seq     uint64       // records appended since start
+	changed chan struct{}
+	// epoch counts the discontinuities of the evaluated blocks: a block
+	// at or below the last one (a reorg replaced it) starts a new epoch,
+	// the ring holds only the current epoch, and a subscription that
+	// started in an earlier one is sent a resync.
+	epoch uint64
+
+	// Only Run's goroutine uses these (and NewFeed, before it runs).
+	// cand is the pairs' executable set as their reported changes left it.
+	cand   *btreemap.BTreeMap[common.Hash, pair.Executable]
+	byHash map[common.Hash]*feedEntry
+	funds  map[[2]common.Address]orders.Funding
+}
+
+// published is an evaluation as the pairs reported it: its block and the
+// changes of the executable set.
+type published struct {
+	ref     pair.BlockRef
+	changes []pair.ExecutableChange
+}
+
+// feedEntry is an executable order as the stream announces it. Entries are
+// never modified once announced: a new announcement is a new entry.
+type feedEntry struct {
+	x          pair.Executable
+	designated [10]byte // makerTraits.allowedSender (zero: any keeper)
+	routeBlock uint64   // the block its route was last built (or tried) at; 0: never
+	json       []byte   // the StreamOrder
+	rec        *persistence.OrderRecord
+	fill       *fill
+}
+
+// removal is an order that stopped being executable.
+type removal struct {
+	hash       common.Hash
+	pair       string
+	designated [10]byte
+	reason     string
+}
+
+// feedBlock is one evaluated block's changes.
+type feedBlock struct {
+	ref     pair.BlockRef
+	prev    uint64 // the previous record's block (0 for the first of an epoch)
+	epoch   uint64
+	digest  uint64
+	changed []*feedEntry // hash order
+	removed []removal    // hash order
+
+	renderMu sync.Mutex
+	rendered map[streamFilter][]byte
+}
+
+// Removal reasons of the keeper stream (StreamRemoval.reason).
+const (
+	ReasonFilled          = "filled"
+	ReasonCancelled       = "cancelled"
+	ReasonExpired         = "expired"
+	ReasonFailed          = "failed"
+	ReasonUnfunded        = "unfunded"
+	ReasonConditionNotMet = "condition_not_met"
+)
+
+// NewFeed returns a feed that watches the pairs' executable set (from
+// their set as it is now); run Run.
+func NewFeed(opts FeedOptions) *Feed {
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	f := &Feed{opts: opts, cfg: opts.Config.Resolved(), log: opts.Log.With("component", "keeper-stream"),
+		signal: make(chan struct{}, 1), changed: make(chan struct{}),
+		cand:   btreemap.New[common.Hash, pair.Executable](16, cmpHash),
+		byHash: map[common.Hash]*feedEntry{}, funds: map[[2]common.Address]orders.Funding{}}
+	if opts.Pairs != nil {
+		f.stopWatch = opts.Pairs.WatchExecutable(f.evaluated)
+		opts.Pairs.EachExecutable("", common.Hash{}, func(x pair.Executable) bool {
+			f.cand.ReplaceOrInsert(x.Hash, x)
+			return true
+		})
+	}
+	return f
+}
+
+// evaluated is the pairs' watcher: it queues an evaluation's block and
+// changes for Run.
+func (f *Feed) evaluated(ref pair.BlockRef, changes []pair.ExecutableChange) {
+	f.pendMu.Lock()
+	f.pending = append(f.pending, &published{ref: ref, changes: changes})
+	f.pendMu.Unlock()
+	select {
+	case f.signal <- struct{}{}:
+	default:
+	}
+}
+
+// Run processes the pairs' evaluations until ctx ends. When it is still
+// busy with a block as later ones are evaluated, their changes are applied
+// together and recorded as the last one's (evaluations coalesce the same
+// way).
+func (f *Feed) Run(ctx context.Context) {
+	if f.stopWatch != nil {
+		defer f.stopWatch()
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-f.signal:
+		}
+		f.pendMu.Lock()
+		ps := f.pending
+		f.pending = nil
+		f.pendMu.Unlock()
+		if len(ps) == 0 {
+			continue
+		}
+		for _, p := range ps {
+			f.follow(p.changes)
+		}
+		f.apply(ctx, ps[len(ps)-1].ref)
+	}
+}
+
+// follow applies changes of the pairs' executable set to cand.
+func (f *Feed) follow(changes []pair.ExecutableChange) {
+	for _, c := range changes {
+		if c.Delisted {
+			f.cand.Delete(c.Hash)
+		} else {
+			f.cand.ReplaceOrInsert(c.Hash, c.Executable)
+		}
+	}
+}
+
+// Head returns the last block the feed recorded (zero before the first).
+func (f *Feed) Head() pair.BlockRef {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.ring) == 0 {
+		return pair.BlockRef{}
+	}
+	return f.ring[len(f.ring)-1].ref
+}
+
+// apply records block ref: the funded part of the executable set (cand)
+// against the previous one.
+func (f *Feed) apply(ctx context.Context, ref pair.BlockRef) {
+	list := make([]pair.Executable, 0, f.cand.Len())
+	for _, x := range f.cand.Ascend(btreemap.Min[common.Hash](), btreemap.Max[common.Hash]()) {
+		list = append(list, x)
+	}
+	covered := f.fund(ctx, ref, list)
+	f.mu.Lock()
+	var prevBlock uint64
+	if n := len(f.ring); n > 0 {
+		prevBlock = f.ring[n-1].ref.Number
+	}
+	// A block at or below the last one: a reorg replaced blocks the
+	// subscriptions have seen.
+	reorg := len(f.ring) > 0 && ref.Number <= prevBlock
+	if reorg {
+		prevBlock = 0
+	}
+	f.mu.Unlock()
+	blk := &feedBlock{ref: ref, prev: prevBlock}
+	next := make([]*feedEntry, 0, len(list))
+	nextBy := make(map[common.Hash]*feedEntry, len(list))
+	candidates := make(map[common.Hash]bool, len(list))
+	for _, x := range list {
+		candidates[x.Hash] = true
+		if !covered(x) {
+			continue
+		}
+		e := f.byHash[x.Hash]
+		if e == nil || e.x.FillIn.Cmp(x.FillIn) != 0 {
+			if e = f.newEntry(x); e == nil {
+				continue // closed since the evaluation
+			}
+			blk.changed = append(blk.changed, e)
+		}
+		next = append(next, e)
+		nextBy[x.Hash] = e
+	}
+	f.route(ctx, ref, blk, next, nextBy)
+	for _, e := range blk.changed {
+		f.render(e, ref.Number)
+	}
+	for h, e := range f.byHash {
+		if nextBy[h] == nil {
+			blk.removed = append(blk.removed, removal{hash: h, pair: e.x.Pair, designated: e.designated, reason: f.reason(h, candidates[h])})
+		}
+	}
+	sort.Slice(blk.removed, func(i, j int) bool { return hashLess(blk.removed[i].hash, blk.removed[j].hash) })
+	blk.digest = digest(next)
+	f.byHash = nextBy
+
+	f.mu.Lock()
+	if reorg {
+		f.epoch++
+		clear(f.ring)
+		f.ring = f.ring[:0]
+	}
+	blk.epoch = f.epoch
+	if n := len(f.ring); n >= 2 {
+		// Streams that keep up read the last blocks' events; one that
+		// lags has an older block's rendered again.
+		f.ring[n-2].dropRendered()
+	}
+	f.ring = append(f.ring, blk)
+	if over := len(f.ring) - f.cfg.KeeperResumeBlocks; over > 0 {
+		clear(f.ring[:over])
+		f.ring = f.ring[over:]
+	}
+	f.set = next
+	f.seq++
+	close(f.changed)
+	f.changed = make(chan struct{})
+	f.mu.Unlock()
+}
+
+// fund reads the funding of the (tokenIn, maker) pairs of list at ref and
+// returns whether an order's maker covers its fill. At most
+// streams.fundingPairsPerBlock pairs are read per block: beyond, a window
+// that moves with the block number, the others keeping their last reading.
+// A pair never read, or a failed read, counts as covered: the stream
+// rather lists an order a keeper's simulation then refuses than hide one
+// it could execute.
+func (f *Feed) fund(ctx context.Context, ref pair.BlockRef, list []pair.Executable) func(pair.Executable) bool {
+	if f.opts.Funding == nil || len(list) == 0 {
+		clear(f.funds)
+		return func(pair.Executable) bool { return true }
+	}
+	var pairs [][2]common.Address
+	seen := make(map[[2]common.Address]bool, len(list))
+	for _, x := range list {
+		k := [2]common.Address{x.TokenIn, x.Maker}
+		if !seen[k] {
+			seen[k] = true
+			pairs = append(pairs, k)
+		}
+	}
+	for k := range f.funds {
+		if !seen[k] {
+			delete(f.funds, k)
+		}
+	}
+	read := pairs
+	if max := f.cfg.FundingPairsPerBlock; len(pairs) > max {
+		start := int(ref.Number % uint64(len(pairs)) * uint64(max) % uint64(len(pairs)))
+		read = make([][2]common.Address, 0, max)
+		for i := range max {
+			read = append(read, pairs[(start+i)%len(pairs)])
+		}
+	}
+	got, err := f.opts.Funding(ctx, ref.Hash, read)
+	if err != nil {
+		f.log.Warn("keeper stream: funding not read; the last readings stand", "block", ref.Number, "err", err)
+	}
+	for k, v := range got {
+		f.funds[k] = v
+	}
+	return func(x pair.Executable) bool {
+		r, ok := f.funds[[2]common.Address{x.TokenIn, x.Maker}]
+		if !ok {
+			return true
+		}
+		var amount uint256.Int
+		if amount.SetFromBig(x.FillIn) {
+			return false // beyond 256 bits: nothing covers it
+		}
+		return r.Covers(&amount)
+	}
+}
+
+// newEntry reads x's record and makes its entry (nil: the order closed).
+func (f *Feed) newEntry(x pair.Executable) *feedEntry {
+	rec, found, err := f.opts.Pairs.Record(x.Hash)
+	if err != nil {
+		f.log.Warn("keeper stream: order record", "order", x.Hash, "err", err)
+		return nil
+	}
+	if !found || !rec.Status.Open() {
+		return nil
+	}
+	return &feedEntry{x: x, designated: rec.Traits().AllowedSender, rec: rec}
+}
+
+// route builds the transactions of this block, within
+// streams.routesPerBlock and only while someone listens: first those of
+// the orders announced now, then, oldest first, fresh ones for the
+// executable orders whose route is older than streams.routeRefreshBlocks
+// (or that have none), announced again.
+func (f *Feed) route(ctx context.Context, ref pair.BlockRef, blk *feedBlock, next []*feedEntry, nextBy map[common.Hash]*feedEntry) {
+	if f.subs.Load() == 0 || f.opts.Service == nil {
+		return
+	}
+	budget := f.cfg.RoutesPerBlock
+	for _, e := range blk.changed {
+		if budget == 0 {
+			return
+		}
+		budget--
+		f.build(ctx, e, ref.Number)
+	}
+	var stale []int
+	for i, e := range next {
+		if e.routeBlock == 0 || ref.Number-e.routeBlock >= uint64(f.cfg.RouteRefreshBlocks) {
+			stale = append(stale, i)
+		}
+	}
+	sort.SliceStable(stale, func(a, b int) bool { return next[stale[a]].routeBlock < next[stale[b]].routeBlock })
+	for _, i := range stale {
+		if budget == 0 {
+			break
+		}
+		budget--
+		old := next[i]
+		e := &feedEntry{x: old.x, designated: old.designated, rec: old.rec}
+		f.build(ctx, e, ref.Number)
+		next[i], nextBy[e.x.Hash] = e, e
+		blk.changed = append(blk.changed, e)
+	}
+	sort.Slice(blk.changed, func(i, j int) bool { return hashLess(blk.changed[i].x.Hash, blk.changed[j].x.Hash) })
+}
+
+// build makes e's route and transaction at block (none when there is no
+// route now: the next attempt comes routeRefreshBlocks later).
+func (f *Feed) build(ctx context.Context, e *feedEntry, block uint64) {
+	e.routeBlock = block
+	if fl, ok := f.opts.Service.buildFill(ctx, e.x, e.rec); ok {
+		e.fill = &fl
+	}
+}
+
+// StreamOrder is an executable order as the keeper stream announces it:
+// the polling list's entry (Item), with the route and the transaction
+// null until the engine built them (routesPerBlock), and the block they
+// were built at. Unlike the polling list, the stream does not simulate the
+// transaction from the keeper: simulate before sending.
+type StreamOrder struct {
+	Listing
+	RouteBlock        *uint64     `json:"routeBlock"`
+	Route             *RouteCalls `json:"route"`
+	MinAmountOut      *string     `json:"minAmountOut"`
+	ExpectedAmountOut *string     `json:"expectedAmountOut"`
+	ExpectedKeeperFee *string     `json:"expectedKeeperFee"`
+	Tx                *TxData     `json:"tx"`
+}
+
+// render encodes e as announced at block.
+func (f *Feed) render(e *feedEntry, block uint64) {
+	rec := e.rec
+	o := StreamOrder{Listing: listing(rec, e.x, block)}
+	if fl := e.fill; fl != nil {
+		rb := e.routeBlock
+		o.RouteBlock, o.Route = &rb, &fl.route
+		o.MinAmountOut, o.ExpectedAmountOut, o.ExpectedKeeperFee = &fl.minOut, &fl.expectedOut, &fl.keeperFee
+		o.Tx = &TxData{To: f.opts.Service.opts.RouterAddr.Hex(), Data: hexutil.Encode(fl.data), Value: "0"}
+	}
+	data, err := json.Marshal(o)
+	if err != nil {
+		f.log.Error("keeper stream: encode an order", "order", rec.Hash, "err", err)
+		data = []byte(`{}`)
+	}
+	e.json = data
+}
+
+// reason says why order h stopped being executable: its terminal status
+// (or a full fill or an on-chain cancel the chain records hold before the
+// projection recorded it), unfunded when the pairs still list it, else its
+// condition no longer holds (the trigger price, the DCA leg's time, the
+// oracle's freshness).
+func (f *Feed) reason(h common.Hash, listed bool) string {
+	rec, found, err := f.opts.Pairs.Record(h)
+	if err == nil && found {
+		switch rec.Status {
+		case persistence.StatusFilled:
+			return ReasonFilled
+		case persistence.StatusCancelled:
+			return ReasonCancelled
+		case persistence.StatusExpired:
+			return ReasonExpired
+		case persistence.StatusFailed:
+			return ReasonFailed
+		}
+		if f.opts.Chain != nil {
+			if co, ok, err := f.opts.Chain.ChainOrder(h); err == nil && ok {
+				if co.CancelledBlock != 0 {
+					return ReasonCancelled
+				}
+				if !co.FilledAmountIn.Lt(&rec.Order.AmountIn) {
+					return ReasonFilled
+				}
+			}
+		}
+	}
+	if listed {
+		return ReasonUnfunded
+	}
+	return ReasonConditionNotMet
+}
+
+// digest identifies a set: FNV-1a over its orders' hashes and fill
+// amounts, in hash order. Equal sets give equal digests on every node.
+func digest(set []*feedEntry) uint64 {
+	h := fnv.New64a()
+	var n [8]byte
+	for _, e := range set {
+		_, _ = h.Write(e.x.Hash[:])
+		b := e.x.FillIn.Bytes()
+		binary.BigEndian.PutUint64(n[:], uint64(len(b)))
+		_, _ = h.Write(n[:])
+		_, _ = h.Write(b)
+	}
+	return h.Sum64()
+}
+
+func cmpHash(a, b common.Hash) int { return bytes.Compare(a[:], b[:]) }
+
+func hashLess(a, b common.Hash) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return a[i] < b[i]
+		}
+	}
+	return false
+}
