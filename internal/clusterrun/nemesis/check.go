@@ -187,14 +187,17 @@ func checkFinal(r *Report, ops []Op, accepted map[common.Hash]Op, final Final) {
 	}
 }
 
-// normalise drops what a node computes at read time (funded) from an
-// order's body.
+// normalise drops what a node computes at read time from an order's
+// body: funded, and the diagnostics of an open order (the market, the
+// maker's funds and the executable set as of the node's last evaluated
+// block).
 func normalise(body []byte) []byte {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(body, &m) != nil {
 		return body
 	}
 	delete(m, "funded")
+	delete(m, "diagnostics")
 	out, _ := json.Marshal(m)
 	return out
 }
