@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -45,6 +46,8 @@ func runJetStreamMemory(ctx context.Context, out io.Writer, args []string) error
 	size := fs.Int("size", 600, "bytes of each message (an encoded create transition with its events is about this size)")
 	window := fs.Int("window", 0, "keep only the last window orders' subjects: after every step, purge the subjects of the orders published before it, as the compaction does past the retention (0: keep all)")
 	purgers := fs.Int("purgers", 64, "purge requests in flight")
+	settle := fs.Duration("settle", 0, "wait this long before each sample, so that JetStream lets go of the blocks it cached for the writes and purges (it drops a block's cache after a few seconds unused)")
+	memprofile := fs.String("memprofile", "", "write a heap profile to this file after the last sample")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -78,14 +81,15 @@ func runJetStreamMemory(ctx context.Context, out io.Writer, args []string) error
 	}
 	fmt.Fprintf(out, "jetstream-memory: %d orders of %d B on their own subjects over %d order streams (fsync every write)\n",
 		*n, *size, cfg.OrderPartitions)
-	fmt.Fprintf(out, "%10s %10s %10s %10s %12s %12s\n", "orders", "RSS MiB", "heap MiB", "store MiB", "RSS B/order", "heap B/order")
+	fmt.Fprintf(out, "%10s %10s %10s %10s %10s %12s %12s\n", "orders", "RSS MiB", "heap MiB", "live MiB", "store MiB", "RSS B/order", "heap B/order")
 	base := memNow(dir)
-	fmt.Fprintf(out, "%10d %10.1f %10.1f %10.1f %12s %12s\n", 0, mibOf(base.rss), mibOf(base.heap), mibOf(base.store), "", "")
+	fmt.Fprintf(out, "%10d %10.1f %10.1f %10.1f %10.1f %12s %12s\n", 0, mibOf(base.rss), mibOf(base.heap), mibOf(base.live), mibOf(base.store), "", "")
 	payload := make([]byte, *size)
 	_, _ = rand.Read(payload)
 	began := time.Now()
-	purged := 0 // orders [0, purged) are purged
-	var atWindow memPoint
+	purged := 0           // orders [0, purged) are purged
+	var atWindow memPoint // the first sample after a whole window was purged
+	atWindowN := 0
 	for i := 1; i <= *n; i++ {
 		_, subject, h := memOrderSubject(i, cfg.OrderPartitions)
 		msg := &nats.Msg{Subject: subject, Data: payload, Header: nats.Header{}}
@@ -116,22 +120,46 @@ func runJetStreamMemory(ctx context.Context, out io.Writer, args []string) error
 				}
 				purged = i - *window
 			}
+			if err := sleepCtx(ctx, *settle); err != nil {
+				return err
+			}
 			m := memNow(dir)
-			fmt.Fprintf(out, "%10d %10.1f %10.1f %10.1f %12.0f %12.0f\n", i, mibOf(m.rss), mibOf(m.heap), mibOf(m.store),
+			fmt.Fprintf(out, "%10d %10.1f %10.1f %10.1f %10.1f %12.0f %12.0f\n", i, mibOf(m.rss), mibOf(m.heap), mibOf(m.live), mibOf(m.store),
 				float64(m.rss-base.rss)/float64(i), float64(m.heap-base.heap)/float64(i))
-			if *window > 0 && atWindow == (memPoint{}) && i >= *window {
-				atWindow = m
+			if *window > 0 && atWindow == (memPoint{}) && i >= 2**window {
+				atWindow, atWindowN = m, i
 			}
 		}
 	}
 	fmt.Fprintf(out, "published in %v (%.0f orders/s)\n", time.Since(began).Round(time.Millisecond), float64(*n)/time.Since(began).Seconds())
-	if *window > 0 && *n > *window {
+	if atWindowN > 0 && *n > atWindowN {
+		if err := sleepCtx(ctx, *settle); err != nil {
+			return err
+		}
 		end := memNow(dir)
-		closed := float64(*n - *window)
-		fmt.Fprintf(out, "past the window (%d orders kept, %d purged): RSS %+.0f B, heap %+.0f B, store %+.0f B per purged order\n",
-			*window, purged, float64(end.rss-atWindow.rss)/closed, float64(end.heap-atWindow.heap)/closed, float64(end.store-atWindow.store)/closed)
+		closed := float64(*n - atWindowN)
+		fmt.Fprintf(out, "from %d orders (a whole window purged) to %d (%d kept): RSS %+.0f B, heap %+.0f B, live heap %+.0f B, store %+.0f B per order purged since\n",
+			atWindowN, *n, *window, float64(end.rss-atWindow.rss)/closed, float64(end.heap-atWindow.heap)/closed, float64(end.live-atWindow.live)/closed, float64(end.store-atWindow.store)/closed)
+	}
+	if *memprofile != "" {
+		f, err := os.Create(*memprofile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		return pprof.Lookup("heap").WriteTo(f, 0)
 	}
 	return nil
+}
+
+// sleepCtx waits d or until ctx ends.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	select {
+	case <-time.After(d):
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // memOrderSubject is the partition, subject and hash (hex) of the i-th
@@ -176,16 +204,17 @@ func purgeOrders(ctx context.Context, nc *nats.Conn, partitions, from, to, inFli
 	return <-errs
 }
 
-type memPoint struct{ rss, heap, store int64 }
+type memPoint struct{ rss, heap, live, store int64 }
 
-// memNow is the process's RSS, its Go heap in use after a collection, and
-// the size of the JetStream store under dir.
+// memNow is the process's RSS, its Go heap in use (spans holding objects)
+// and its live heap (the objects) after a collection, and the size of the
+// JetStream store under dir.
 func memNow(dir string) memPoint {
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	store, _ := dirSize(filepath.Join(dir, "jetstream"))
-	return memPoint{rss: int64(rssKiB(os.Getpid())) << 10, heap: int64(ms.HeapInuse), store: store}
+	return memPoint{rss: int64(rssKiB(os.Getpid())) << 10, heap: int64(ms.HeapInuse), live: int64(ms.HeapAlloc), store: store}
 }
 
 func mibOf(b int64) float64 { return float64(b) / (1 << 20) }
