@@ -20,8 +20,9 @@ type StreamsConfig struct {
 	Heartbeat time.Duration `json:"heartbeat"`
 	// KeeperResumeBlocks is how many evaluated blocks of changes a node
 	// keeps for keepers that reconnect with Last-Event-ID; an id older than
-	// that is answered with a resync event. Default 600 (10 minutes of 1 s
-	// blocks).
+	// that is answered with a resync event. A node keeps recording that
+	// many blocks after its last keeper stream closed, then stops until
+	// the next one opens. Default 600 (10 minutes of 1 s blocks).
 	KeeperResumeBlocks int `json:"keeperResumeBlocks"`
 	// RoutesPerBlock bounds the routes the keeper stream builds per block
 	// (one per order that became executable, or whose route is older than

@@ -162,7 +162,7 @@ func TestOrderDiagnostics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for e.sys().KeeperFeed.Head().Number < head.Number.Uint64() {
+	for e.sys().Pairs.LastTick().Block.Number < head.Number.Uint64() {
 		time.Sleep(time.Millisecond) // the block evaluated, the order not read at it yet
 	}
 	start := time.Now()

@@ -71,6 +71,9 @@ type Feed struct {
 	pendMu  sync.Mutex
 	pending []*published // oldest first
 	signal  chan struct{}
+	// wake tells Run that a subscription opened (a dormant feed records
+	// the last evaluated block at once).
+	wake chan struct{}
 	// stopWatch ends the pairs' calls (nil without pairs).
 	stopWatch func()
 
@@ -94,6 +97,12 @@ type Feed struct {
 	cand   *btreemap.BTreeMap[common.Hash, pair.Executable]
 	byHash map[common.Hash]*feedEntry
 	funds  map[[2]common.Address]orders.Funding
+	// last is the last evaluated block; quiet counts the blocks recorded
+	// since a subscription was last open; dormant: nothing is recorded
+	// (see listened).
+	last    pair.BlockRef
+	quiet   int
+	dormant bool
 }
 
 // published is an evaluation as the pairs reported it: its block and the
@@ -152,7 +161,7 @@ func NewFeed(opts FeedOptions) *Feed {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
 	f := &Feed{opts: opts, cfg: opts.Config.Resolved(), log: opts.Log.With("component", "keeper-stream"),
-		signal: make(chan struct{}, 1), changed: make(chan struct{}),
+		signal: make(chan struct{}, 1), wake: make(chan struct{}, 1), changed: make(chan struct{}), dormant: true,
 		cand:   btreemap.New[common.Hash, pair.Executable](16, cmpHash),
 		byHash: map[common.Hash]*feedEntry{}, funds: map[[2]common.Address]orders.Funding{}}
 	if opts.Pairs != nil {
@@ -190,6 +199,12 @@ func (f *Feed) Run(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-f.signal:
+		case <-f.wake:
+			if f.dormant && f.subs.Load() > 0 && f.last != (pair.BlockRef{}) {
+				f.dormant, f.quiet = false, 0
+				f.apply(ctx, f.last)
+			}
+			continue
 		}
 		f.pendMu.Lock()
 		ps := f.pending
@@ -201,8 +216,41 @@ func (f *Feed) Run(ctx context.Context) {
 		for _, p := range ps {
 			f.follow(p.changes)
 		}
-		f.apply(ctx, ps[len(ps)-1].ref)
+		f.last = ps[len(ps)-1].ref
+		if f.listened() {
+			f.apply(ctx, f.last)
+		}
 	}
+}
+
+// listened reports whether to record the block just evaluated: while a
+// subscription is open, and for streams.keeperResumeBlocks blocks after
+// the last one closed (a keeper that reconnects resumes from them). Past
+// that the feed goes dormant: it drops its records and only follows the
+// pairs' changes, so a node no keeper listens to spends on its feed what
+// the set's changes cost, not what the set's size costs at every block.
+// The next subscription wakes it (Run records the last evaluated block
+// at once): it is sent the whole set, or a resync for a Last-Event-ID.
+func (f *Feed) listened() bool {
+	if f.subs.Load() > 0 {
+		f.dormant, f.quiet = false, 0
+		return true
+	}
+	if f.dormant {
+		return false
+	}
+	if f.quiet++; f.quiet <= f.cfg.KeeperResumeBlocks {
+		return true
+	}
+	f.dormant = true
+	f.byHash = map[common.Hash]*feedEntry{}
+	clear(f.funds)
+	f.mu.Lock()
+	clear(f.ring)
+	f.ring, f.set = f.ring[:0], nil
+	f.epoch++
+	f.mu.Unlock()
+	return false
 }
 
 // follow applies changes of the pairs' executable set to cand.

@@ -107,3 +107,56 @@ func blockOfID(t *testing.T, id string) uint64 {
 	}
 	return e.block
 }
+
+// A feed no keeper listens to records nothing: the first subscription
+// wakes it with the whole set at the last evaluated block; it records the
+// blocks while a subscription is open and keeperResumeBlocks more after
+// the last one closed (a reconnecting keeper resumes), then drops its
+// records, and a Last-Event-ID is answered with a resync.
+func TestFeedSleepsWithoutListeners(t *testing.T) {
+	f := NewFeed(FeedOptions{Config: config.StreamsConfig{KeeperResumeBlocks: 2}})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go f.Run(ctx)
+	headAt := func(want uint64) {
+		t.Helper()
+		deadline := time.Now().Add(5 * time.Second)
+		for f.Head().Number != want {
+			if time.Now().After(deadline) {
+				t.Fatalf("the feed's head is %d, want %d", f.Head().Number, want)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	f.evaluated(ref(10, 'a'), nil)
+	time.Sleep(50 * time.Millisecond)
+	headAt(0) // dormant: nothing recorded
+
+	s, err := f.Subscribe(api.KeeperStreamRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if evs := next(t, s); len(evs) != 1 || evs[0].Name != EventSnapshot || blockOfID(t, evs[0].ID) != 10 {
+		t.Fatalf("first events %+v, want the snapshot at 10", evs)
+	}
+	f.evaluated(ref(11, 'a'), nil)
+	if evs := next(t, s); len(evs) != 1 || evs[0].Name != EventBlock || blockOfID(t, evs[0].ID) != 11 {
+		t.Fatalf("then %+v, want block 11", evs)
+	}
+	s.Close()
+	f.evaluated(ref(12, 'a'), nil)
+	headAt(12)
+	last := "12-" + idDigest(t, f, 12)
+	f.evaluated(ref(13, 'a'), nil)
+	headAt(13) // the second block after the close: still recorded
+	f.evaluated(ref(14, 'a'), nil)
+	headAt(0) // dormant again
+
+	again, err := f.Subscribe(api.KeeperStreamRequest{LastEventID: last})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if evs := next(t, again); len(evs) != 1 || evs[0].Name != EventResync || blockOfID(t, evs[0].ID) != 14 {
+		t.Fatalf("a Last-Event-ID after the feed slept got %+v, want a resync at 14", evs)
+	}
+}

@@ -119,6 +119,10 @@ func (f *Feed) Subscribe(req api.KeeperStreamRequest) (api.Stream, error) {
 	s.since = f.seq
 	f.mu.Unlock()
 	f.subs.Add(1)
+	select {
+	case f.wake <- struct{}{}:
+	default:
+	}
 	return s, nil
 }
 
