@@ -310,7 +310,7 @@ func TestStaleOraclePriceDecidesNothing(t *testing.T) {
 	e.SetPrice("WETH", 4000_00000000) // past the trigger below
 	o, sig, h := e.SignOrder(100_000_000, usdcInWeth(3500).Uint64(), chain.Traits{Nonce: 1, SlippagePpm: 300_000, Flags: chain.FlagStopLoss})
 	e.submit(o, sig, h, time.Now())
-	if err := e.Sim.AdjustTime(2 * time.Minute); err != nil {
+	if err := contracts.AdjustTime(e.Sim, 2*time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	e.Sim.Commit()
