@@ -186,11 +186,12 @@ func allGot(streams []*rawStream, k int64) bool {
 }
 
 // cpuPerBlock measures the process's CPU over window and the blocks the
-// keeper stream's feed recorded meanwhile: CPU per block and the blocks.
+// pairs evaluated meanwhile: CPU per block and the blocks. (The keeper
+// stream's feed records blocks only while a stream is open.)
 func cpuPerBlock(e *chainEngine, window time.Duration) (time.Duration, int64) {
-	b0, c0 := e.sys.KeeperFeed.Head().Number, processCPU()
+	b0, c0 := e.sys.Pairs.LastTick().Block.Number, processCPU()
 	time.Sleep(window)
-	b1, c1 := e.sys.KeeperFeed.Head().Number, processCPU()
+	b1, c1 := e.sys.Pairs.LastTick().Block.Number, processCPU()
 	blocks := int64(b1 - b0)
 	if blocks <= 0 {
 		return 0, 0

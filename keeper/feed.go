@@ -2,12 +2,14 @@ package keeper
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/binary"
 	"encoding/json"
 	"hash/fnv"
+	"iter"
 	"log/slog"
-	"sort"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -81,10 +83,12 @@ type Feed struct {
 	// someone listens.
 	subs atomic.Int64
 
-	mu      sync.Mutex
-	ring    []*feedBlock // oldest first; the last is the head
-	set     []*feedEntry // the set after the head, in hash order
-	seq     uint64       // records appended since start
+	mu   sync.Mutex
+	ring []*feedBlock // oldest first; the last is the head
+	// set is the set after the head, by hash: a clone of listed that Run
+	// no longer changes.
+	set     *btreemap.BTreeMap[common.Hash, *feedEntry]
+	seq     uint64 // records appended since start
 	changed chan struct{}
 	// epoch counts the discontinuities of the evaluated blocks: a block
 	// at or below the last one (a reorg replaced it) starts a new epoch,
@@ -92,11 +96,29 @@ type Feed struct {
 	// started in an earlier one is sent a resync.
 	epoch uint64
 
-	// Only Run's goroutine uses these (and NewFeed, before it runs).
-	// cand is the pairs' executable set as their reported changes left it.
-	cand   *btreemap.BTreeMap[common.Hash, pair.Executable]
+	// Only Run's goroutine uses these (and NewFeed, before it runs), so
+	// that a record costs what changed since the last one, not the set's
+	// size. cand is the pairs' executable set as their reported changes
+	// left it; touched holds the orders whose entry in cand changed since
+	// the last record (all: every order, after the feed slept).
+	cand    *btreemap.BTreeMap[common.Hash, pair.Executable]
+	touched map[common.Hash]struct{}
+	all     bool
+	// byHash and listed are the set as the last record left it (listed in
+	// hash order), sum its digest, routeQ the same entries by the block
+	// their route was built at (0 first).
 	byHash map[common.Hash]*feedEntry
-	funds  map[[2]common.Address]orders.Funding
+	listed *btreemap.BTreeMap[common.Hash, *feedEntry]
+	sum    uint64
+	routeQ *btreemap.BTreeMap[routeKey, *feedEntry]
+	// funds is the last reading of each (tokenIn, maker) of cand; byFund
+	// the orders of cand under each; fundKeys those keys in the order they
+	// are read in turns beyond streams.fundingPairsPerBlock (fundAt: a
+	// key's index there).
+	funds    map[fundKey]orders.Funding
+	byFund   map[fundKey]map[common.Hash]struct{}
+	fundKeys []fundKey
+	fundAt   map[fundKey]int
 	// last is the last evaluated block; quiet counts the blocks recorded
 	// since a subscription was last open; dormant: nothing is recorded
 	// (see listened).
@@ -104,6 +126,28 @@ type Feed struct {
 	quiet   int
 	dormant bool
 }
+
+// fundKey is the (tokenIn, maker) whose balance and allowance pay an
+// order's fill.
+type fundKey = [2]common.Address
+
+func fundKeyOf(x pair.Executable) fundKey { return fundKey{x.TokenIn, x.Maker} }
+
+// routeKey orders entries by the block their route was built at, then by
+// hash.
+type routeKey struct {
+	block uint64
+	hash  common.Hash
+}
+
+func cmpRouteKey(a, b routeKey) int {
+	if c := cmp.Compare(a.block, b.block); c != 0 {
+		return c
+	}
+	return cmpHash(a.hash, b.hash)
+}
+
+func (e *feedEntry) routeKey() routeKey { return routeKey{e.routeBlock, e.x.Hash} }
 
 // published is an evaluation as the pairs reported it: its block and the
 // changes of the executable set.
@@ -162,14 +206,18 @@ func NewFeed(opts FeedOptions) *Feed {
 	}
 	f := &Feed{opts: opts, cfg: opts.Config.Resolved(), log: opts.Log.With("component", "keeper-stream"),
 		signal: make(chan struct{}, 1), wake: make(chan struct{}, 1), changed: make(chan struct{}), dormant: true,
-		cand:   btreemap.New[common.Hash, pair.Executable](16, cmpHash),
-		byHash: map[common.Hash]*feedEntry{}, funds: map[[2]common.Address]orders.Funding{}}
+		cand:    btreemap.New[common.Hash, pair.Executable](16, cmpHash),
+		touched: map[common.Hash]struct{}{}, all: true,
+		byFund: map[fundKey]map[common.Hash]struct{}{}, fundAt: map[fundKey]int{}}
+	f.forget()
 	if opts.Pairs != nil {
 		f.stopWatch = opts.Pairs.WatchExecutable(f.evaluated)
+		var seed []pair.ExecutableChange
 		opts.Pairs.EachExecutable("", common.Hash{}, func(x pair.Executable) bool {
-			f.cand.ReplaceOrInsert(x.Hash, x)
+			seed = append(seed, pair.ExecutableChange{Executable: x})
 			return true
 		})
+		f.follow(seed)
 	}
 	return f
 }
@@ -243,8 +291,7 @@ func (f *Feed) listened() bool {
 		return true
 	}
 	f.dormant = true
-	f.byHash = map[common.Hash]*feedEntry{}
-	clear(f.funds)
+	f.forget()
 	f.mu.Lock()
 	clear(f.ring)
 	f.ring, f.set = f.ring[:0], nil
@@ -253,15 +300,56 @@ func (f *Feed) listened() bool {
 	return false
 }
 
+// forget drops the recorded set and the funding readings: the next
+// record decides every order of cand afresh.
+func (f *Feed) forget() {
+	f.byHash, f.sum, f.all = map[common.Hash]*feedEntry{}, 0, true
+	f.listed = btreemap.New[common.Hash, *feedEntry](16, cmpHash)
+	f.routeQ = btreemap.New[routeKey, *feedEntry](16, cmpRouteKey)
+	f.funds = map[fundKey]orders.Funding{}
+	clear(f.touched)
+}
+
 // follow applies changes of the pairs' executable set to cand.
 func (f *Feed) follow(changes []pair.ExecutableChange) {
 	for _, c := range changes {
 		if c.Delisted {
-			f.cand.Delete(c.Hash)
+			if _, x, ok := f.cand.Delete(c.Hash); ok {
+				f.unfund(x)
+			}
 		} else {
-			f.cand.ReplaceOrInsert(c.Hash, c.Executable)
+			if _, old, ok := f.cand.ReplaceOrInsert(c.Hash, c.Executable); ok {
+				f.unfund(old)
+			}
+			k := fundKeyOf(c.Executable)
+			hs := f.byFund[k]
+			if hs == nil {
+				hs = map[common.Hash]struct{}{}
+				f.byFund[k], f.fundAt[k] = hs, len(f.fundKeys)
+				f.fundKeys = append(f.fundKeys, k)
+			}
+			hs[c.Hash] = struct{}{}
 		}
+		f.touched[c.Hash] = struct{}{}
 	}
+}
+
+// unfund takes x out of its funding key's orders, and the key out of the
+// keys read when it has none left.
+func (f *Feed) unfund(x pair.Executable) {
+	k := fundKeyOf(x)
+	hs := f.byFund[k]
+	delete(hs, x.Hash)
+	if len(hs) > 0 {
+		return
+	}
+	i, last := f.fundAt[k], len(f.fundKeys)-1
+	f.fundKeys[i] = f.fundKeys[last]
+	f.fundAt[f.fundKeys[i]] = i
+	f.fundKeys = f.fundKeys[:last]
+	delete(f.fundAt, k)
+	delete(f.byFund, k)
+	delete(f.funds, k)
 }
 
 // Head returns the last block the feed recorded (zero before the first).
@@ -275,13 +363,11 @@ func (f *Feed) Head() pair.BlockRef {
 }
 
 // apply records block ref: the funded part of the executable set (cand)
-// against the previous one.
+// against the previous record. It decides only the orders cand changed
+// for since then and those of the (tokenIn, maker) keys whose funding
+// reading changed.
 func (f *Feed) apply(ctx context.Context, ref pair.BlockRef) {
-	list := make([]pair.Executable, 0, f.cand.Len())
-	for _, x := range f.cand.Ascend(btreemap.Min[common.Hash](), btreemap.Max[common.Hash]()) {
-		list = append(list, x)
-	}
-	covered := f.fund(ctx, ref, list)
+	f.fund(ctx, ref)
 	f.mu.Lock()
 	var prevBlock uint64
 	if n := len(f.ring); n > 0 {
@@ -295,36 +381,30 @@ func (f *Feed) apply(ctx context.Context, ref pair.BlockRef) {
 	}
 	f.mu.Unlock()
 	blk := &feedBlock{ref: ref, prev: prevBlock}
-	next := make([]*feedEntry, 0, len(list))
-	nextBy := make(map[common.Hash]*feedEntry, len(list))
-	candidates := make(map[common.Hash]bool, len(list))
-	for _, x := range list {
-		candidates[x.Hash] = true
-		if !covered(x) {
-			continue
-		}
-		e := f.byHash[x.Hash]
-		if e == nil || e.x.FillIn.Cmp(x.FillIn) != 0 {
-			if e = f.newEntry(x); e == nil {
-				continue // closed since the evaluation
+	for _, h := range f.decide() {
+		_, x, inCand := f.cand.Get(h)
+		e := f.byHash[h]
+		if inCand && f.covers(x) {
+			if e != nil && e.x.FillIn.Cmp(x.FillIn) == 0 {
+				continue
 			}
-			blk.changed = append(blk.changed, e)
+			if ne := f.newEntry(x); ne != nil {
+				f.put(e, ne)
+				blk.changed = append(blk.changed, ne)
+				continue
+			}
+			// closed since the evaluation
 		}
-		next = append(next, e)
-		nextBy[x.Hash] = e
+		if e != nil {
+			f.drop(e)
+			blk.removed = append(blk.removed, removal{hash: h, pair: e.x.Pair, designated: e.designated, reason: f.reason(h, inCand)})
+		}
 	}
-	f.route(ctx, ref, blk, next, nextBy)
+	f.route(ctx, ref, blk)
 	for _, e := range blk.changed {
 		f.render(e, ref.Number)
 	}
-	for h, e := range f.byHash {
-		if nextBy[h] == nil {
-			blk.removed = append(blk.removed, removal{hash: h, pair: e.x.Pair, designated: e.designated, reason: f.reason(h, candidates[h])})
-		}
-	}
-	sort.Slice(blk.removed, func(i, j int) bool { return hashLess(blk.removed[i].hash, blk.removed[j].hash) })
-	blk.digest = digest(next)
-	f.byHash = nextBy
+	blk.digest = f.sum
 
 	f.mu.Lock()
 	if reorg {
@@ -343,45 +423,86 @@ func (f *Feed) apply(ctx context.Context, ref pair.BlockRef) {
 		clear(f.ring[:over])
 		f.ring = f.ring[over:]
 	}
-	f.set = next
+	f.set = f.listed.Clone()
 	f.seq++
 	close(f.changed)
 	f.changed = make(chan struct{})
 	f.mu.Unlock()
 }
 
-// fund reads the funding of the (tokenIn, maker) pairs of list at ref and
-// returns whether an order's maker covers its fill. At most
-// streams.fundingPairsPerBlock pairs are read per block: beyond, a window
+// setEntries iterates the set after the head in hash order (f.mu held).
+func (f *Feed) setEntries() iter.Seq2[common.Hash, *feedEntry] {
+	if f.set == nil {
+		return func(func(common.Hash, *feedEntry) bool) {}
+	}
+	return f.set.Ascend(btreemap.Min[common.Hash](), btreemap.Max[common.Hash]())
+}
+
+// decide returns, in hash order, the orders this record decides: those
+// touched since the last one (every order of cand and of the last record
+// after the feed slept), and clears them.
+func (f *Feed) decide() []common.Hash {
+	var hs []common.Hash
+	if f.all {
+		hs = make([]common.Hash, 0, f.cand.Len()+len(f.byHash))
+		for h := range f.cand.Ascend(btreemap.Min[common.Hash](), btreemap.Max[common.Hash]()) {
+			hs = append(hs, h)
+		}
+		for h := range f.byHash {
+			if !f.cand.Has(h) {
+				hs = append(hs, h)
+			}
+		}
+	} else {
+		hs = make([]common.Hash, 0, len(f.touched))
+		for h := range f.touched {
+			hs = append(hs, h)
+		}
+	}
+	slices.SortFunc(hs, cmpHash)
+	f.all = false
+	clear(f.touched)
+	return hs
+}
+
+// put records e (replacing old, nil when the order was not in the set).
+func (f *Feed) put(old, e *feedEntry) {
+	if old != nil {
+		f.sum -= entryDigest(old)
+		f.routeQ.Delete(old.routeKey())
+	}
+	f.byHash[e.x.Hash] = e
+	f.listed.ReplaceOrInsert(e.x.Hash, e)
+	f.routeQ.ReplaceOrInsert(e.routeKey(), e)
+	f.sum += entryDigest(e)
+}
+
+// drop takes e out of the set.
+func (f *Feed) drop(e *feedEntry) {
+	f.sum -= entryDigest(e)
+	f.routeQ.Delete(e.routeKey())
+	delete(f.byHash, e.x.Hash)
+	f.listed.Delete(e.x.Hash)
+}
+
+// fund reads the funding of cand's (tokenIn, maker) keys at ref and marks
+// the orders of each key whose reading changed. At most
+// streams.fundingPairsPerBlock keys are read per block: beyond, a window
 // that moves with the block number, the others keeping their last reading.
-// A pair never read, or a failed read, counts as covered: the stream
+// A key never read, or a failed read, counts as covered: the stream
 // rather lists an order a keeper's simulation then refuses than hide one
 // it could execute.
-func (f *Feed) fund(ctx context.Context, ref pair.BlockRef, list []pair.Executable) func(pair.Executable) bool {
-	if f.opts.Funding == nil || len(list) == 0 {
-		clear(f.funds)
-		return func(pair.Executable) bool { return true }
+func (f *Feed) fund(ctx context.Context, ref pair.BlockRef) {
+	if f.opts.Funding == nil || len(f.fundKeys) == 0 {
+		return
 	}
-	var pairs [][2]common.Address
-	seen := make(map[[2]common.Address]bool, len(list))
-	for _, x := range list {
-		k := [2]common.Address{x.TokenIn, x.Maker}
-		if !seen[k] {
-			seen[k] = true
-			pairs = append(pairs, k)
-		}
-	}
-	for k := range f.funds {
-		if !seen[k] {
-			delete(f.funds, k)
-		}
-	}
-	read := pairs
-	if max := f.cfg.FundingPairsPerBlock; len(pairs) > max {
-		start := int(ref.Number % uint64(len(pairs)) * uint64(max) % uint64(len(pairs)))
-		read = make([][2]common.Address, 0, max)
+	read := f.fundKeys
+	if max := f.cfg.FundingPairsPerBlock; len(read) > max {
+		n := uint64(len(f.fundKeys))
+		start := int(ref.Number % n * uint64(max) % n)
+		read = make([]fundKey, 0, max)
 		for i := range max {
-			read = append(read, pairs[(start+i)%len(pairs)])
+			read = append(read, f.fundKeys[(start+i)%len(f.fundKeys)])
 		}
 	}
 	got, err := f.opts.Funding(ctx, ref.Hash, read)
@@ -389,19 +510,31 @@ func (f *Feed) fund(ctx context.Context, ref pair.BlockRef, list []pair.Executab
 		f.log.Warn("keeper stream: funding not read; the last readings stand", "block", ref.Number, "err", err)
 	}
 	for k, v := range got {
+		if _, ok := f.byFund[k]; !ok {
+			continue
+		}
+		if old, ok := f.funds[k]; ok && old == v {
+			continue
+		}
 		f.funds[k] = v
-	}
-	return func(x pair.Executable) bool {
-		r, ok := f.funds[[2]common.Address{x.TokenIn, x.Maker}]
-		if !ok {
-			return true
+		for h := range f.byFund[k] {
+			f.touched[h] = struct{}{}
 		}
-		var amount uint256.Int
-		if amount.SetFromBig(x.FillIn) {
-			return false // beyond 256 bits: nothing covers it
-		}
-		return r.Covers(&amount)
 	}
+}
+
+// covers reports whether x's maker pays its fill by the last reading of
+// its key (a key not read yet counts as covered).
+func (f *Feed) covers(x pair.Executable) bool {
+	r, ok := f.funds[fundKeyOf(x)]
+	if !ok {
+		return true
+	}
+	var amount uint256.Int
+	if amount.SetFromBig(x.FillIn) {
+		return false // beyond 256 bits: nothing covers it
+	}
+	return r.Covers(&amount)
 }
 
 // newEntry reads x's record and makes its entry (nil: the order closed).
@@ -422,7 +555,7 @@ func (f *Feed) newEntry(x pair.Executable) *feedEntry {
 // the orders announced now, then, oldest first, fresh ones for the
 // executable orders whose route is older than streams.routeRefreshBlocks
 // (or that have none), announced again.
-func (f *Feed) route(ctx context.Context, ref pair.BlockRef, blk *feedBlock, next []*feedEntry, nextBy map[common.Hash]*feedEntry) {
+func (f *Feed) route(ctx context.Context, ref pair.BlockRef, blk *feedBlock) {
 	if f.subs.Load() == 0 || f.opts.Service == nil {
 		return
 	}
@@ -432,27 +565,24 @@ func (f *Feed) route(ctx context.Context, ref pair.BlockRef, blk *feedBlock, nex
 			return
 		}
 		budget--
+		f.routeQ.Delete(e.routeKey())
 		f.build(ctx, e, ref.Number)
+		f.routeQ.ReplaceOrInsert(e.routeKey(), e)
 	}
-	var stale []int
-	for i, e := range next {
-		if e.routeBlock == 0 || ref.Number-e.routeBlock >= uint64(f.cfg.RouteRefreshBlocks) {
-			stale = append(stale, i)
-		}
-	}
-	sort.SliceStable(stale, func(a, b int) bool { return next[stale[a]].routeBlock < next[stale[b]].routeBlock })
-	for _, i := range stale {
-		if budget == 0 {
+	var stale []*feedEntry
+	for k, e := range f.routeQ.Ascend(btreemap.Min[routeKey](), btreemap.Max[routeKey]()) {
+		if len(stale) == budget || (k.block != 0 && ref.Number-k.block < uint64(f.cfg.RouteRefreshBlocks)) {
 			break
 		}
-		budget--
-		old := next[i]
+		stale = append(stale, e)
+	}
+	for _, old := range stale {
 		e := &feedEntry{x: old.x, designated: old.designated, rec: old.rec}
 		f.build(ctx, e, ref.Number)
-		next[i], nextBy[e.x.Hash] = e, e
+		f.put(old, e)
 		blk.changed = append(blk.changed, e)
 	}
-	sort.Slice(blk.changed, func(i, j int) bool { return hashLess(blk.changed[i].x.Hash, blk.changed[j].x.Hash) })
+	slices.SortFunc(blk.changed, func(a, b *feedEntry) int { return cmpHash(a.x.Hash, b.x.Hash) })
 }
 
 // build makes e's route and transaction at block (none when there is no
@@ -532,18 +662,18 @@ func (f *Feed) reason(h common.Hash, listed bool) string {
 	return ReasonConditionNotMet
 }
 
-// digest identifies a set: FNV-1a over its orders' hashes and fill
-// amounts, in hash order. Equal sets give equal digests on every node.
-func digest(set []*feedEntry) uint64 {
+// entryDigest is an entry's part of its set's digest: FNV-1a over its
+// order's hash and fill amount. A set's digest is the sum of its entries'
+// (mod 2^64), so equal sets give equal digests on every node, and a record
+// changes it by the entries it changes.
+func entryDigest(e *feedEntry) uint64 {
 	h := fnv.New64a()
 	var n [8]byte
-	for _, e := range set {
-		_, _ = h.Write(e.x.Hash[:])
-		b := e.x.FillIn.Bytes()
-		binary.BigEndian.PutUint64(n[:], uint64(len(b)))
-		_, _ = h.Write(n[:])
-		_, _ = h.Write(b)
-	}
+	_, _ = h.Write(e.x.Hash[:])
+	b := e.x.FillIn.Bytes()
+	binary.BigEndian.PutUint64(n[:], uint64(len(b)))
+	_, _ = h.Write(n[:])
+	_, _ = h.Write(b)
 	return h.Sum64()
 }
 

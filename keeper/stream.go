@@ -199,10 +199,14 @@ func (s *FeedSubscription) nextLocked() ([]api.Event, <-chan struct{}) {
 // at head, from which it continues.
 func (s *FeedSubscription) whole(name string, head *feedBlock) api.Event {
 	s.started, s.pos, s.epoch, s.resume = true, head.ref.Number, head.epoch, nil
-	b := appendBlockHead(make([]byte, 0, 256+len(s.f.set)*1024), head)
+	size := 0
+	if s.f.set != nil {
+		size = s.f.set.Len()
+	}
+	b := appendBlockHead(make([]byte, 0, 256+size*1024), head)
 	b = append(b, `,"orders":[`...)
 	n := 0
-	for _, e := range s.f.set {
+	for _, e := range s.f.setEntries() {
 		if !s.flt.shows(e.x.Pair, e.designated) {
 			continue
 		}
