@@ -106,8 +106,11 @@ func (s *Server) serveStream(c *fiber.Ctx, r *Route, in *input, subject string) 
 	c.Set("X-Accel-Buffering", "no") // nginx: pass each event on at once
 	rctx := c.Context()
 	rctx.SetConnectionClose()
-	// The stream lasts: no deadline for the whole answer, one per write.
+	// The stream lasts: no deadline for the whole answer, one per write,
+	// set on the connection itself: the writer runs on after the server
+	// gave the request context back when the client went away.
 	_ = rctx.SetWriteDeadline(time.Time{})
+	conn := rctx.Conn()
 	writeTimeout := s.cfg.HTTP.WriteTimeout
 	route := r.Path
 	rctx.SetBodyStreamWriter(func(w *bufio.Writer) {
@@ -116,8 +119,8 @@ func (s *Server) serveStream(c *fiber.Ctx, r *Route, in *input, subject string) 
 		s.metrics.streamOpened(route)
 		defer s.metrics.streamClosed(route)
 		write := func(b []byte) bool {
-			if writeTimeout > 0 {
-				_ = rctx.SetWriteDeadline(time.Now().Add(writeTimeout))
+			if writeTimeout > 0 && conn != nil {
+				_ = conn.SetWriteDeadline(time.Now().Add(writeTimeout))
 			}
 			if _, err := w.Write(b); err != nil {
 				return false
