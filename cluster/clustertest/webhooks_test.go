@@ -3,6 +3,7 @@ package clustertest
 import (
 	"crypto/ecdsa"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -42,26 +43,17 @@ type receipt struct {
 
 func (rv *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
-	var doc struct {
-		ID      string `json:"id"`
-		Trigger string `json:"trigger"`
-		Data    struct {
-			OrderHash string `json:"orderHash"`
-		} `json:"data"`
-	}
-	_ = json.Unmarshal(body, &doc)
 	rv.mu.Lock()
 	secret, hold := rv.secret, rv.hold
-	err := webhook.Verify(r.Header.Get(webhook.HeaderSignature), body, secret, time.Now(), 5*time.Minute)
-	id := r.Header.Get(webhook.HeaderDelivery)
-	if doc.ID != id {
-		rv.t.Errorf("delivery %s carries body id %s", id, doc.ID)
+	d := webhook.Receive(r.Header, body, secret, time.Now(), webhook.DefaultTolerance)
+	if errors.Is(d.Err, webhook.ErrDeliveryID) {
+		rv.t.Errorf("delivery %s: %v", d.ID, d.Err)
 	}
 	if hold != nil {
 		rv.held++
 	}
 	rv.mu.Unlock()
-	rc := receipt{delivery: id, trigger: doc.Trigger, orderHash: doc.Data.OrderHash, validSig: err == nil}
+	rc := receipt{delivery: d.ID, trigger: d.Trigger, orderHash: d.OrderHash.Hex(), validSig: d.Err == nil}
 	if hold != nil {
 		// Held until released: its sender is gone by then, so this
 		// attempt does not count as delivered.

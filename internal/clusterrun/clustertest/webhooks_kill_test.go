@@ -40,9 +40,10 @@ func hookEnv() map[string]string {
 
 // hookReceipt is one request the receiver got.
 type hookReceipt struct {
-	path, delivery, trigger, orderHash string
-	validSig                           bool
-	at                                 time.Time
+	path, delivery, trigger string
+	orderHash               common.Hash
+	validSig                bool
+	at                      time.Time
 }
 
 // hookReceiver is a webhook receiver on loopback: it verifies each
@@ -64,20 +65,11 @@ func newHookReceiver(t *testing.T) *hookReceiver {
 
 func (rv *hookReceiver) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
-	var doc struct {
-		ID      string `json:"id"`
-		Trigger string `json:"trigger"`
-		Data    struct {
-			OrderHash string `json:"orderHash"`
-		} `json:"data"`
-	}
-	_ = json.Unmarshal(body, &doc)
 	rv.mu.Lock()
 	defer rv.mu.Unlock()
-	err := webhook.Verify(r.Header.Get(webhook.HeaderSignature), body, rv.secrets[r.URL.Path], time.Now(), 5*time.Minute)
-	id := r.Header.Get(webhook.HeaderDelivery)
-	rv.got = append(rv.got, hookReceipt{path: r.URL.Path, delivery: id, trigger: doc.Trigger, orderHash: doc.Data.OrderHash,
-		validSig: err == nil && doc.ID == id, at: time.Now()})
+	d := webhook.Receive(r.Header, body, rv.secrets[r.URL.Path], time.Now(), webhook.DefaultTolerance)
+	rv.got = append(rv.got, hookReceipt{path: r.URL.Path, delivery: d.ID, trigger: d.Trigger, orderHash: d.OrderHash,
+		validSig: d.Err == nil, at: time.Now()})
 	w.WriteHeader(http.StatusNoContent)
 }
 
@@ -88,8 +80,7 @@ func (rv *hookReceiver) receipts(path string) map[common.Hash][]hookReceipt {
 	out := map[common.Hash][]hookReceipt{}
 	for _, r := range rv.got {
 		if r.path == path && r.trigger != "test.ping" {
-			h := common.HexToHash(r.orderHash)
-			out[h] = append(out[h], r)
+			out[r.orderHash] = append(out[r.orderHash], r)
 		}
 	}
 	return out

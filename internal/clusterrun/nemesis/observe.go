@@ -3,7 +3,6 @@ package nemesis
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"io"
 	"net"
 	"net/http"
@@ -69,21 +68,12 @@ func (rv *Receiver) Close() error { return rv.srv.Close() }
 
 func (rv *Receiver) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
-	var doc struct {
-		ID      string `json:"id"`
-		Trigger string `json:"trigger"`
-		Data    struct {
-			OrderHash string `json:"orderHash"`
-		} `json:"data"`
-	}
-	_ = json.Unmarshal(body, &doc)
 	from, _, _ := net.SplitHostPort(r.RemoteAddr)
 	rv.mu.Lock()
 	defer rv.mu.Unlock()
-	err := webhook.Verify(r.Header.Get(webhook.HeaderSignature), body, rv.secret, time.Now(), 5*time.Minute)
-	id := r.Header.Get(webhook.HeaderDelivery)
-	rv.got = append(rv.got, Receipt{Delivery: id, Trigger: doc.Trigger, Order: common.HexToHash(doc.Data.OrderHash),
-		From: from, Valid: err == nil && doc.ID == id, At: time.Now()})
+	d := webhook.Receive(r.Header, body, rv.secret, time.Now(), webhook.DefaultTolerance)
+	rv.got = append(rv.got, Receipt{Delivery: d.ID, Trigger: d.Trigger, Order: d.OrderHash,
+		From: from, Valid: d.Err == nil, At: time.Now()})
 	w.WriteHeader(http.StatusNoContent)
 }
 
