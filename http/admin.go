@@ -200,7 +200,9 @@ func (s *Server) newAdminApp() *fiber.App {
 			return orderengine.Errorf(orderengine.CodeNotFound, "this engine is not a cluster node (cluster.enabled is off)")
 		}
 		node := utils.CopyString(c.Params("node"))
-		ctx, cancel := context.WithTimeout(c.UserContext(), 30*time.Second)
+		// Answered (NO_QUORUM when the meta leader is silent) before
+		// common clients give up on the request.
+		ctx, cancel := context.WithTimeout(c.UserContext(), 10*time.Second)
 		defer cancel()
 		return reply(c, 200, fiber.Map{"removed": node}, s.removePeer(ctx, node))
 	})
