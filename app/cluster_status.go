@@ -14,7 +14,8 @@ import (
 // node's JetStream is ready (natsjs.Node.Ready: a quorum reached, no
 // stream without a leader it reaches for longer than an election, its
 // store within natsjs.LagBound of every stream), it is a member of the
-// cluster (it holds its member lease), and its membership agrees with
+// cluster (it holds its member lease and sees itself among the
+// members), and its membership agrees with
 // its NATS routes: no other member renewed its membership after this
 // node lost its route to it (a partial partition, a ring: that member
 // reaches a quorum, this node cannot reach it or the actors it holds). A
@@ -44,6 +45,9 @@ func (s *System) memberReady() error {
 	}
 	if !m.Joined() {
 		return orderengine.Errorf(orderengine.CodeServiceUnavailable, "this node is not a member of the cluster (it does not hold its member lease yet)")
+	}
+	if !slices.Contains(m.Members(), s.Config.Cluster.Node) {
+		return orderengine.Errorf(orderengine.CodeServiceUnavailable, "this node does not see itself among the members yet")
 	}
 	n := s.cluster.node
 	routes := n.RouteNames()

@@ -86,7 +86,19 @@ func (m *Member) tick(fit, stepDown bool) {
 		m.giveUp(ctx)
 		return
 	}
-	m.holdMember(ctx, fit)
+	if m.holdMember(ctx, fit) {
+		// The view read before the lease was taken lacks this member:
+		// read it again, so that a member that says it joined sees itself
+		// among the members and places its shards among them.
+		rctx, rcancel := context.WithTimeout(ctx, time.Second)
+		v = m.read(rctx)
+		rcancel()
+		select {
+		case <-m.joined:
+		default:
+			close(m.joined)
+		}
+	}
 	if !m.member.Held() {
 		// Not a member (yet, or no more): no shard is renewed, so every
 		// one held ends with its term; the subscriptions go now.
@@ -145,8 +157,9 @@ func nodeOf(holder string) string {
 	return name
 }
 
-// holdMember takes the member lease when fit and keeps it renewed.
-func (m *Member) holdMember(ctx context.Context, fit bool) {
+// holdMember takes the member lease when fit and keeps it renewed. It
+// reports whether it took the lease now.
+func (m *Member) holdMember(ctx context.Context, fit bool) bool {
 	l := m.member
 	switch {
 	case l.Held():
@@ -157,15 +170,12 @@ func (m *Member) holdMember(ctx context.Context, fit bool) {
 		case ok:
 			m.log.Info("members: member lease taken", "node", m.cfg.Name, "id", m.id, "term", l.Seq())
 			m.markRenewed(nil)
-			select {
-			case <-m.joined:
-			default:
-				close(m.joined)
-			}
+			return true
 		case err != nil && ctx.Err() == nil:
 			m.log.Debug("members: taking the member lease failed", "node", m.cfg.Name, "err", err)
 		}
 	}
+	return false
 }
 
 // holdShards renews the shards held, hands over those whose preferred
