@@ -33,6 +33,7 @@ type clusterSubmitFlags struct {
 	idle             time.Duration
 	profileDir       string
 	profileFor       time.Duration
+	heapDir          string
 	nodeEnv          envFlag
 }
 
@@ -60,6 +61,7 @@ func runClusterSubmit(ctx context.Context, out io.Writer, args []string) error {
 	fl.StringVar(&f.only, "only", "", "run one kind of set only: single or cluster (empty: both, single first)")
 	fl.BoolVar(&f.keep, "keep", false, "keep the temporary folder (data, logs) and print it")
 	fl.StringVar(&f.profileDir, "profile", "", "write each node's CPU profile of the load's first -profile-for to this folder (<set>-<node>.pprof; profiling costs the nodes a little CPU)")
+	fl.StringVar(&f.heapDir, "heapprofile", "", "write each node's heap profile after the load and the idle that follows it to this folder (<set>-<node>.heap.pprof; a collection runs first, so it holds what is live)")
 	fl.DurationVar(&f.profileFor, "profile-for", 20*time.Second, "length of each node's CPU profile (with -profile)")
 	fl.Var(&f.nodeEnv, "node-env", "NAME=VALUE set in every serve process's environment (repeatable; ORDERENGINE_* variables, GOGC, ...)")
 	if err := fl.Parse(args); err != nil {
@@ -72,8 +74,11 @@ func runClusterSubmit(ctx context.Context, out io.Writer, args []string) error {
 	if f.makers <= 0 {
 		f.makers = max(1, (f.n+9)/10)
 	}
-	if f.profileDir != "" {
-		if err := os.MkdirAll(f.profileDir, 0o755); err != nil {
+	for _, d := range []string{f.profileDir, f.heapDir} {
+		if d == "" {
+			continue
+		}
+		if err := os.MkdirAll(d, 0o755); err != nil {
 			return err
 		}
 	}
@@ -252,6 +257,9 @@ func submitToProcs(ctx context.Context, out io.Writer, f clusterSubmitFlags, dir
 		res.replicas = append(res.replicas, len(held))
 		fmt.Fprintf(out, "  %s: RSS %d KiB, Go heap in use %s; JetStream store %s, the rest of its data folder (Pebble) %s; replicas %s\n",
 			p.Name, rssKiB(p.Pid()), heapInUse(c.AdminURL(i)), mib(js), mib(all-js), strings.Join(held, " "))
+	}
+	if f.heapDir != "" {
+		heapProfiles(ctx, out, c, f.heapDir, name)
 	}
 	return res, nil
 }

@@ -56,6 +56,25 @@ func profileNodes(ctx context.Context, out io.Writer, c *clusterrun.Cluster, dir
 	wg.Wait()
 }
 
+// heapProfiles writes each node's heap profile, after a collection
+// (gc=1), to dir as <set>-<node>.heap.pprof.
+func heapProfiles(ctx context.Context, out io.Writer, c *clusterrun.Cluster, dir, set string) {
+	for i, n := range c.Nodes {
+		pctx, cancel := context.WithTimeout(ctx, time.Minute)
+		data, err := c.AdminFetch(pctx, i, "/admin/v1/debug/pprof/heap?gc=1")
+		cancel()
+		file := filepath.Join(dir, set+"-"+n.Name+".heap.pprof")
+		if err == nil {
+			err = os.WriteFile(file, data, 0o644)
+		}
+		if err != nil {
+			fmt.Fprintf(out, "heap profile of %s: %v\n", n.Name, err)
+			continue
+		}
+		fmt.Fprintf(out, "heap profile of %s: %s\n", n.Name, file)
+	}
+}
+
 // sortedPercentile is the p-quantile of sorted lat (0 when empty).
 func sortedPercentile(lat []time.Duration, p float64) time.Duration {
 	if len(lat) == 0 {
