@@ -134,6 +134,7 @@ type System struct {
 	opts    Options
 	prices  *market.OraclePricer // nil without a chain and an oracle
 	cluster *clusterJS           // nil on one node (cluster_jetstream.go)
+	seams   seams                // chosen once by chooseSeams (seams.go)
 	cancel  context.CancelFunc
 	running sync.WaitGroup
 	closers []func() error // in the order New made them; Close runs them backwards
@@ -167,12 +168,10 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 	if err := s.openChain(ctx); err != nil {
 		return nil, err
 	}
+	s.buildMember()
+	s.seams = s.chooseSeams()
 	s.buildActors()
-	if s.cluster != nil {
-		if err := s.buildMember(); err != nil {
-			return nil, err
-		}
-	}
+	s.hostKinds()
 	if err := s.buildWebhooks(); err != nil {
 		return nil, err
 	}
@@ -211,7 +210,7 @@ func (s *System) openStore(ctx context.Context) error {
 	if s.Config.Cluster.Enabled {
 		store, err = s.openClusterStore(ctx)
 	} else {
-		store, err = persistence.OpenFS(s.Config.DataDir, s.opts.FS, s.Log)
+		store, err = persistence.OpenWith(s.Config.DataDir, persistence.Options{FS: s.opts.FS, Log: s.Log})
 	}
 	if err != nil {
 		return err
@@ -235,23 +234,24 @@ func (s *System) openStore(ctx context.Context) error {
 }
 
 // buildActors makes the registries of the limiter, maker and order actors
-// and the change feed that links the orders to the rest: every durable
-// change of an order reaches its maker (open counts, bindings,
-// synchronously) and its pair (book, triggers; buildPairs).
+// (placed by this node's member in a cluster) and the change feed that
+// links the orders to the rest: every durable change of an order reaches
+// its maker (open counts, bindings, synchronously) and its pair (book,
+// triggers; buildPairs).
 func (s *System) buildActors() {
-	cfg := s.Config
-	s.Limiter = limiter.New(s.Actors, s.Clock, s.Log, limiter.Options{Window: cfg.Limits.Window, Idle: cfg.Limits.LimiterIdle})
+	cfg, seam := s.Config, s.seams
+	s.Limiter = limiter.New(s.Actors, s.Clock, s.Log, limiter.Options{Window: cfg.Limits.Window, Idle: cfg.Limits.LimiterIdle,
+		Cluster: seam.limiter})
 	s.closeWith(func() error { s.Limiter.Stop(); return nil })
 	s.Makers = maker.New(s.Actors, s.Clock, s.Log, maker.Options{
 		Submits: cfg.Limits.MakerSubmits, Window: cfg.Limits.MakerWindow, OpenOrders: cfg.Limits.MakerOpenOrders,
-		Bindings: s.Orders.Binding,
+		Bindings: s.Orders.Binding, Placement: seam.placement,
 	})
 	s.closeWith(func() error { s.Makers.Stop(); return nil })
 	ocfg := cfg.Orders.Resolved()
-	journal, feed := s.orderJournal()
 	s.OrderActors = order.NewRegistry(s.Actors, order.Options{
-		Journal: journal, Clock: s.Clock, Log: s.Log, Idle: ocfg.ActorIdle,
-		Feed: feed, Applied: s.orderApplied(),
+		Journal: seam.journal, Clock: s.Clock, Log: s.Log, Idle: ocfg.ActorIdle,
+		Feed: seam.feed, Applied: seam.applied, Placement: seam.placement,
 	})
 	s.closeWith(func() error { s.OrderActors.Stop(); return nil })
 }
@@ -270,7 +270,7 @@ func (s *System) buildWebhooks() error {
 	m, err := webhook.New(webhook.Options{
 		Config: s.Config.Webhooks, Dev: s.Config.Dev, DataDir: s.Config.DataDir,
 		Store: s.Store, Outbox: s.Outbox, System: s.Actors, Clock: s.Clock, Log: s.Log,
-		Cluster: s.webhookCluster(),
+		Cluster: s.seams.webhooks,
 	})
 	if err != nil {
 		return err
@@ -313,13 +313,14 @@ func (s *System) buildHTTP() error {
 		}
 	}
 	collectors := append([]prometheus.Collector{s.Webhooks.Collector(), s.Pairs.Collector(), driverCollector{s}}, s.clusterCollectors()...)
+	seam := s.seams
 	status := s.opts.ChainStatus
 	if status == nil && s.Indexer != nil {
 		status = s.Indexer.Status
 	}
 	srv, err := apihttp.New(apihttp.Engine{Config: s.Config, Log: s.Log, Store: s.Store, Accounts: s.Accounts, Limiter: s.Limiter},
-		apihttp.Options{Services: services, ExtraRoutes: s.opts.Routes, Collectors: collectors, ChainStatus: status, Ready: s.clusterReady(), RemovePeer: s.clusterRemovePeer(), ClusterStatus: s.clusterStatus(),
-			StoreBackup: s.storeBackup, Backup: s.clusterBackup(), Restore: s.clusterRestore()})
+		apihttp.Options{Services: services, ExtraRoutes: s.opts.Routes, Collectors: collectors, ChainStatus: status, Ready: seam.ready, RemovePeer: seam.removePeer, ClusterStatus: seam.status,
+			StoreBackup: s.storeBackup, Backup: seam.backup, Restore: seam.restore})
 	if err != nil {
 		return err
 	}

@@ -181,7 +181,7 @@ func (s *System) buildOrders() error {
 		Clock: s.Clock, Log: s.Log, Verifier: chain.NewVerifier(chain.NewRouterDomain(chainID, router), backend),
 		Fees: fees, Tokens: tokens, Balances: balances, FundedTTL: cfg.Orders.Resolved().FundedCacheTTL, Multicall: multicall,
 		Evaluated: s.lastEvaluated,
-		Settle:    s.orderSettle(),
+		Settle:    s.seams.settle,
 	})
 	if err != nil {
 		return fmt.Errorf("orders: %w", err)
@@ -207,7 +207,7 @@ func (s *System) buildPairs() {
 		}
 	}
 	opts := pair.Options{System: s.Actors, Store: s.Store, Chain: s.Chain, Orders: s.Orders, Registry: s.OrderActors, Log: s.Log,
-		Drive: s.driveGate()}
+		Drive: s.seams.drive}
 	if s.prices != nil {
 		opts.Prices = s.prices
 	}
@@ -250,10 +250,7 @@ func (s *System) buildLifecycle() error {
 		return fmt.Errorf("lifecycle: the chain client cannot follow logs or make calls pinned to a block hash")
 	}
 	router := common.HexToAddress(cfg.Chain.Router)
-	s.Projector = chainsync.NewProjector(s.Chain, s.Orders, s.OrderActors, s.Log)
-	if drive := s.driveGate(); drive != nil {
-		s.Projector.DriveWhile(drive)
-	}
+	s.Projector = chainsync.NewProjector(s.Chain, s.Orders, s.OrderActors, chainsync.ProjectorOptions{Log: s.Log, Drive: s.seams.drive})
 	observers := []chainsync.Observer{s.Projector, pairsObserver(s.Pairs)}
 	if o := s.buildAttempts(router); o != nil {
 		observers = append(observers, o)
@@ -286,8 +283,7 @@ func (s *System) buildLifecycle() error {
 		if !ok {
 			return fmt.Errorf("lifecycle: the chain client cannot send transactions for the keeper")
 		}
-		s.Runner = keeper.NewRunner(kc, key, keeper.ServiceSource(s.Keeper), s.Log)
-		s.Runner.Drive = s.driveGate()
+		s.Runner = keeper.NewRunner(kc, key, keeper.ServiceSource(s.Keeper), keeper.RunnerOptions{Log: s.Log, Drive: s.seams.drive})
 	}
 	s.Log.Info("lifecycle built", "router", router, "startBlock", cfg.Chain.DeployBlock,
 		"confirmations", cfg.Chain.Confirmations, "keeper", s.Runner != nil)

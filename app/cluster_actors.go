@@ -2,13 +2,10 @@ package app
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/orderengine/orderengine/actors/kind"
 	"github.com/orderengine/orderengine/actors/limiter"
 	"github.com/orderengine/orderengine/actors/maker"
 	"github.com/orderengine/orderengine/actors/order"
@@ -20,61 +17,26 @@ import (
 // its leases).
 const leaveTimeout = 10 * time.Second
 
-// clusterKind is a kind placed by the cluster: its name, how it is placed
-// (kind.Registry.Place behind the kind's own API) and the handler of the
-// requests other members send to the identities this node owns.
-type clusterKind struct {
-	name   string
-	place  func(kind.Placement) error
-	handle members.Handler
-}
-
-// clusterKinds are the kinds this node places in the cluster: the
-// limiter by API key id, the maker by address, the order by hash and the
-// webhook endpoint by id (only to name the node that sends its
-// deliveries: its records travel through the shared log, and it takes no
-// remote requests). The pairs stay node-local projections.
-func (s *System) clusterKinds() []clusterKind {
-	nodes := len(s.Config.Cluster.NATS.Routes)
-	return []clusterKind{
-		{limiter.KindName, func(p kind.Placement) error {
-			return s.Limiter.Place(p, limiter.ClusterOptions{
-				// Client addresses: each node protects itself.
-				NodeLocal: func(subject string) bool { return strings.HasPrefix(subject, "ip:") },
-				// The share a node admits while a key's owner cannot be
-				// reached is the limit over the configured nodes, so
-				// the shares add up to the limit whatever a node sees.
-				Members: func() int { return nodes },
-			})
-		}, s.Limiter},
-		{maker.KindName, s.Makers.Place, s.Makers},
-		{order.KindName, s.OrderActors.Place, s.OrderActors},
-		{webhook.KindName, func(kind.Placement) error { return nil }, webhook.RemoteHandler{}},
+// buildMember makes a cluster node's member of the cluster (none on one
+// node), before the actors it places (chooseSeams hands it to them as
+// their placement); Start runs it once the streams are followed
+// (startMember). Close leaves the cluster gracefully. When the members
+// change, the orders this node no longer owns are passivated.
+func (s *System) buildMember() {
+	if s.cluster == nil {
+		return
 	}
-}
-
-// buildMember makes this node's member of the cluster and places the
-// cluster kinds on it (New calls it after the actors are built, before
-// anything uses them); Start runs it once the streams are followed
-// (startMember). Close leaves the cluster gracefully.
-func (s *System) buildMember() error {
 	c := s.Config.Cluster
 	node := s.cluster.node
 	m := members.New(members.Config{
 		Node: node, Cluster: c.Name, Name: c.Node, Shards: c.Shards, TTL: c.MembershipTTL,
 		Fit: func() bool { return node.Fit() == nil },
 		Log: s.Log.With("node", c.Node),
-	})
-	for _, k := range s.clusterKinds() {
-		if err := k.place(m); err != nil {
-			return fmt.Errorf("app: cluster kind %s: %w", k.name, err)
-		}
-		m.Host(k.name, k.handle)
-	}
-	m.OnChange(func(members.Change) {
-		if n := s.OrderActors.PassivateMoved(); n > 0 {
-			s.Log.Info("cluster: orders that moved to another member were passivated", "count", n)
-		}
+		OnChange: func(members.Change) {
+			if n := s.OrderActors.PassivateMoved(); n > 0 {
+				s.Log.Info("cluster: orders that moved to another member were passivated", "count", n)
+			}
+		},
 	})
 	s.Member = m
 	s.closeWith(func() error {
@@ -82,7 +44,23 @@ func (s *System) buildMember() error {
 		defer cancel()
 		return m.Leave(lctx)
 	})
-	return nil
+}
+
+// hostKinds makes this node's member serve the kinds the cluster places,
+// once their registries are built: the limiter by API key id, the maker
+// by address, the order by hash and the webhook endpoint by id (only to
+// name the node that sends its deliveries: its records travel through the
+// shared log, and it takes no remote requests). The pairs stay node-local
+// projections.
+func (s *System) hostKinds() {
+	m := s.Member
+	if m == nil {
+		return
+	}
+	m.Host(limiter.KindName, s.Limiter)
+	m.Host(maker.KindName, s.Makers)
+	m.Host(order.KindName, s.OrderActors)
+	m.Host(webhook.KindName, webhook.RemoteHandler{})
 }
 
 // startMember runs the member (Start calls it once the node follows the
@@ -117,15 +95,4 @@ func (s *System) clusterCollectors() []prometheus.Collector {
 		}, func() float64 { return float64(n.Peers()) }))
 	}
 	return cs
-}
-
-// webhookCluster runs the webhook manager as a cluster node's: this node
-// sends the deliveries of the endpoints whose shard it holds (nil on one
-// node).
-func (s *System) webhookCluster() *webhook.Cluster {
-	m := s.Member
-	if m == nil {
-		return nil
-	}
-	return &webhook.Cluster{Owns: func(id string) bool { return m.Owns(webhook.KindName, id) }}
 }

@@ -8,9 +8,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
-
-	"github.com/orderengine/orderengine/actors/order"
 	"github.com/orderengine/orderengine/cluster/natsjs"
 	"github.com/orderengine/orderengine/persistence"
 )
@@ -56,6 +53,7 @@ func (s *System) openClusterStore(ctx context.Context) (store *persistence.Store
 		}
 	}()
 	dir := s.Config.DataDir
+	shared := natsjs.NewSharedLog(n)
 	for {
 		manifest, installed, err := persistence.InstallSnapshot(dir)
 		if err != nil {
@@ -66,7 +64,7 @@ func (s *System) openClusterStore(ctx context.Context) (store *persistence.Store
 			_ = json.Unmarshal(manifest, &man)
 			s.Log.Info("cluster: installed a peer's snapshot of its store", "peer", man.Node, "id", man.ID, "positions", man.Positions)
 		}
-		store, err := persistence.OpenFS(dir, s.opts.FS, s.Log)
+		store, err := persistence.OpenWith(dir, persistence.Options{FS: s.opts.FS, Log: s.Log, Shared: shared})
 		if err != nil {
 			return nil, err
 		}
@@ -79,7 +77,7 @@ func (s *System) openClusterStore(ctx context.Context) (store *persistence.Store
 			var fetched bool
 			fetched, err = n.Bootstrap(ctx, local)
 			if err == nil && !fetched {
-				s.cluster = &clusterJS{node: n}
+				s.cluster = &clusterJS{node: n, shared: shared}
 				return store, nil
 			}
 		}
@@ -92,9 +90,10 @@ func (s *System) openClusterStore(ctx context.Context) (store *persistence.Store
 	}
 }
 
-// openClusterJS builds the journal, the materialiser and the shared log
-// over the store, on the node openClusterStore started. Nothing is
-// replicated before Start's startClusterJS.
+// openClusterJS builds the journal and the materialiser over the store,
+// and the lifecycle lease, on the node openClusterStore started (the
+// store took the shared log when it opened). Nothing is replicated before
+// Start's startClusterJS.
 func (s *System) openClusterJS() error {
 	if s.cluster == nil {
 		return nil
@@ -103,58 +102,32 @@ func (s *System) openClusterJS() error {
 	n := c.node
 	c.mat = natsjs.NewMaterialiser(n, s.Orders, s.orderChanged)
 	c.journal = natsjs.NewJournal(n, s.Orders, c.mat, s.Clock.Now)
-	c.shared = natsjs.NewSharedLog(n, s.Store)
-	s.Store.UseSharedLog(c.shared)
 	c.lease = n.Lease(lifecycleLease, s.Config.Cluster.Node, s.Config.Cluster.LeaseTTL)
 	return nil
 }
 
-// orderJournal is the order registry's journal and change feed: the
-// store's, feeding at commit, on one node; the JetStream journal without a
-// commit-time feed in a cluster.
-func (s *System) orderJournal() (persistence.OrderJournal, order.Feed) {
-	if s.cluster != nil {
-		return s.cluster.journal, nil
-	}
-	return s.Orders, s.orderChanged
-}
-
-// orderApplied is the order registry's Applied in a cluster (nil on one
-// node): after a request this node made changed an order, possibly on
-// another node's actor, it waits until this node's store holds that
-// version, for up to the write timeout (the change is durable either way;
-// past it this node reads it a little later), so that a client reads its
-// own cancel on the node that answered it.
-func (s *System) orderApplied() func(ctx context.Context, rec *persistence.OrderRecord) {
-	if s.cluster == nil {
-		return nil
-	}
-	return func(ctx context.Context, rec *persistence.OrderRecord) {
-		deadline := time.Now().Add(appliedWait)
-		for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
-			if got, ok, err := s.Orders.Load(rec.Hash); err != nil || ok && got.Version >= rec.Version {
-				return
-			}
-			if time.Now().After(deadline) {
-				s.Log.Warn("cluster: an order's change is not applied on this node yet", "hash", rec.Hash.Hex(), "version", rec.Version)
-				return
-			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(wait):
-			}
+// orderApplied is the order registry's Applied in a cluster (seams):
+// after a request this node made changed an order, possibly on another
+// node's actor, it waits until this node's store holds that version, for
+// up to the write timeout (the change is durable either way; past it this
+// node reads it a little later), so that a client reads its own cancel on
+// the node that answered it.
+func (s *System) orderApplied(ctx context.Context, rec *persistence.OrderRecord) {
+	deadline := time.Now().Add(appliedWait)
+	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
+		if got, ok, err := s.Orders.Load(rec.Hash); err != nil || ok && got.Version >= rec.Version {
+			return
+		}
+		if time.Now().After(deadline) {
+			s.Log.Warn("cluster: an order's change is not applied on this node yet", "hash", rec.Hash.Hex(), "version", rec.Version)
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(wait):
 		}
 	}
-}
-
-// orderSettle is the order service's Settle in a cluster (nil on one
-// node): the journal's.
-func (s *System) orderSettle() func(ctx context.Context, h common.Hash) (bool, error) {
-	if s.cluster == nil {
-		return nil
-	}
-	return s.cluster.journal.Settle
 }
 
 // appliedWait bounds orderApplied's wait.
@@ -187,7 +160,7 @@ func (s *System) startClusterJS(ctx context.Context) error {
 	if err := c.compactor.Report(ctx); err != nil {
 		return fmt.Errorf("app: cluster: report the applied positions: %w", err)
 	}
-	if err := c.shared.Start(ctx); err != nil {
+	if err := c.shared.Start(ctx, s.Store); err != nil {
 		return fmt.Errorf("app: cluster: shared records: %w", err)
 	}
 	if err := c.mat.Start(ctx); err != nil {
@@ -205,32 +178,6 @@ func (s *System) startClusterJS(ctx context.Context) error {
 	}
 	s.Log.Info("cluster: joined; applying the streams", "node", s.Config.Cluster.Node)
 	return nil
-}
-
-// clusterRemovePeer is the admin API's peer removal (nil on one node).
-func (s *System) clusterRemovePeer() func(ctx context.Context, node string) error {
-	if s.cluster == nil {
-		return nil
-	}
-	return s.cluster.node.RemovePeer
-}
-
-// clusterBackup is the admin API's backup (nil on one node).
-func (s *System) clusterBackup() func(ctx context.Context, w io.Writer) error {
-	if s.cluster == nil {
-		return nil
-	}
-	return s.cluster.node.Backup
-}
-
-// clusterRestore is the admin API's restore (nil on one node).
-func (s *System) clusterRestore() func(ctx context.Context, r io.ReadSeeker) (any, error) {
-	if s.cluster == nil {
-		return nil
-	}
-	return func(ctx context.Context, r io.ReadSeeker) (any, error) {
-		return s.cluster.node.Restore(ctx, r)
-	}
 }
 
 // ClusterNode returns the node's embedded JetStream server (nil on one

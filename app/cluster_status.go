@@ -10,7 +10,7 @@ import (
 	"github.com/orderengine/orderengine/cluster/natsjs"
 )
 
-// clusterReady is GET /readyz's cluster check (nil on one node): the
+// clusterReady is GET /readyz's cluster check (a cluster node's seam): the
 // node's JetStream is ready (natsjs.Node.Ready: a quorum reached, no
 // stream without a leader it reaches for longer than an election, its
 // store within natsjs.LagBound of every stream), it is a member of the
@@ -21,16 +21,11 @@ import (
 // reaches a quorum, this node cannot reach it or the actors it holds). A
 // member that died or was cut off stops renewing before the routes to it
 // drop, so it does not count against the nodes that keep going.
-func (s *System) clusterReady() func() error {
-	if s.cluster == nil {
-		return nil
+func (s *System) clusterReady() error {
+	if err := s.cluster.node.Ready(); err != nil {
+		return err
 	}
-	return func() error {
-		if err := s.cluster.node.Ready(); err != nil {
-			return err
-		}
-		return s.memberReady()
-	}
+	return s.memberReady()
 }
 
 // routeSlack allows for the polls of the routes (every 200 ms) and of the
@@ -99,24 +94,20 @@ type KeyPlacement struct {
 	Preferred string `json:"preferred"`
 }
 
-// clusterStatus is the admin API's cluster status (nil on one node).
-func (s *System) clusterStatus() func(ctx context.Context, key string) (any, error) {
-	if s.cluster == nil {
-		return nil
+// clusterStatus is the admin API's cluster status (a cluster node's
+// seam).
+func (s *System) clusterStatus(_ context.Context, key string) (any, error) {
+	m, n := s.Member, s.cluster.node
+	st := &ClusterStatus{Node: s.Config.Cluster.Node, Member: m.ID(), Joined: m.Joined(), Members: m.Members(),
+		Routes: n.RouteNames(), Shards: m.Holders(), Held: m.Held(), Streams: n.Streams()}
+	if err := s.clusterReady(); err != nil {
+		st.NotReady = err.Error()
+	} else {
+		st.Ready = true
 	}
-	return func(_ context.Context, key string) (any, error) {
-		m, n := s.Member, s.cluster.node
-		st := &ClusterStatus{Node: s.Config.Cluster.Node, Member: m.ID(), Joined: m.Joined(), Members: m.Members(),
-			Routes: n.RouteNames(), Shards: m.Holders(), Held: m.Held(), Streams: n.Streams()}
-		if err := s.clusterReady()(); err != nil {
-			st.NotReady = err.Error()
-		} else {
-			st.Ready = true
-		}
-		if key != "" {
-			shard, holder, preferred := m.Place(key)
-			st.Key = &KeyPlacement{Key: key, Shard: shard, Holder: holder, Preferred: preferred}
-		}
-		return st, nil
+	if key != "" {
+		shard, holder, preferred := m.Place(key)
+		st.Key = &KeyPlacement{Key: key, Shard: shard, Holder: holder, Preferred: preferred}
 	}
+	return st, nil
 }

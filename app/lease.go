@@ -15,7 +15,7 @@ import (
 // chain facts and trigger decisions into order transitions (the
 // projector, the pairs' decided transitions) and runs the keeper. A node
 // that becomes the holder projects every block since it last drove
-// (chainsync.Projector.DriveWhile). Safety does not rest on the lease:
+// (chainsync.ProjectorOptions.Drive). Safety does not rest on the lease:
 // every transition is conditional on the order's version and a fill or
 // on-chain cancel is recorded once per (tx hash, log index) (the order
 // ledger). One node (`make run`) has no lease and always drives.
@@ -26,16 +26,7 @@ const lifecycleLease = "lifecycle"
 
 // Driving reports whether this node drives the chain lifecycle now: it
 // holds the lease (always true on one node).
-func (s *System) Driving() bool { return s.cluster == nil || s.cluster.lease.Held() }
-
-// driveGate is what the lifecycle's parts ask before they act: nil on one
-// node (no check on its paths), the lease in a cluster.
-func (s *System) driveGate() func() bool {
-	if s.cluster == nil {
-		return nil
-	}
-	return s.cluster.lease.Held
-}
+func (s *System) Driving() bool { return s.seams.drive == nil || s.seams.drive() }
 
 // startLease runs holdLease until stopLease (Start calls it when the node
 // has a chain lifecycle). The loop has its own context: Close stops it

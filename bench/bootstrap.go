@@ -171,11 +171,12 @@ func (bn *benchNode) start(ctx context.Context, snapshot bool) error {
 		return err
 	}
 	bn.node = n
+	shared := natsjs.NewSharedLog(n)
 	for {
 		if _, _, err := persistence.InstallSnapshot(bn.dir); err != nil {
 			return err
 		}
-		st, err := persistence.Open(bn.dir, nil)
+		st, err := persistence.OpenWith(bn.dir, persistence.Options{Shared: shared})
 		if err != nil {
 			return err
 		}
@@ -200,14 +201,12 @@ func (bn *benchNode) start(ctx context.Context, snapshot bool) error {
 	bn.orders = persistence.NewOrders(bn.store, persistence.NewOutbox(bn.store, nil, nil))
 	mat := natsjs.NewMaterialiser(n, bn.orders, nil)
 	bn.journal = natsjs.NewJournal(n, bn.orders, mat, nil)
-	shared := natsjs.NewSharedLog(n, bn.store)
-	bn.store.UseSharedLog(shared)
 	sctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	if err := n.Setup(sctx); err != nil {
 		return err
 	}
-	if err := shared.Start(sctx); err != nil {
+	if err := shared.Start(sctx, bn.store); err != nil {
 		return err
 	}
 	if err := mat.Start(sctx); err != nil {

@@ -261,7 +261,7 @@ func streamLatency(ctx context.Context, out io.Writer, rounds int, interval, pol
 func latencyRound(ctx context.Context, e *chainEngine, key *ecdsa.PrivateKey, streaming bool, poll, interval time.Duration, salt uint64) (latencySample, error) {
 	logs := &syncbuf.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	r := keeper.NewRunner(e.dev.Client(), key, keeper.HTTPSource(e.base, e.apiKey, nil), log)
+	r := keeper.NewRunner(e.dev.Client(), key, keeper.HTTPSource(e.base, e.apiKey, nil), keeper.RunnerOptions{Log: log})
 	if streaming {
 		r.Follow = keeper.NewFollower(e.base, e.apiKey, r.Address(), nil, log)
 	}

@@ -35,22 +35,28 @@ type Projector struct {
 	log      *slog.Logger
 	wake     chan struct{}
 	mu       chan struct{} // held while projecting (size-1 semaphore)
-	drive    func() bool   // nil: always (DriveWhile)
+	drive    func() bool   // nil: always (ProjectorOptions.Drive)
 }
 
 // errNotDriving stops a projection when this node stops driving the
 // chain lifecycle.
 var errNotDriving = errors.New("chainsync: not driving the chain lifecycle")
 
-// DriveWhile makes the projector send facts to the order actors only while
-// drive reports true (in a cluster: while this node holds the chain
-// lifecycle's lease); call it before Run. While drive reports false the
-// projector sends nothing and its cursor stays where this node last
-// projected, so when drive turns true again (Wake) it projects every block
-// since: the blocks another driver projected meanwhile are sent again, and
-// the order actors ignore what they already applied. A rewind while not
-// driving moves the cursor back but sends no resync (the driver does).
-func (p *Projector) DriveWhile(drive func() bool) { p.drive = drive }
+// ProjectorOptions configure a Projector.
+type ProjectorOptions struct {
+	// Log receives the projector's logs (nil: discarded).
+	Log *slog.Logger
+	// Drive, when set, makes the projector send facts to the order actors
+	// only while it reports true (in a cluster: while this node holds the
+	// chain lifecycle's lease). While it reports false the projector
+	// sends nothing and its cursor stays where this node last projected,
+	// so when it turns true again (Wake) the projector projects every
+	// block since: the blocks another driver projected meanwhile are sent
+	// again, and the order actors ignore what they already applied. A
+	// rewind while not driving moves the cursor back but sends no resync
+	// (the driver does). Nil: always (a single node).
+	Drive func() bool
+}
 
 // Wake makes Run project now (this node became the driver).
 func (p *Projector) Wake() { p.signal() }
@@ -60,13 +66,14 @@ func (p *Projector) driving() bool { return p.drive == nil || p.drive() }
 // NewProjector returns a projector; add it to the indexer's Observers and
 // start Run. orders is read for the orders a nonce invalidation concerns
 // (the list index) and for an order's maker and nonce (immutable).
-func NewProjector(ch *persistence.Chain, orders *persistence.Orders, registry *order.Registry, log *slog.Logger) *Projector {
+func NewProjector(ch *persistence.Chain, orders *persistence.Orders, registry *order.Registry, opts ProjectorOptions) *Projector {
+	log := opts.Log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Projector{
 		chain: ch, orders: orders, registry: registry, log: log.With("component", "projector"),
-		wake: make(chan struct{}, 1), mu: make(chan struct{}, 1),
+		wake: make(chan struct{}, 1), mu: make(chan struct{}, 1), drive: opts.Drive,
 	}
 }
 
@@ -145,7 +152,7 @@ func (p *Projector) Run(ctx context.Context) {
 // CatchUp reconciles every block between the projection cursor and the
 // indexer's cursor.
 //
-// While this node does not drive (DriveWhile) it projects nothing, and a
+// While this node does not drive (ProjectorOptions.Drive) it projects nothing, and a
 // projection stops, at the block it reached, when it stops driving.
 func (p *Projector) CatchUp(ctx context.Context) error {
 	p.mu <- struct{}{}

@@ -114,7 +114,7 @@ func TestFillAndCancelInOneBlockAndReplay(t *testing.T) {
 	if err := e.ix.Chain().SetProjected(before); err != nil {
 		t.Fatal(err)
 	}
-	if err := NewProjector(e.ix.Chain(), e.orders, e.registry, nil).CatchUp(context.Background()); err != nil {
+	if err := NewProjector(e.ix.Chain(), e.orders, e.registry, ProjectorOptions{}).CatchUp(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if now := snapshot(); now != was {

@@ -29,6 +29,13 @@ type projEnv struct {
 
 func newProjEnv(t *testing.T) *projEnv {
 	t.Helper()
+	return newDrivenProjEnv(t, nil)
+}
+
+// newDrivenProjEnv is newProjEnv with a projector that drives while drive
+// reports true (nil: always).
+func newDrivenProjEnv(t *testing.T, drive func() bool) *projEnv {
+	t.Helper()
 	e := &projEnv{Env: chainsynctest.NewEnv(t)}
 	e.store = chainsynctest.OpenStore(t, t.TempDir())
 	t.Cleanup(func() { _ = e.store.Close() })
@@ -38,7 +45,7 @@ func newProjEnv(t *testing.T) *projEnv {
 	t.Cleanup(system.Shutdown)
 	e.registry = order.NewRegistry(system, order.Options{Journal: e.orders})
 	ch := persistence.NewChain(e.store)
-	e.proj = NewProjector(ch, e.orders, e.registry, nil)
+	e.proj = NewProjector(ch, e.orders, e.registry, ProjectorOptions{Drive: drive})
 	var err error
 	e.ix, err = New(e.Client, e.store, nil, Options{Router: e.D.Router, StartBlock: e.D.Block, Observers: []Observer{e.proj}})
 	if err != nil {
@@ -148,7 +155,7 @@ func TestProjectorCatchesUpAfterCrash(t *testing.T) {
 	if rec, _, _ := e.orders.Load(h); rec.Status != persistence.StatusPending {
 		t.Fatalf("projected without CatchUp: %+v", rec)
 	}
-	fresh := NewProjector(persistence.NewChain(e.store), e.orders, e.registry, nil)
+	fresh := NewProjector(persistence.NewChain(e.store), e.orders, e.registry, ProjectorOptions{})
 	for range 2 {
 		if err := fresh.CatchUp(context.Background()); err != nil {
 			t.Fatal(err)
@@ -160,14 +167,13 @@ func TestProjectorCatchesUpAfterCrash(t *testing.T) {
 	}
 }
 
-// DriveWhile: while the node does not drive, the projector sends nothing
+// ProjectorOptions.Drive: while the node does not drive, the projector sends nothing
 // and keeps its cursor; once it drives it projects every block since, and
 // projecting again blocks another driver already projected (a new
 // driver's cursor is behind) records nothing twice.
 func TestProjectorDrivesOnlyWhileDriving(t *testing.T) {
-	e := newProjEnv(t)
 	var driving atomic.Bool
-	e.proj.DriveWhile(driving.Load)
+	e := newDrivenProjEnv(t, driving.Load)
 	o, sig, h := e.LimitOrder(1_000_000_000, 31)
 	e.submit(o, sig, h)
 	e.MustSend(e.Keeper, e.D.Router, e.FillData(o, sig, 300_000_000))

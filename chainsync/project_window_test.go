@@ -61,7 +61,7 @@ func TestProjectorCatchesUpPastThePrunedWindow(t *testing.T) {
 	}
 
 	// A restart: a fresh projector catches up (twice: idempotent).
-	fresh := NewProjector(ix.Chain(), e.orders, e.registry, nil)
+	fresh := NewProjector(ix.Chain(), e.orders, e.registry, ProjectorOptions{})
 	for range 2 {
 		if err := fresh.CatchUp(ctx); err != nil {
 			t.Fatal(err)

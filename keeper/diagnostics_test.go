@@ -87,7 +87,7 @@ func TestOrderDiagnostics(t *testing.T) {
 	if d := e.diagOf(dca); !waiting(d, orders.WaitKeeper) || !d.Executable || !d.Condition.Met || d.Condition.Kind != "dca_schedule" {
 		t.Fatalf("a DCA order whose first leg is due: %+v", d)
 	}
-	runner := keeper.NewRunner(e.dev.Client(), keeperAcct.Key, keeper.HTTPSource(e.srv.URL, e.srv.APIKey, nil), nil)
+	runner := keeper.NewRunner(e.dev.Client(), keeperAcct.Key, keeper.HTTPSource(e.srv.URL, e.srv.APIKey, nil), keeper.RunnerOptions{})
 	if sent, err := runner.Step(e.ctx); err != nil || len(sent) != 1 {
 		t.Fatalf("keeper sent %d (%v)", len(sent), err)
 	}

@@ -37,7 +37,7 @@ func TestE2EFillAmountsAndFeesAreTheBalanceChanges(t *testing.T) {
 	for i, a := range who {
 		before[i] = e.wethBalance(a)
 	}
-	runner := keeper.NewRunner(e.dev.Client(), e.dev.Accounts().Keeper.Key, keeper.HTTPSource(e.srv.URL, e.srv.APIKey, nil), nil)
+	runner := keeper.NewRunner(e.dev.Client(), e.dev.Accounts().Keeper.Key, keeper.HTTPSource(e.srv.URL, e.srv.APIKey, nil), keeper.RunnerOptions{})
 	sent, err := runner.Step(e.ctx)
 	if err != nil || len(sent) != 1 {
 		t.Fatalf("keeper sent %d (%v)", len(sent), err)

@@ -32,8 +32,8 @@ func TestE2ETwoKeepersRaceForOneOrder(t *testing.T) {
 	e.waitFor("the order to be listed to both keepers", func() bool {
 		return len(e.executable(k1.Address).Orders) == 1 && len(e.executable(k2.Address).Orders) == 1
 	})
-	r1 := keeper.NewRunner(e.dev.Client(), k1.Key, keeper.HTTPSource(e.srv.URL, e.srv.APIKey, nil), nil)
-	r2 := keeper.NewRunner(e.dev.Client(), k2.Key, keeper.HTTPSource(e.srv.URL, e.srv.APIKey, nil), nil)
+	r1 := keeper.NewRunner(e.dev.Client(), k1.Key, keeper.HTTPSource(e.srv.URL, e.srv.APIKey, nil), keeper.RunnerOptions{})
+	r2 := keeper.NewRunner(e.dev.Client(), k2.Key, keeper.HTTPSource(e.srv.URL, e.srv.APIKey, nil), keeper.RunnerOptions{})
 	s1, err1 := r1.Step(e.ctx)
 	s2, err2 := r2.Step(e.ctx)
 	if err1 != nil || err2 != nil || len(s1) != 1 || len(s2) != 1 {
@@ -91,7 +91,7 @@ func TestE2EKeeperSendsSeveralFillsInOneStep(t *testing.T) {
 	}
 	k := e.dev.Accounts().Keeper
 	e.waitFor("the three orders to be listed", func() bool { return len(e.executable(k.Address).Orders) == 3 })
-	r := keeper.NewRunner(e.dev.Client(), k.Key, keeper.HTTPSource(e.srv.URL, e.srv.APIKey, nil), nil)
+	r := keeper.NewRunner(e.dev.Client(), k.Key, keeper.HTTPSource(e.srv.URL, e.srv.APIKey, nil), keeper.RunnerOptions{})
 	sent, err := r.Step(e.ctx)
 	if err != nil || len(sent) != 3 {
 		t.Fatalf("sent %d (%v)", len(sent), err)
@@ -163,7 +163,7 @@ func TestE2EPartialFillLeavesTheRemainderExecutable(t *testing.T) {
 		list = e.executable(k.Address)
 		return len(list.Orders) == 1 && list.Orders[0].FillIn == "25000000"
 	})
-	runner := keeper.NewRunner(e.dev.Client(), k.Key, keeper.HTTPSource(e.srv.URL, e.srv.APIKey, nil), nil)
+	runner := keeper.NewRunner(e.dev.Client(), k.Key, keeper.HTTPSource(e.srv.URL, e.srv.APIKey, nil), keeper.RunnerOptions{})
 	sent, err := runner.Step(e.ctx)
 	if err != nil || len(sent) != 1 {
 		t.Fatalf("sent %d (%v)", len(sent), err)

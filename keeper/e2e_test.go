@@ -295,7 +295,7 @@ func TestE2EStopLossWithHTTPKeeper(t *testing.T) {
 		t.Fatal("triggeredAt not set when listed")
 	}
 	before := e.wethBalance(e.maker.Address)
-	runner := keeper.NewRunner(e.dev.Client(), e.dev.Accounts().Keeper.Key, keeper.HTTPSource(e.srv.URL, e.srv.APIKey, nil), nil)
+	runner := keeper.NewRunner(e.dev.Client(), e.dev.Accounts().Keeper.Key, keeper.HTTPSource(e.srv.URL, e.srv.APIKey, nil), keeper.RunnerOptions{})
 	sent, err := runner.Step(e.ctx)
 	if err != nil || len(sent) != 1 {
 		t.Fatalf("keeper sent %d (%v)", len(sent), err)

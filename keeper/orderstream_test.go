@@ -35,7 +35,7 @@ func TestOrderStreamCarriesTheWebhookDeliveries(t *testing.T) {
 	inv := e.submit("limit", 2_000_000, usdcInWeth(2000), chain.Traits{Nonce: 33, SlippagePpm: 50_000}, nil)
 	e.moveWETH(3270_00000000)
 	e.waitFor("the stop listed", func() bool { return len(e.executable(e.dev.Accounts().Keeper.Address).Orders) == 1 })
-	runner := keeper.NewRunner(e.dev.Client(), e.dev.Accounts().Keeper.Key, keeper.HTTPSource(e.srv.URL, e.srv.APIKey, nil), nil)
+	runner := keeper.NewRunner(e.dev.Client(), e.dev.Accounts().Keeper.Key, keeper.HTTPSource(e.srv.URL, e.srv.APIKey, nil), keeper.RunnerOptions{})
 	if sent, err := runner.Step(e.ctx); err != nil || len(sent) != 1 {
 		t.Fatalf("keeper sent %d (%v)", len(sent), err)
 	}

@@ -147,11 +147,6 @@ type Runner struct {
 	// set before Run): a node that accepts a request and never answers
 	// fails the call, and the step, instead of freezing the keeper.
 	CallTimeout time.Duration
-	// Drive, when set before Run, tells whether this keeper may send now:
-	// in a cluster only the node holding the chain lifecycle's lease
-	// runs its keeper. Run skips its steps while it reports false, and a
-	// step sends nothing more once it turns false. Nil: always.
-	Drive func() bool
 	// Follow, when set before Run, is the keeper stream Run acts on: at
 	// each block it announces, Run executes the stream's set
 	// (StepStream); while the stream is down, Run polls the source. Run
@@ -163,6 +158,7 @@ type Runner struct {
 	addr   common.Address
 	source Source
 	log    *slog.Logger
+	drive  func() bool // RunnerOptions.Drive
 	// sent remembers the block an order's transaction was sent at, so an
 	// order is not sent twice while its fill is not yet indexed; an entry
 	// is dropped once resendAfter blocks passed, so a long-running keeper
@@ -195,13 +191,25 @@ type sender struct {
 	tip, feeCap *big.Int
 }
 
+// RunnerOptions configure a Runner.
+type RunnerOptions struct {
+	// Log receives the keeper's logs (nil: discarded).
+	Log *slog.Logger
+	// Drive tells whether this keeper may send now: in a cluster only the
+	// node holding the chain lifecycle's lease runs its keeper. Run skips
+	// its steps while it reports false, and a step sends nothing more once
+	// it turns false. Nil: always.
+	Drive func() bool
+}
+
 // NewRunner returns a keeper executing with key.
-func NewRunner(client Client, key *ecdsa.PrivateKey, source Source, log *slog.Logger) *Runner {
+func NewRunner(client Client, key *ecdsa.PrivateKey, source Source, opts RunnerOptions) *Runner {
+	log := opts.Log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Runner{CallTimeout: DefaultCallTimeout, client: client, key: key, addr: crypto.PubkeyToAddress(key.PublicKey), source: source,
-		log: log.With("component", "keeper"), sent: map[string]uint64{}}
+		log: log.With("component", "keeper"), drive: opts.Drive, sent: map[string]uint64{}}
 }
 
 // Address is the keeper's address.
@@ -245,8 +253,8 @@ func (r *Runner) Run(ctx context.Context, poll time.Duration) {
 	}
 }
 
-// driving reports whether the keeper may send now (Drive).
-func (r *Runner) driving() bool { return r.Drive == nil || r.Drive() }
+// driving reports whether the keeper may send now (RunnerOptions.Drive).
+func (r *Runner) driving() bool { return r.drive == nil || r.drive() }
 
 // DefaultCallTimeout is the default Runner.CallTimeout.
 const DefaultCallTimeout = 10 * time.Second

@@ -49,7 +49,7 @@ func TestRunnerKeepsPollingWhenTheNodeHangs(t *testing.T) {
 	}
 	defer client.Close()
 	src := func(context.Context, common.Address, string) ([]Item, string, error) { return nil, "", nil }
-	r := NewRunner(client, e.Keeper.Key, src, nil)
+	r := NewRunner(client, e.Keeper.Key, src, RunnerOptions{})
 	r.CallTimeout = 50 * time.Millisecond
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -75,7 +75,7 @@ func TestRunnerKeepsItsPlaceWhileTheNodeIsDown(t *testing.T) {
 	}
 	defer down.Close()
 	var asked []string
-	r := NewRunner(e.Client.(Client), e.Keeper.Key, threePages(&asked), nil)
+	r := NewRunner(e.Client.(Client), e.Keeper.Key, threePages(&asked), RunnerOptions{})
 	if _, err := r.Step(context.Background()); err != nil { // takes the first page
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestRunnerNumbersTheTransactionsOfAStep(t *testing.T) {
 		hashes = append(hashes, h)
 	}
 	src := func(context.Context, common.Address, string) ([]Item, string, error) { return items, "", nil }
-	r := NewRunner(laggingNode{e.Client.(Client)}, e.Keeper.Key, src, nil)
+	r := NewRunner(laggingNode{e.Client.(Client)}, e.Keeper.Key, src, RunnerOptions{})
 	sent, err := r.Step(context.Background())
 	if err != nil || len(sent) != 3 {
 		t.Fatalf("sent %d of 3 (%v)", len(sent), err)
@@ -171,13 +171,16 @@ func TestRunnerSendsOnlyWhileDriving(t *testing.T) {
 		listed.Add(1)
 		return items, "", nil
 	}
-	r := NewRunner(e.Client.(Client), e.Keeper.Key, src, nil)
-	var driving atomic.Bool
+	// gate is what Drive answers with: not driving, then driving for two
+	// items.
+	var gate atomic.Pointer[func() bool]
+	r := NewRunner(e.Client.(Client), e.Keeper.Key, src, RunnerOptions{Drive: func() bool { return (*gate.Load())() }})
 	var asked atomic.Int64
-	r.Drive = func() bool {
+	notDriving := func() bool {
 		asked.Add(1)
-		return driving.Load()
+		return false
 	}
+	gate.Store(&notDriving)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { r.Run(ctx, 5*time.Millisecond); close(done) }()
@@ -195,7 +198,8 @@ func TestRunnerSendsOnlyWhileDriving(t *testing.T) {
 	// Driving for two of the three items: the step stops before the third.
 	var left atomic.Int64
 	left.Store(2) // the step asks once before each item
-	r.Drive = func() bool { return left.Add(-1) >= 0 }
+	twoItems := func() bool { return left.Add(-1) >= 0 }
+	gate.Store(&twoItems)
 	sent, err := r.Step(context.Background())
 	if err != nil || len(sent) != 2 {
 		t.Fatalf("sent %d while driving for two items (%v)", len(sent), err)

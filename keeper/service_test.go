@@ -175,7 +175,7 @@ func TestRunnerSimulatesBeforeSending(t *testing.T) {
 	items := []Item{{Listing: Listing{OrderHash: "0xbad"}, Tx: TxData{To: e.D.Router.Hex(), Data: bad}}}
 	src := func(context.Context, common.Address, string) ([]Item, string, error) { return items, "", nil }
 	logs := &syncbuf.Buffer{}
-	r := NewRunner(e.Client.(Client), e.Keeper.Key, src, slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	r := NewRunner(e.Client.(Client), e.Keeper.Key, src, RunnerOptions{Log: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	nonce := func() uint64 {
 		n, err := e.Client.PendingNonceAt(context.Background(), e.Keeper.Addr)
 		if err != nil {
@@ -384,7 +384,7 @@ func TestRunnerFollowsTheCursor(t *testing.T) {
 	e := chainsynctest.NewEnv(t)
 	var asked []string
 	src := threePages(&asked)
-	r := NewRunner(e.Client.(Client), e.Keeper.Key, src, nil)
+	r := NewRunner(e.Client.(Client), e.Keeper.Key, src, RunnerOptions{})
 	for range 4 {
 		if _, err := r.Step(context.Background()); err != nil {
 			t.Fatal(err)

@@ -307,7 +307,7 @@ func TestRunnerFollowsTheStreamAndFallsBackToPolling(t *testing.T) {
 		streamURL string
 		poll      time.Duration
 	}{{e.srv.URL, time.Hour}, {e.srv.URL + "/no-such-prefix", 50 * time.Millisecond}} {
-		r := keeper.NewRunner(e.dev.Client(), e.dev.Accounts().Keeper.Key, keeper.HTTPSource(e.srv.URL, e.srv.APIKey, nil), nil)
+		r := keeper.NewRunner(e.dev.Client(), e.dev.Accounts().Keeper.Key, keeper.HTTPSource(e.srv.URL, e.srv.APIKey, nil), keeper.RunnerOptions{})
 		r.Follow = keeper.NewFollower(c.streamURL, e.srv.APIKey, r.Address(), nil, nil)
 		ctx, cancel := context.WithCancel(e.ctx)
 		done := make(chan struct{})

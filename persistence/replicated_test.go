@@ -187,9 +187,9 @@ func (f *fakeSharedLog) land(repr []byte) error {
 // cache drops a key disabled by the applied batch; sessions take the same
 // path; a batch with nothing in it publishes nothing.
 func TestSharedWritesConverge(t *testing.T) {
-	s := openTestStore(t)
-	log := &fakeSharedLog{applyTo: []*Store{s}}
-	s.UseSharedLog(log)
+	log := &fakeSharedLog{}
+	s := openSharedTestStore(t, log)
+	log.applyTo = []*Store{s}
 	a := NewAccounts(s, nil)
 	acct, err := a.CreateAccount("x", config.TierFree, config.BucketLimits{})
 	if err != nil {
@@ -235,9 +235,9 @@ func TestSharedWritesConverge(t *testing.T) {
 // as it applied the shared batch: the disabled key refused, the new tier,
 // the unlinked wallet gone.
 func TestSharedWritesDropOtherNodesCaches(t *testing.T) {
-	sa, sb := openTestStore(t), openTestStore(t)
-	log := &fakeSharedLog{applyTo: []*Store{sa, sb}}
-	sa.UseSharedLog(log)
+	log := &fakeSharedLog{}
+	sa, sb := openSharedTestStore(t, log), openTestStore(t)
+	log.applyTo = []*Store{sa, sb}
 	a, b := NewAccounts(sa, nil), NewAccounts(sb, nil)
 	acct, err := a.CreateAccount("x", config.TierFree, config.BucketLimits{})
 	if err != nil {
@@ -284,9 +284,9 @@ func TestSharedWritesDropOtherNodesCaches(t *testing.T) {
 // application after another node moved the account to that tier is
 // ALREADY_EXISTS, not a stale pending application.
 func TestSharedConflictRunsAgain(t *testing.T) {
-	s := openTestStore(t)
-	log := &fakeSharedLog{applyTo: []*Store{s}}
-	s.UseSharedLog(log)
+	log := &fakeSharedLog{}
+	s := openSharedTestStore(t, log)
+	log.applyTo = []*Store{s}
 	a := NewAccounts(s, nil)
 	acct, err := a.CreateAccount("x", config.TierFree, config.BucketLimits{})
 	if err != nil {
@@ -348,7 +348,14 @@ func TestApplySharedRefusesChainData(t *testing.T) {
 // openTestStore opens a store in a temporary folder, closed at the end.
 func openTestStore(t *testing.T) *Store {
 	t.Helper()
-	s, err := Open(t.TempDir(), nil)
+	return openSharedTestStore(t, nil)
+}
+
+// openSharedTestStore opens a store in a new folder whose shared writes go
+// through log (nil: a single node's).
+func openSharedTestStore(t *testing.T, log SharedLog) *Store {
+	t.Helper()
+	s, err := OpenWith(t.TempDir(), Options{Shared: log})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -380,7 +387,7 @@ func TestApplySharedRangeDeletions(t *testing.T) {
 		t.Fatal(err)
 	}
 	var heard []WebhookChange
-	NewWebhookStore(s).OnShared(func(c WebhookChange) { heard = append(heard, c) })
+	NewWebhookStore(s, WebhookStoreOptions{OnShared: func(c WebhookChange) { heard = append(heard, c) }})
 	b := s.db.NewBatch()
 	_ = b.DeleteRange(deliveryPrefix("we_1"), prefixUpperBound(deliveryPrefix("we_1")), nil)
 	if err := s.ApplyShared(b.Repr(), "SHARED", 2); err != nil {

@@ -22,7 +22,7 @@ import (
 // as opposed to chain data, which every
 // node derives from the chain itself, and orders, which have their own
 // replicated journal. On one node a shared write is a synced commit of a
-// batch. In a cluster (SharedLog, set by cluster/natsjs) the same batch's
+// batch. In a cluster (Options.Shared, cluster/natsjs's) the same batch's
 // bytes are published to a replicated log under the name of the entity
 // they belong to, conditional on the entity's revision; every node, the
 // writer included, applies the exact bytes to its store in log order
@@ -63,27 +63,16 @@ var ErrSharedConflict = errors.New("persistence: the shared record changed since
 // leader): nothing was written; retry later.
 var ErrUnavailable = errors.New("persistence: the cluster cannot make writes durable now")
 
-// sharedState is the Store's part of the seam.
+// sharedState is the Store's part of the seam: the log is set when the
+// store opens (Options.Shared) and never changes.
 type sharedState struct {
-	mu        sync.RWMutex
 	log       SharedLog
+	mu        sync.RWMutex
 	listeners []func(keys [][]byte)
 }
 
-// UseSharedLog makes the store's shared writes go through log (cluster
-// mode). Call it before anything writes shared records.
-func (s *Store) UseSharedLog(log SharedLog) {
-	s.shared.mu.Lock()
-	s.shared.log = log
-	s.shared.mu.Unlock()
-}
-
 // sharedLog returns the shared log of a cluster, nil on one node.
-func (s *Store) sharedLog() SharedLog {
-	s.shared.mu.RLock()
-	defer s.shared.mu.RUnlock()
-	return s.shared.log
-}
+func (s *Store) sharedLog() SharedLog { return s.shared.log }
 
 // onSharedApplied registers fn to be called with the keys of every shared
 // batch once it is in this store (committed here or applied from the log).
@@ -157,9 +146,7 @@ type SharedTx struct {
 // until this node has the entity's latest write; an error it meets is
 // returned by Commit.
 func (s *Store) BeginShared(ctx context.Context, entity string) *SharedTx {
-	s.shared.mu.RLock()
 	log := s.shared.log
-	s.shared.mu.RUnlock()
 	tx := &SharedTx{store: s, log: log, entity: entity}
 	if err := CheckEntity(entity); err != nil {
 		tx.err = err

@@ -75,12 +75,30 @@ func (s *Store) enter() error {
 
 func (s *Store) exit() { s.users.Done() }
 
-// Open opens (or creates) the store in dir. Only one process may open a
-// directory at a time; Pebble's lock file enforces it.
-func Open(dir string, log *slog.Logger) (*Store, error) { return open(dir, nil, log) }
+// Options configure a store at OpenWith. Their zero value is a single
+// node's store on the OS file system.
+type Options struct {
+	// FS is the Pebble virtual file system the store lives on (nil: the
+	// OS one). Crash tests use vfs.NewCrashableMem: CrashClone then
+	// yields the store as a power loss would leave it (only synced
+	// writes), which is how the webhook tests prove that a delivery whose
+	// creation was not yet synced is created again from the outbox.
+	FS vfs.FS
+	// Log receives Pebble's and the store's logs (nil: discarded).
+	Log *slog.Logger
+	// Shared replicates the writes of shared records between the nodes
+	// of a cluster (shared.go); nil on a single node, where a shared
+	// write is a synced commit.
+	Shared SharedLog
+}
 
-// open opens the store in dir on fs (nil: the OS file system).
-func open(dir string, fs vfs.FS, log *slog.Logger) (*Store, error) {
+// Open opens (or creates) a single node's store in dir. Only one process
+// may open a directory at a time; Pebble's lock file enforces it.
+func Open(dir string, log *slog.Logger) (*Store, error) { return OpenWith(dir, Options{Log: log}) }
+
+// OpenWith opens (or creates) the store in dir as opts configure it.
+func OpenWith(dir string, o Options) (*Store, error) {
+	log, fs := o.Log, o.FS
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -112,7 +130,7 @@ func open(dir string, fs vfs.FS, log *slog.Logger) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("persistence: open %s: %w", dir, err)
 	}
-	s := &Store{db: db, log: log, watch: watch, whStop: make(chan struct{})}
+	s := &Store{db: db, log: log, watch: watch, whStop: make(chan struct{}), shared: sharedState{log: o.Shared}}
 	if err := s.checkSchema(); err != nil {
 		_ = db.Close()
 		return nil, err

@@ -15,7 +15,7 @@ import (
 func TestCreateDeliveriesConsumesTheEventsItHandsOn(t *testing.T) {
 	s := openTemp(t, t.TempDir())
 	defer s.Close()
-	w := NewWebhookStore(s)
+	w := NewWebhookStore(s, WebhookStoreOptions{})
 	ep := newEndpoint(t, w, "acc_1", "wh_1")
 	for seq := range uint64(3) {
 		if err := s.db.Set(outboxKey("acc_1", seq), []byte(`{}`), pebble.Sync); err != nil {

@@ -15,7 +15,7 @@ import (
 func TestIdempotentCreateIsWrittenWithItsEndpoint(t *testing.T) {
 	s := openTemp(t, t.TempDir())
 	defer s.Close()
-	w := NewWebhookStore(s)
+	w := NewWebhookStore(s, WebhookStoreOptions{})
 	ctx := context.Background()
 	rec := func(key string, at time.Time, id string, purge bool) *IdempotentCreate {
 		r := &IdempotentCreate{Key: sha256.Sum256([]byte(key)), Fingerprint: sha256.Sum256([]byte("body " + key)), At: at, EndpointID: id, Answer: []byte("sealed " + key)}
@@ -77,7 +77,7 @@ func TestIdempotentCreateIsWrittenWithItsEndpoint(t *testing.T) {
 func TestResendDelivery(t *testing.T) {
 	s := openTemp(t, t.TempDir())
 	defer s.Close()
-	w := NewWebhookStore(s)
+	w := NewWebhookStore(s, WebhookStoreOptions{})
 	ctx := context.Background()
 	ep := newEndpoint(t, w, "acc_1", "wh_1")
 	nd := newDelivery("wh_1", "evt_1", 0)

@@ -84,7 +84,7 @@ func countKeys(t *testing.T, s *Store, prefix []byte) int {
 func TestCreateDeliveryIsIdempotent(t *testing.T) {
 	s := openTemp(t, t.TempDir())
 	defer s.Close()
-	w := NewWebhookStore(s)
+	w := NewWebhookStore(s, WebhookStoreOptions{})
 	newEndpoint(t, w, "acc_1", "wh_a")
 	newEndpoint(t, w, "acc_1", "wh_b")
 	first := []NewDelivery{newDelivery("wh_a", "evt_1", 0), newDelivery("wh_b", "evt_1", 0), newDelivery("wh_a", "evt_1", 1)}
@@ -123,7 +123,7 @@ func TestCreateDeliveryIsIdempotent(t *testing.T) {
 func TestStaleOutcomeIsRefused(t *testing.T) {
 	s := openTemp(t, t.TempDir())
 	defer s.Close()
-	w := NewWebhookStore(s)
+	w := NewWebhookStore(s, WebhookStoreOptions{})
 	ctx := context.Background()
 	newEndpoint(t, w, "acc_1", "wh_a")
 	nd := newDelivery("wh_a", "evt_1", 0)
@@ -190,7 +190,7 @@ func TestStaleOutcomeIsRefused(t *testing.T) {
 func TestEndpointLimitHoldsUnderConcurrentCreates(t *testing.T) {
 	s := openTemp(t, t.TempDir())
 	defer s.Close()
-	w := NewWebhookStore(s)
+	w := NewWebhookStore(s, WebhookStoreOptions{})
 	var ok, limited atomic.Int32
 	var wg sync.WaitGroup
 	for i := range 24 {
@@ -230,7 +230,7 @@ func TestEndpointLimitHoldsUnderConcurrentCreates(t *testing.T) {
 func TestTrimKeepsOutstandingDeliveries(t *testing.T) {
 	s := openTemp(t, t.TempDir())
 	defer s.Close()
-	w := NewWebhookStore(s)
+	w := NewWebhookStore(s, WebhookStoreOptions{})
 	ctx := context.Background()
 	newEndpoint(t, w, "acc_1", "wh_a")
 	const keep, total = 5, 400
@@ -298,7 +298,7 @@ func TestTrimKeepsOutstandingDeliveries(t *testing.T) {
 func TestBodyGoesWithItsLastDelivery(t *testing.T) {
 	s := openTemp(t, t.TempDir())
 	defer s.Close()
-	w := NewWebhookStore(s)
+	w := NewWebhookStore(s, WebhookStoreOptions{})
 	ctx := context.Background()
 	a := newEndpoint(t, w, "acc_1", "wh_a")
 	newEndpoint(t, w, "acc_1", "wh_b")
@@ -369,7 +369,7 @@ func TestBodyGoesWithItsLastDelivery(t *testing.T) {
 func TestDeleteEndpointRemovesItsDeliveries(t *testing.T) {
 	s := openTemp(t, t.TempDir())
 	defer s.Close()
-	w := NewWebhookStore(s)
+	w := NewWebhookStore(s, WebhookStoreOptions{})
 	ctx := context.Background()
 	ep := newEndpoint(t, w, "acc_1", "wh_a")
 	keepEp := newEndpoint(t, w, "acc_1", "wh_b")
@@ -417,11 +417,11 @@ func TestDeleteEndpointRemovesItsDeliveries(t *testing.T) {
 // journal returned.
 func TestJournalDurability(t *testing.T) {
 	fs := vfs.NewCrashableMem()
-	s, err := OpenFS("db", fs, nil)
+	s, err := OpenWith("db", Options{FS: fs})
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := NewWebhookStore(s)
+	w := NewWebhookStore(s, WebhookStoreOptions{})
 	newEndpoint(t, w, "acc_1", "wh_a") // durable
 	if _, err := create(w, []NewDelivery{newDelivery("wh_a", "evt_lazy", 0)}, false); err != nil {
 		t.Fatal(err)
@@ -433,17 +433,17 @@ func TestJournalDurability(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	s2, err := OpenFS("db", image, nil)
+	s2, err := OpenWith("db", Options{FS: image})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s2.Close()
-	ds, err := NewWebhookStore(s2).PendingDeliveries("wh_a")
+	ds, err := NewWebhookStore(s2, WebhookStoreOptions{}).PendingDeliveries("wh_a")
 	if err != nil || len(ds) != 2 {
 		t.Fatalf("after the power loss: %d outstanding deliveries (%v), want both", len(ds), err)
 	}
 	for _, d := range ds {
-		if _, ok, _ := NewWebhookStore(s2).EventBody("acc_1", d.EventID); !ok {
+		if _, ok, _ := NewWebhookStore(s2, WebhookStoreOptions{}).EventBody("acc_1", d.EventID); !ok {
 			t.Fatalf("%s survived without its body", d.EventID)
 		}
 	}

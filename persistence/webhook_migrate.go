@@ -50,7 +50,7 @@ func (s *Store) migrateWebhooks() (int, error) {
 		return 0, err
 	}
 	accounts := make(map[string]string) // endpoint → account
-	eps, err := NewWebhookStore(s).Endpoints()
+	eps, err := NewWebhookStore(s, WebhookStoreOptions{}).Endpoints()
 	if err != nil {
 		return 0, err
 	}

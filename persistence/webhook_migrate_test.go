@@ -84,7 +84,7 @@ func checkWebhooksMigrated(t *testing.T, s *Store) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	w := NewWebhookStore(s)
+	w := NewWebhookStore(s, WebhookStoreOptions{})
 	one, err := w.AccountEndpoints("acc_one")
 	if err != nil || len(one) != 2 || one[0].ID != "wh_AAAAAAAAAAAAAAAAAAA1" || one[1].Enabled || one[1].DisabledReason == "" {
 		t.Fatalf("acc_one endpoints: %+v %v", one, err)
@@ -156,7 +156,7 @@ func TestMigrateSchema4Webhooks(t *testing.T) {
 	writeOldWebhooks(t, dir, 4)
 	s := openTemp(t, dir)
 	defer s.Close()
-	w := NewWebhookStore(s)
+	w := NewWebhookStore(s, WebhookStoreOptions{})
 	d := attempted(&WebhookDelivery{EndpointID: "wh_AAAAAAAAAAAAAAAAAAA3", EventID: "evt_other", Trigger: TriggerOrderExpired,
 		CreatedAt: time.Date(2026, 11, 20, 9, 50, 0, 0, time.UTC), Status: DeliveryPending}, DeliveryDelivered)
 	if c, err := w.RecordOutcomes(t.Context(), &WebhookEndpoint{ID: d.EndpointID, AccountID: "acc_two"}, []*WebhookDelivery{d}); err != nil || c[0] != nil {

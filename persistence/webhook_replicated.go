@@ -106,35 +106,31 @@ type WebhookChange struct {
 	Accounts  []string
 }
 
-// OnShared registers fn to be called with what every shared batch changed
-// of the webhook records once this store has it (a cluster's node applies
-// every node's batches, its own included). It is called on the goroutine
-// that applies the shared log: fn must not wait for a shared write.
-func (w *WebhookStore) OnShared(fn func(WebhookChange)) {
-	w.s.onSharedApplied(func(keys [][]byte) {
-		var c WebhookChange
-		for _, k := range keys {
-			if !bytes.HasPrefix(k, []byte(prefixWebhook)) || len(k) < len(prefixWebhook)+2 {
-				continue
+// webhookChanged tells fn what the keys of a shared batch changed of the
+// webhook records (WebhookStoreOptions.OnShared), when they changed any.
+func webhookChanged(keys [][]byte, fn func(WebhookChange)) {
+	var c WebhookChange
+	for _, k := range keys {
+		if !bytes.HasPrefix(k, []byte(prefixWebhook)) || len(k) < len(prefixWebhook)+2 {
+			continue
+		}
+		rest := k[len(prefixWebhook)+2:]
+		switch k[len(prefixWebhook)] {
+		case 'n', 'd', 'p':
+			if i := bytes.IndexByte(rest, '/'); i >= 0 {
+				rest = rest[:i]
 			}
-			rest := k[len(prefixWebhook)+2:]
-			switch k[len(prefixWebhook)] {
-			case 'n', 'd', 'p':
-				if i := bytes.IndexByte(rest, '/'); i >= 0 {
-					rest = rest[:i]
-				}
-				c.Endpoints = appendNew(c.Endpoints, string(rest))
-			case 'a':
-				if i := bytes.IndexByte(rest, '/'); i >= 0 {
-					c.Accounts = appendNew(c.Accounts, string(rest[:i]))
-					c.Endpoints = appendNew(c.Endpoints, string(rest[i+1:]))
-				}
+			c.Endpoints = appendNew(c.Endpoints, string(rest))
+		case 'a':
+			if i := bytes.IndexByte(rest, '/'); i >= 0 {
+				c.Accounts = appendNew(c.Accounts, string(rest[:i]))
+				c.Endpoints = appendNew(c.Endpoints, string(rest[i+1:]))
 			}
 		}
-		if len(c.Endpoints) > 0 || len(c.Accounts) > 0 {
-			fn(c)
-		}
-	})
+	}
+	if len(c.Endpoints) > 0 || len(c.Accounts) > 0 {
+		fn(c)
+	}
 }
 
 // appendNew appends v to list unless it holds it.

@@ -98,8 +98,24 @@ type WebhookDelivery struct {
 // It is safe for concurrent use.
 type WebhookStore struct{ s *Store }
 
+// WebhookStoreOptions configure a WebhookStore.
+type WebhookStoreOptions struct {
+	// OnShared, when set, is called with what every shared batch changed
+	// of the webhook records once the store has it (a cluster's node
+	// applies every node's batches, its own included: webhook_replicated.go).
+	// It is called on the goroutine that applies the shared log: it must
+	// not wait for a shared write. Nil on a single node.
+	OnShared func(WebhookChange)
+}
+
 // NewWebhookStore returns the webhook records of s.
-func NewWebhookStore(s *Store) *WebhookStore { return &WebhookStore{s: s} }
+func NewWebhookStore(s *Store, opts WebhookStoreOptions) *WebhookStore {
+	w := &WebhookStore{s: s}
+	if opts.OnShared != nil {
+		s.onSharedApplied(func(keys [][]byte) { webhookChanged(keys, opts.OnShared) })
+	}
+	return w
+}
 
 func endpointKey(id string) []byte { return []byte(prefixWebhook + "n/" + id) }
 func accountEndpointsPrefix(accountID string) []byte {

@@ -11,7 +11,7 @@ import (
 // cluster; cluster/members implements it over protoactor-go's cluster. A
 // registry without one (a single node) keeps every identity on this node.
 //
-// A registry with a placement (Registry.Place) keeps its fast paths for
+// A registry with a placement (Kind.Placement) keeps its fast paths for
 // the identities this member owns: Send and Request go to the local actor
 // by pointer, and Use runs on the caller's goroutine under the state's own
 // mutex. Requests for an identity another member owns travel as bytes,
@@ -62,25 +62,14 @@ type Codec[ID comparable] struct {
 // caller retries later.
 var ErrRemote = errors.New("kind: the member owning the identity did not answer")
 
-// placed holds a registry's placement (an atomic pointer of the registry:
-// nil on a single node).
+// placed holds a registry's placement (nil on a single node).
 type placed struct{ p Placement }
-
-// Place makes the registry's kind a cluster kind placed by p. The kind
-// must declare its Codec. Call it before the registry is shared.
-func (r *Registry[ID, S]) Place(p Placement) error {
-	if r.kind.Codec == nil {
-		return fmt.Errorf("kind: %s declares no codec: it cannot be a cluster kind", r.kind.Name)
-	}
-	r.placement.Store(&placed{p: p})
-	return nil
-}
 
 // Owns reports whether id's actor lives on this member: always on a
 // single node. A kind with shared state checks it before Use, which always
 // works on this member's state.
 func (r *Registry[ID, S]) Owns(id ID) bool {
-	pl := r.placement.Load()
+	pl := r.placement
 	return pl == nil || pl.p.Owns(r.kind.Name, r.kind.Codec.Key(id))
 }
 
@@ -168,7 +157,7 @@ func (r *Registry[ID, S]) Serve(ctx context.Context, key string, req Message, on
 // something on its way to them stay until the next call. It returns how
 // many it stopped.
 func (r *Registry[ID, S]) PassivateMoved() int {
-	if r.placement.Load() == nil {
+	if r.placement == nil {
 		return 0
 	}
 	n := 0

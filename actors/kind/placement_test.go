@@ -85,14 +85,12 @@ func newTallies(t *testing.T, n int) (*kindtest.Network, []*tallyMember) {
 		t.Cleanup(system.Shutdown)
 		tm := &tallyMember{starts: &sync.Map{}}
 		tm.reg = kind.NewRegistry(system, kind.Kind[string, struct{}]{
-			Name:  "tally",
-			New:   func(id string, _ *struct{}) actor.Actor { return &tallyActor{id: id, starts: tm.starts} },
-			Codec: tallyCodec,
+			Name:      "tally",
+			New:       func(id string, _ *struct{}) actor.Actor { return &tallyActor{id: id, starts: tm.starts} },
+			Codec:     tallyCodec,
+			Placement: net.Member(i),
 		}, nil)
 		t.Cleanup(tm.reg.Stop)
-		if err := tm.reg.Place(net.Member(i)); err != nil {
-			t.Fatal(err)
-		}
 		net.Member(i).Host("tally", tm.reg)
 		out[i] = tm
 	}
@@ -205,10 +203,19 @@ func TestSendFailureAndMove(t *testing.T) {
 func TestPlaceNeedsACodec(t *testing.T) {
 	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return slog.New(slog.DiscardHandler) }))
 	t.Cleanup(system.Shutdown)
-	r := kind.NewRegistry(system, kind.Kind[string, struct{}]{Name: "local", New: func(string, *struct{}) actor.Actor { return &tallyActor{} }}, nil)
-	if err := r.Place(kindtest.NewNetwork(1).Member(0)); err == nil {
-		t.Fatal("a kind without a codec was placed")
+	newTally := func(p kind.Placement) *kind.Registry[string, struct{}] {
+		return kind.NewRegistry(system, kind.Kind[string, struct{}]{Name: "local", New: func(string, *struct{}) actor.Actor { return &tallyActor{} }, Placement: p}, nil)
 	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Fatal("a kind without a codec was placed")
+			}
+		}()
+		newTally(kindtest.NewNetwork(1).Member(0))
+	}()
+	r := newTally(nil)
+	t.Cleanup(r.Stop)
 	if !r.Owns("anything") {
 		t.Fatal("an unplaced registry does not own its identities")
 	}

@@ -60,10 +60,14 @@ type Kind[ID comparable, S any] struct {
 	// Shard spreads identities over the registry's shards (a hash of the
 	// identity). Default: one shard.
 	Shard func(id ID) uint32
-	// Codec, when set, lets the kind be a cluster kind (Registry.Place):
-	// it carries the identities and the messages the kind accepts from
-	// other members. nil: the kind is node-local.
+	// Codec, when set, lets the kind be a cluster kind (Placement): it
+	// carries the identities and the messages the kind accepts from other
+	// members. nil: the kind is node-local.
 	Codec *Codec[ID]
+	// Placement, when set, makes the kind a cluster kind placed by it
+	// (cluster/members); the kind must declare its Codec. nil: a single
+	// node's kind, every identity on this node.
+	Placement Placement
 }
 
 // Activated is the first message every actor of a registry receives, right
@@ -90,8 +94,8 @@ type Registry[ID comparable, S any] struct {
 	stop   chan struct{}
 	once   sync.Once
 	// placement places a cluster kind's identities (placement.go); nil on
-	// a single node.
-	placement atomic.Pointer[placed]
+	// a single node. Set by NewRegistry, never changed.
+	placement *placed
 }
 
 type shard[ID comparable, S any] struct {
@@ -121,6 +125,9 @@ const idleEpochs = 3
 // NewRegistry returns the registry of kind k in system. Stop ends its
 // sweep; the actor system's shutdown stops its actors.
 func NewRegistry[ID comparable, S any](system *actor.ActorSystem, k Kind[ID, S], log *slog.Logger) *Registry[ID, S] {
+	if k.Placement != nil && k.Codec == nil {
+		panic(fmt.Sprintf("kind: %s declares no codec: it cannot be a cluster kind", k.Name))
+	}
 	if k.Timeout <= 0 {
 		k.Timeout = 10 * time.Second
 	}
@@ -128,6 +135,9 @@ func NewRegistry[ID comparable, S any](system *actor.ActorSystem, k Kind[ID, S],
 		log = slog.New(slog.DiscardHandler)
 	}
 	r := &Registry[ID, S]{system: system, kind: k, log: log.With("component", k.Name), stop: make(chan struct{})}
+	if k.Placement != nil {
+		r.placement = &placed{p: k.Placement}
+	}
 	r.props = actor.PropsFromProducer(func() actor.Actor { return &host[ID, S]{reg: r} },
 		actor.WithMailbox(actor.UnboundedLockfree()))
 	for i := range r.shards {
@@ -201,7 +211,7 @@ func (r *Registry[ID, S]) release(s *slot[S]) {
 // there in the background; sends to such an identity from several
 // goroutines may arrive in any order.
 func (r *Registry[ID, S]) Send(id ID, msg any) {
-	if pl := r.placement.Load(); pl != nil { // a single node tests one pointer
+	if pl := r.placement; pl != nil { // a single node tests one pointer
 		if key, remote := r.remoteKey(pl, id); remote {
 			r.sendRemote(pl.p, id, key, msg)
 			return
@@ -221,7 +231,7 @@ func (r *Registry[ID, S]) sendLocal(id ID, msg any) {
 // cluster kind), msg and the answer cross as bytes (Codec); an answer that
 // does not come wraps ErrRemote.
 func (r *Registry[ID, S]) Request(ctx context.Context, id ID, msg any) (any, error) {
-	if pl := r.placement.Load(); pl != nil { // a single node tests one pointer
+	if pl := r.placement; pl != nil { // a single node tests one pointer
 		if key, remote := r.remoteKey(pl, id); remote {
 			return r.requestRemote(ctx, pl.p, id, key, msg)
 		}

@@ -9,7 +9,7 @@ import (
 	"github.com/orderengine/orderengine/actors/kind"
 )
 
-// Cluster mode (Place): a subject's limit holds across the members. The
+// Cluster mode (Options.Cluster): a subject's limit holds across the members. The
 // subject's limiter actor on the member that owns it keeps the subject's
 // ledger (ledger.go) and counts that member's own requests in it
 // directly; every other member admits from leases of a few tokens that
@@ -25,6 +25,8 @@ import (
 
 // ClusterOptions configure a Limiter placed in a cluster.
 type ClusterOptions struct {
+	// Placement places the subjects on the members (cluster/members).
+	Placement kind.Placement
 	// NodeLocal, when set, names the subjects each member counts alone
 	// (client addresses: each member protects itself from one client).
 	NodeLocal func(subject string) bool
@@ -48,18 +50,12 @@ type clustered struct {
 	warned atomic.Int64
 }
 
-// Place makes the limiter count cluster-wide: its subjects are placed on
-// the members by p (cluster/members). Call it before the limiter is
-// shared.
-func (l *Limiter) Place(p kind.Placement, opts ClusterOptions) error {
+// newClustered returns the cluster mode opts configure.
+func newClustered(opts ClusterOptions, window time.Duration) *clustered {
 	if opts.LeaseTimeout <= 0 {
 		opts.LeaseTimeout = 500 * time.Millisecond
 	}
-	if err := l.reg.Place(p); err != nil {
-		return err
-	}
-	l.cluster.Store(&clustered{opts: opts, q: ledgerSlot(l.window)})
-	return nil
+	return &clustered{opts: opts, q: ledgerSlot(window)}
 }
 
 // Serve implements the cluster's handler of the limiter kind (the lease
@@ -195,7 +191,7 @@ func (c *clustered) warn(l *Limiter, subject string, err error) {
 // unused tokens it gives back are uncounted, then a lease is counted.
 func (a *limiterActor) grantLease(req *LeaseRequest) *LeaseGrant {
 	q := ledgerSlot(a.l.window)
-	if c := a.l.cluster.Load(); c != nil {
+	if c := a.l.cluster; c != nil {
 		q = c.q
 	}
 	now := a.l.clock.Now().UnixNano()

@@ -24,12 +24,10 @@ func newClusterLimiters(t *testing.T, n int, clk clock.Clock) (*kindtest.Network
 	for i := range n {
 		sys := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return slog.New(slog.DiscardHandler) }))
 		t.Cleanup(sys.Shutdown)
-		l := New(sys, clk, nil, Options{Window: time.Minute, Idle: 10 * time.Minute})
+		l := New(sys, clk, nil, Options{Window: time.Minute, Idle: 10 * time.Minute, Cluster: &ClusterOptions{
+			Placement: net.Member(i), Members: func() int { return n },
+			NodeLocal: func(s string) bool { return s == "ip:local" }}})
 		t.Cleanup(l.Stop)
-		if err := l.Place(net.Member(i), ClusterOptions{Members: func() int { return n },
-			NodeLocal: func(s string) bool { return s == "ip:local" }}); err != nil {
-			t.Fatal(err)
-		}
 		net.Member(i).Host(KindName, l)
 		out[i] = l
 	}

@@ -6,7 +6,6 @@ import (
 	"hash/maphash"
 	"log/slog"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -48,8 +47,9 @@ type Limiter struct {
 	window time.Duration
 	slot   time.Duration
 	idle   time.Duration
-	// cluster is the cluster mode (cluster.go); nil on a single node.
-	cluster atomic.Pointer[clustered]
+	// cluster is the cluster mode (cluster.go); nil on a single node. Set
+	// by New, never changed.
+	cluster *clustered
 }
 
 // KindName is the limiter's kind in the actor registry and the cluster.
@@ -73,6 +73,9 @@ type Options struct {
 	// Idle is how long a subject may go without a request before its actor
 	// is stopped and its state dropped.
 	Idle time.Duration
+	// Cluster makes the limiter count cluster-wide (cluster.go); nil: a
+	// single node's limiter.
+	Cluster *ClusterOptions
 }
 
 // New returns a limiter whose actors live in system and whose windows follow
@@ -85,6 +88,11 @@ func New(system *actor.ActorSystem, clk clock.Clock, log *slog.Logger, opts Opti
 	if l.slot <= 0 {
 		l.slot = time.Millisecond
 	}
+	var placement kind.Placement
+	if opts.Cluster != nil {
+		l.cluster = newClustered(*opts.Cluster, opts.Window)
+		placement = opts.Cluster.Placement
+	}
 	seed := maphash.MakeSeed()
 	l.reg = kind.NewRegistry(system, kind.Kind[string, state]{
 		Name:  KindName,
@@ -94,8 +102,9 @@ func New(system *actor.ActorSystem, clk clock.Clock, log *slog.Logger, opts Opti
 		Idle:  opts.Idle,
 		// Idle by the limiter's clock too: the sweep's epochs follow real
 		// time, the window follows clk.
-		Keep:  func(st *state) bool { return clk.Now().UnixNano()-st.lastUsedLocked() < int64(opts.Idle) },
-		Shard: func(subject string) uint32 { return uint32(maphash.String(seed, subject)) },
+		Keep:      func(st *state) bool { return clk.Now().UnixNano()-st.lastUsedLocked() < int64(opts.Idle) },
+		Shard:     func(subject string) uint32 { return uint32(maphash.String(seed, subject)) },
+		Placement: placement,
 	}, log)
 	return l
 }
@@ -113,7 +122,7 @@ func (st *state) lastUsedLocked() int64 {
 // cluster it counts against the subject's limit across the members
 // (cluster.go).
 func (l *Limiter) Take(subject string, b Bucket, limit int) Decision {
-	if c := l.cluster.Load(); c != nil && (c.opts.NodeLocal == nil || !c.opts.NodeLocal(subject)) {
+	if c := l.cluster; c != nil && (c.opts.NodeLocal == nil || !c.opts.NodeLocal(subject)) {
 		return l.takeShared(c, subject, b, limit)
 	}
 	now := l.clock.Now().UnixNano()

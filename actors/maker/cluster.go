@@ -18,17 +18,6 @@ import (
 // KindName is the maker's kind in the actor registry and the cluster.
 const KindName = "maker"
 
-// Place makes the makers a cluster kind placed by p (cluster/members):
-// the owner of a maker's address admits its submissions. Call it before
-// the makers are shared.
-func (m *Makers) Place(p kind.Placement) error {
-	if err := m.reg.Place(p); err != nil {
-		return err
-	}
-	m.placed.Store(true)
-	return nil
-}
-
 // Serve implements the cluster's handler of the maker kind (the
 // admissions other members ask for): see kind.Registry.Serve.
 func (m *Makers) Serve(ctx context.Context, key string, req kind.Message, oneWay bool) (kind.Message, error) {

@@ -24,11 +24,10 @@ func newClusterMakers(t *testing.T, n int, opts Options) (*kindtest.Network, []*
 	for i := range n {
 		sys := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return slog.New(slog.DiscardHandler) }))
 		t.Cleanup(sys.Shutdown)
-		m := New(sys, clk, nil, opts)
+		o := opts
+		o.Placement = net.Member(i)
+		m := New(sys, clk, nil, o)
 		t.Cleanup(m.Stop)
-		if err := m.Place(net.Member(i)); err != nil {
-			t.Fatal(err)
-		}
 		net.Member(i).Host(KindName, m)
 		out[i] = m
 	}

@@ -22,7 +22,8 @@
 //
 // # In a cluster
 //
-// The maker is a cluster kind placed by address (Place, cluster.go): the
+// The maker is a cluster kind placed by address (Options.Placement,
+// cluster.go): the
 // member that owns a maker admits its submissions, whichever member
 // accepts them, so the submit window and the open-order cap hold across
 // the cluster. The feed runs on every member (each member's materialiser
@@ -61,6 +62,10 @@ type Options struct {
 	// Idle passivates a maker with nothing to keep after this long without
 	// use. Default: Window, at least a minute.
 	Idle time.Duration
+	// Placement makes the makers a cluster kind placed by it
+	// (cluster/members): the owner of a maker's address admits its
+	// submissions. nil: a single node's makers.
+	Placement kind.Placement
 }
 
 // Makers holds the maker actors in use. It is safe for concurrent use.
@@ -69,9 +74,9 @@ type Makers struct {
 	clock clock.Clock
 	log   *slog.Logger
 	opts  Options
-	// placed is set once the makers are a cluster kind (Place): a single
-	// node's Admit tests only this.
-	placed atomic.Bool
+	// placed is set when the makers are a cluster kind (Placement): a
+	// single node's Admit tests only this.
+	placed bool
 	// warned is the unix time (seconds) of the last warning about an
 	// unreachable owner (cluster.go).
 	warned atomic.Int64
@@ -99,16 +104,17 @@ func New(system *actor.ActorSystem, clk clock.Clock, log *slog.Logger, opts Opti
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	m := &Makers{clock: clk, log: log, opts: opts}
+	m := &Makers{clock: clk, log: log, opts: opts, placed: opts.Placement != nil}
 	seed := maphash.MakeSeed()
 	m.reg = kind.NewRegistry(system, kind.Kind[common.Address, state]{
-		Name:  KindName,
-		State: func(common.Address) *state { return &state{times: make([]int64, opts.Submits)} },
-		New:   func(_ common.Address, st *state) actor.Actor { return &makerActor{m: m, st: st} },
-		Codec: codec,
-		Idle:  opts.Idle,
-		Keep:  m.keep,
-		Shard: func(a common.Address) uint32 { return uint32(maphash.Bytes(seed, a[:])) },
+		Name:      KindName,
+		State:     func(common.Address) *state { return &state{times: make([]int64, opts.Submits)} },
+		New:       func(_ common.Address, st *state) actor.Actor { return &makerActor{m: m, st: st} },
+		Codec:     codec,
+		Idle:      opts.Idle,
+		Keep:      m.keep,
+		Shard:     func(a common.Address) uint32 { return uint32(maphash.Bytes(seed, a[:])) },
+		Placement: opts.Placement,
 	}, log)
 	return m
 }
@@ -137,7 +143,7 @@ func (m *Makers) Stop() { m.reg.Stop() }
 // counted. In a cluster the maker's owner decides (cluster.go); ctx bounds
 // the round trip.
 func (m *Makers) Admit(ctx context.Context, maker common.Address) error {
-	if m.placed.Load() && !m.reg.Owns(maker) {
+	if m.placed && !m.reg.Owns(maker) {
 		return m.admitRemote(ctx, maker)
 	}
 	// admitHere, written out: the submit path spares a call.

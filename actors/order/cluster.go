@@ -14,7 +14,7 @@ import (
 	"github.com/orderengine/orderengine/persistence"
 )
 
-// In a cluster (Place) the order is a cluster kind placed by hash: every
+// In a cluster (Options.Placement) the order is a cluster kind placed by hash: every
 // request for an order goes to its actor on the member that owns the hash,
 // which loads the order from the journal (the replicated one, the truth)
 // and appends each transition conditional on the version it loaded. The
@@ -26,16 +26,6 @@ import (
 
 // KindName is the order's kind in the actor registry and the cluster.
 const KindName = "order"
-
-// Place makes the orders a cluster kind placed by p (cluster/members).
-// Call it before the registry is shared.
-func (r *Registry) Place(p kind.Placement) error {
-	if err := r.reg.Place(p); err != nil {
-		return err
-	}
-	r.clustered.Store(true)
-	return nil
-}
 
 // Serve implements the cluster's handler of the order kind (the requests
 // other members send to the orders this member owns): see

@@ -98,11 +98,8 @@ func newClusterOrders(t *testing.T, n int) (*kindtest.Network, []*Registry, *per
 	for i := range n {
 		system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return slog.New(slog.DiscardHandler) }))
 		t.Cleanup(system.Shutdown)
-		r := NewRegistry(system, Options{Journal: journal, Idle: time.Hour})
+		r := NewRegistry(system, Options{Journal: journal, Idle: time.Hour, Placement: net.Member(i)})
 		t.Cleanup(r.Stop)
-		if err := r.Place(net.Member(i)); err != nil {
-			t.Fatal(err)
-		}
 		net.Member(i).Host(KindName, r)
 		out[i] = r
 	}

@@ -61,6 +61,9 @@ type Options struct {
 	// another node), so that this node reads its own writes; nil on one
 	// node, where the append itself is the store's write.
 	Applied func(ctx context.Context, rec *persistence.OrderRecord)
+	// Placement makes the orders a cluster kind placed by it
+	// (cluster/members, cluster.go); nil: a single node's orders.
+	Placement kind.Placement
 }
 
 // Feed is told of every durable change of an order, on the goroutine that
@@ -78,8 +81,9 @@ type Registry struct {
 	reg  *kind.Registry[common.Hash, struct{}]
 	opts Options
 	log  *slog.Logger
-	// clustered is set once the orders are placed in a cluster (Place).
-	clustered atomic.Bool
+	// clustered is set when the orders are placed in a cluster
+	// (Options.Placement).
+	clustered bool
 	// warned is the unix time (seconds) of the last warning about an
 	// owner that did not answer: one a second at most.
 	warned atomic.Int64
@@ -96,14 +100,15 @@ func NewRegistry(system *actor.ActorSystem, opts Options) *Registry {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	r := &Registry{opts: opts, log: opts.Log.With("component", "order")}
+	r := &Registry{opts: opts, log: opts.Log.With("component", "order"), clustered: opts.Placement != nil}
 	r.reg = kind.NewRegistry(system, kind.Kind[common.Hash, struct{}]{
-		Name:    KindName,
-		Codec:   codec,
-		New:     func(h common.Hash, _ *struct{}) actor.Actor { return &orderActor{reg: r, hash: h} },
-		Idle:    opts.Idle,
-		Timeout: opts.Timeout,
-		Shard:   func(h common.Hash) uint32 { return uint32(h[31]) },
+		Name:      KindName,
+		Codec:     codec,
+		New:       func(h common.Hash, _ *struct{}) actor.Actor { return &orderActor{reg: r, hash: h} },
+		Idle:      opts.Idle,
+		Timeout:   opts.Timeout,
+		Shard:     func(h common.Hash) uint32 { return uint32(h[31]) },
+		Placement: opts.Placement,
 	}, opts.Log)
 	return r
 }
@@ -149,7 +154,7 @@ const ownerWait = 2 * time.Second
 // write, the other actor reloads), and a request need not wait for the
 // owner's shard to move.
 func (r *Registry) placed(ctx context.Context, h common.Hash, msg any) (any, error) {
-	if !r.clustered.Load() || r.reg.Owns(h) {
+	if !r.clustered || r.reg.Owns(h) {
 		return r.reg.Request(ctx, h, msg)
 	}
 	octx, cancel := context.WithTimeout(ctx, ownerWait)

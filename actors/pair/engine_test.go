@@ -63,7 +63,7 @@ func (e *env) restart() {
 		e.trig.Stop() // its pair actors' peaks in memory are gone with it
 	}
 	ch := persistence.NewChain(e.store)
-	e.proj = chainsync.NewProjector(ch, e.orders, e.registry, nil)
+	e.proj = chainsync.NewProjector(ch, e.orders, e.registry, chainsync.ProjectorOptions{})
 	e.trig = New(Options{System: e.system, Store: e.store, Chain: ch, Orders: e.orders, Registry: e.registry, Prices: e.prices})
 	if err := loadOpen(e.trig); err != nil {
 		e.T.Fatal(err)

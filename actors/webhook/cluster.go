@@ -61,26 +61,26 @@ type refreshMsg struct{}
 // changed.
 const ownerWatch = 250 * time.Millisecond
 
-func (m *Manager) joinCluster(c *Cluster) {
-	m.owns = c.Owns
-	m.store.OnShared(func(ch persistence.WebhookChange) {
-		if !m.clusterStarted.Load() {
-			return // StartCluster reads the store as it is then
-		}
-		for _, a := range ch.Accounts {
-			m.endpointsChanged(a)
-		}
-		// Under fanMu, as Close cancels: no actor starts once Close has
-		// stopped them (one would read the store after it closed).
-		m.fanMu.Lock()
-		defer m.fanMu.Unlock()
-		if m.ctx.Err() != nil {
-			return
-		}
-		for _, id := range ch.Endpoints {
-			m.markRefresh(id)
-		}
-	})
+// sharedChanged is a cluster node's persistence.WebhookStoreOptions.OnShared:
+// the accounts whose endpoints a shared batch changed drop their cached
+// lists, and the actors of the endpoints it wrote refresh.
+func (m *Manager) sharedChanged(ch persistence.WebhookChange) {
+	if !m.clusterStarted.Load() {
+		return // StartCluster reads the store as it is then
+	}
+	for _, a := range ch.Accounts {
+		m.endpointsChanged(a)
+	}
+	// Under fanMu, as Close cancels: no actor starts once Close has
+	// stopped them (one would read the store after it closed).
+	m.fanMu.Lock()
+	defer m.fanMu.Unlock()
+	if m.ctx.Err() != nil {
+		return
+	}
+	for _, id := range ch.Endpoints {
+		m.markRefresh(id)
+	}
 }
 
 // sharedKeyTimeout bounds one fetch of the cluster's secret key.

@@ -38,7 +38,7 @@ func startLife(t *testing.T, fs vfs.FS, dir string, clk *clock.Manual) *crashLif
 // openLife opens the store on fs, without a manager.
 func openLife(t *testing.T, fs vfs.FS, clk *clock.Manual) *crashLife {
 	t.Helper()
-	s, err := persistence.OpenFS("db", fs, nil)
+	s, err := persistence.OpenWith("db", persistence.Options{FS: fs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +172,7 @@ func TestCrashAfterCreateBeforeOutboxDeletion(t *testing.T) {
 		t.Fatalf("the image holds %d events in the outbox, want all %d", len(left), len(events))
 	}
 	for _, id := range []string{epA.ID, epB.ID} {
-		if ds, _ := persistence.NewWebhookStore(two.store).RecentDeliveries(id, 10); len(ds) != len(events) {
+		if ds, _ := persistence.NewWebhookStore(two.store, persistence.WebhookStoreOptions{}).RecentDeliveries(id, 10); len(ds) != len(events) {
 			t.Fatalf("the image holds %d deliveries of %s, want the %d created before it", len(ds), id, len(events))
 		}
 	}

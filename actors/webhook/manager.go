@@ -106,13 +106,10 @@ func New(o Options) (*Manager, error) {
 			return nil, err
 		}
 	} // else: the cluster's shared key, read by StartCluster
-	store := persistence.NewWebhookStore(o.Store)
 	ctx, cancel := context.WithCancel(context.Background())
 	m := &Manager{
 		cfg:      o.Config,
 		policy:   Policy{Dev: o.Dev && o.Config.AllowLoopbackHTTP, Allow: allow, Resolver: o.Resolver},
-		store:    store,
-		journal:  store,
 		outbox:   o.Outbox,
 		system:   o.System,
 		clock:    o.Clock,
@@ -124,6 +121,13 @@ func New(o Options) (*Manager, error) {
 		fanouts:  make(map[string]*fanout),
 		consumer: newConsumer(),
 	}
+	var sopts persistence.WebhookStoreOptions
+	if o.Cluster != nil {
+		m.owns = o.Cluster.Owns
+		sopts.OnShared = m.sharedChanged
+	}
+	store := persistence.NewWebhookStore(o.Store, sopts)
+	m.store, m.journal = store, store
 	go m.consume()
 	m.endpoints = kind.NewRegistry(o.System, kind.Kind[string, struct{}]{
 		Name: "webhook endpoint",
@@ -134,7 +138,6 @@ func New(o Options) (*Manager, error) {
 		Shard: shardOf,
 	}, o.Log)
 	if o.Cluster != nil {
-		m.joinCluster(o.Cluster)
 		return m, nil // StartCluster starts the rest
 	}
 	if err := m.start(); err != nil {

@@ -442,7 +442,7 @@ func (c *chainCluster) fillOutside(live func(int) bool) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	r := keeper.NewRunner(c.dev.Client(), c.dev.Accounts().Makers[1].Key, keeper.HTTPSource(s.URL, s.APIKey, nil), nil)
+	r := keeper.NewRunner(c.dev.Client(), c.dev.Accounts().Makers[1].Key, keeper.HTTPSource(s.URL, s.APIKey, nil), keeper.RunnerOptions{})
 	if _, err := r.Sweep(ctx); err != nil {
 		c.t.Fatalf("outside keeper: %v", err)
 	}

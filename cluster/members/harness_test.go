@@ -112,8 +112,7 @@ func (c *testCluster) start(nd *node) error {
 	if err := natsjs.NewMaterialiser(js, orders, nil).Start(ctx); err != nil {
 		return err
 	}
-	shared := natsjs.NewSharedLog(js, store)
-	if err := shared.Start(ctx); err != nil {
+	if err := natsjs.NewSharedLog(js).Start(ctx, store); err != nil {
 		return err
 	}
 	nd.member = members.New(members.Config{Node: js, Cluster: "members", Name: nd.name, Shards: testShards, TTL: testTTL,

@@ -88,6 +88,9 @@ type Config struct {
 	// Tick is how often the member reads the terms and acts on them.
 	// Default 250 ms.
 	Tick time.Duration
+	// OnChange, when set, is told on the member's goroutine when the
+	// members or the shards this member holds change (nil: nobody is).
+	OnChange func(Change)
 }
 
 // Handler serves the requests of one cluster kind that other members send
@@ -128,7 +131,6 @@ type Member struct {
 	terms         map[string]natsjs.Term
 	memberRenewed time.Time
 	memberFailing time.Time
-	watch         []func(Change)
 	joined        chan struct{}
 	started       bool
 	stopped       atomic.Bool
@@ -208,14 +210,6 @@ func shardLease(i int) string        { return fmt.Sprintf("shard-%d", i) }
 // Host makes this member serve kind name's requests for the identities it
 // owns with h. Call it before Start.
 func (m *Member) Host(name string, h Handler) { m.kinds[name] = h }
-
-// OnChange registers f to be told, on the member's goroutine, when the
-// members or the shards this member holds change. Call it before Start.
-func (m *Member) OnChange(f func(Change)) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.watch = append(m.watch, f)
-}
 
 // Start runs the member: it takes its member lease as soon as it is fit,
 // then the shards that are its own, and keeps them. It waits until the

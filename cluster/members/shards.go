@@ -358,10 +358,7 @@ func sameChange(a, b Change) bool {
 // notify tells the listeners of a change.
 func (m *Member) notify(c Change) {
 	m.log.Info("members: the cluster changed", "node", m.cfg.Name, "members", c.Members, "shards", c.Held)
-	m.mu.Lock()
-	watch := slices.Clone(m.watch)
-	m.mu.Unlock()
-	for _, f := range watch {
+	if f := m.cfg.OnChange; f != nil {
 		f(c)
 	}
 }

@@ -173,18 +173,20 @@ func startAll(nodes []*testNode) error {
 
 // start opens the node's store and server and starts its followers.
 func (tn *testNode) start() error {
-	store, err := persistence.Open(filepath.Join(tn.dir, "store"), nil)
-	if err != nil {
-		return err
-	}
-	tn.store = store
-	outbox := persistence.NewOutbox(store, nil, nil)
-	tn.orders = persistence.NewOrders(store, outbox)
 	n, err := Start(Options{Cluster: tn.cfg, DataDir: tn.dir, Log: testLog})
 	if err != nil {
 		return err
 	}
 	tn.node = n
+	tn.shared = NewSharedLog(n)
+	store, err := persistence.OpenWith(filepath.Join(tn.dir, "store"), persistence.Options{Shared: tn.shared})
+	if err != nil {
+		_ = n.Close()
+		return err
+	}
+	tn.store = store
+	outbox := persistence.NewOutbox(store, nil, nil)
+	tn.orders = persistence.NewOrders(store, outbox)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	t0 := time.Now()
@@ -199,11 +201,9 @@ func (tn *testNode) start() error {
 	if err := tn.mat.Start(ctx); err != nil {
 		return err
 	}
-	tn.shared = NewSharedLog(n, store)
-	if err := tn.shared.Start(ctx); err != nil {
+	if err := tn.shared.Start(ctx, store); err != nil {
 		return err
 	}
-	store.UseSharedLog(tn.shared)
 	if testLog != nil {
 		testLog.Warn("followers", "node", tn.cfg.Node, "took", time.Since(t0))
 	}

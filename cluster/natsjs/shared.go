@@ -17,26 +17,33 @@ import (
 // drops the cached records the batch wrote), and the writer returns once
 // its own store has applied its message.
 type SharedLog struct {
-	n     *Node
-	store *persistence.Store
-	f     atomic.Pointer[follower] // set by Start
+	n *Node
+	f atomic.Pointer[follower] // set by Start
 }
 
 var _ persistence.SharedLog = (*SharedLog)(nil)
 
-// NewSharedLog returns the shared log of node n applied to store. Start it,
-// then hand it to store.UseSharedLog.
-func NewSharedLog(n *Node, store *persistence.Store) *SharedLog {
-	return &SharedLog{n: n, store: store}
-}
+// NewSharedLog returns the shared log of node n: open the node's store
+// with it (persistence.Options.Shared), then Start it on that store. Its
+// writes answer persistence.ErrUnavailable until Start.
+func NewSharedLog(n *Node) *SharedLog { return &SharedLog{n: n} }
 
-// Start resumes applying the stream after the position the store holds.
-func (l *SharedLog) Start(ctx context.Context) error {
-	from, err := l.store.SharedPosition(sharedStream)
+// Start applies the stream to store, resuming after the position the
+// store holds.
+func (l *SharedLog) Start(ctx context.Context, store *persistence.Store) error {
+	from, err := store.SharedPosition(sharedStream)
 	if err != nil {
 		return err
 	}
-	f := newFollower(l.n, sharedStream, from, l.apply)
+	apply := func(msgs []record) error {
+		for _, m := range msgs {
+			if err := store.ApplyShared(m.data, sharedStream, m.seq); err != nil {
+				return fmt.Errorf("natsjs: %s %d: %w", m.subject, m.seq, err)
+			}
+		}
+		return nil
+	}
+	f := newFollower(l.n, sharedStream, from, apply)
 	if err := f.start(ctx); err != nil {
 		return err
 	}
@@ -53,16 +60,6 @@ func (l *SharedLog) follower() (*follower, error) {
 		return nil, fmt.Errorf("%w: the node has not joined the cluster yet", persistence.ErrUnavailable)
 	}
 	return f, nil
-}
-
-// apply writes each message's batch with its position.
-func (l *SharedLog) apply(msgs []record) error {
-	for _, m := range msgs {
-		if err := l.store.ApplyShared(m.data, sharedStream, m.seq); err != nil {
-			return fmt.Errorf("natsjs: %s %d: %w", m.subject, m.seq, err)
-		}
-	}
-	return nil
 }
 
 // Barrier implements persistence.SharedLog: the entity's last message as

@@ -24,7 +24,7 @@ func TestWebhookJournalAcrossNodes(t *testing.T) {
 	ctx := context.Background()
 	ws := make([]*persistence.WebhookStore, len(nodes))
 	for i, tn := range nodes {
-		ws[i] = persistence.NewWebhookStore(tn.store)
+		ws[i] = persistence.NewWebhookStore(tn.store, persistence.WebhookStoreOptions{})
 	}
 	account := fmt.Sprintf("acc_wh%d", time.Now().UnixNano())
 	now := time.Now().UTC().Truncate(time.Millisecond)

@@ -58,7 +58,7 @@ func runKeeper(ctx context.Context, env *cliEnv, args []string) error {
 	}
 	defer client.Close()
 	log := slog.New(slog.NewTextHandler(env.stderr, nil))
-	r := keeper.NewRunner(client, key, keeper.HTTPSource(*apiURL, *apiKey, nil), log)
+	r := keeper.NewRunner(client, key, keeper.HTTPSource(*apiURL, *apiKey, nil), keeper.RunnerOptions{Log: log})
 	r.CallTimeout = *rpcTimeout
 	if *stream && !*once {
 		r.Follow = keeper.NewFollower(*apiURL, *apiKey, r.Address(), nil, log)
