@@ -28,10 +28,6 @@ import (
 // version (two activations of one order during a topology change) gets
 // its own id and is refused by the compare-and-set, instead of being
 // acknowledged as a duplicate of the winner.
-//
-// Appends of this node to one partition's stream that wait at the same
-// time go to JetStream as one atomic batch, each with its own message id
-// and compare-and-set, in one Raft append (groupcommit.go).
 type Journal struct {
 	n          *Node
 	orders     *persistence.Orders
@@ -39,7 +35,6 @@ type Journal struct {
 	now        func() time.Time
 	partitions int
 	seqs       seqCache
-	group      *groupCommit
 }
 
 var _ persistence.OrderJournal = (*Journal)(nil)
@@ -52,7 +47,7 @@ func NewJournal(n *Node, orders *persistence.Orders, mat *Materialiser, now func
 		now = time.Now
 	}
 	return &Journal{n: n, orders: orders, mat: mat, now: now, partitions: n.opts.Cluster.OrderPartitions,
-		seqs: seqCache{max: seqCacheMax}, group: newGroupCommit(n)}
+		seqs: seqCache{max: seqCacheMax}}
 }
 
 // AppendOrder implements persistence.OrderJournal. It returns nil once the
@@ -86,7 +81,7 @@ func (j *Journal) AppendOrder(ctx context.Context, t *persistence.OrderTransitio
 		return err
 	}
 	id := hex.EncodeToString(rec.Hash[:]) + ":" + strconv.FormatUint(rec.Version, 10) + ":" + nonce()
-	seq, err := j.group.publish(ctx, casWrite{stream: stream, subj: subj, msgID: id, expect: expect, data: data})
+	seq, err := j.n.publishCAS(ctx, stream, subj, id, expect, data)
 	if errors.Is(err, errCASConflict) {
 		j.seqs.drop(rec.Hash)
 		return fmt.Errorf("%w: %v", persistence.ErrVersionConflict, err)

@@ -59,33 +59,16 @@ func (n *Node) publishCAS(ctx context.Context, stream, subj, msgID string, expec
 
 // publishCASOpts is publishCAS with more publish options (a message TTL).
 func (n *Node) publishCASOpts(ctx context.Context, stream, subj, msgID string, expect uint64, data []byte, more ...jetstream.PublishOpt) (uint64, error) {
-	if err := n.checkWritable(); err != nil {
-		return 0, err
+	if !n.health.writable() {
+		return 0, fmt.Errorf("%w: this node reaches %d other nodes, a quorum of %d replicas needs %d", persistence.ErrUnavailable,
+			n.health.peers.Load(), n.opts.Cluster.Replicas, n.health.quorum-1)
 	}
 	ctx, cancel := n.writeContext(ctx)
 	defer cancel()
-	seq, err := n.publishOnce(ctx, stream, subj, msgID, expect, data, more)
-	return n.casContinue(ctx, stream, subj, msgID, expect, data, more, seq, err, false)
-}
-
-// checkWritable fails with persistence.ErrUnavailable when this node
-// reaches too few others for a quorum.
-func (n *Node) checkWritable() error {
-	if n.health.writable() {
-		return nil
-	}
-	return fmt.Errorf("%w: this node reaches %d other nodes, a quorum of %d replicas needs %d", persistence.ErrUnavailable,
-		n.health.peers.Load(), n.opts.Cluster.Replicas, n.health.quorum-1)
-}
-
-// casContinue finishes a conditional publish whose attempt returned seq
-// and err: it retries with the same message id until ctx ends and decides
-// a write that may have landed. maybeLanded says whether an earlier try
-// of this write (its own, or a batch it was part of) may have landed.
-func (n *Node) casContinue(ctx context.Context, stream, subj, msgID string, expect uint64, data []byte, more []jetstream.PublishOpt,
-	seq uint64, err error, maybeLanded bool) (uint64, error) {
+	maybeLanded := false
 	var last error
 	for backoff := firstBackoff; ; backoff = min(2*backoff, maxBackoff) {
+		seq, err := n.publishOnce(ctx, stream, subj, msgID, expect, data, more)
 		retry, landed := classify(err)
 		switch {
 		case err == nil:
@@ -104,7 +87,6 @@ func (n *Node) casContinue(ctx context.Context, stream, subj, msgID string, expe
 			return n.giveUp(ctx, stream, subj, msgID, expect, maybeLanded, last)
 		case <-time.After(backoff):
 		}
-		seq, err = n.publishOnce(ctx, stream, subj, msgID, expect, data, more)
 	}
 }
 

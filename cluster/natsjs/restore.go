@@ -192,12 +192,11 @@ func (n *Node) republishWindow(ctx context.Context, msgs []*BackupMessage) error
 
 // restoreMsg is m as a message to publish: its subject, data and headers
 // but the conditions of its original publish (checked then; a restore
-// sets its own) and the headers of the atomic batch it was written in
-// (the group commit's): a restore writes each message on its own.
+// sets its own).
 func restoreMsg(m *BackupMessage) *nats.Msg {
 	msg := &nats.Msg{Subject: m.Subject, Data: m.Data, Header: nats.Header{}}
 	for k, v := range m.Header {
-		if !strings.HasPrefix(k, "Nats-Expected-") && !strings.HasPrefix(k, "Nats-Batch-") {
+		if !strings.HasPrefix(k, "Nats-Expected-") {
 			msg.Header[k] = v
 		}
 	}

@@ -28,10 +28,7 @@ import (
 // compaction removes, compact.go), and refuse the deletes of single
 // messages. The order and shared streams deduplicate message ids for
 // dupWindow, allow direct gets and purges (the compaction's, by subject);
-// LEASES allows per-message TTLs. The order streams allow atomic batch
-// publishes (the journal's group commit); Setup turns that on for order
-// streams made by an earlier version, an update of the setting alone
-// that leaves what they hold as it is. Streams made by an earlier version
+// LEASES allows per-message TTLs. Streams made by an earlier version
 // refuse purges (JetStream cannot lift that on a stream): their journal
 // is not compacted.
 const (
@@ -86,7 +83,6 @@ func (n *Node) streamConfigs() []jetstream.StreamConfig {
 		s.Name, s.Subjects = orderStream(p), []string{"orders." + strconv.Itoa(p) + ".*"}
 		s.Description = "order transitions, partition " + strconv.Itoa(p) + " of " + strconv.Itoa(c.OrderPartitions)
 		s.Metadata = map[string]string{partitionsKey: strconv.Itoa(c.OrderPartitions)}
-		s.AllowAtomicPublish = true // the journal's group commit (groupcommit.go)
 		out = append(out, s)
 	}
 	shared := base
@@ -171,8 +167,7 @@ func sameStream(got, want jetstream.StreamConfig) bool {
 		got.PersistMode == want.PersistMode && got.Duplicates == want.Duplicates && got.AllowDirect == want.AllowDirect &&
 		got.DenyDelete == want.DenyDelete && (got.DenyPurge == want.DenyPurge || got.DenyPurge) && got.AllowMsgTTL == want.AllowMsgTTL &&
 		got.MaxMsgsPerSubject == want.MaxMsgsPerSubject && got.MaxMsgs == want.MaxMsgs && got.MaxBytes == want.MaxBytes &&
-		got.MaxAge == want.MaxAge && got.Metadata[partitionsKey] == want.Metadata[partitionsKey] &&
-		(got.AllowAtomicPublish || !want.AllowAtomicPublish)
+		got.MaxAge == want.MaxAge && got.Metadata[partitionsKey] == want.Metadata[partitionsKey]
 }
 
 // checkPartitions fails when the order streams were made for another
