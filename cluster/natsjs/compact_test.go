@@ -3,6 +3,7 @@ package natsjs
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -170,27 +171,29 @@ func TestCompactionWaitsForEveryNode(t *testing.T) {
 }
 
 // waitApplied waits until every node has applied every stream as far as
-// the first node has.
+// the node furthest ahead has (the writes may have gone through any node,
+// and the first node may trail the others).
 func waitApplied(t *testing.T, nodes []*testNode) {
 	t.Helper()
 	waitFor(t, "every node applying every stream", func() bool {
 		for p := range 4 {
-			want, err := nodes[0].orders.LogPosition(orderStream(p))
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, tn := range nodes[1:] {
-				if got, _ := tn.orders.LogPosition(orderStream(p)); got < want {
-					return false
+			var pos []uint64
+			for _, tn := range nodes {
+				got, err := tn.orders.LogPosition(orderStream(p))
+				if err != nil {
+					t.Fatal(err)
 				}
+				pos = append(pos, got)
 			}
-		}
-		want, _ := nodes[0].store.SharedPosition(sharedStream)
-		for _, tn := range nodes[1:] {
-			if got, _ := tn.store.SharedPosition(sharedStream); got < want {
+			if slices.Min(pos) != slices.Max(pos) {
 				return false
 			}
 		}
-		return true
+		var pos []uint64
+		for _, tn := range nodes {
+			got, _ := tn.store.SharedPosition(sharedStream)
+			pos = append(pos, got)
+		}
+		return slices.Min(pos) == slices.Max(pos)
 	})
 }
