@@ -10,7 +10,7 @@ import (
 	"github.com/orderengine/orderengine/api"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/config"
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/accountstore"
 )
 
 // AccountView is the account as GET /v1/account answers it.
@@ -38,7 +38,7 @@ type TierApplicationView struct {
 	Reason         *string     `json:"reason"`
 }
 
-func accountView(a *persistence.Account) *AccountView {
+func accountView(a *accountstore.Account) *AccountView {
 	v := &AccountView{ID: a.ID, Name: a.Name, Tier: a.Tier, Wallets: make([]string, 0, len(a.Wallets)), CreatedAt: a.CreatedAt}
 	for _, w := range a.Wallets {
 		v.Wallets = append(v.Wallets, chain.Checksum(w))
@@ -49,7 +49,7 @@ func accountView(a *persistence.Account) *AccountView {
 	return v
 }
 
-func tierView(t *persistence.TierApplication) *TierApplicationView {
+func tierView(t *accountstore.TierApplication) *TierApplicationView {
 	v := &TierApplicationView{Tier: t.Tier, Status: t.Status, UseCase: t.UseCase, ExpectedVolume: t.ExpectedVolume,
 		SubmittedAt: t.SubmittedAt, DecidedAt: t.DecidedAt}
 	if t.Reason != "" {
@@ -117,7 +117,7 @@ func (s *Service) UnlinkWallet(_ context.Context, caller api.Caller, address str
 	return s.view(acct, caller), nil
 }
 
-func (s *Service) view(acct *persistence.Account, caller api.Caller) *AccountView {
+func (s *Service) view(acct *accountstore.Account, caller api.Caller) *AccountView {
 	v := accountView(acct)
 	if caller.Session != nil {
 		csrf := caller.Session.CSRF
@@ -139,7 +139,7 @@ func (s *Service) ApplyForTier(_ context.Context, caller api.Caller, req api.Tie
 	if volume == "" || utf8.RuneCountInString(volume) > 200 {
 		return nil, orderengine.Errorf(orderengine.CodeInvalidRequest, "expectedVolume must be 1 to 200 characters")
 	}
-	acct, err := s.o.Accounts.ApplyForTier(caller.AccountID, persistence.TierApplication{Tier: config.TierBuilder, UseCase: useCase, ExpectedVolume: volume})
+	acct, err := s.o.Accounts.ApplyForTier(caller.AccountID, accountstore.TierApplication{Tier: config.TierBuilder, UseCase: useCase, ExpectedVolume: volume})
 	if err != nil {
 		return nil, err
 	}

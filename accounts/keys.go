@@ -8,7 +8,7 @@ import (
 
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/api"
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/accountstore"
 )
 
 // KeyView is an API key as the dashboard lists it: never the secret.
@@ -36,7 +36,7 @@ type CreatedKey struct {
 	KeyView
 }
 
-func keyView(r *persistence.KeyRecord) KeyView {
+func keyView(r *accountstore.KeyRecord) KeyView {
 	v := KeyView{ID: r.ID, Name: r.Name, Prefix: strings.TrimSuffix(r.Hint, "…"), CreatedAt: r.CreatedAt,
 		LastUsedAt: r.LastUsedAt, Disabled: r.Disabled, DisabledAt: r.DisabledAt}
 	if r.ReplacedBy != "" {
@@ -74,7 +74,7 @@ func (s *Service) CreateKey(_ context.Context, caller api.Caller, req api.Create
 
 // ownKey returns the caller's key id; another account's id is NOT_FOUND,
 // like an unknown one.
-func (s *Service) ownKey(caller api.Caller, id string) (*persistence.KeyRecord, error) {
+func (s *Service) ownKey(caller api.Caller, id string) (*accountstore.KeyRecord, error) {
 	recs, err := s.o.Accounts.ListKeys(caller.AccountID)
 	if err != nil {
 		return nil, err

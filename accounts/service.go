@@ -15,7 +15,7 @@ import (
 	"github.com/orderengine/orderengine/api"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/config"
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/accountstore"
 )
 
 // SignatureVerifier checks a signer's signature of a digest, EOA or
@@ -28,8 +28,8 @@ type SignatureVerifier interface {
 type Options struct {
 	Config   config.AccountsConfig
 	ChainID  uint64
-	Accounts *persistence.Accounts
-	Sessions *persistence.Sessions
+	Accounts *accountstore.Accounts
+	Sessions *accountstore.Sessions
 	// Verifier checks sign-in signatures; its backend verifies contract
 	// wallets (without one, only EOA signatures are accepted).
 	Verifier SignatureVerifier
@@ -176,7 +176,7 @@ func (s *Service) SignOut(token string) error { return s.o.Sessions.Delete(token
 // false when the token is unknown or expired, or when the wallet that
 // signed it is no longer linked to the account (the session is then
 // deleted).
-func (s *Service) Session(token string) (*persistence.Session, *persistence.Account, bool, error) {
+func (s *Service) Session(token string) (*accountstore.Session, *accountstore.Account, bool, error) {
 	ses, ok, err := s.o.Sessions.Lookup(token)
 	if err != nil || !ok {
 		return nil, nil, false, err

@@ -10,6 +10,7 @@ import (
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/chain/devchain"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/accountstore"
 	"github.com/orderengine/orderengine/platform"
 )
 
@@ -34,7 +35,7 @@ func (s *System) buildAccounts() {
 	// The domain is unused: sign-in messages are verified over their
 	// EIP-191 hash (VerifyDigest).
 	verifier := chain.NewVerifier(chain.NewRouterDomain(chainID, common.Address{}), backend)
-	s.Sessions = persistence.NewSessions(s.Store, s.Clock.Now)
+	s.Sessions = accountstore.NewSessions(s.Store, s.Clock.Now)
 	s.AccountAPI = accounts.New(accounts.Options{
 		Config: s.Config.Accounts, ChainID: chainID, Accounts: s.Accounts, Sessions: s.Sessions,
 		Verifier: verifier, Now: s.Clock.Now, Log: s.Log,

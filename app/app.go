@@ -41,6 +41,7 @@ import (
 	"github.com/orderengine/orderengine/market"
 	"github.com/orderengine/orderengine/orders"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/accountstore"
 	"github.com/orderengine/orderengine/platform"
 	"github.com/orderengine/orderengine/routing"
 )
@@ -96,9 +97,9 @@ type System struct {
 	Orders   *persistence.Orders
 	Outbox   *persistence.Outbox
 	Chain    *persistence.Chain
-	Accounts *persistence.Accounts
+	Accounts *accountstore.Accounts
 	// Sessions are the dashboard sessions.
-	Sessions *persistence.Sessions
+	Sessions *accountstore.Sessions
 
 	// The actors, by kind.
 	Limiter     *limiter.Limiter
@@ -225,7 +226,7 @@ func (s *System) openStore(ctx context.Context) error {
 	actorLog := s.Log.With("component", "protoactor")
 	s.Actors = actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return actorLog }))
 	s.closeWith(func() error { s.Actors.Shutdown(); return nil })
-	s.Accounts = persistence.NewAccounts(store, s.Clock.Now)
+	s.Accounts = accountstore.NewAccounts(store, s.Clock.Now)
 	s.Outbox = persistence.NewOutbox(store, s.Log, s.Clock.Now)
 	s.Outbox.LogKeep = s.Config.Streams.Resolved().OrderEventsPerAccount
 	s.Orders = persistence.NewOrders(store, s.Outbox, persistence.WithLinkedWallets(s.Accounts))

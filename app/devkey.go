@@ -5,13 +5,13 @@ import (
 	"io"
 
 	"github.com/orderengine/orderengine/config"
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/accountstore"
 )
 
 // ensureDevKey creates a development account and key on the first start of
 // a data folder on the embedded dev chain and prints the key, once. It is
 // stored only as a hash.
-func ensureDevKey(accounts *persistence.Accounts, out io.Writer) error {
+func ensureDevKey(accounts *accountstore.Accounts, out io.Writer) error {
 	accts, err := accounts.ListAccounts()
 	if err != nil || len(accts) > 0 {
 		return err

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/orderengine/orderengine/config"
+	"github.com/orderengine/orderengine/persistence/accountstore"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/pprof"
@@ -23,7 +24,6 @@ import (
 
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/chain"
-	"github.com/orderengine/orderengine/persistence"
 )
 
 // AdminTokenFile is the file under the data directory that holds a
@@ -80,8 +80,8 @@ type (
 	// IssuedKey is the answer of issue and reissue: the key in clear text,
 	// shown this once.
 	IssuedKey struct {
-		Key    string                 `json:"key"`
-		Record *persistence.KeyRecord `json:"record"`
+		Key    string                  `json:"key"`
+		Record *accountstore.KeyRecord `json:"record"`
 	}
 )
 
@@ -90,12 +90,12 @@ type (
 // answers every address (contract.md section 9). The record's own JSON
 // (lowercase hex) is its storage form.
 type adminAccount struct {
-	*persistence.Account
+	*accountstore.Account
 	Wallets []string `json:"wallets,omitempty"`
 }
 
 // adminAccountOf returns a's admin view; nil for nil (an error answer).
-func adminAccountOf(a *persistence.Account) *adminAccount {
+func adminAccountOf(a *accountstore.Account) *adminAccount {
 	if a == nil {
 		return nil
 	}
@@ -107,7 +107,7 @@ func adminAccountOf(a *persistence.Account) *adminAccount {
 }
 
 // adminAccounts returns the admin views of list (never null in JSON).
-func adminAccounts(list []persistence.Account) []*adminAccount {
+func adminAccounts(list []accountstore.Account) []*adminAccount {
 	out := make([]*adminAccount, len(list))
 	for i := range list {
 		out[i] = adminAccountOf(&list[i])
@@ -172,11 +172,11 @@ func (s *Server) newAdminApp() *fiber.App {
 		return reply(c, 201, IssuedKey{Key: key, Record: rec}, err)
 	})
 	app.Get("/admin/v1/tier-applications", func(c *fiber.Ctx) error {
-		status := utils.CopyString(c.Query("status", persistence.TierPending))
+		status := utils.CopyString(c.Query("status", accountstore.TierPending))
 		switch status {
 		case "all":
 			status = ""
-		case persistence.TierPending, persistence.TierApproved, persistence.TierDeclined:
+		case accountstore.TierPending, accountstore.TierApproved, accountstore.TierDeclined:
 		default:
 			return orderengine.Errorf(orderengine.CodeInvalidRequest, "status must be pending, approved, declined or all")
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/orderengine/orderengine/config"
+	"github.com/orderengine/orderengine/persistence/accountstore"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -92,7 +93,7 @@ func TestAdminRefusesNonLoopback(t *testing.T) {
 func TestAdminKeyLifecycleAndRestart(t *testing.T) {
 	ts := apptest.NewTestServer(t)
 	r := ts.Admin("POST", "/admin/v1/accounts", apihttp.CreateAccountRequest{Name: "acme", Tier: config.TierBuilder})
-	var acct persistence.Account
+	var acct accountstore.Account
 	if r.Status != 201 || json.Unmarshal(r.Body, &acct) != nil || acct.Tier != config.TierBuilder {
 		t.Fatalf("create account: %d %s", r.Status, r.Body)
 	}
@@ -101,7 +102,7 @@ func TestAdminKeyLifecycleAndRestart(t *testing.T) {
 	}
 	r = ts.Admin("POST", "/admin/v1/accounts/"+acct.ID+"/keys", nil)
 	var issued apihttp.IssuedKey
-	if r.Status != 201 || json.Unmarshal(r.Body, &issued) != nil || !persistence.WellFormedAPIKey(issued.Key) {
+	if r.Status != 201 || json.Unmarshal(r.Body, &issued) != nil || !accountstore.WellFormedAPIKey(issued.Key) {
 		t.Fatalf("issue key: %d %s", r.Status, r.Body)
 	}
 	if r := ts.Do("GET", "/v1/stats", nil, keyHeader(issued.Key)); r.Status != 200 || r.Header.Get("X-RateLimit-Limit") != "3000" {
@@ -157,7 +158,7 @@ func TestSingleNodeStoreBackup(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if _, err := persistence.NewAccounts(st, nil).Authenticate(ts.APIKey); err != nil {
+	if _, err := accountstore.NewAccounts(st, nil).Authenticate(ts.APIKey); err != nil {
 		t.Fatalf("the key in the restored store: %v", err)
 	}
 	if left, _ := filepath.Glob(filepath.Join(ts.Config.DataDir, "backup-*")); len(left) != 0 {

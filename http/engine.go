@@ -6,6 +6,7 @@ import (
 	"github.com/orderengine/orderengine/actors/limiter"
 	"github.com/orderengine/orderengine/config"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/accountstore"
 )
 
 // Engine is what the server uses of the running engine: the configuration,
@@ -17,6 +18,6 @@ type Engine struct {
 	Config   config.Config
 	Log      *slog.Logger
 	Store    *persistence.Store
-	Accounts *persistence.Accounts
+	Accounts *accountstore.Accounts
 	Limiter  *limiter.Limiter
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/orderengine/orderengine/config"
+	"github.com/orderengine/orderengine/persistence/accountstore"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/valyala/fastjson"
@@ -15,7 +16,6 @@ import (
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors/limiter"
 	"github.com/orderengine/orderengine/api"
-	"github.com/orderengine/orderengine/persistence"
 )
 
 // routeHandler returns the Fiber handler of one route: authentication, rate
@@ -265,7 +265,7 @@ func (s *Server) limitUncounted(c *fiber.Ctx, err error) error {
 
 // authenticate resolves the request's API key. A failed attempt also counts
 // against the client address, so guessing keys is rate limited too.
-func (s *Server) authenticate(c *fiber.Ctx) (persistence.Principal, error) {
+func (s *Server) authenticate(c *fiber.Ctx) (accountstore.Principal, error) {
 	key := apiKey(c)
 	p, err := s.eng.Accounts.Authenticate(key)
 	if err != nil && key == "" && c.Get(fiber.HeaderAuthorization) != "" {

@@ -8,7 +8,7 @@ import (
 	"github.com/orderengine/orderengine/api"
 	"github.com/orderengine/orderengine/keeper"
 	"github.com/orderengine/orderengine/market"
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/accountstore"
 	"github.com/orderengine/orderengine/platform"
 	"github.com/orderengine/orderengine/routing"
 )
@@ -109,7 +109,7 @@ type AccountService interface {
 	SignOut(token string) error
 	// Session resolves a session cookie; ok is false for an unknown,
 	// expired or revoked session.
-	Session(token string) (*persistence.Session, *persistence.Account, bool, error)
+	Session(token string) (*accountstore.Session, *accountstore.Account, bool, error)
 	Account(ctx context.Context, caller api.Caller) (*accounts.AccountView, error)
 	LinkWallet(ctx context.Context, caller api.Caller, site api.Site, req api.LinkWalletRequest) (*accounts.AccountView, error)
 	UnlinkWallet(ctx context.Context, caller api.Caller, address string) (*accounts.AccountView, error)

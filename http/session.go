@@ -14,7 +14,7 @@ import (
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/api"
 	"github.com/orderengine/orderengine/chain"
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/accountstore"
 )
 
 // Auth says which credentials a keyed route accepts (docs/accounts.md).
@@ -126,7 +126,7 @@ func checkOrigin(c *fiber.Ctx, site api.Site, required bool) error {
 
 // sessionCaller authenticates the request's session cookie. For a
 // state-changing method it also checks the origin and the CSRF token.
-func (s *Server) sessionCaller(c *fiber.Ctx, token string) (api.Caller, *persistence.Account, error) {
+func (s *Server) sessionCaller(c *fiber.Ctx, token string) (api.Caller, *accountstore.Account, error) {
 	acs := s.services.Accounts
 	if acs == nil {
 		return api.Caller{}, nil, errUnimplemented

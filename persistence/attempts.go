@@ -65,7 +65,7 @@ func (c *Chain) SetFailedAttempt(h common.Hash, a FailedAttempt) error {
 // FailedAttempt returns order h's last failed attempt (ok false: none).
 func (c *Chain) FailedAttempt(h common.Hash) (FailedAttempt, bool, error) {
 	var a FailedAttempt
-	v, ok, err := c.store.get(attemptKey(h))
+	v, ok, err := c.store.Get(attemptKey(h))
 	if err != nil || !ok {
 		return a, false, err
 	}

@@ -325,7 +325,7 @@ func RestoreBackup(r io.Reader, dataDir string) (*BackupHeader, error) {
 	}
 	b := st.db.NewBatch()
 	for _, p := range []string{prefixOrderLog, prefixSharedLog, prefixClosed} {
-		if err := b.DeleteRange([]byte(p), prefixUpperBound([]byte(p)), nil); err != nil {
+		if err := b.DeleteRange([]byte(p), PrefixUpperBound([]byte(p)), nil); err != nil {
 			_ = st.Close()
 			return nil, err
 		}
@@ -350,7 +350,7 @@ func restoredKey() []byte { return []byte(prefixMeta + "restored") }
 // RestoredFrom returns the id of the backup the store was restored from
 // (RestoreBackup; a snapshot of it carries it on), or "".
 func (s *Store) RestoredFrom() (string, error) {
-	v, ok, err := s.get(restoredKey())
+	v, ok, err := s.Get(restoredKey())
 	if err != nil || !ok {
 		return "", err
 	}

@@ -98,7 +98,7 @@ func (c *Chain) Store() *Store { return c.store }
 // Cursor returns the last applied block; ok is false before the first block.
 func (c *Chain) Cursor() (ChainCursor, bool, error) {
 	var cur ChainCursor
-	v, ok, err := c.store.get([]byte(chainCursorKey))
+	v, ok, err := c.store.Get([]byte(chainCursorKey))
 	if err != nil || !ok {
 		return cur, ok, err
 	}
@@ -111,7 +111,7 @@ func (c *Chain) Cursor() (ChainCursor, bool, error) {
 // Block returns the applied block at number, if it is still remembered.
 func (c *Chain) Block(number uint64) (ChainBlock, bool, error) {
 	var b ChainBlock
-	v, ok, err := c.store.get(chainNumKey(chainBlockPrefix, number))
+	v, ok, err := c.store.Get(chainNumKey(chainBlockPrefix, number))
 	if err != nil || !ok {
 		return b, ok, err
 	}
@@ -124,7 +124,7 @@ func (c *Chain) Block(number uint64) (ChainBlock, bool, error) {
 // LogApplied reports whether the log (block hash, tx hash, index) was
 // applied and is still within the remembered window.
 func (c *Chain) LogApplied(block, tx common.Hash, index uint) (bool, error) {
-	_, ok, err := c.store.get(chainLogKey(block, tx, index))
+	_, ok, err := c.store.Get(chainLogKey(block, tx, index))
 	return ok, err
 }
 
@@ -250,7 +250,7 @@ func (cb *ChainBatch) MarkLog(tx common.Hash, index uint) (bool, error) {
 // recorded as applied (a block must never be applied twice).
 func (c *Chain) BlockApplied(hash common.Hash) (bool, error) {
 	lo := append([]byte(chainLogPrefix), hash[:]...)
-	it, err := c.store.db.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: prefixUpperBound(lo)})
+	it, err := c.store.db.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: PrefixUpperBound(lo)})
 	if err != nil {
 		return false, fmt.Errorf("persistence: block applied: %w", err)
 	}
@@ -311,7 +311,7 @@ func (cb *ChainBatch) prune(old uint64) error {
 		return err
 	}
 	lo := append([]byte(chainLogPrefix), ob.Hash[:]...)
-	if err := cb.b.DeleteRange(lo, prefixUpperBound(lo), nil); err != nil {
+	if err := cb.b.DeleteRange(lo, PrefixUpperBound(lo), nil); err != nil {
 		return fmt.Errorf("persistence: chain prune: %w", err)
 	}
 	if err := cb.b.Delete(chainNumKey(chainBlockPrefix, old), nil); err != nil {
@@ -346,7 +346,7 @@ func (c *Chain) Rewind() (ChainCursor, ChainBlock, error) {
 	if !ok {
 		return cur, ChainBlock{}, fmt.Errorf("persistence: rewind without a cursor")
 	}
-	undo, ok, err := c.store.get(chainNumKey(chainUndoPrefix, cur.Number))
+	undo, ok, err := c.store.Get(chainNumKey(chainUndoPrefix, cur.Number))
 	if err != nil {
 		return cur, ChainBlock{}, err
 	}
@@ -452,7 +452,7 @@ func walkUndo(undo []byte, fn func(key, val []byte, present bool) error) error {
 // Projected returns the last block whose effects the order layer has
 // acknowledged (0 when none); see docs/lifecycle.md.
 func (c *Chain) Projected() (uint64, error) {
-	v, ok, err := c.store.get([]byte(chainProjKey))
+	v, ok, err := c.store.Get([]byte(chainProjKey))
 	if err != nil || !ok {
 		return 0, err
 	}
@@ -479,7 +479,7 @@ func (c *Chain) SetProjected(number uint64) error {
 func (c *Chain) Blocks(from uint64, fn func(ChainBlock) error) error {
 	it, err := c.store.db.NewIter(&pebble.IterOptions{
 		LowerBound: chainNumKey(chainBlockPrefix, from),
-		UpperBound: prefixUpperBound([]byte(chainBlockPrefix)),
+		UpperBound: PrefixUpperBound([]byte(chainBlockPrefix)),
 	})
 	if err != nil {
 		return fmt.Errorf("persistence: blocks: %w", err)

@@ -23,7 +23,7 @@ func chainIdentityKey() []byte { return []byte(prefixMeta + "chain") }
 // ChainIdentity returns the identity recorded by SetChainIdentity; ok is
 // false when none was (a new store, or one written before identities were).
 func (s *Store) ChainIdentity() (id ChainIdentity, ok bool, err error) {
-	v, ok, err := s.get(chainIdentityKey())
+	v, ok, err := s.Get(chainIdentityKey())
 	if err != nil || !ok {
 		return id, false, err
 	}
@@ -51,7 +51,7 @@ func (s *Store) HasChainBound() (bool, error) {
 		if !p.ChainBound {
 			continue
 		}
-		it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: []byte(p.Prefix), UpperBound: prefixUpperBound([]byte(p.Prefix))})
+		it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: []byte(p.Prefix), UpperBound: PrefixUpperBound([]byte(p.Prefix))})
 		if err != nil {
 			return false, err
 		}
@@ -78,7 +78,7 @@ func (s *Store) ResetChainBound(id ChainIdentity) error {
 	defer b.Close()
 	for _, p := range Prefixes {
 		if p.ChainBound {
-			if err := b.DeleteRange([]byte(p.Prefix), prefixUpperBound([]byte(p.Prefix)), nil); err != nil {
+			if err := b.DeleteRange([]byte(p.Prefix), PrefixUpperBound([]byte(p.Prefix)), nil); err != nil {
 				return err
 			}
 		}

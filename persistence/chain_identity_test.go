@@ -43,7 +43,7 @@ func TestResetChainBoundClearsExactlyTheChainBoundKinds(t *testing.T) {
 	defer s.Close()
 	for _, p := range Prefixes {
 		for _, k := range []string{p.Prefix + "a", p.Prefix + "zz\xff"} {
-			_, ok, err := s.get([]byte(k))
+			_, ok, err := s.Get([]byte(k))
 			if err != nil {
 				t.Fatal(err)
 			}

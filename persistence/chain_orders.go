@@ -112,7 +112,7 @@ func (c *Chain) ChainOrder(h common.Hash) (ChainOrder, bool, error) {
 	if !c.store.seen.orders.mayContain(h) {
 		return decodeChainOrder(h, nil, false, nil)
 	}
-	v, ok, err := c.store.get(chainOrderKey(h))
+	v, ok, err := c.store.Get(chainOrderKey(h))
 	return decodeChainOrder(h, v, ok, err)
 }
 
@@ -210,7 +210,7 @@ func (c *Chain) NonceInvalidated(maker common.Address, nonce uint64) (bool, erro
 	if !c.store.seen.makers.mayContain(makerKey(maker)) {
 		return false, nil
 	}
-	_, ok, err := c.store.get(chainNonceKey(maker, nonce))
+	_, ok, err := c.store.Get(chainNonceKey(maker, nonce))
 	return ok, err
 }
 
@@ -221,7 +221,7 @@ func (c *Chain) Nonce(maker common.Address, nonce uint64) (ChainNonce, bool, err
 	if !c.store.seen.makers.mayContain(makerKey(maker)) {
 		return n, false, nil
 	}
-	v, ok, err := c.store.get(chainNonceKey(maker, nonce))
+	v, ok, err := c.store.Get(chainNonceKey(maker, nonce))
 	if err != nil || !ok {
 		return n, ok, err
 	}
@@ -234,7 +234,7 @@ func (c *Chain) Nonce(maker common.Address, nonce uint64) (ChainNonce, bool, err
 // Fills returns the fills of an order in chain order.
 func (c *Chain) Fills(h common.Hash) ([]Fill, error) {
 	p := fillPrefix(h)
-	it, err := c.store.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
+	it, err := c.store.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: PrefixUpperBound(p)})
 	if err != nil {
 		return nil, fmt.Errorf("persistence: fills: %w", err)
 	}

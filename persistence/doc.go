@@ -1,9 +1,12 @@
 // Package persistence owns the engine's Pebble store: opening it with a
-// pinned on-disk format, the layout of the whole key space (keys.go), and the
-// records kept in it. This file set holds accounts and API keys; the orders,
-// indexes and webhooks issues add their records next to them, each under a
-// prefix registered in keys.go.
+// pinned on-disk format, the layout of the whole key space (keys.go), group
+// commit, migrations, the shared writes a cluster replicates (shared.go),
+// the WAL watch, snapshots and backups, and the records of the domains
+// whose store is still here (orders, chain, market, platform, webhooks and
+// the outbox). The account records have their own store over this one,
+// persistence/accountstore; every record kind is under a prefix registered
+// in keys.go.
 //
 // Only actors and the admin path write; the HTTP layer reads through the
-// typed methods here and never builds keys itself.
+// typed methods of the stores and never builds keys itself.
 package persistence

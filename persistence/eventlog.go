@@ -111,7 +111,7 @@ func (o *Outbox) stageLog(w writer, st *stagedEvents, at time.Time) error {
 // (0 when none), for accountLocked.
 func (o *Outbox) lastLogSeq(accountID string) (uint64, error) {
 	p := eventLogAccountPrefix(accountID)
-	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
+	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: PrefixUpperBound(p)})
 	if err != nil {
 		return 0, fmt.Errorf("persistence: event log iter: %w", err)
 	}
@@ -157,7 +157,7 @@ func (o *Outbox) LogFrom(accountID string, from uint64, max int) ([]LogRow, erro
 	}
 	limit := o.visibleLimit(accountID)
 	p := eventLogAccountPrefix(accountID)
-	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: eventLogKey(accountID, from), UpperBound: prefixUpperBound(p)})
+	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: eventLogKey(accountID, from), UpperBound: PrefixUpperBound(p)})
 	if err != nil {
 		return nil, fmt.Errorf("persistence: event log iter: %w", err)
 	}
@@ -184,7 +184,7 @@ func (o *Outbox) LogFrom(accountID string, from uint64, max int) ([]LogRow, erro
 // false when the log does not hold the event.
 func (o *Outbox) LogFind(accountID, id string, overlap time.Duration) (row LogRow, from uint64, found bool, err error) {
 	p := eventLogAccountPrefix(accountID)
-	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
+	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: PrefixUpperBound(p)})
 	if err != nil {
 		return LogRow{}, 0, false, fmt.Errorf("persistence: event log iter: %w", err)
 	}
@@ -253,7 +253,7 @@ func logRow(seq uint64, it *pebble.Iterator) (LogRow, error) {
 // cutoff. It returns how many it deleted.
 func (o *Outbox) TrimLog(cutoff time.Time) (int, error) {
 	p := []byte(eventLogPrefix)
-	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
+	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: PrefixUpperBound(p)})
 	if err != nil {
 		return 0, fmt.Errorf("persistence: event log iter: %w", err)
 	}
@@ -282,7 +282,7 @@ func (o *Outbox) TrimLog(cutoff time.Time) (int, error) {
 			continue
 		}
 		// The rest of the account's log is younger: the next account.
-		ok = it.SeekGE(prefixUpperBound(eventLogAccountPrefix(acct)))
+		ok = it.SeekGE(PrefixUpperBound(eventLogAccountPrefix(acct)))
 	}
 	if n == 0 {
 		return 0, nil

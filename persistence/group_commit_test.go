@@ -43,11 +43,11 @@ func TestGroupCommitDurableAcrossRounds(t *testing.T) {
 	for w := range writers {
 		for i := range perWriter {
 			k := fmt.Sprintf("gc/%02d/%03d", w, i)
-			v, ok, err := s.get([]byte(k))
+			v, ok, err := s.Get([]byte(k))
 			if err != nil || !ok || string(v) != "v"+k {
 				t.Fatalf("%s: %q %v %v", k, v, ok, err)
 			}
-			if _, ok, _ := s.get([]byte(k + "/idx")); !ok {
+			if _, ok, _ := s.Get([]byte(k + "/idx")); !ok {
 				t.Fatalf("%s/idx missing", k)
 			}
 		}
@@ -73,13 +73,13 @@ func TestGroupCommitRoundKeepsOrderOfEqualKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v, _, _ := s.get([]byte("k/b")); string(v) != "2" {
+	if v, _, _ := s.Get([]byte("k/b")); string(v) != "2" {
 		t.Fatalf("k/b = %q, want the later write", v)
 	}
-	if _, ok, _ := s.get([]byte("k/a")); ok {
+	if _, ok, _ := s.Get([]byte("k/a")); ok {
 		t.Fatal("k/a: the later delete lost to the earlier set")
 	}
-	if v, _, _ := s.get([]byte("k/c")); string(v) != "3" {
+	if v, _, _ := s.Get([]byte("k/c")); string(v) != "3" {
 		t.Fatalf("k/c = %q", v)
 	}
 }

@@ -58,8 +58,9 @@ import "bytes"
 //	l/      l/<orderHash 32><txHash 32><log BE4>  one byte: order ledger, chain logs whose events
 //	                                              were emitted, cancel origin (orders_ledger.go)
 //	y/      y/<wallet 20>                         account id: the account a wallet is linked to
-//	                                              (wallets.go)
-//	z/      z/<sha256(session token) 32>          Session, JSON: dashboard sessions (sessions.go)
+//	                                              (accountstore/wallets.go)
+//	z/      z/<sha256(session token) 32>          Session, JSON: dashboard sessions
+//	                                              (accountstore/sessions.go)
 //	p/      p/a/<referrer 20><^time 8><^block 8><^log 4>  Accrual, binary: referral legs paid
 //	        p/v/<referrer 20><maker 20><token 20>  uint256: referee's filled tokenIn (platform.go)
 //	q/      q/<referrer 20><maker 20>             boundAt, order hash: wallets bound to a referrer,
@@ -77,23 +78,35 @@ import "bytes"
 // To add a record kind: pick an unused prefix, add a row to the table above
 // and an entry to Prefixes (TestPrefixesDisjoint checks that no prefix is a
 // prefix of another), write a key builder below, and keep the value codec
-// next to the record's type with its own version byte or JSON tags.
+// next to the record's type with its own version byte or JSON tags. The
+// prefixes of the records whose store is its own package are exported; the
+// key builders live with that store.
+
+// The prefixes of the account records (persistence/accountstore).
 const (
-	prefixMeta       = "m/"
-	prefixAccount    = "a/"
-	prefixKey        = "k/"
-	prefixKeyHash    = "h/"
-	prefixAccountKey = "x/"
-	prefixOutbox     = "e/"
-	prefixWebhook    = "w/"
-	prefixChain      = "c/"
-	prefixFill       = "f/"
-	prefixSwap       = "s/"
-	prefixVolume     = "v/"
-	prefixTrigger    = "t/"
-	prefixOrderLog   = "j/"
-	prefixSharedLog  = "g/"
-	prefixClosed     = "d/"
+	PrefixAccount    = "a/"
+	PrefixKey        = "k/"
+	PrefixKeyHash    = "h/"
+	PrefixAccountKey = "x/"
+	PrefixWallet     = "y/"
+	PrefixSession    = "z/"
+)
+
+// PrefixWebhook is the prefix of the webhook records, the shared records
+// besides the account records.
+const PrefixWebhook = "w/"
+
+const (
+	prefixMeta      = "m/"
+	prefixOutbox    = "e/"
+	prefixChain     = "c/"
+	prefixFill      = "f/"
+	prefixSwap      = "s/"
+	prefixVolume    = "v/"
+	prefixTrigger   = "t/"
+	prefixOrderLog  = "j/"
+	prefixSharedLog = "g/"
+	prefixClosed    = "d/"
 )
 
 // SchemaVersion is the version of the key layout written to m/schema.
@@ -110,13 +123,13 @@ var Prefixes = [...]struct {
 	ChainBound    bool
 }{
 	{prefixMeta, "store metadata (schema version, chain identity, the backup a store was restored from)", false},
-	{prefixAccount, "accounts", false},
-	{prefixKey, "API key records", false},
-	{prefixKeyHash, "API key hash to key id", false},
-	{prefixAccountKey, "account to key id index", false},
+	{PrefixAccount, "accounts", false},
+	{PrefixKey, "API key records", false},
+	{PrefixKeyHash, "API key hash to key id", false},
+	{PrefixAccountKey, "account to key id index", false},
 	{prefixOutbox, "event outbox per account", false},
 	{eventLogPrefix, "event log per account (order stream)", false},
-	{prefixWebhook, "webhook endpoints, deliveries, their indexes, event bodies and idempotent creates", false},
+	{PrefixWebhook, "webhook endpoints, deliveries, their indexes, event bodies and idempotent creates", false},
 	{prefixChain, "chain indexer cursor, blocks, undo, applied logs, per-order chain state", true},
 	{prefixFill, "fills by order hash", true},
 	{prefixSwap, "router swaps and fills by position", true},
@@ -126,8 +139,8 @@ var Prefixes = [...]struct {
 	{ordPrefixIndex, "order list indexes (maker, status, type)", true},
 	{ordPrefixReferee, "referral bindings by maker", false},
 	{ordPrefixLedger, "order ledger: emitted chain logs, cancel origin", true},
-	{prefixWallet, "linked wallet to account", false},
-	{prefixSession, "dashboard sessions by token hash", false},
+	{PrefixWallet, "linked wallet to account", false},
+	{PrefixSession, "dashboard sessions by token hash", false},
 	{prefixPlatform, "referral accruals and referee volume", true},
 	{prefixReferee, "referees by referrer", false},
 	{prefixOrderLog, "positions of the replicated order logs applied (cluster)", true},
@@ -138,27 +151,9 @@ var Prefixes = [...]struct {
 
 func schemaKey() []byte { return []byte(prefixMeta + "schema") }
 
-func accountKey(accountID string) []byte { return []byte(prefixAccount + accountID) }
-
-func keyRecordKey(keyID string) []byte { return []byte(prefixKey + keyID) }
-
-func keyHashKey(hash [32]byte) []byte {
-	out := make([]byte, 0, len(prefixKeyHash)+len(hash))
-	out = append(out, prefixKeyHash...)
-	return append(out, hash[:]...)
-}
-
-func accountKeyIndexPrefix(accountID string) []byte {
-	return []byte(prefixAccountKey + accountID + "/")
-}
-
-func accountKeyIndexKey(accountID, keyID string) []byte {
-	return append(accountKeyIndexPrefix(accountID), keyID...)
-}
-
-// prefixUpperBound returns the smallest key greater than every key with
+// PrefixUpperBound returns the smallest key greater than every key with
 // prefix p, for use as an iterator's UpperBound.
-func prefixUpperBound(p []byte) []byte {
+func PrefixUpperBound(p []byte) []byte {
 	end := bytes.Clone(p)
 	for i := len(end) - 1; i >= 0; i-- {
 		end[i]++

@@ -126,7 +126,7 @@ func NewMarket(store *Store) *Market { return &Market{store: store} }
 // Stats returns the chain counters.
 func (m *Market) Stats() (ChainStats, error) {
 	var st ChainStats
-	v, ok, err := m.store.get([]byte(chainStatsKey))
+	v, ok, err := m.store.Get([]byte(chainStatsKey))
 	if err != nil || !ok {
 		return st, err
 	}
@@ -142,7 +142,7 @@ func SwapCursor(r *SwapRecord) string {
 // ("" = from the newest), until fn returns false. scanMax bounds how many
 // records are examined (filters may skip many).
 func (m *Market) Swaps(cursor string, scanMax int, fn func(SwapRecord) bool) error {
-	upper := prefixUpperBound([]byte(prefixSwap))
+	upper := PrefixUpperBound([]byte(prefixSwap))
 	if cursor != "" {
 		pos, err := hex.DecodeString(cursor)
 		if err != nil || len(pos) != 12 {
@@ -183,7 +183,7 @@ type PairVolume struct {
 func (m *Market) Volume(fromHour uint64) ([]PairVolume, error) {
 	it, err := m.store.db.NewIter(&pebble.IterOptions{
 		LowerBound: binary.BigEndian.AppendUint64([]byte(prefixVolume), fromHour),
-		UpperBound: prefixUpperBound([]byte(prefixVolume)),
+		UpperBound: PrefixUpperBound([]byte(prefixVolume)),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("persistence: volume: %w", err)
@@ -219,7 +219,7 @@ func CountOrders(s *Store) (map[string]map[string]int, error) {
 	for _, status := range Statuses {
 		for class := chain.ClassLimit; class <= chain.ClassTrailing; class++ {
 			p := orderIndexPrefix(IndexStatus|IndexType, common.Address{}, status, class)
-			it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
+			it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: PrefixUpperBound(p)})
 			if err != nil {
 				return nil, fmt.Errorf("persistence: count orders: %w", err)
 			}

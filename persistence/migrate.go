@@ -54,7 +54,7 @@ func (s *Store) migrate(from uint32) error {
 		case 1:
 			for _, mask := range []byte{0, IndexMaker, IndexType, IndexMaker | IndexType} {
 				p := append([]byte(ordPrefixIndex), mask)
-				if err := b.DeleteRange(p, prefixUpperBound(p), nil); err != nil {
+				if err := b.DeleteRange(p, PrefixUpperBound(p), nil); err != nil {
 					_ = b.Close()
 					return err
 				}
@@ -90,7 +90,7 @@ func (s *Store) migrateOrderCodec() (int, error) {
 		if after != nil {
 			lower = append(after, 0)
 		}
-		it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: prefixUpperBound([]byte(ordPrefixOrder))})
+		it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: PrefixUpperBound([]byte(ordPrefixOrder))})
 		if err != nil {
 			return n, err
 		}

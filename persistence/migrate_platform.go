@@ -38,7 +38,7 @@ func (s *Store) migratePlatform() (referees, accruals int, err error) {
 }
 
 func (s *Store) migrateReferees() (int, error) {
-	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: []byte(ordPrefixReferee), UpperBound: prefixUpperBound([]byte(ordPrefixReferee))})
+	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: []byte(ordPrefixReferee), UpperBound: PrefixUpperBound([]byte(ordPrefixReferee))})
 	if err != nil {
 		return 0, err
 	}
@@ -79,13 +79,13 @@ func (s *Store) bindingOrder(maker, referrer common.Address) (time.Time, common.
 	var hash common.Hash
 	for _, st := range Statuses {
 		prefix := orderIndexPrefix(IndexStatus|IndexMaker, maker, st, 0)
-		it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: prefixUpperBound(prefix)})
+		it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: PrefixUpperBound(prefix)})
 		if err != nil {
 			return at, hash, err
 		}
 		for it.First(); it.Valid(); it.Next() {
 			h := common.BytesToHash(it.Key()[len(prefix)+8:])
-			v, ok, err := s.get(OrderKey(h))
+			v, ok, err := s.Get(OrderKey(h))
 			if err != nil {
 				_ = it.Close()
 				return at, hash, err
@@ -116,7 +116,7 @@ type platformBackfill struct {
 }
 
 func (s *Store) migrateAccruals() (int, error) {
-	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: []byte(prefixSwap), UpperBound: prefixUpperBound([]byte(prefixSwap))})
+	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: []byte(prefixSwap), UpperBound: PrefixUpperBound([]byte(prefixSwap))})
 	if err != nil {
 		return 0, err
 	}
@@ -166,7 +166,7 @@ func (bf *platformBackfill) add(r *SwapRecord) (int, error) {
 		a.Referrer, a.Token = common.HexToAddress(r.Referrer), common.HexToAddress(r.TokenOut)
 	case "fill":
 		h := common.HexToHash(r.OrderHash)
-		v, ok, err := bf.s.get(OrderKey(h))
+		v, ok, err := bf.s.Get(OrderKey(h))
 		if err != nil || !ok {
 			return 0, err
 		}
@@ -175,7 +175,7 @@ func (bf *platformBackfill) add(r *SwapRecord) (int, error) {
 			return 0, fmt.Errorf("persistence: migrate fill of %s: %w", h.Hex(), err)
 		}
 		a.Referrer, a.Token, a.OrderHash = rec.Order.Referrer, rec.Order.TokenOut, &h
-		bound, ok, err := bf.s.get(refereeKey(rec.Order.Maker))
+		bound, ok, err := bf.s.Get(refereeKey(rec.Order.Maker))
 		if err != nil {
 			return 0, err
 		}
@@ -239,7 +239,7 @@ func (bf *platformBackfill) flush() error {
 		}
 	}
 	undoKey := chainNumKey(chainUndoPrefix, bf.block)
-	undo, ok, err := bf.s.get(undoKey)
+	undo, ok, err := bf.s.Get(undoKey)
 	if err != nil {
 		return err
 	}

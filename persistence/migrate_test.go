@@ -74,7 +74,7 @@ func writeLegacyStore(t *testing.T, s *Store, schema uint32, fixtures [][]byte) 
 func checkMigrated(t *testing.T, dir string, want []*OrderRecord) *Store {
 	t.Helper()
 	s := openTemp(t, dir)
-	v, ok, err := s.get(schemaKey())
+	v, ok, err := s.Get(schemaKey())
 	if err != nil || !ok || binary.BigEndian.Uint32(v) != SchemaVersion {
 		t.Fatalf("schema after open: %x %v %v", v, ok, err)
 	}
@@ -84,7 +84,7 @@ func checkMigrated(t *testing.T, dir string, want []*OrderRecord) *Store {
 		t.Fatalf("after migration: %+v, %v", res, err)
 	}
 	for _, w := range want {
-		raw, ok, err := s.get(OrderKey(w.Hash))
+		raw, ok, err := s.Get(OrderKey(w.Hash))
 		if err != nil || !ok || raw[0] != orderCodec1 {
 			t.Fatalf("order %s not re-encoded: %q %v", w.Hash.Hex(), raw, err)
 		}

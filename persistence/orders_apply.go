@@ -181,7 +181,7 @@ func (o *Orders) LogPosition(log string) (uint64, error) {
 
 // readPosition reads a position key (absent: 0).
 func readPosition(s *Store, key []byte) (uint64, error) {
-	v, ok, err := s.get(key)
+	v, ok, err := s.Get(key)
 	if err != nil || !ok {
 		return 0, err
 	}

@@ -66,7 +66,7 @@ func (o *Orders) CheckOrders() (OrderConsistency, error) {
 }
 
 func ordersScan(r pebble.Reader, p []byte, fn func(k, v []byte)) error {
-	it, err := r.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
+	it, err := r.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: PrefixUpperBound(p)})
 	if err != nil {
 		return err
 	}

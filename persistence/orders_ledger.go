@@ -60,7 +60,7 @@ func orderLedgerKey(h common.Hash, e LedgerEntry) []byte {
 // LoadLedger implements OrderJournal: every entry of order h's ledger.
 func (o *Orders) LoadLedger(h common.Hash) ([]LedgerEntry, error) {
 	p := orderLedgerPrefix(h)
-	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
+	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: PrefixUpperBound(p)})
 	if err != nil {
 		return nil, fmt.Errorf("persistence: order ledger: %w", err)
 	}

@@ -44,7 +44,7 @@ func NewOrders(store *Store, outbox *Outbox, opts ...OrdersOption) *Orders {
 type OrdersOption func(*Orders)
 
 // WalletAccounts answers which account a wallet is linked to
-// (Accounts.AccountOfWallet).
+// (accountstore.Accounts.AccountOfWallet).
 type WalletAccounts interface {
 	AccountOfWallet(w common.Address) (accountID string, ok bool, err error)
 }
@@ -237,7 +237,7 @@ func (o *Orders) LoadOrder(hash common.Hash) (*OrderRecord, bool, error) { retur
 
 // Load returns the decoded record of the order with hash.
 func (o *Orders) Load(hash common.Hash) (*OrderRecord, bool, error) {
-	val, ok, err := o.store.get(OrderKey(hash))
+	val, ok, err := o.store.Get(OrderKey(hash))
 	if err != nil || !ok {
 		return nil, ok, err
 	}
@@ -254,7 +254,7 @@ func (o *Orders) Exists(hash common.Hash) (bool, error) {
 	if !o.stored.mayContain(hash) {
 		return false, nil
 	}
-	_, ok, err := o.store.get(OrderKey(hash))
+	_, ok, err := o.store.Get(OrderKey(hash))
 	return ok, err
 }
 
@@ -362,7 +362,7 @@ func openRange(r pebble.Reader, p, after []byte) (*indexRange, error) {
 	if after != nil {
 		lower = append(append(bytes.Clone(p), after...), 0)
 	}
-	it, err := r.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: prefixUpperBound(p)})
+	it, err := r.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: PrefixUpperBound(p)})
 	if err != nil {
 		return nil, fmt.Errorf("persistence: list: %w", err)
 	}
@@ -399,7 +399,7 @@ func (o *Orders) OpenOrders(fn func(*OrderRecord) error) error {
 	var hashes []common.Hash
 	for _, status := range []Status{StatusPending, StatusActive} {
 		p := orderIndexPrefix(IndexStatus, common.Address{}, status, 0)
-		it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
+		it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: PrefixUpperBound(p)})
 		if err != nil {
 			return fmt.Errorf("persistence: open orders: %w", err)
 		}
@@ -457,7 +457,7 @@ func (o *Orders) loadAll(hashes []common.Hash, into []*OrderRecord) error {
 // Binding returns the referrer maker is bound to (r/<maker>; found false:
 // unbound). The maker actors read it once per activation.
 func (o *Orders) Binding(maker common.Address) (referrer common.Address, found bool, err error) {
-	v, ok, err := o.store.get(refereeKey(maker))
+	v, ok, err := o.store.Get(refereeKey(maker))
 	if err != nil || !ok {
 		return referrer, false, err
 	}

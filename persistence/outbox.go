@@ -347,7 +347,7 @@ func (o *Outbox) accountLocked(accountID string) (*outboxAccount, error) {
 	}
 	a := &outboxAccount{inFlight: make(map[uint64]time.Time), cache: make(map[uint64]OutboxRow)}
 	p := outboxPrefix(accountID)
-	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
+	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: PrefixUpperBound(p)})
 	if err != nil {
 		return nil, fmt.Errorf("persistence: outbox iter: %w", err)
 	}
@@ -421,7 +421,7 @@ func (o *Outbox) ScanRows(accountID string, from uint64, max int) ([]OutboxRow, 
 		return out, nil
 	}
 	p := outboxPrefix(accountID)
-	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: outboxKey(accountID, from), UpperBound: prefixUpperBound(p)})
+	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: outboxKey(accountID, from), UpperBound: PrefixUpperBound(p)})
 	if err != nil {
 		return nil, fmt.Errorf("persistence: outbox iter: %w", err)
 	}
@@ -521,7 +521,7 @@ func (o *Outbox) Forget(accountID string, seqs []uint64) {
 // store (used at start to resume consumers).
 func (o *Outbox) OutboxAccounts() ([]string, error) {
 	p := []byte(prefixOutbox)
-	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
+	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: PrefixUpperBound(p)})
 	if err != nil {
 		return nil, fmt.Errorf("persistence: outbox iter: %w", err)
 	}
@@ -536,13 +536,13 @@ func (o *Outbox) OutboxAccounts() ([]string, error) {
 		}
 		acct := string(rest[:i])
 		out = append(out, acct)
-		ok = it.SeekGE(prefixUpperBound(outboxPrefix(acct)))
+		ok = it.SeekGE(PrefixUpperBound(outboxPrefix(acct)))
 	}
 	return out, nil
 }
 
 // NewEventID returns a fresh event id, "evt_" and 22 base62 characters.
-func NewEventID() string { return newID("evt_", 22) }
+func NewEventID() string { return NewID("evt_", 22) }
 
 func outboxPrefix(accountID string) []byte { return []byte(prefixOutbox + accountID + "/") }
 

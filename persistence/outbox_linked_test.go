@@ -1,9 +1,12 @@
-package persistence
+package persistence_test
 
 import (
 	"testing"
 
 	"github.com/orderengine/orderengine/config"
+	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/accountstore"
+	"github.com/orderengine/orderengine/persistence/persistencetest"
 )
 
 // The events of an order go to the outbox of the account whose key
@@ -13,9 +16,9 @@ import (
 // puts each event in one outbox only; after an unlink the next event goes
 // to the submitter alone.
 func TestOrderEventsReachTheMakersLinkedAccount(t *testing.T) {
-	s := openTemp(t, t.TempDir())
+	s := persistencetest.Open(t, t.TempDir())
 	defer s.Close()
-	accts := NewAccounts(s, nil)
+	accts := accountstore.NewAccounts(s, nil)
 	submitter, err := accts.CreateAccount("submitter", config.TierFree, config.BucketLimits{})
 	if err != nil {
 		t.Fatal(err)
@@ -24,9 +27,9 @@ func TestOrderEventsReachTheMakersLinkedAccount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ob := NewOutbox(s, nil, nil)
-	o := NewOrders(s, ob, WithLinkedWallets(accts))
-	rows := func(account string) []OutboxRow {
+	ob := persistence.NewOutbox(s, nil, nil)
+	o := persistence.NewOrders(s, ob, persistence.WithLinkedWallets(accts))
+	rows := func(account string) []persistence.OutboxRow {
 		t.Helper()
 		r, err := ob.ScanRows(account, 0, 100)
 		if err != nil {
@@ -35,10 +38,10 @@ func TestOrderEventsReachTheMakersLinkedAccount(t *testing.T) {
 		return r
 	}
 
-	rec := testRecord(0, StatusPending)
+	rec := persistence.TestRecord(0, persistence.StatusPending)
 	rec.AccountID = submitter.ID
-	mustPut(t, o, rec) // created: no events
-	mustPut(t, o, rec, OutboxEvent{Trigger: TriggerOrderCancelled, Data: EventData{OrderHash: rec.Hash.Hex()}})
+	persistence.MustPut(t, o, rec) // created: no events
+	persistence.MustPut(t, o, rec, persistence.OutboxEvent{Trigger: persistence.TriggerOrderCancelled, Data: persistence.EventData{OrderHash: rec.Hash.Hex()}})
 	if n, m := len(rows(submitter.ID)), len(rows(owner.ID)); n != 1 || m != 0 {
 		t.Fatalf("maker linked to nobody: %d events for the submitter, %d for the other account", n, m)
 	}
@@ -46,12 +49,12 @@ func TestOrderEventsReachTheMakersLinkedAccount(t *testing.T) {
 	if _, err := accts.LinkWallet(owner.ID, rec.Order.Maker, 10); err != nil {
 		t.Fatal(err)
 	}
-	mustPut(t, o, rec, OutboxEvent{Trigger: TriggerOrderExpired, Data: EventData{OrderHash: rec.Hash.Hex()}})
+	persistence.MustPut(t, o, rec, persistence.OutboxEvent{Trigger: persistence.TriggerOrderExpired, Data: persistence.EventData{OrderHash: rec.Hash.Hex()}})
 	sub, own := rows(submitter.ID), rows(owner.ID)
 	if len(sub) != 2 || len(own) != 1 {
 		t.Fatalf("maker linked to the owner: %d events for the submitter, %d for the owner; want 2 and 1", len(sub), len(own))
 	}
-	if got, want := own[0], sub[1]; got.ID != want.ID || got.Trigger != TriggerOrderExpired || string(got.JSON) != string(want.JSON) {
+	if got, want := own[0], sub[1]; got.ID != want.ID || got.Trigger != persistence.TriggerOrderExpired || string(got.JSON) != string(want.JSON) {
 		t.Fatalf("the owner's event %+v differs from the submitter's %+v", got, want)
 	}
 
@@ -62,7 +65,7 @@ func TestOrderEventsReachTheMakersLinkedAccount(t *testing.T) {
 	if _, err := accts.LinkWallet(submitter.ID, rec.Order.Maker, 10); err != nil {
 		t.Fatal(err)
 	}
-	mustPut(t, o, rec, OutboxEvent{Trigger: TriggerOrderFailed})
+	persistence.MustPut(t, o, rec, persistence.OutboxEvent{Trigger: persistence.TriggerOrderFailed})
 	if n, m := len(rows(submitter.ID)), len(rows(owner.ID)); n != 3 || m != 1 {
 		t.Fatalf("maker linked to the submitter: %d events for it, %d for the former owner; want 3 and 1", n, m)
 	}
@@ -72,9 +75,9 @@ func TestOrderEventsReachTheMakersLinkedAccount(t *testing.T) {
 // outboxes as a local AppendOrder: the submitter's and the maker's linked
 // account's, one event (the id the message carries) in both.
 func TestAppliedOrderEventsReachTheMakersLinkedAccount(t *testing.T) {
-	s := openTemp(t, t.TempDir())
+	s := persistencetest.Open(t, t.TempDir())
 	defer s.Close()
-	accts := NewAccounts(s, nil)
+	accts := accountstore.NewAccounts(s, nil)
 	submitter, err := accts.CreateAccount("submitter", config.TierFree, config.BucketLimits{})
 	if err != nil {
 		t.Fatal(err)
@@ -83,17 +86,17 @@ func TestAppliedOrderEventsReachTheMakersLinkedAccount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ob := NewOutbox(s, nil, nil)
-	o := NewOrders(s, ob, WithLinkedWallets(accts))
-	rec := testRecord(0, StatusPending)
+	ob := persistence.NewOutbox(s, nil, nil)
+	o := persistence.NewOrders(s, ob, persistence.WithLinkedWallets(accts))
+	rec := persistence.TestRecord(0, persistence.StatusPending)
 	rec.AccountID = submitter.ID
 	if _, err := accts.LinkWallet(owner.ID, rec.Order.Maker, 10); err != nil {
 		t.Fatal(err)
 	}
 	cancelled := *rec
-	cancelled.Version, cancelled.Status = 2, StatusCancelled
-	ev := OutboxEvent{ID: NewEventID(), Trigger: TriggerOrderCancelled, Data: EventData{OrderHash: rec.Hash.Hex()}}
-	applyAll(t, o, "orders-0", 2, &OrderTransition{Record: rec}, &OrderTransition{Record: &cancelled, Expect: 1, Prev: StatusPending, Events: []OutboxEvent{ev}})
+	cancelled.Version, cancelled.Status = 2, persistence.StatusCancelled
+	ev := persistence.OutboxEvent{ID: persistence.NewEventID(), Trigger: persistence.TriggerOrderCancelled, Data: persistence.EventData{OrderHash: rec.Hash.Hex()}}
+	persistence.ApplyAll(t, o, "orders-0", 2, &persistence.OrderTransition{Record: rec}, &persistence.OrderTransition{Record: &cancelled, Expect: 1, Prev: persistence.StatusPending, Events: []persistence.OutboxEvent{ev}})
 	for _, acct := range []string{submitter.ID, owner.ID} {
 		rows, err := ob.ScanRows(acct, 0, 10)
 		if err != nil || len(rows) != 1 || rows[0].ID != ev.ID {

@@ -169,12 +169,12 @@ func NewPlatform(store *Store) *Platform { return &Platform{store: store} }
 // accrualBounds are the iterator bounds of referrer's accruals in f's range.
 func accrualBounds(referrer common.Address, f AccrualFilter) (lower, upper []byte) {
 	p := accrualPrefix(referrer)
-	lower, upper = p, prefixUpperBound(p)
+	lower, upper = p, PrefixUpperBound(p)
 	if f.To > 0 {
 		lower = binary.BigEndian.AppendUint64(bytes.Clone(p), ^(f.To - 1))
 	}
 	if f.From > 0 {
-		upper = prefixUpperBound(binary.BigEndian.AppendUint64(bytes.Clone(p), ^f.From))
+		upper = PrefixUpperBound(binary.BigEndian.AppendUint64(bytes.Clone(p), ^f.From))
 	}
 	return lower, upper
 }
@@ -325,7 +325,7 @@ func (p *Platform) Referees(referrers []common.Address, after []byte, limit int)
 			continue
 		}
 		lower := refereeIndexKey(r, common.Address{})[:len(prefixReferee)+20]
-		upper := prefixUpperBound(lower)
+		upper := PrefixUpperBound(lower)
 		if after != nil && bytes.Equal(r[:], after[:20]) {
 			lower = append(append([]byte{}, prefixReferee...), after...)
 			lower = append(lower, 0)
@@ -366,7 +366,7 @@ type TokenAmount struct {
 // have filled, by token address.
 func (p *Platform) RefereeVolume(referrer, maker common.Address) ([]TokenAmount, error) {
 	prefix := refVolumeKey(referrer, maker, common.Address{})[:len(prefixRefVol)+40]
-	it, err := p.store.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: prefixUpperBound(prefix)})
+	it, err := p.store.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: PrefixUpperBound(prefix)})
 	if err != nil {
 		return nil, err
 	}
@@ -391,7 +391,7 @@ func (p *Platform) OrderCount(maker common.Address) (int, error) {
 	n := 0
 	for _, st := range Statuses {
 		prefix := orderIndexPrefix(IndexStatus|IndexMaker, maker, st, 0)
-		it, err := p.store.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: prefixUpperBound(prefix)})
+		it, err := p.store.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: PrefixUpperBound(prefix)})
 		if err != nil {
 			return 0, err
 		}

@@ -205,7 +205,7 @@ func TestMigrateToSchema4BuildsPlatformRecords(t *testing.T) {
 		_ = b.Set(swapKey(r.BlockNumber, r.LogIndex), v, nil)
 	}
 	// Schema 3 had no q/ and no p/.
-	_ = b.DeleteRange([]byte(prefixReferee), prefixUpperBound([]byte(prefixReferee)), nil)
+	_ = b.DeleteRange([]byte(prefixReferee), PrefixUpperBound([]byte(prefixReferee)), nil)
 	var ver [4]byte
 	binary.BigEndian.PutUint32(ver[:], 3)
 	_ = b.Set(schemaKey(), ver[:], nil)
@@ -218,7 +218,7 @@ func TestMigrateToSchema4BuildsPlatformRecords(t *testing.T) {
 
 	s = openTemp(t, dir)
 	defer s.Close()
-	if v, _, _ := s.get(schemaKey()); binary.BigEndian.Uint32(v) != SchemaVersion {
+	if v, _, _ := s.Get(schemaKey()); binary.BigEndian.Uint32(v) != SchemaVersion {
 		t.Fatalf("schema %x after the migration", v)
 	}
 	p := NewPlatform(s)

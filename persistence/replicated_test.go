@@ -11,7 +11,6 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/orderengine/orderengine"
-	"github.com/orderengine/orderengine/config"
 )
 
 // TestTransitionCodecRoundTrip: a transition with every part survives the
@@ -182,141 +181,18 @@ func (f *fakeSharedLog) land(repr []byte) error {
 	return nil
 }
 
-// TestSharedWritesConverge: account writes through a shared log are
-// applied from their bytes, the position kept, and the authentication
-// cache drops a key disabled by the applied batch; sessions take the same
-// path; a batch with nothing in it publishes nothing.
-func TestSharedWritesConverge(t *testing.T) {
+// TestSharedConflictsGiveUp: a shared write that keeps conflicting gives
+// up with SERVICE_UNAVAILABLE after sharedAttempts runs.
+func TestSharedConflictsGiveUp(t *testing.T) {
 	log := &fakeSharedLog{}
 	s := openSharedTestStore(t, log)
 	log.applyTo = []*Store{s}
-	a := NewAccounts(s, nil)
-	acct, err := a.CreateAccount("x", config.TierFree, config.BucketLimits{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	key, rec, err := a.IssueKey(acct.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := a.Authenticate(key); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := a.DisableKey(rec.ID); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := a.Authenticate(key); err == nil {
-		t.Fatal("a disabled key still authenticates")
-	}
-	if pos, err := s.SharedPosition("SHARED"); err != nil || pos != 3 {
-		t.Fatalf("shared position %d %v", pos, err)
-	}
-	sessions := NewSessions(s, nil)
-	token, _, err := sessions.Create(acct.ID, common.Address{1}, time.Hour)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, ok, err := sessions.Lookup(token); !ok || err != nil {
-		t.Fatalf("session lookup: %v %v", ok, err)
-	}
-	if log.published != 4 {
-		t.Fatalf("%d shared writes published, want 4", log.published)
-	}
-	err = s.UpdateShared(context.Background(), accountsEntity, func(tx *SharedTx) error {
-		return tx.Commit(context.Background(), func(*pebble.Batch) error { return nil })
-	})
-	if err != nil || log.published != 4 {
-		t.Fatalf("an empty shared write: %v, %d published", err, log.published)
-	}
-}
-
-// TestSharedWritesDropOtherNodesCaches: a node that cached a key, an
-// account and a wallet link serves the change another node wrote as soon
-// as it applied the shared batch: the disabled key refused, the new tier,
-// the unlinked wallet gone.
-func TestSharedWritesDropOtherNodesCaches(t *testing.T) {
-	log := &fakeSharedLog{}
-	sa, sb := openSharedTestStore(t, log), openTestStore(t)
-	log.applyTo = []*Store{sa, sb}
-	a, b := NewAccounts(sa, nil), NewAccounts(sb, nil)
-	acct, err := a.CreateAccount("x", config.TierFree, config.BucketLimits{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	key, rec, err := a.IssueKey(acct.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := common.Address{7}
-	if _, err := a.LinkWallet(acct.ID, w, 5); err != nil {
-		t.Fatal(err)
-	}
-	if p, err := b.Authenticate(key); err != nil || p.Account.Tier != config.TierFree {
-		t.Fatalf("node b before: %+v %v", p, err)
-	}
-	if id, ok, err := b.AccountOfWallet(w); !ok || err != nil || id != acct.ID {
-		t.Fatalf("node b's wallet lookup before: %q %v %v", id, ok, err)
-	}
-	if _, err := a.SetTier(acct.ID, config.TierBuilder, config.BucketLimits{}); err != nil {
-		t.Fatal(err)
-	}
-	if p, err := b.Authenticate(key); err != nil || p.Account.Tier != config.TierBuilder {
-		t.Fatalf("node b after the tier change: %+v %v", p, err)
-	}
-	if _, err := a.UnlinkWallet(acct.ID, w); err != nil {
-		t.Fatal(err)
-	}
-	if _, ok, err := b.AccountOfWallet(w); ok || err != nil {
-		t.Fatalf("node b still finds the unlinked wallet: %v %v", ok, err)
-	}
-	if _, err := a.DisableKey(rec.ID); err != nil {
-		t.Fatal(err)
-	}
 	var apiErr *orderengine.Error
-	if _, err := b.Authenticate(key); !errors.As(err, &apiErr) || apiErr.Code != orderengine.CodeKeyDisabled {
-		t.Fatalf("node b after the disable: %v", err)
-	}
-}
-
-// TestSharedConflictRunsAgain: when another node's write of the entity
-// lands between a mutation's reads and its commit, the commit is refused
-// and the mutation runs again on what that write left: here a tier
-// application after another node moved the account to that tier is
-// ALREADY_EXISTS, not a stale pending application.
-func TestSharedConflictRunsAgain(t *testing.T) {
-	log := &fakeSharedLog{}
-	s := openSharedTestStore(t, log)
-	log.applyTo = []*Store{s}
-	a := NewAccounts(s, nil)
-	acct, err := a.CreateAccount("x", config.TierFree, config.BucketLimits{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	log.interfere = func() []byte {
-		moved := *acct
-		moved.Tier = config.TierBuilder
-		b := s.db.NewBatch()
-		defer func() { _ = b.Close() }()
-		if err := setJSON(b, accountKey(acct.ID), &moved); err != nil {
-			t.Fatal(err)
-		}
-		return append([]byte(nil), b.Repr()...)
-	}
-	_, err = a.ApplyForTier(acct.ID, TierApplication{Tier: config.TierBuilder, UseCase: "u", ExpectedVolume: "v"})
-	var apiErr *orderengine.Error
-	if !errors.As(err, &apiErr) || apiErr.Code != orderengine.CodeAlreadyExists {
-		t.Fatalf("tier application after another node's tier change: %v", err)
-	}
-	got, err := a.Account(acct.ID)
-	if err != nil || got.Tier != config.TierBuilder || got.TierApplication != nil {
-		t.Fatalf("account after the conflict: %+v %v", got, err)
-	}
-	// A mutation that keeps conflicting gives up with SERVICE_UNAVAILABLE.
 	stale := 0
-	err = s.UpdateShared(context.Background(), accountsEntity, func(tx *SharedTx) error {
+	err := s.UpdateShared(context.Background(), "accounts", func(tx *SharedTx) error {
 		stale++
 		log.rev++
-		return tx.Commit(context.Background(), func(b *pebble.Batch) error { return b.Set(accountKey("acc_y"), []byte("{}"), nil) })
+		return tx.Commit(context.Background(), func(b *pebble.Batch) error { return b.Set([]byte(PrefixAccount+"acc_y"), []byte("{}"), nil) })
 	})
 	if !errors.As(err, &apiErr) || apiErr.Code != orderengine.CodeServiceUnavailable || stale != sharedAttempts {
 		t.Fatalf("endless conflicts: %v after %d runs", err, stale)
@@ -336,11 +212,11 @@ func TestApplySharedRefusesChainData(t *testing.T) {
 		_ = b.Close()
 	}
 	b := s.db.NewBatch()
-	_ = b.Set(accountKey("acc_1"), []byte(`{"id":"acc_1"}`), nil)
+	_ = b.Set([]byte(PrefixAccount+"acc_1"), []byte(`{"id":"acc_1"}`), nil)
 	if err := s.ApplyShared(b.Repr(), "SHARED", 1); err != nil {
 		t.Fatal(err)
 	}
-	if v, ok, _ := s.get(accountKey("acc_1")); !ok || string(v) != `{"id":"acc_1"}` {
+	if v, ok, _ := s.Get([]byte(PrefixAccount + "acc_1")); !ok || string(v) != `{"id":"acc_1"}` {
 		t.Fatalf("account %q %v", v, ok)
 	}
 }
@@ -370,9 +246,9 @@ func openSharedTestStore(t *testing.T, log SharedLog) *Store {
 func TestApplySharedRangeDeletions(t *testing.T) {
 	s := openTestStore(t)
 	refused := [][2][]byte{
-		{[]byte(prefixAccount), []byte(prefixWebhook + "z")}, // accounts to webhooks: every kind between
-		{[]byte(prefixWebhook + "d/"), []byte("x")},          // out of the webhook records
-		{[]byte(prefixOutbox), prefixUpperBound([]byte(prefixOutbox))},
+		{[]byte(PrefixAccount), []byte(PrefixWebhook + "z")}, // accounts to webhooks: every kind between
+		{[]byte(PrefixWebhook + "d/"), []byte("x")},          // out of the webhook records
+		{[]byte(prefixOutbox), PrefixUpperBound([]byte(prefixOutbox))},
 	}
 	for _, r := range refused {
 		b := s.db.NewBatch()
@@ -389,12 +265,12 @@ func TestApplySharedRangeDeletions(t *testing.T) {
 	var heard []WebhookChange
 	NewWebhookStore(s, WebhookStoreOptions{OnShared: func(c WebhookChange) { heard = append(heard, c) }})
 	b := s.db.NewBatch()
-	_ = b.DeleteRange(deliveryPrefix("we_1"), prefixUpperBound(deliveryPrefix("we_1")), nil)
+	_ = b.DeleteRange(deliveryPrefix("we_1"), PrefixUpperBound(deliveryPrefix("we_1")), nil)
 	if err := s.ApplyShared(b.Repr(), "SHARED", 2); err != nil {
 		t.Fatal(err)
 	}
 	_ = b.Close()
-	if _, ok, _ := s.get(deliveryKey(d)); ok {
+	if _, ok, _ := s.Get(deliveryKey(d)); ok {
 		t.Fatal("the delivery survived the range deletion")
 	}
 	if len(heard) != 1 || len(heard[0].Endpoints) != 1 || heard[0].Endpoints[0] != "we_1" {

@@ -37,7 +37,7 @@ import (
 // wrote the entity in between) runs the writer again on the newer data.
 //
 // After every shared batch is committed or applied, the store tells its
-// shared-apply listeners (onSharedApplied) which keys it wrote, so caches
+// shared-apply listeners (OnSharedApplied) which keys it wrote, so caches
 // over shared records (the authentication cache) drop what changed, on
 // every node.
 
@@ -74,9 +74,9 @@ type sharedState struct {
 // sharedLog returns the shared log of a cluster, nil on one node.
 func (s *Store) sharedLog() SharedLog { return s.shared.log }
 
-// onSharedApplied registers fn to be called with the keys of every shared
+// OnSharedApplied registers fn to be called with the keys of every shared
 // batch once it is in this store (committed here or applied from the log).
-func (s *Store) onSharedApplied(fn func(keys [][]byte)) {
+func (s *Store) OnSharedApplied(fn func(keys [][]byte)) {
 	s.shared.mu.Lock()
 	s.shared.listeners = append(s.shared.listeners, fn)
 	s.shared.mu.Unlock()
@@ -274,7 +274,7 @@ func checkSharedKeys(repr []byte) error {
 // sharedPrefixes are the record kinds of account data: the only keys a
 // shared batch may write.
 var sharedPrefixes = [...]string{
-	prefixAccount, prefixKey, prefixKeyHash, prefixAccountKey, prefixWallet, prefixSession, prefixWebhook,
+	PrefixAccount, PrefixKey, PrefixKeyHash, PrefixAccountKey, PrefixWallet, PrefixSession, PrefixWebhook,
 }
 
 // sharedKind returns the prefix of sharedPrefixes k is under, "" when k is

@@ -72,7 +72,7 @@ func SnapshotPositions(dir string) (map[string]uint64, error) {
 func positions(db pebble.Reader) (map[string]uint64, error) {
 	out := map[string]uint64{}
 	for _, prefix := range []string{prefixOrderLog, prefixSharedLog} {
-		it, err := db.NewIter(&pebble.IterOptions{LowerBound: []byte(prefix), UpperBound: prefixUpperBound([]byte(prefix))})
+		it, err := db.NewIter(&pebble.IterOptions{LowerBound: []byte(prefix), UpperBound: PrefixUpperBound([]byte(prefix))})
 		if err != nil {
 			return nil, err
 		}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/orderengine/orderengine/config"
+	"github.com/cockroachdb/pebble/v2"
 )
 
 // TestSnapshotInstall: a checkpoint of a store, received into another data
@@ -25,11 +25,7 @@ func TestSnapshotInstall(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer src.Close()
-	accts := NewAccounts(src, nil)
-	a, err := accts.CreateAccount("from the snapshot", config.TierFree, config.BucketLimits{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := putRecord(t, src, "acc_snapshot")
 	orders := NewOrders(src, NewOutbox(src, nil, nil))
 	ap := orders.BeginApply("ORDERS_0")
 	if _, err := ap.Commit(42); err != nil {
@@ -53,10 +49,7 @@ func TestSnapshotInstall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mine, err := NewAccounts(old, nil).CreateAccount("only here", config.TierFree, config.BucketLimits{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	mine := putRecord(t, old, "acc_only_here")
 	if err := old.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +90,7 @@ func TestSnapshotInstall(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dst, SnapshotIncoming)); !os.IsNotExist(err) {
 		t.Fatalf("the unmarked snapshot's folder is still there (%v)", err)
 	}
-	checkAccount(t, dst, mine.ID, true)
+	checkRecord(t, dst, mine, true)
 
 	// Marked whole, then stopped half way: the store's files gone, one of
 	// the snapshot's linked.
@@ -126,8 +119,8 @@ func TestSnapshotInstall(t *testing.T) {
 	if err != nil || !installed || string(manifest) != `{"id":"test"}` {
 		t.Fatalf("install: %v %q (%v)", installed, manifest, err)
 	}
-	checkAccount(t, dst, a.ID, true)
-	checkAccount(t, dst, mine.ID, false)
+	checkRecord(t, dst, a, true)
+	checkRecord(t, dst, mine, false)
 	st, err := Open(dst, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -143,16 +136,28 @@ func TestSnapshotInstall(t *testing.T) {
 	}
 }
 
-func checkAccount(t *testing.T, dir, id string, present bool) {
+// putRecord writes an account record (its bytes do not matter here) and
+// returns its key.
+func putRecord(t *testing.T, s *Store, id string) []byte {
+	t.Helper()
+	key := []byte(PrefixAccount + id)
+	if err := s.db.Set(key, []byte(`{"id":"`+id+`"}`), pebble.Sync); err != nil {
+		t.Fatal(err)
+	}
+	return key
+}
+
+// checkRecord opens the store in dir and checks whether it holds key.
+func checkRecord(t *testing.T, dir string, key []byte, present bool) {
 	t.Helper()
 	st, err := Open(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	_, err = NewAccounts(st, nil).Account(id)
-	if got := err == nil; got != present {
-		t.Fatalf("account %s in %s: present %v (%v), want %v", id, dir, got, err, present)
+	_, got, err := st.Get(key)
+	if err != nil || got != present {
+		t.Fatalf("record %q in %s: present %v (%v), want %v", key, dir, got, err, present)
 	}
 }
 
@@ -184,10 +189,7 @@ func TestStoreBackupRestore(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer src.Close()
-	a, err := NewAccounts(src, nil).CreateAccount("backed up", config.TierFree, config.BucketLimits{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := putRecord(t, src, "acc_backed_up")
 	ap := NewOrders(src, NewOutbox(src, nil, nil)).BeginApply("ORDERS_1")
 	if _, err := ap.Commit(7); err != nil {
 		t.Fatal(err)
@@ -239,8 +241,8 @@ func TestStoreBackupRestore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := NewAccounts(st, nil).Account(a.ID); err != nil {
-		t.Fatalf("the restored account: %v", err)
+	if _, ok, err := st.Get(a); !ok || err != nil {
+		t.Fatalf("the restored account: %v %v", ok, err)
 	}
 	if pos, err := st.Positions(); err != nil || len(pos) != 0 {
 		t.Fatalf("a restored store's positions %v (%v), want none", pos, err)

@@ -182,7 +182,7 @@ func (s *Store) Close() error {
 }
 
 func (s *Store) checkSchema() error {
-	v, ok, err := s.get(schemaKey())
+	v, ok, err := s.Get(schemaKey())
 	if err != nil {
 		return err
 	}
@@ -208,7 +208,7 @@ func (s *Store) checkSchema() error {
 }
 
 // get returns a copy of the value at key; ok is false when absent.
-func (s *Store) get(key []byte) (value []byte, ok bool, err error) {
+func (s *Store) Get(key []byte) (value []byte, ok bool, err error) {
 	return readerGet(s.db, key)
 }
 

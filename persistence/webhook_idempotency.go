@@ -48,7 +48,7 @@ type IdempotentCreate struct {
 }
 
 func idempotencyPrefix(accountID string) []byte {
-	return []byte(prefixWebhook + "i/" + accountID + "/")
+	return []byte(PrefixWebhook + "i/" + accountID + "/")
 }
 
 func idempotencyKey(accountID string, key [32]byte) []byte {
@@ -87,7 +87,7 @@ var ErrIdempotencyKeyTaken = errors.New("persistence: the Idempotency-Key was us
 // Idempotency-Key whose SHA-256 is key, whatever its age (the caller
 // applies the window).
 func (w *WebhookStore) IdempotentCreate(accountID string, key [32]byte) (*IdempotentCreate, bool, error) {
-	v, ok, err := w.s.get(idempotencyKey(accountID, key))
+	v, ok, err := w.s.Get(idempotencyKey(accountID, key))
 	if err != nil || !ok {
 		return nil, false, err
 	}
@@ -154,7 +154,7 @@ func (r *webhookTx) setIdempotent(accountID string, rec *IdempotentCreate) error
 // scanValues calls fn with each key and value under prefix in r, in order,
 // until fn fails. Both are valid only during the call.
 func scanValues(r pebble.Reader, prefix []byte, fn func(key, value []byte) error) error {
-	it, err := r.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: prefixUpperBound(prefix)})
+	it, err := r.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: PrefixUpperBound(prefix)})
 	if err != nil {
 		return err
 	}

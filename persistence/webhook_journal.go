@@ -338,7 +338,7 @@ func (w *WebhookStore) TrimDeliveries(_ context.Context, ep *WebhookEndpoint, ke
 			return fmt.Errorf("persistence: trim deliveries: %w", err)
 		}
 		p := deliveryPrefix(endpointID)
-		it, err := r.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
+		it, err := r.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: PrefixUpperBound(p)})
 		if err != nil {
 			return fmt.Errorf("persistence: trim deliveries: %w", err)
 		}

@@ -108,7 +108,7 @@ func TestCreateDeliveryIsIdempotent(t *testing.T) {
 	if body, ok, err := w.EventBody("acc_1", "evt_1"); err != nil || !ok || string(body) != `{"id":"evt_1"}` {
 		t.Fatalf("body %q %v %v", body, ok, err)
 	}
-	if n := countKeys(t, s, []byte(prefixWebhook+"b/")); n != 1 {
+	if n := countKeys(t, s, []byte(PrefixWebhook+"b/")); n != 1 {
 		t.Fatalf("%d bodies, want 1", n)
 	}
 	// A delivery to an endpoint that is not stored is refused.
@@ -287,7 +287,7 @@ func TestTrimKeepsOutstandingDeliveries(t *testing.T) {
 			t.Fatalf("outstanding %s lost its body", d.EventID)
 		}
 	}
-	if n := countKeys(t, s, []byte(prefixWebhook+"b/")); n != len(recent) {
+	if n := countKeys(t, s, []byte(PrefixWebhook+"b/")); n != len(recent) {
 		t.Fatalf("%d bodies for %d deliveries", n, len(recent))
 	}
 }
@@ -359,7 +359,7 @@ func TestBodyGoesWithItsLastDelivery(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if n := countKeys(t, s, []byte(prefixWebhook)); n != 0 {
+	if n := countKeys(t, s, []byte(PrefixWebhook)); n != 0 {
 		t.Fatalf("%d webhook keys left after every endpoint was deleted", n)
 	}
 }
@@ -398,10 +398,10 @@ func TestDeleteEndpointRemovesItsDeliveries(t *testing.T) {
 	if n := countKeys(t, s, deliveryPrefix("wh_a")); n != 0 {
 		t.Fatalf("%d delivery rows of a deleted endpoint", n)
 	}
-	if n := countKeys(t, s, []byte(prefixWebhook+"d/")); n != 10 {
+	if n := countKeys(t, s, []byte(PrefixWebhook+"d/")); n != 10 {
 		t.Fatalf("%d delivery rows, want the other endpoint's 10", n)
 	}
-	if n := countKeys(t, s, []byte(prefixWebhook+"b/")); n != 10 {
+	if n := countKeys(t, s, []byte(PrefixWebhook+"b/")); n != 10 {
 		t.Fatalf("%d bodies, want the other endpoint's 10", n)
 	}
 	if c, err := w.RecordOutcomes(ctx, acc1("wh_a"), []*WebhookDelivery{attempted(nds[0].Delivery, DeliveryDelivered)}); err != nil || !errors.Is(c[0], ErrDeliveryConflict) {

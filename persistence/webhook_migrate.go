@@ -17,8 +17,8 @@ import (
 //
 // (w/p/ is the same in both.)
 const (
-	legacyEndpointPrefix = prefixWebhook + "e/"
-	deliveriesPrefix     = prefixWebhook + "d/"
+	legacyEndpointPrefix = PrefixWebhook + "e/"
+	deliveriesPrefix     = PrefixWebhook + "d/"
 )
 
 // legacyDelivery is a delivery row of schema 4.
@@ -65,7 +65,7 @@ func (s *Store) migrateWebhooks() (int, error) {
 		if after != nil {
 			lower = append(after, 0)
 		}
-		it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: prefixUpperBound([]byte(deliveriesPrefix))})
+		it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: PrefixUpperBound([]byte(deliveriesPrefix))})
 		if err != nil {
 			return n, err
 		}
@@ -134,7 +134,7 @@ func migrateDelivery(b *pebble.Batch, key, v []byte, accounts map[string]string)
 // w/a/, in one synced batch.
 func (s *Store) migrateEndpoints() error {
 	p := []byte(legacyEndpointPrefix)
-	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
+	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: PrefixUpperBound(p)})
 	if err != nil {
 		return err
 	}

@@ -69,14 +69,14 @@ func writeOldWebhooks(t *testing.T, dir string, version uint32) {
 // checkWebhooksMigrated checks a store opened from the schema-4 fixtures.
 func checkWebhooksMigrated(t *testing.T, s *Store) {
 	t.Helper()
-	if v, _, _ := s.get(schemaKey()); binary.BigEndian.Uint32(v) != SchemaVersion {
+	if v, _, _ := s.Get(schemaKey()); binary.BigEndian.Uint32(v) != SchemaVersion {
 		t.Fatalf("schema %x after open", v)
 	}
 	if n := countKeys(t, s, []byte(legacyEndpointPrefix)); n != 0 {
 		t.Fatalf("%d endpoint rows left under %s", n, legacyEndpointPrefix)
 	}
 	if err := scanKeys(s.db, []byte(deliveriesPrefix), func(k []byte) bool {
-		v, _, _ := s.get(k)
+		v, _, _ := s.Get(k)
 		if v[0] != deliveryCodec1 {
 			t.Errorf("delivery %q not re-encoded: %s", k, v)
 		}
@@ -134,7 +134,7 @@ func checkWebhooksMigrated(t *testing.T, s *Store) {
 			t.Fatalf("body of %s stored %v, want %v", ev, ok, want)
 		}
 	}
-	if n := countKeys(t, s, []byte(prefixWebhook+"b/")); n != 3 {
+	if n := countKeys(t, s, []byte(PrefixWebhook+"b/")); n != 3 {
 		t.Fatalf("%d bodies, want the 3 outstanding deliveries'", n)
 	}
 }

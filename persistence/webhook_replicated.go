@@ -111,11 +111,11 @@ type WebhookChange struct {
 func webhookChanged(keys [][]byte, fn func(WebhookChange)) {
 	var c WebhookChange
 	for _, k := range keys {
-		if !bytes.HasPrefix(k, []byte(prefixWebhook)) || len(k) < len(prefixWebhook)+2 {
+		if !bytes.HasPrefix(k, []byte(PrefixWebhook)) || len(k) < len(PrefixWebhook)+2 {
 			continue
 		}
-		rest := k[len(prefixWebhook)+2:]
-		switch k[len(prefixWebhook)] {
+		rest := k[len(PrefixWebhook)+2:]
+		switch k[len(PrefixWebhook)] {
 		case 'n', 'd', 'p':
 			if i := bytes.IndexByte(rest, '/'); i >= 0 {
 				rest = rest[:i]
@@ -145,7 +145,7 @@ func appendNew(list []string, v string) []string {
 
 // sealingKeyKey holds, in a cluster, the key that seals the endpoints'
 // signing secrets.
-var sealingKeyKey = []byte(prefixWebhook + "k")
+var sealingKeyKey = []byte(PrefixWebhook + "k")
 
 // SharedSealingKey returns the key that seals the endpoints' signing
 // secrets in a cluster, a shared record like the endpoints it seals: the
@@ -154,7 +154,7 @@ var sealingKeyKey = []byte(prefixWebhook + "k")
 func (w *WebhookStore) SharedSealingKey(ctx context.Context, gen func() ([]byte, error)) ([]byte, error) {
 	var key []byte
 	err := w.s.UpdateShared(ctx, "webhooks/key", func(tx *SharedTx) error {
-		v, ok, err := w.s.get(sealingKeyKey)
+		v, ok, err := w.s.Get(sealingKeyKey)
 		if err != nil {
 			return err
 		}

@@ -112,20 +112,20 @@ type WebhookStoreOptions struct {
 func NewWebhookStore(s *Store, opts WebhookStoreOptions) *WebhookStore {
 	w := &WebhookStore{s: s}
 	if opts.OnShared != nil {
-		s.onSharedApplied(func(keys [][]byte) { webhookChanged(keys, opts.OnShared) })
+		s.OnSharedApplied(func(keys [][]byte) { webhookChanged(keys, opts.OnShared) })
 	}
 	return w
 }
 
-func endpointKey(id string) []byte { return []byte(prefixWebhook + "n/" + id) }
+func endpointKey(id string) []byte { return []byte(PrefixWebhook + "n/" + id) }
 func accountEndpointsPrefix(accountID string) []byte {
-	return []byte(prefixWebhook + "a/" + accountID + "/")
+	return []byte(PrefixWebhook + "a/" + accountID + "/")
 }
 func accountEndpointKey(accountID, id string) []byte {
 	return append(accountEndpointsPrefix(accountID), id...)
 }
-func deliveryPrefix(endpointID string) []byte { return []byte(prefixWebhook + "d/" + endpointID + "/") }
-func pendingPrefix(endpointID string) []byte  { return []byte(prefixWebhook + "p/" + endpointID + "/") }
+func deliveryPrefix(endpointID string) []byte { return []byte(PrefixWebhook + "d/" + endpointID + "/") }
+func pendingPrefix(endpointID string) []byte  { return []byte(PrefixWebhook + "p/" + endpointID + "/") }
 
 // deliveryKey and pendingKey are w/d/ and w/p/ with d's endpoint, then
 // <at ns BE>/<eventID>.
@@ -133,8 +133,8 @@ func deliveryKey(d *WebhookDelivery) []byte { return deliveryKeyOf("d/", d) }
 func pendingKey(d *WebhookDelivery) []byte  { return deliveryKeyOf("p/", d) }
 
 func deliveryKeyOf(kind string, d *WebhookDelivery) []byte {
-	k := make([]byte, 0, len(prefixWebhook)+len(kind)+len(d.EndpointID)+10+len(d.EventID))
-	k = append(append(append(append(k, prefixWebhook...), kind...), d.EndpointID...), '/')
+	k := make([]byte, 0, len(PrefixWebhook)+len(kind)+len(d.EndpointID)+10+len(d.EventID))
+	k = append(append(append(append(k, PrefixWebhook...), kind...), d.EndpointID...), '/')
 	k = binary.BigEndian.AppendUint64(k, uint64(d.CreatedAt.UnixNano()))
 	return append(append(k, '/'), d.EventID...)
 }
@@ -143,7 +143,7 @@ func deliveryKeyOf(kind string, d *WebhookDelivery) []byte {
 func suffixEvent(suffix []byte) string { return string(suffix[9:]) }
 
 func bodyKey(accountID, eventID string) []byte {
-	return []byte(prefixWebhook + "b/" + accountID + "/" + eventID)
+	return []byte(PrefixWebhook + "b/" + accountID + "/" + eventID)
 }
 
 func encodeEndpoint(ep *WebhookEndpoint) ([]byte, error) {
@@ -168,7 +168,7 @@ func (w *WebhookStore) Backlog(max int) (outstanding, unfanned int, ok bool, err
 		err := scanKeys(w.s.db, []byte(prefix), func([]byte) bool { n++; return n < max })
 		return n, err
 	}
-	if outstanding, err = count(prefixWebhook + "p/"); err != nil {
+	if outstanding, err = count(PrefixWebhook + "p/"); err != nil {
 		return 0, 0, false, fmt.Errorf("persistence: count outstanding deliveries: %w", err)
 	}
 	if unfanned, err = count(prefixOutbox); err != nil {
@@ -180,7 +180,7 @@ func (w *WebhookStore) Backlog(max int) (outstanding, unfanned int, ok bool, err
 // scanKeys calls fn with each key under prefix in r, in order, until fn
 // returns false. The key is valid only during the call.
 func scanKeys(r pebble.Reader, prefix []byte, fn func(key []byte) bool) error {
-	it, err := r.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: prefixUpperBound(prefix)})
+	it, err := r.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: PrefixUpperBound(prefix)})
 	if err != nil {
 		return err
 	}
@@ -258,8 +258,8 @@ func (w *WebhookStore) AccountEndpointIDs(accountID string) ([]string, error) {
 
 // Endpoints returns every endpoint of every account.
 func (w *WebhookStore) Endpoints() ([]*WebhookEndpoint, error) {
-	p := []byte(prefixWebhook + "n/")
-	it, err := w.s.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
+	p := []byte(PrefixWebhook + "n/")
+	it, err := w.s.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: PrefixUpperBound(p)})
 	if err != nil {
 		return nil, fmt.Errorf("persistence: endpoints: %w", err)
 	}
@@ -337,7 +337,7 @@ func (w *WebhookStore) LoadDelivery(endpointID, eventID string) (*WebhookDeliver
 	if key == nil {
 		return nil, false, nil
 	}
-	v, ok, err := w.s.get(key)
+	v, ok, err := w.s.Get(key)
 	if err != nil || !ok {
 		return nil, false, err
 	}
@@ -351,7 +351,7 @@ func (w *WebhookStore) LoadDelivery(endpointID, eventID string) (*WebhookDeliver
 // RecentDeliveries returns up to n deliveries of an endpoint, newest first.
 func (w *WebhookStore) RecentDeliveries(endpointID string, n int) ([]*WebhookDelivery, error) {
 	p := deliveryPrefix(endpointID)
-	it, err := w.s.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: prefixUpperBound(p)})
+	it, err := w.s.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: PrefixUpperBound(p)})
 	if err != nil {
 		return nil, fmt.Errorf("persistence: recent deliveries: %w", err)
 	}
@@ -380,5 +380,5 @@ func (w *WebhookStore) EventBody(accountID, eventID string) ([]byte, bool, error
 		return nil, false, err
 	}
 	defer w.s.exit()
-	return w.s.get(bodyKey(accountID, eventID))
+	return w.s.Get(bodyKey(accountID, eventID))
 }

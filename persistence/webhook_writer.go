@@ -369,7 +369,7 @@ func (r *webhookTx) del(key []byte)        { r.ops = append(r.ops, webhookOp{key
 
 // delPrefix deletes every key under p.
 func (r *webhookTx) delPrefix(p []byte) {
-	r.ops = append(r.ops, webhookOp{key: p, end: prefixUpperBound(p), del: true})
+	r.ops = append(r.ops, webhookOp{key: p, end: PrefixUpperBound(p), del: true})
 }
 
 // get reads key from the store, not from what the batch staged: a build

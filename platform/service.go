@@ -13,16 +13,17 @@ import (
 	"github.com/orderengine/orderengine/api"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/accountstore"
 )
 
 // Service serves the platform lists of the caller's account.
 type Service struct {
 	platform *persistence.Platform
-	accounts *persistence.Accounts
+	accounts *accountstore.Accounts
 }
 
 // NewService returns the platform service.
-func NewService(p *persistence.Platform, accounts *persistence.Accounts) *Service {
+func NewService(p *persistence.Platform, accounts *accountstore.Accounts) *Service {
 	return &Service{platform: p, accounts: accounts}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/orderengine/orderengine/config"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/accountstore"
 )
 
 // TestCompaction: a compaction round removes from the order streams the
@@ -47,7 +48,7 @@ func TestCompaction(t *testing.T) {
 	if err := nodes[1].journal.AppendOrder(ctx, recent); err != nil {
 		t.Fatal(err)
 	}
-	accts := persistence.NewAccounts(nodes[2].store, nil)
+	accts := accountstore.NewAccounts(nodes[2].store, nil)
 	for range 5 {
 		if _, err := accts.CreateAccount("compacted", config.TierFree, config.BucketLimits{}); err != nil {
 			t.Fatal(err)

@@ -17,6 +17,7 @@ import (
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/config"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/accountstore"
 )
 
 // streamMsgs returns how many messages the order streams and the shared
@@ -52,7 +53,7 @@ func TestBackupRestore(t *testing.T) {
 	src := startCluster(t, 3)
 	first := freshOrders()
 	writeOrders(t, first, 18, src...)
-	accts := persistence.NewAccounts(src[0].store, nil)
+	accts := accountstore.NewAccounts(src[0].store, nil)
 	acct, err := accts.CreateAccount("backup", config.TierFree, config.BucketLimits{})
 	if err != nil {
 		t.Fatal(err)
@@ -117,7 +118,7 @@ func TestBackupRestore(t *testing.T) {
 			got, err := tn.store.SharedPosition(sharedStream)
 			return err == nil && got == wantShared
 		})
-		a := persistence.NewAccounts(tn.store, nil)
+		a := accountstore.NewAccounts(tn.store, nil)
 		if _, err := a.Authenticate(key); err != nil {
 			t.Fatalf("the backed-up key on %s of the restored cluster: %v", tn.cfg.Node, err)
 		}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/config"
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/accountstore"
 )
 
 // TestSharedRecordsAcrossNodes: an account and key made on one node
@@ -23,9 +23,9 @@ import (
 // wallet linked to two accounts on two nodes at once is linked to one.
 func TestSharedRecordsAcrossNodes(t *testing.T) {
 	nodes := sharedCluster(t)
-	accts := make([]*persistence.Accounts, len(nodes))
+	accts := make([]*accountstore.Accounts, len(nodes))
 	for i, tn := range nodes {
-		accts[i] = persistence.NewAccounts(tn.store, nil)
+		accts[i] = accountstore.NewAccounts(tn.store, nil)
 	}
 	acct, err := accts[0].CreateAccount("shared", config.TierFree, config.BucketLimits{})
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/orderengine/orderengine/config"
 	apihttp "github.com/orderengine/orderengine/http"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/accountstore"
 )
 
 // TestAdminBackupRestoreCommands: `admin backup` downloads a store
@@ -79,7 +80,7 @@ func TestAdminBackupRestoreCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = persistence.NewAccounts(st, nil).Account(acct.ID)
+	_, err = accountstore.NewAccounts(st, nil).Account(acct.ID)
 	_ = st.Close()
 	if err != nil {
 		t.Fatalf("the account in the restored store: %v", err)

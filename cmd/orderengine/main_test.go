@@ -17,11 +17,11 @@ import (
 	"time"
 
 	"github.com/orderengine/orderengine/config"
+	"github.com/orderengine/orderengine/persistence/accountstore"
 
 	"github.com/orderengine/orderengine/chain/devchain"
 	"github.com/orderengine/orderengine/internal/syncbuf"
 	"github.com/orderengine/orderengine/internal/testport"
-	"github.com/orderengine/orderengine/persistence"
 )
 
 type running struct {
@@ -132,7 +132,7 @@ func TestServeDevKeyAdminAndGracefulRestart(t *testing.T) {
 	dir := t.TempDir()
 	r := startServe(t, dir)
 	m := r.devKeyMatch(t)
-	if m == nil || !persistence.WellFormedAPIKey(m[1]) {
+	if m == nil || !accountstore.WellFormedAPIKey(m[1]) {
 		t.Fatalf("no dev key printed:\n%s", r.stdout.String())
 	}
 	devKey := m[1]
@@ -161,7 +161,7 @@ func TestServeDevKeyAdminAndGracefulRestart(t *testing.T) {
 		Key    string
 		Record struct{ ID string }
 	}
-	if err := json.Unmarshal(out.Bytes(), &issued); err != nil || !persistence.WellFormedAPIKey(issued.Key) {
+	if err := json.Unmarshal(out.Bytes(), &issued); err != nil || !accountstore.WellFormedAPIKey(issued.Key) {
 		t.Fatalf("issue-key output %q: %v", out.String(), err)
 	}
 	for _, args := range [][]string{

@@ -11,7 +11,7 @@ import (
 
 	"github.com/orderengine/orderengine/app/apptest"
 	"github.com/orderengine/orderengine/config"
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/accountstore"
 )
 
 // TestAdminTierApplications: `orderengine admin tier-applications` lists
@@ -26,7 +26,7 @@ func TestAdminTierApplications(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, id := range []string{ts.AccountID, declined.ID} {
-		if _, err := accts.ApplyForTier(id, persistence.TierApplication{Tier: config.TierBuilder, UseCase: "a wallet", ExpectedVolume: "1k a day"}); err != nil {
+		if _, err := accts.ApplyForTier(id, accountstore.TierApplication{Tier: config.TierBuilder, UseCase: "a wallet", ExpectedVolume: "1k a day"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -38,7 +38,7 @@ func TestAdminTierApplications(t *testing.T) {
 	}
 	out, err := admin("tier-applications")
 	var list struct {
-		Accounts []persistence.Account `json:"accounts"`
+		Accounts []accountstore.Account `json:"accounts"`
 	}
 	if err != nil || json.Unmarshal([]byte(out), &list) != nil || len(list.Accounts) != 2 {
 		t.Fatalf("tier-applications: %v\n%s", err, out)

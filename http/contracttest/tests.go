@@ -13,7 +13,7 @@ import (
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/app/apptest"
 	"github.com/orderengine/orderengine/config"
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/accountstore"
 )
 
 // The HTTP contract of every operation, driven from the served OpenAPI
@@ -75,7 +75,7 @@ func (o op) do(ts *apptest.Server, h map[string]string) *apptest.Response {
 func everyKeyedOperationNeedsAKey(t *testing.T, tg *Target) {
 	ts := tg.server(t, config.TierEnterprise, config.BucketLimits{Quote: 1000, Read: 1000, Order: 1000})
 	_, ops := operations(t, ts)
-	other := persistence.NewAPIKey() // a well-formed key no node issued
+	other := accountstore.NewAPIKey() // a well-formed key no node issued
 	keyless := map[string]bool{}
 	for _, o := range ops {
 		// A refused key counts for the client address at the free read

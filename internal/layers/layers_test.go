@@ -74,6 +74,11 @@ var rules = []rule{
 		to:   []string{"cluster/..."},
 	},
 	{
+		name: "only tests import the store's test helpers",
+		from: []string{"..."},
+		to:   []string{"persistence/persistencetest"},
+	},
+	{
 		name:     "api is a vocabulary: it imports nothing of the engine but config and the JSON writer",
 		from:     []string{"api/..."},
 		to:       []string{"..."},

@@ -1,10 +1,12 @@
-package persistence
+package accountstore
 
 import (
 	"encoding/json"
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/orderengine/orderengine/persistence"
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/ethereum/go-ethereum/common"
@@ -17,7 +19,7 @@ import (
 // Linked wallets: the wallets an account has proved it controls (a
 // signature of each). A wallet belongs to at most one account.
 //
-// THIS IS THE ON-DISK FORMAT; DO NOT CHANGE (see keys.go).
+// THIS IS THE ON-DISK FORMAT; DO NOT CHANGE (see persistence/keys.go).
 //
 //	prefix  key                 value
 //	------  ------------------  -------------------------------------------
@@ -28,11 +30,10 @@ import (
 // The account record (a/) lists its wallets too, so GET /v1/account is one
 // read; y/ answers "whose wallet is this" in one point read (the webhook
 // fan-out and sign-in ask it), cached in memory once found.
-const prefixWallet = "y/"
 
 func walletKey(w common.Address) []byte {
-	k := make([]byte, 0, len(prefixWallet)+20)
-	k = append(k, prefixWallet...)
+	k := make([]byte, 0, len(persistence.PrefixWallet)+20)
+	k = append(k, persistence.PrefixWallet...)
 	return append(k, w[:]...)
 }
 
@@ -68,7 +69,7 @@ func (a *Accounts) AccountOfWallet(w common.Address) (accountID string, ok bool,
 		return id, true, nil
 	}
 	gen := a.generation()
-	v, ok, err := a.store.get(walletKey(w))
+	v, ok, err := a.store.Get(walletKey(w))
 	if err != nil || !ok {
 		return "", false, err
 	}
@@ -96,7 +97,7 @@ func (a *Accounts) WalletAccount(w common.Address) (acct *Account, created bool,
 			return err
 		}
 		now := a.now().UTC()
-		acct = &Account{ID: newID("acc_", 16), Name: chain.Checksum(w), Tier: config.TierFree,
+		acct = &Account{ID: persistence.NewID("acc_", 16), Name: chain.Checksum(w), Tier: config.TierFree,
 			Wallets: []common.Address{w}, CreatedAt: now, UpdatedAt: now}
 		created = true
 		return a.commit(func(b *pebble.Batch) error {
@@ -263,7 +264,7 @@ func (a *Accounts) updateAccount(accountID string, change func(*Account) error) 
 func decodeAccount(id string, v []byte) (*Account, error) {
 	acct := new(Account)
 	if err := json.Unmarshal(v, acct); err != nil {
-		return nil, fmt.Errorf("persistence: decode account %s: %w", id, err)
+		return nil, fmt.Errorf("accountstore: decode account %s: %w", id, err)
 	}
 	return acct, nil
 }

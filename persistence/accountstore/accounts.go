@@ -1,4 +1,4 @@
-package persistence
+package accountstore
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/orderengine/orderengine/persistence"
 
 	"github.com/orderengine/orderengine/config"
 
@@ -71,19 +73,19 @@ type Principal struct {
 
 // Accounts manages accounts, API keys and linked wallets in the store, with
 // an in-memory cache of every record it has read. Every mutation goes
-// through it as a shared write (shared.go) of the entity "accounts": on one
-// node a synced commit, in a cluster a replicated one that every node
-// applies. Once a shared batch is in the store, on every node, the cached
+// through it as a shared write (persistence/shared.go) of the entity
+// "accounts": on one node a synced commit, in a cluster a replicated one
+// that every node applies. Once a shared batch is in the store, on every node, the cached
 // records it wrote are dropped (dropCached), so a disabled key is refused
 // by the next request a node serves after it applied the write.
 type Accounts struct {
-	store *Store
+	store *persistence.Store
 	now   func() time.Time
 
 	// writeMu serialises mutations (account changes are rare); tx is the
 	// shared write of the mutation in progress (update).
 	writeMu sync.Mutex
-	tx      *SharedTx
+	tx      *persistence.SharedTx
 
 	mu       sync.RWMutex
 	keys     map[[32]byte]*KeyRecord // by key hash
@@ -104,7 +106,7 @@ const accountsEntity = "accounts"
 
 // NewAccounts returns the account manager of store. now is the clock used
 // for timestamps (nil means time.Now).
-func NewAccounts(store *Store, now func() time.Time) *Accounts {
+func NewAccounts(store *persistence.Store, now func() time.Time) *Accounts {
 	if now == nil {
 		now = time.Now
 	}
@@ -117,7 +119,7 @@ func NewAccounts(store *Store, now func() time.Time) *Accounts {
 		uses:     make(map[string]*keyUse),
 	}
 	a.minute.Store(now().Unix() / 60)
-	store.onSharedApplied(a.dropCached)
+	store.OnSharedApplied(a.dropCached)
 	return a
 }
 
@@ -125,7 +127,7 @@ func NewAccounts(store *Store, now func() time.Time) *Accounts {
 // batch's keys) and starts a new cache generation. The keys' use trackers
 // stay: they are by key id and outlive the cached record.
 func (a *Accounts) dropCached(keys [][]byte) {
-	if !slices.ContainsFunc(keys, func(k []byte) bool { return !bytes.HasPrefix(k, []byte(prefixWebhook)) }) {
+	if !slices.ContainsFunc(keys, func(k []byte) bool { return !bytes.HasPrefix(k, []byte(persistence.PrefixWebhook)) }) {
 		return // webhook records only: nothing cached here changed
 	}
 	a.mu.Lock()
@@ -134,17 +136,17 @@ func (a *Accounts) dropCached(keys [][]byte) {
 	var ids map[string]bool // key records written: the cache is by hash
 	for _, k := range keys {
 		switch {
-		case bytes.HasPrefix(k, []byte(prefixAccount)):
-			delete(a.accounts, string(k[len(prefixAccount):]))
-		case bytes.HasPrefix(k, []byte(prefixWallet)) && len(k) == len(prefixWallet)+20:
-			delete(a.wallets, common.Address(k[len(prefixWallet):]))
-		case bytes.HasPrefix(k, []byte(prefixKeyHash)) && len(k) == len(prefixKeyHash)+32:
-			delete(a.keys, [32]byte(k[len(prefixKeyHash):]))
-		case bytes.HasPrefix(k, []byte(prefixKey)):
+		case bytes.HasPrefix(k, []byte(persistence.PrefixAccount)):
+			delete(a.accounts, string(k[len(persistence.PrefixAccount):]))
+		case bytes.HasPrefix(k, []byte(persistence.PrefixWallet)) && len(k) == len(persistence.PrefixWallet)+20:
+			delete(a.wallets, common.Address(k[len(persistence.PrefixWallet):]))
+		case bytes.HasPrefix(k, []byte(persistence.PrefixKeyHash)) && len(k) == len(persistence.PrefixKeyHash)+32:
+			delete(a.keys, [32]byte(k[len(persistence.PrefixKeyHash):]))
+		case bytes.HasPrefix(k, []byte(persistence.PrefixKey)):
 			if ids == nil {
 				ids = make(map[string]bool)
 			}
-			ids[string(k[len(prefixKey):])] = true
+			ids[string(k[len(persistence.PrefixKey):])] = true
 		}
 	}
 	if len(ids) > 0 {
@@ -203,7 +205,7 @@ var errInvalidKey = orderengine.Errorf(orderengine.CodeUnauthorized, "invalid AP
 // loadByHash reads a key record and its account from Pebble into the cache.
 func (a *Accounts) loadByHash(hash [32]byte) (*KeyRecord, *Account, error) {
 	gen := a.generation()
-	id, ok, err := a.store.get(keyHashKey(hash))
+	id, ok, err := a.store.Get(keyHashKey(hash))
 	if err != nil || !ok {
 		return nil, nil, err
 	}
@@ -225,7 +227,7 @@ func (a *Accounts) loadByHash(hash [32]byte) (*KeyRecord, *Account, error) {
 }
 
 func (a *Accounts) readKey(id string) (*KeyRecord, error) {
-	v, ok, err := a.store.get(keyRecordKey(id))
+	v, ok, err := a.store.Get(keyRecordKey(id))
 	if err != nil {
 		return nil, err
 	}
@@ -234,7 +236,7 @@ func (a *Accounts) readKey(id string) (*KeyRecord, error) {
 	}
 	var rec KeyRecord
 	if err := json.Unmarshal(v, &rec); err != nil {
-		return nil, fmt.Errorf("persistence: decode key %s: %w", id, err)
+		return nil, fmt.Errorf("accountstore: decode key %s: %w", id, err)
 	}
 	return &rec, nil
 }
@@ -248,7 +250,7 @@ func (a *Accounts) Account(id string) (*Account, error) {
 		return acct, nil
 	}
 	gen := a.generation()
-	v, ok, err := a.store.get(accountKey(id))
+	v, ok, err := a.store.Get(accountKey(id))
 	if err != nil {
 		return nil, err
 	}
@@ -277,7 +279,7 @@ func (a *Accounts) CreateAccount(name string, tier config.Tier, limits config.Bu
 		return nil, orderengine.Errorf(orderengine.CodeInvalidRequest, "name must be 1 to 200 characters")
 	}
 	now := a.now().UTC()
-	acct := &Account{ID: newID("acc_", 16), Name: name, Tier: tier, CreatedAt: now, UpdatedAt: now}
+	acct := &Account{ID: persistence.NewID("acc_", 16), Name: name, Tier: tier, CreatedAt: now, UpdatedAt: now}
 	if tier == config.TierEnterprise {
 		acct.Limits = limits
 	}
@@ -350,7 +352,7 @@ func (a *Accounts) CreateKey(accountID, name string, maxActive int) (string, *Ke
 func (a *Accounts) newKey(accountID, name string) (string, *KeyRecord) {
 	key := NewAPIKey()
 	return key, &KeyRecord{
-		ID:        newID("key_", 16),
+		ID:        persistence.NewID("key_", 16),
 		AccountID: accountID,
 		Name:      name,
 		Hint:      key[:len(KeyPrefix)+4] + "…",
@@ -450,16 +452,16 @@ func (a *Accounts) ListKeys(accountID string) ([]KeyRecord, error) {
 		return nil, err
 	}
 	prefix := accountKeyIndexPrefix(accountID)
-	iter, err := a.store.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: prefixUpperBound(prefix)})
+	iter, err := a.store.DB().NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: persistence.PrefixUpperBound(prefix)})
 	if err != nil {
-		return nil, fmt.Errorf("persistence: list keys: %w", err)
+		return nil, fmt.Errorf("accountstore: list keys: %w", err)
 	}
 	var ids []string
 	for iter.First(); iter.Valid(); iter.Next() {
 		ids = append(ids, string(iter.Key()[len(prefix):]))
 	}
 	if err := iter.Close(); err != nil {
-		return nil, fmt.Errorf("persistence: list keys: %w", err)
+		return nil, fmt.Errorf("accountstore: list keys: %w", err)
 	}
 	out := make([]KeyRecord, 0, len(ids))
 	for _, id := range ids {
@@ -479,21 +481,21 @@ func (a *Accounts) ListKeys(accountID string) ([]KeyRecord, error) {
 
 // ListAccounts returns every account, ordered by id.
 func (a *Accounts) ListAccounts() ([]Account, error) {
-	prefix := []byte(prefixAccount)
-	iter, err := a.store.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: prefixUpperBound(prefix)})
+	prefix := []byte(persistence.PrefixAccount)
+	iter, err := a.store.DB().NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: persistence.PrefixUpperBound(prefix)})
 	if err != nil {
-		return nil, fmt.Errorf("persistence: list accounts: %w", err)
+		return nil, fmt.Errorf("accountstore: list accounts: %w", err)
 	}
 	defer func() { _ = iter.Close() }()
 	var out []Account
 	for iter.First(); iter.Valid(); iter.Next() {
 		v, err := iter.ValueAndErr()
 		if err != nil {
-			return nil, fmt.Errorf("persistence: list accounts: %w", err)
+			return nil, fmt.Errorf("accountstore: list accounts: %w", err)
 		}
 		var acct Account
 		if err := json.Unmarshal(v, &acct); err != nil {
-			return nil, fmt.Errorf("persistence: decode account: %w", err)
+			return nil, fmt.Errorf("accountstore: decode account: %w", err)
 		}
 		out = append(out, acct)
 	}
@@ -502,13 +504,13 @@ func (a *Accounts) ListAccounts() ([]Account, error) {
 
 // update runs fn, a mutation that reads what it changes and commits once
 // (commit), under the write lock and inside a shared write of the account
-// data (Store.UpdateShared): its reads see at least the cluster's latest
-// account write, and when another node wrote account data meanwhile, fn
-// runs again on the new data.
+// data (persistence.Store.UpdateShared): its reads see at least the
+// cluster's latest account write, and when another node wrote account data
+// meanwhile, fn runs again on the new data.
 func (a *Accounts) update(fn func() error) error {
 	a.writeMu.Lock()
 	defer a.writeMu.Unlock()
-	return a.store.UpdateShared(context.Background(), accountsEntity, func(tx *SharedTx) error {
+	return a.store.UpdateShared(context.Background(), accountsEntity, func(tx *persistence.SharedTx) error {
 		a.tx = tx
 		defer func() { a.tx = nil }()
 		return fn()
@@ -520,7 +522,7 @@ func (a *Accounts) update(fn func() error) error {
 // in the store.
 func (a *Accounts) commit(fill func(*pebble.Batch) error) error {
 	if a.tx == nil {
-		return fmt.Errorf("persistence: an account write outside update")
+		return fmt.Errorf("accountstore: an account write outside update")
 	}
 	return a.tx.Commit(context.Background(), fill)
 }

@@ -1,11 +1,12 @@
-package persistence
+package accountstore
 
 import (
-	"crypto/rand"
 	"crypto/sha256"
 	"hash/crc32"
 	"strings"
 	"unsafe"
+
+	"github.com/orderengine/orderengine/persistence"
 )
 
 // API key format
@@ -41,14 +42,12 @@ const (
 	KeyLen = len(KeyPrefix) + keyRandomLen + keyChecksumLen
 )
 
-const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-
 // NewAPIKey returns a fresh random API key in the documented format.
 func NewAPIKey() string {
 	var b strings.Builder
 	b.Grow(KeyLen)
 	b.WriteString(KeyPrefix)
-	b.WriteString(randomBase62(keyRandomLen))
+	b.WriteString(persistence.RandomBase62(keyRandomLen))
 	sum := crc32.ChecksumIEEE([]byte(b.String()))
 	b.WriteString(encodeBase62(uint64(sum), keyChecksumLen))
 	return b.String()
@@ -67,7 +66,7 @@ func WellFormedAPIKey(key string) bool {
 	}
 	v := uint64(crc32.Update(0, crc32.IEEETable, unsafeBytes(key[:KeyLen-keyChecksumLen])))
 	for i := KeyLen - 1; i >= KeyLen-keyChecksumLen; i-- {
-		if key[i] != base62[v%62] {
+		if key[i] != persistence.Base62[v%62] {
 			return false
 		}
 		v /= 62
@@ -82,31 +81,10 @@ func unsafeBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), le
 // HashAPIKey returns the stored form of key.
 func HashAPIKey(key string) [32]byte { return sha256.Sum256([]byte(key)) }
 
-// newID returns prefix followed by n random base62 characters; used for
-// account and key identifiers, which are public.
-func newID(prefix string, n int) string { return prefix + randomBase62(n) }
-
-func randomBase62(n int) string {
-	out := make([]byte, 0, n)
-	var buf [64]byte
-	for len(out) < n {
-		if _, err := rand.Read(buf[:]); err != nil {
-			panic("persistence: crypto/rand failed: " + err.Error())
-		}
-		for _, c := range buf {
-			// 248 = 4*62: rejecting the top values keeps the draw uniform.
-			if c < 248 && len(out) < n {
-				out = append(out, base62[c%62])
-			}
-		}
-	}
-	return string(out)
-}
-
 func encodeBase62(v uint64, width int) string {
 	out := make([]byte, width)
 	for i := width - 1; i >= 0; i-- {
-		out[i] = base62[v%62]
+		out[i] = persistence.Base62[v%62]
 		v /= 62
 	}
 	return string(out)

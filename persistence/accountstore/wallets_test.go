@@ -1,4 +1,4 @@
-package persistence
+package accountstore
 
 import (
 	"sync"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/config"
+	"github.com/orderengine/orderengine/persistence/persistencetest"
 )
 
 func codeOf(err error) orderengine.Code { return orderengine.AsError(err).Code }
@@ -18,7 +19,7 @@ func codeOf(err error) orderengine.Code { return orderengine.AsError(err).Code }
 // account's list and the wallet index in step, across a reopen.
 func TestWalletsBelongToOneAccount(t *testing.T) {
 	dir := t.TempDir()
-	s := openTemp(t, dir)
+	s := persistencetest.Open(t, dir)
 	a := NewAccounts(s, nil)
 	w1 := common.HexToAddress("0x00000000000000000000000000000000000000E1")
 	w2 := common.HexToAddress("0x00000000000000000000000000000000000000E2")
@@ -70,7 +71,7 @@ func TestWalletsBelongToOneAccount(t *testing.T) {
 		t.Fatalf("linking a freed wallet elsewhere: %v", err)
 	}
 	s.Close()
-	s = openTemp(t, dir)
+	s = persistencetest.Open(t, dir)
 	defer s.Close()
 	a = NewAccounts(s, nil)
 	for w, want := range map[common.Address]string{w1: other.ID, w2: acct.ID} {
@@ -86,7 +87,7 @@ func TestWalletsBelongToOneAccount(t *testing.T) {
 // A tier application is pending until decided; approval moves the tier,
 // which the next authentication of the account's key sees.
 func TestTierApplication(t *testing.T) {
-	s := openTemp(t, t.TempDir())
+	s := persistencetest.Open(t, t.TempDir())
 	defer s.Close()
 	a := NewAccounts(s, nil)
 	acct, _ := a.CreateAccount("dev", config.TierFree, config.BucketLimits{})
@@ -130,7 +131,7 @@ func TestTierApplication(t *testing.T) {
 
 // Sessions expire, are deleted on sign-out, and are swept.
 func TestSessions(t *testing.T) {
-	s := openTemp(t, t.TempDir())
+	s := persistencetest.Open(t, t.TempDir())
 	defer s.Close()
 	now := time.Unix(1_800_000_000, 0)
 	ss := NewSessions(s, func() time.Time { return now })
@@ -168,7 +169,7 @@ func TestSessions(t *testing.T) {
 // Key use is tracked to the minute in memory and written by the flush,
 // never by the request; a key's name survives a reissue.
 func TestKeyUsage(t *testing.T) {
-	s := openTemp(t, t.TempDir())
+	s := persistencetest.Open(t, t.TempDir())
 	defer s.Close()
 	now := time.Unix(1_800_000_000, 0)
 	a := NewAccounts(s, func() time.Time { return now })
@@ -180,12 +181,12 @@ func TestKeyUsage(t *testing.T) {
 	if _, err := a.Authenticate(key); err != nil {
 		t.Fatal(err)
 	}
-	v, _, _ := s.get(keyRecordKey(rec.ID))
+	v, _, _ := s.Get(keyRecordKey(rec.ID))
 	want := now.Truncate(time.Minute)
 	if keys, _ := a.ListKeys(acct.ID); keys[0].LastUsedAt == nil || !keys[0].LastUsedAt.Equal(want) {
 		t.Fatalf("listed last use %v, want %v", keys[0].LastUsedAt, want)
 	}
-	if after, _, _ := s.get(keyRecordKey(rec.ID)); string(after) != string(v) {
+	if after, _, _ := s.Get(keyRecordKey(rec.ID)); string(after) != string(v) {
 		t.Fatal("a request wrote the key record")
 	}
 	if err := a.FlushKeyUsage(); err != nil {

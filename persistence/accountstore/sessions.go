@@ -1,4 +1,4 @@
-package persistence
+package accountstore
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/orderengine/orderengine/persistence"
+
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/ethereum/go-ethereum/common"
 )
@@ -15,7 +17,7 @@ import (
 // Dashboard sessions: a signed-in wallet's access to its account's
 // management calls (docs/accounts.md).
 //
-// THIS IS THE ON-DISK FORMAT; DO NOT CHANGE (see keys.go).
+// THIS IS THE ON-DISK FORMAT; DO NOT CHANGE (see persistence/keys.go).
 //
 //	prefix  key                          value
 //	------  ---------------------------  ------------------------------
@@ -24,12 +26,11 @@ import (
 // As with API keys, only the SHA-256 of the session token is stored: the
 // token carries 238 random bits, so a fast unsalted hash is enough, and a
 // copy of the store does not hold a usable session.
-const prefixSession = "z/"
 
 func sessionKey(token string) []byte {
 	h := sha256.Sum256([]byte(token))
-	k := make([]byte, 0, len(prefixSession)+len(h))
-	k = append(k, prefixSession...)
+	k := make([]byte, 0, len(persistence.PrefixSession)+len(h))
+	k = append(k, persistence.PrefixSession...)
 	return append(k, h[:]...)
 }
 
@@ -52,13 +53,13 @@ type Session struct {
 
 // Sessions stores sessions.
 type Sessions struct {
-	store *Store
+	store *persistence.Store
 	now   func() time.Time
 }
 
 // NewSessions returns the session store of store; now is the clock (nil:
 // time.Now).
-func NewSessions(store *Store, now func() time.Time) *Sessions {
+func NewSessions(store *persistence.Store, now func() time.Time) *Sessions {
 	if now == nil {
 		now = time.Now
 	}
@@ -69,16 +70,16 @@ func NewSessions(store *Store, now func() time.Time) *Sessions {
 // returns its token (to send as the cookie; never stored).
 func (s *Sessions) Create(accountID string, wallet common.Address, ttl time.Duration) (string, *Session, error) {
 	now := s.now().UTC()
-	ses := &Session{AccountID: accountID, Wallet: wallet, CSRF: randomBase62(43),
+	ses := &Session{AccountID: accountID, Wallet: wallet, CSRF: persistence.RandomBase62(43),
 		CreatedAt: now, ExpiresAt: now.Add(ttl)}
-	token := SessionTokenPrefix + randomBase62(40)
+	token := SessionTokenPrefix + persistence.RandomBase62(40)
 	v, err := json.Marshal(ses)
 	if err != nil {
 		return "", nil, err
 	}
 	err = s.write(func(b *pebble.Batch) error { return b.Set(sessionKey(token), v, nil) })
 	if err != nil {
-		return "", nil, fmt.Errorf("persistence: store session: %w", err)
+		return "", nil, fmt.Errorf("accountstore: store session: %w", err)
 	}
 	return token, ses, nil
 }
@@ -89,13 +90,13 @@ func (s *Sessions) Lookup(token string) (ses *Session, ok bool, err error) {
 	if len(token) != len(SessionTokenPrefix)+40 {
 		return nil, false, nil
 	}
-	v, ok, err := s.store.get(sessionKey(token))
+	v, ok, err := s.store.Get(sessionKey(token))
 	if err != nil || !ok {
 		return nil, false, err
 	}
 	ses = new(Session)
 	if err := json.Unmarshal(v, ses); err != nil {
-		return nil, false, fmt.Errorf("persistence: decode session: %w", err)
+		return nil, false, fmt.Errorf("accountstore: decode session: %w", err)
 	}
 	if !s.now().Before(ses.ExpiresAt) {
 		return nil, false, s.Delete(token)
@@ -106,7 +107,7 @@ func (s *Sessions) Lookup(token string) (ses *Session, ok bool, err error) {
 // Delete removes the session of token (nothing when there is none).
 func (s *Sessions) Delete(token string) error {
 	if err := s.write(func(b *pebble.Batch) error { return b.Delete(sessionKey(token), nil) }); err != nil {
-		return fmt.Errorf("persistence: delete session: %w", err)
+		return fmt.Errorf("accountstore: delete session: %w", err)
 	}
 	return nil
 }
@@ -115,9 +116,9 @@ func (s *Sessions) Delete(token string) error {
 const sessionsEntity = "sessions"
 
 // write commits the batch fill builds as a shared write of the sessions
-// (shared.go): a synced commit on one node, replicated in a cluster.
+// (persistence/shared.go): a synced commit on one node, replicated in a cluster.
 func (s *Sessions) write(fill func(*pebble.Batch) error) error {
-	return s.store.UpdateShared(context.Background(), sessionsEntity, func(tx *SharedTx) error {
+	return s.store.UpdateShared(context.Background(), sessionsEntity, func(tx *persistence.SharedTx) error {
 		return tx.Commit(context.Background(), fill)
 	})
 }
@@ -125,7 +126,7 @@ func (s *Sessions) write(fill func(*pebble.Batch) error) error {
 // Sweep deletes every expired session and returns how many.
 func (s *Sessions) Sweep() (int, error) {
 	n := 0
-	err := s.store.UpdateShared(context.Background(), sessionsEntity, func(tx *SharedTx) error {
+	err := s.store.UpdateShared(context.Background(), sessionsEntity, func(tx *persistence.SharedTx) error {
 		n = 0
 		return tx.Commit(context.Background(), func(b *pebble.Batch) error {
 			var err error
@@ -134,7 +135,7 @@ func (s *Sessions) Sweep() (int, error) {
 		})
 	})
 	if err != nil {
-		return 0, fmt.Errorf("persistence: sweep sessions: %w", err)
+		return 0, fmt.Errorf("accountstore: sweep sessions: %w", err)
 	}
 	return n, nil
 }
@@ -142,8 +143,8 @@ func (s *Sessions) Sweep() (int, error) {
 // expired adds the deletion of every expired session to b and returns how
 // many.
 func (s *Sessions) expired(b *pebble.Batch) (int, error) {
-	prefix := []byte(prefixSession)
-	it, err := s.store.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: prefixUpperBound(prefix)})
+	prefix := []byte(persistence.PrefixSession)
+	it, err := s.store.DB().NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: persistence.PrefixUpperBound(prefix)})
 	if err != nil {
 		return 0, err
 	}

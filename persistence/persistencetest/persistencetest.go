@@ -1,0 +1,78 @@
+// Package persistencetest helps the tests of the domain stores built on
+// persistence: a store in a temporary folder, and a double of the
+// replicated shared log that applies what a store publishes as the
+// cluster's nodes would. Only tests import it.
+package persistencetest
+
+import (
+	"context"
+	"testing"
+
+	"github.com/orderengine/orderengine/persistence"
+)
+
+// Open opens the store in dir (a single node's), failing t on error. The
+// caller closes it.
+func Open(t testing.TB, dir string) *persistence.Store {
+	t.Helper()
+	s, err := persistence.Open(dir, nil)
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	return s
+}
+
+// OpenShared opens a store in a new temporary folder whose shared writes
+// go through log (nil: a single node's), closed when the test ends.
+func OpenShared(t testing.TB, log persistence.SharedLog) *persistence.Store {
+	t.Helper()
+	s, err := persistence.OpenWith(t.TempDir(), persistence.Options{Shared: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+// SharedLog records what a store would publish: a double of the
+// replicated log (cluster/natsjs tests the real one), which applies the
+// published bytes to the stores of ApplyTo as a node would. Interfere,
+// when set, runs once at the next Publish as another node's write
+// landing first.
+type SharedLog struct {
+	Rev       uint64
+	ApplyTo   []*persistence.Store
+	Seq       uint64
+	Published int
+	Interfere func() []byte
+}
+
+// Barrier implements persistence.SharedLog.
+func (f *SharedLog) Barrier(context.Context, string) (uint64, error) { return f.Rev, nil }
+
+// Publish implements persistence.SharedLog.
+func (f *SharedLog) Publish(_ context.Context, _ string, rev uint64, repr []byte) error {
+	if f.Interfere != nil {
+		other := f.Interfere()
+		f.Interfere = nil
+		if err := f.land(other); err != nil {
+			return err
+		}
+	}
+	if rev != f.Rev {
+		return persistence.ErrSharedConflict
+	}
+	f.Published++
+	return f.land(repr)
+}
+
+func (f *SharedLog) land(repr []byte) error {
+	f.Seq++
+	f.Rev = f.Seq
+	for _, s := range f.ApplyTo {
+		if err := s.ApplyShared(repr, "SHARED", f.Seq); err != nil {
+			return err
+		}
+	}
+	return nil
+}
