@@ -1,9 +1,9 @@
 // Package persistence owns the engine's Pebble store: opening it with a
 // pinned on-disk format, the layout of the whole key space (keys.go), group
 // commit, migrations, the shared writes a cluster replicates (shared.go),
-// the WAL watch, snapshots and backups, and the records of the domains
-// whose store is still here (orders, chain, market, platform, webhooks and
-// the outbox). The account records have their own store over this one,
+// the WAL watch, snapshots and backups, and the records of the orders,
+// chain, market, platform, webhook and outbox domains. The account
+// records have their own store over this one,
 // persistence/accountstore; every record kind is under a prefix registered
 // in keys.go.
 //
