@@ -8,3 +8,6 @@ var (
 	MustPut    = mustPut
 	ApplyAll   = applyAll
 )
+
+// SharedAttempts is how many times a shared write runs before it gives up.
+const SharedAttempts = sharedAttempts

@@ -1,16 +1,12 @@
 package persistence
 
 import (
-	"context"
-	"errors"
 	"reflect"
 	"testing"
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/ethereum/go-ethereum/common"
-
-	"github.com/orderengine/orderengine"
 )
 
 // TestTransitionCodecRoundTrip: a transition with every part survives the
@@ -140,65 +136,6 @@ func applyAll(t *testing.T, o *Orders, log string, seq uint64, ts ...*OrderTrans
 	return changes
 }
 
-// fakeSharedLog records what the store would publish: a test double for
-// the replicated log (cluster/natsjs tests the real one), which applies
-// the published bytes to another store as a node would. interfere, when
-// set, runs once at the next Publish as another node's write landing
-// first.
-type fakeSharedLog struct {
-	rev       uint64
-	applyTo   []*Store
-	seq       uint64
-	published int
-	interfere func() []byte
-}
-
-func (f *fakeSharedLog) Barrier(context.Context, string) (uint64, error) { return f.rev, nil }
-
-func (f *fakeSharedLog) Publish(_ context.Context, _ string, rev uint64, repr []byte) error {
-	if f.interfere != nil {
-		other := f.interfere()
-		f.interfere = nil
-		if err := f.land(other); err != nil {
-			return err
-		}
-	}
-	if rev != f.rev {
-		return ErrSharedConflict
-	}
-	f.published++
-	return f.land(repr)
-}
-
-func (f *fakeSharedLog) land(repr []byte) error {
-	f.seq++
-	f.rev = f.seq
-	for _, s := range f.applyTo {
-		if err := s.ApplyShared(repr, "SHARED", f.seq); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// TestSharedConflictsGiveUp: a shared write that keeps conflicting gives
-// up with SERVICE_UNAVAILABLE after sharedAttempts runs.
-func TestSharedConflictsGiveUp(t *testing.T) {
-	log := &fakeSharedLog{}
-	s := openSharedTestStore(t, log)
-	log.applyTo = []*Store{s}
-	var apiErr *orderengine.Error
-	stale := 0
-	err := s.UpdateShared(context.Background(), "accounts", func(tx *SharedTx) error {
-		stale++
-		log.rev++
-		return tx.Commit(context.Background(), func(b *pebble.Batch) error { return b.Set([]byte(PrefixAccount+"acc_y"), []byte("{}"), nil) })
-	})
-	if !errors.As(err, &apiErr) || apiErr.Code != orderengine.CodeServiceUnavailable || stale != sharedAttempts {
-		t.Fatalf("endless conflicts: %v after %d runs", err, stale)
-	}
-}
-
 // TestApplySharedRefusesChainData: a shared batch may not write chain-bound
 // records, positions or metadata.
 func TestApplySharedRefusesChainData(t *testing.T) {
@@ -224,14 +161,7 @@ func TestApplySharedRefusesChainData(t *testing.T) {
 // openTestStore opens a store in a temporary folder, closed at the end.
 func openTestStore(t *testing.T) *Store {
 	t.Helper()
-	return openSharedTestStore(t, nil)
-}
-
-// openSharedTestStore opens a store in a new folder whose shared writes go
-// through log (nil: a single node's).
-func openSharedTestStore(t *testing.T, log SharedLog) *Store {
-	t.Helper()
-	s, err := OpenWith(t.TempDir(), Options{Shared: log})
+	s, err := Open(t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
