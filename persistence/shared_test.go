@@ -15,9 +15,7 @@ import (
 // TestSharedConflictsGiveUp: a shared write that keeps conflicting gives
 // up with SERVICE_UNAVAILABLE after its attempts.
 func TestSharedConflictsGiveUp(t *testing.T) {
-	log := &persistencetest.SharedLog{}
-	s := persistencetest.OpenShared(t, log)
-	log.ApplyTo = []*persistence.Store{s}
+	s, log := persistencetest.SharedStore(t)
 	var apiErr *orderengine.Error
 	stale := 0
 	err := s.UpdateShared(context.Background(), "accounts", func(tx *persistence.SharedTx) error {

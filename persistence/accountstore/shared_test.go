@@ -20,9 +20,7 @@ import (
 // cache drops a key disabled by the applied batch; sessions take the same
 // path; a batch with nothing in it publishes nothing.
 func TestSharedWritesConverge(t *testing.T) {
-	log := &persistencetest.SharedLog{}
-	s := persistencetest.OpenShared(t, log)
-	log.ApplyTo = []*persistence.Store{s}
+	s, log := persistencetest.SharedStore(t)
 	a := NewAccounts(s, nil)
 	acct, err := a.CreateAccount("x", config.TierFree, config.BucketLimits{})
 	if err != nil {
@@ -117,9 +115,7 @@ func TestSharedWritesDropOtherNodesCaches(t *testing.T) {
 // application after another node moved the account to that tier is
 // ALREADY_EXISTS, not a stale pending application.
 func TestSharedConflictRunsAgain(t *testing.T) {
-	log := &persistencetest.SharedLog{}
-	s := persistencetest.OpenShared(t, log)
-	log.ApplyTo = []*persistence.Store{s}
+	s, log := persistencetest.SharedStore(t)
 	a := NewAccounts(s, nil)
 	acct, err := a.CreateAccount("x", config.TierFree, config.BucketLimits{})
 	if err != nil {

@@ -34,6 +34,17 @@ func OpenShared(t testing.TB, log persistence.SharedLog) *persistence.Store {
 	return s
 }
 
+// SharedStore opens a store in a new temporary folder whose shared writes
+// go through a new SharedLog that applies them back to it, as a cluster
+// node's are, closed when the test ends.
+func SharedStore(t testing.TB) (*persistence.Store, *SharedLog) {
+	t.Helper()
+	log := &SharedLog{}
+	s := OpenShared(t, log)
+	log.ApplyTo = []*persistence.Store{s}
+	return s, log
+}
+
 // SharedLog records what a store would publish: a double of the
 // replicated log (cluster/natsjs tests the real one), which applies the
 // published bytes to the stores of ApplyTo as a node would. Interfere,
