@@ -62,21 +62,18 @@ type Codec[ID comparable] struct {
 // caller retries later.
 var ErrRemote = errors.New("kind: the member owning the identity did not answer")
 
-// placed holds a registry's placement (nil on a single node).
-type placed struct{ p Placement }
-
 // Owns reports whether id's actor lives on this member: always on a
 // single node. A kind with shared state checks it before Use, which always
 // works on this member's state.
 func (r *Registry[ID, S]) Owns(id ID) bool {
-	pl := r.placement
-	return pl == nil || pl.p.Owns(r.kind.Name, r.kind.Codec.Key(id))
+	pl := r.kind.Placement
+	return pl == nil || pl.Owns(r.kind.Name, r.kind.Codec.Key(id))
 }
 
 // remoteKey returns the key of id when another member owns it.
-func (r *Registry[ID, S]) remoteKey(pl *placed, id ID) (string, bool) {
+func (r *Registry[ID, S]) remoteKey(pl Placement, id ID) (string, bool) {
 	key := r.kind.Codec.Key(id)
-	return key, !pl.p.Owns(r.kind.Name, key)
+	return key, !pl.Owns(r.kind.Name, key)
 }
 
 // requestRemote sends msg to the member that owns id and decodes its
@@ -157,7 +154,7 @@ func (r *Registry[ID, S]) Serve(ctx context.Context, key string, req Message, on
 // something on its way to them stay until the next call. It returns how
 // many it stopped.
 func (r *Registry[ID, S]) PassivateMoved() int {
-	if r.placement == nil {
+	if r.kind.Placement == nil {
 		return 0
 	}
 	n := 0

@@ -93,9 +93,6 @@ type Registry[ID comparable, S any] struct {
 	shards [numShards]shard[ID, S]
 	stop   chan struct{}
 	once   sync.Once
-	// placement places a cluster kind's identities (placement.go); nil on
-	// a single node. Set by NewRegistry, never changed.
-	placement *placed
 }
 
 type shard[ID comparable, S any] struct {
@@ -135,9 +132,6 @@ func NewRegistry[ID comparable, S any](system *actor.ActorSystem, k Kind[ID, S],
 		log = slog.New(slog.DiscardHandler)
 	}
 	r := &Registry[ID, S]{system: system, kind: k, log: log.With("component", k.Name), stop: make(chan struct{})}
-	if k.Placement != nil {
-		r.placement = &placed{p: k.Placement}
-	}
 	r.props = actor.PropsFromProducer(func() actor.Actor { return &host[ID, S]{reg: r} },
 		actor.WithMailbox(actor.UnboundedLockfree()))
 	for i := range r.shards {
@@ -211,9 +205,9 @@ func (r *Registry[ID, S]) release(s *slot[S]) {
 // there in the background; sends to such an identity from several
 // goroutines may arrive in any order.
 func (r *Registry[ID, S]) Send(id ID, msg any) {
-	if pl := r.placement; pl != nil { // a single node tests one pointer
+	if pl := r.kind.Placement; pl != nil { // a single node tests one interface
 		if key, remote := r.remoteKey(pl, id); remote {
-			r.sendRemote(pl.p, id, key, msg)
+			r.sendRemote(pl, id, key, msg)
 			return
 		}
 	}
@@ -231,9 +225,9 @@ func (r *Registry[ID, S]) sendLocal(id ID, msg any) {
 // cluster kind), msg and the answer cross as bytes (Codec); an answer that
 // does not come wraps ErrRemote.
 func (r *Registry[ID, S]) Request(ctx context.Context, id ID, msg any) (any, error) {
-	if pl := r.placement; pl != nil { // a single node tests one pointer
+	if pl := r.kind.Placement; pl != nil { // a single node tests one interface
 		if key, remote := r.remoteKey(pl, id); remote {
-			return r.requestRemote(ctx, pl.p, id, key, msg)
+			return r.requestRemote(ctx, pl, id, key, msg)
 		}
 	}
 	return r.requestLocal(ctx, id, msg)

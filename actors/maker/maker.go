@@ -23,10 +23,9 @@
 // # In a cluster
 //
 // The maker is a cluster kind placed by address (Options.Placement,
-// cluster.go): the
-// member that owns a maker admits its submissions, whichever member
-// accepts them, so the submit window and the open-order cap hold across
-// the cluster. The feed runs on every member (each member's materialiser
+// cluster.go): the member that owns a maker admits its submissions,
+// whichever member accepts them, so the submit window and the open-order
+// cap hold across the cluster. The feed runs on every member (each member's materialiser
 // tells it of every order, whichever member accepted it), so every member
 // counts every maker's open orders and the owner's count is complete the
 // moment it becomes the owner.
@@ -74,9 +73,6 @@ type Makers struct {
 	clock clock.Clock
 	log   *slog.Logger
 	opts  Options
-	// placed is set when the makers are a cluster kind (Placement): a
-	// single node's Admit tests only this.
-	placed bool
 	// warned is the unix time (seconds) of the last warning about an
 	// unreachable owner (cluster.go).
 	warned atomic.Int64
@@ -104,7 +100,7 @@ func New(system *actor.ActorSystem, clk clock.Clock, log *slog.Logger, opts Opti
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	m := &Makers{clock: clk, log: log, opts: opts, placed: opts.Placement != nil}
+	m := &Makers{clock: clk, log: log, opts: opts}
 	seed := maphash.MakeSeed()
 	m.reg = kind.NewRegistry(system, kind.Kind[common.Address, state]{
 		Name:      KindName,
@@ -143,7 +139,7 @@ func (m *Makers) Stop() { m.reg.Stop() }
 // counted. In a cluster the maker's owner decides (cluster.go); ctx bounds
 // the round trip.
 func (m *Makers) Admit(ctx context.Context, maker common.Address) error {
-	if m.placed && !m.reg.Owns(maker) {
+	if !m.reg.Owns(maker) { // always owned on a single node (no placement)
 		return m.admitRemote(ctx, maker)
 	}
 	// admitHere, written out: the submit path spares a call.

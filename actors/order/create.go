@@ -37,7 +37,7 @@ import (
 func (r *Registry) Create(ctx context.Context, rec *persistence.OrderRecord, bind *common.Address) error {
 	h := rec.Hash
 	var release func()
-	if r.clustered || !r.opts.Journal.MayExist(h) {
+	if r.opts.Placement != nil || !r.opts.Journal.MayExist(h) {
 		release = r.reg.Claim(h)
 	}
 	if release == nil {

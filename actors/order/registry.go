@@ -81,9 +81,6 @@ type Registry struct {
 	reg  *kind.Registry[common.Hash, struct{}]
 	opts Options
 	log  *slog.Logger
-	// clustered is set when the orders are placed in a cluster
-	// (Options.Placement).
-	clustered bool
 	// warned is the unix time (seconds) of the last warning about an
 	// owner that did not answer: one a second at most.
 	warned atomic.Int64
@@ -100,7 +97,7 @@ func NewRegistry(system *actor.ActorSystem, opts Options) *Registry {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	r := &Registry{opts: opts, log: opts.Log.With("component", "order"), clustered: opts.Placement != nil}
+	r := &Registry{opts: opts, log: opts.Log.With("component", "order")}
 	r.reg = kind.NewRegistry(system, kind.Kind[common.Hash, struct{}]{
 		Name:      KindName,
 		Codec:     codec,
@@ -154,7 +151,7 @@ const ownerWait = 2 * time.Second
 // write, the other actor reloads), and a request need not wait for the
 // owner's shard to move.
 func (r *Registry) placed(ctx context.Context, h common.Hash, msg any) (any, error) {
-	if !r.clustered || r.reg.Owns(h) {
+	if r.reg.Owns(h) { // always on a single node (no placement)
 		return r.reg.Request(ctx, h, msg)
 	}
 	octx, cancel := context.WithTimeout(ctx, ownerWait)
