@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -119,7 +120,15 @@ func (c *testCluster) start(nd *node) error {
 		Tick: testTick, Attempt: 300 * time.Millisecond, Fit: func() bool { return nd.fit.Load() && js.Fit() == nil },
 		Log: testLog().With("node", nd.name)})
 	nd.member.Host("counter", counterHandler{nd})
-	return nd.member.Start(ctx)
+	if err := nd.member.Start(ctx); err != nil {
+		return err
+	}
+	// A member that says it joined sees itself among the members (what
+	// GET /readyz requires of a cluster node).
+	if got := nd.member.Members(); !slices.Contains(got, nd.name) {
+		return fmt.Errorf("%s joined but sees the members %v", nd.name, got)
+	}
+	return nil
 }
 
 // stop stops every node still running.
