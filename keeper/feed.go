@@ -104,10 +104,9 @@ type Feed struct {
 	cand    *btreemap.BTreeMap[common.Hash, pair.Executable]
 	touched map[common.Hash]struct{}
 	all     bool
-	// byHash and listed are the set as the last record left it (listed in
-	// hash order), sum its digest, routeQ the same entries by the block
-	// their route was built at (0 first).
-	byHash map[common.Hash]*feedEntry
+	// listed is the set as the last record left it, in hash order, sum
+	// its digest, routeQ the same entries by the block their route was
+	// built at (0 first).
 	listed *btreemap.BTreeMap[common.Hash, *feedEntry]
 	sum    uint64
 	routeQ *btreemap.BTreeMap[routeKey, *feedEntry]
@@ -303,7 +302,7 @@ func (f *Feed) listened() bool {
 // forget drops the recorded set and the funding readings: the next
 // record decides every order of cand afresh.
 func (f *Feed) forget() {
-	f.byHash, f.sum, f.all = map[common.Hash]*feedEntry{}, 0, true
+	f.sum, f.all = 0, true
 	f.listed = btreemap.New[common.Hash, *feedEntry](16, cmpHash)
 	f.routeQ = btreemap.New[routeKey, *feedEntry](16, cmpRouteKey)
 	f.funds = map[fundKey]orders.Funding{}
@@ -383,7 +382,7 @@ func (f *Feed) apply(ctx context.Context, ref pair.BlockRef) {
 	blk := &feedBlock{ref: ref, prev: prevBlock}
 	for _, h := range f.decide() {
 		_, x, inCand := f.cand.Get(h)
-		e := f.byHash[h]
+		_, e, _ := f.listed.Get(h)
 		if inCand && f.covers(x) {
 			if e != nil && e.x.FillIn.Cmp(x.FillIn) == 0 {
 				continue
@@ -444,11 +443,11 @@ func (f *Feed) setEntries() iter.Seq2[common.Hash, *feedEntry] {
 func (f *Feed) decide() []common.Hash {
 	var hs []common.Hash
 	if f.all {
-		hs = make([]common.Hash, 0, f.cand.Len()+len(f.byHash))
+		hs = make([]common.Hash, 0, f.cand.Len()+f.listed.Len())
 		for h := range f.cand.Ascend(btreemap.Min[common.Hash](), btreemap.Max[common.Hash]()) {
 			hs = append(hs, h)
 		}
-		for h := range f.byHash {
+		for h := range f.listed.Ascend(btreemap.Min[common.Hash](), btreemap.Max[common.Hash]()) {
 			if !f.cand.Has(h) {
 				hs = append(hs, h)
 			}
@@ -471,7 +470,6 @@ func (f *Feed) put(old, e *feedEntry) {
 		f.sum -= entryDigest(old)
 		f.routeQ.Delete(old.routeKey())
 	}
-	f.byHash[e.x.Hash] = e
 	f.listed.ReplaceOrInsert(e.x.Hash, e)
 	f.routeQ.ReplaceOrInsert(e.routeKey(), e)
 	f.sum += entryDigest(e)
@@ -481,7 +479,6 @@ func (f *Feed) put(old, e *feedEntry) {
 func (f *Feed) drop(e *feedEntry) {
 	f.sum -= entryDigest(e)
 	f.routeQ.Delete(e.routeKey())
-	delete(f.byHash, e.x.Hash)
 	f.listed.Delete(e.x.Hash)
 }
 
