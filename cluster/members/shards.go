@@ -88,8 +88,9 @@ func (m *Member) tick(fit, stepDown bool) {
 	}
 	if m.holdMember(ctx, fit) {
 		// The view read before the lease was taken lacks this member:
-		// read it again, so that a member that says it joined sees itself
-		// among the members and places its shards among them.
+		// make it again (a holder is always in its own view), so that a
+		// member that says it joined sees itself among the members and
+		// places its shards among them.
 		rctx, rcancel := context.WithTimeout(ctx, time.Second)
 		v = m.read(rctx)
 		rcancel()
@@ -144,6 +145,17 @@ func (m *Member) read(ctx context.Context) *view {
 		}
 		if i, err := strconv.Atoi(strings.TrimPrefix(name, "shard-")); err == nil && i >= 0 && i < len(v.holders) {
 			v.holders[i] = nodeOf(t.Holder)
+		}
+	}
+	// A member holding its lease is a member whether or not the read saw
+	// its term yet (a replica that trails the acquire, or a failed read
+	// standing in the last terms).
+	if self := m.cfg.Name; m.member.Held() && v.ids[self] == "" {
+		v.ids[self] = m.id
+		v.members = append(v.members, self)
+		v.since[self], v.renewed[self] = now, now
+		if prev != nil && prev.ids[self] == m.id {
+			v.since[self], v.renewed[self] = prev.since[self], prev.renewed[self]
 		}
 	}
 	slices.Sort(v.members)
