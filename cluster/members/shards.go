@@ -27,6 +27,10 @@ type view struct {
 	// renewed, so it reaches a quorum).
 	since, renewed map[string]time.Time
 	seqs           map[string]uint64
+	// current: the read was made while this member held its lease and
+	// holds the member's last write (not a stale replica's answer, nor
+	// the last terms standing in for a failed read).
+	current bool
 }
 
 func (v *view) live(name string) bool { return v != nil && v.ids[name] != "" }
@@ -88,12 +92,17 @@ func (m *Member) tick(fit, stepDown bool) {
 	}
 	if m.holdMember(ctx, fit) {
 		// The view read before the lease was taken lacks this member:
-		// make it again (a holder is always in its own view), so that a
-		// member that says it joined sees itself among the members and
-		// places its shards among them.
+		// read it again, so that a member that says it joined sees itself
+		// among the members and places its shards among them.
 		rctx, rcancel := context.WithTimeout(ctx, time.Second)
 		v = m.read(rctx)
 		rcancel()
+	}
+	// A member has joined once it holds its lease and a read saw the term
+	// it took, not an earlier one (a read answered by a replica that
+	// trails its acquire, or the terms of an earlier read standing in for
+	// a failed one: see read).
+	if m.member.Held() && v.current && v.live(m.cfg.Name) {
 		select {
 		case <-m.joined:
 		default:
@@ -111,12 +120,33 @@ func (m *Member) tick(fit, stepDown bool) {
 	m.holdShards(ctx, fit, v)
 }
 
+// errStaleRead: the terms were read from a replica of the lease stream
+// that has not applied this member's own last write yet.
+var errStaleRead = errors.New("members: the lease terms read trail this member's own last renewal")
+
 // read reads every member and shard term into a new view. When the read
 // fails, the terms of the last read stand in, each live only until its
 // end.
+//
+// The terms come from a direct get, which any replica of the lease stream
+// answers (the node's own first), and a replica keeps answering while it
+// trails: a node that restarted, was paused or cut off reads the terms as
+// they were. A replica applies the stream in order, so a read that holds
+// this member's last renewal holds every term written before it; one
+// that does not is stale by more than a tick and counts as failed.
 func (m *Member) read(ctx context.Context) *view {
 	prev := m.view.Load()
+	var want uint64
+	if m.member.Held() {
+		want = m.member.Seq()
+	}
 	terms, err := m.cfg.Node.Terms(ctx, "")
+	if err == nil && want > 0 && terms[memberLease(m.cfg.Name)].Seq < want {
+		err = errStaleRead
+	}
+	if err != nil {
+		m.log.Debug("members: reading the lease terms failed; the last terms stand in", "node", m.cfg.Name, "err", err)
+	}
 	m.mu.Lock()
 	if err != nil {
 		terms = m.terms
@@ -126,7 +156,7 @@ func (m *Member) read(ctx context.Context) *view {
 	m.mu.Unlock()
 	now := time.Now()
 	v := &view{at: now, ids: map[string]string{}, since: map[string]time.Time{}, renewed: map[string]time.Time{},
-		seqs: map[string]uint64{}, holders: make([]string, len(m.shards))}
+		seqs: map[string]uint64{}, holders: make([]string, len(m.shards)), current: err == nil && want > 0}
 	for name, t := range terms {
 		if !t.Live(now) {
 			continue
@@ -145,17 +175,6 @@ func (m *Member) read(ctx context.Context) *view {
 		}
 		if i, err := strconv.Atoi(strings.TrimPrefix(name, "shard-")); err == nil && i >= 0 && i < len(v.holders) {
 			v.holders[i] = nodeOf(t.Holder)
-		}
-	}
-	// A member holding its lease is a member whether or not the read saw
-	// its term yet (a replica that trails the acquire, or a failed read
-	// standing in the last terms).
-	if self := m.cfg.Name; m.member.Held() && v.ids[self] == "" {
-		v.ids[self] = m.id
-		v.members = append(v.members, self)
-		v.since[self], v.renewed[self] = now, now
-		if prev != nil && prev.ids[self] == m.id {
-			v.since[self], v.renewed[self] = prev.since[self], prev.renewed[self]
 		}
 	}
 	slices.Sort(v.members)
