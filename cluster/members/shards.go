@@ -132,8 +132,9 @@ var errStaleRead = errors.New("members: the lease terms read trail this member's
 // answers (the node's own first), and a replica keeps answering while it
 // trails: a node that restarted, was paused or cut off reads the terms as
 // they were. A replica applies the stream in order, so a read that holds
-// this member's last renewal holds every term written before it; one
-// that does not is stale by more than a tick and counts as failed.
+// this member's last renewal holds every term written before it, and
+// trails by at most the renewal interval; one that does not counts as
+// failed.
 func (m *Member) read(ctx context.Context) *view {
 	prev := m.view.Load()
 	var want uint64
