@@ -127,10 +127,12 @@ type Member struct {
 
 	mu sync.Mutex
 	// terms are the last terms read; memberRenewed when the member lease
-	// was last taken or renewed.
+	// was last taken or renewed; memberSeqs the sequences of its last two
+	// writes in this term (0: none), the older first.
 	terms         map[string]natsjs.Term
 	memberRenewed time.Time
 	memberFailing time.Time
+	memberSeqs    [2]uint64
 	joined        chan struct{}
 	started       bool
 	stopped       atomic.Bool

@@ -1,6 +1,7 @@
 package members
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"slices"
@@ -121,7 +122,7 @@ func (m *Member) tick(fit, stepDown bool) {
 }
 
 // errStaleRead: the terms were read from a replica of the lease stream
-// that has not applied this member's own last write yet.
+// that trails this member's own writes (see read).
 var errStaleRead = errors.New("members: the lease terms read trail this member's own last renewal")
 
 // read reads every member and shard term into a new view. When the read
@@ -132,14 +133,19 @@ var errStaleRead = errors.New("members: the lease terms read trail this member's
 // answers (the node's own first), and a replica keeps answering while it
 // trails: a node that restarted, was paused or cut off reads the terms as
 // they were. A replica applies the stream in order, so a read that holds
-// this member's last renewal holds every term written before it, and
-// trails by at most the renewal interval; one that does not counts as
+// one of this member's writes holds every term written before it. A read
+// must hold the member's write before its last (its acquire, until it
+// renewed once): it may miss the latest renewal, as a replica outside the
+// quorum that acknowledged it may for a moment, but trails by at most a
+// renewal interval (a fifth of the TTL); one that does not counts as
 // failed.
 func (m *Member) read(ctx context.Context) *view {
 	prev := m.view.Load()
 	var want uint64
 	if m.member.Held() {
-		want = m.member.Seq()
+		m.mu.Lock()
+		want = cmp.Or(m.memberSeqs[0], m.memberSeqs[1])
+		m.mu.Unlock()
 	}
 	terms, err := m.cfg.Node.Terms(ctx, "")
 	if err == nil && want > 0 && terms[memberLease(m.cfg.Name)].Seq < want {
@@ -313,6 +319,9 @@ func (m *Member) renew(ctx context.Context, l *natsjs.Lease, s *shard) error {
 	switch {
 	case err == nil:
 		m.setRenewed(s, start)
+		if s == nil {
+			m.memberSeqs = [2]uint64{m.memberSeqs[1], l.Seq()}
+		}
 		if !failing.IsZero() {
 			m.log.Info("members: renewed again", "lease", what, "node", m.cfg.Name, "after", time.Since(*failing).Round(time.Millisecond))
 			*failing = time.Time{}
@@ -352,6 +361,7 @@ func (m *Member) markRenewed(s *shard) {
 	m.setRenewed(s, time.Now())
 	if s == nil {
 		m.memberFailing = time.Time{}
+		m.memberSeqs = [2]uint64{0, m.member.Seq()}
 	} else {
 		s.failing = time.Time{}
 	}
