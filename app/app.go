@@ -42,6 +42,7 @@ import (
 	"github.com/orderengine/orderengine/orders"
 	"github.com/orderengine/orderengine/persistence"
 	"github.com/orderengine/orderengine/persistence/accountstore"
+	"github.com/orderengine/orderengine/persistence/webhookstore"
 	"github.com/orderengine/orderengine/platform"
 	"github.com/orderengine/orderengine/routing"
 )
@@ -202,6 +203,10 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 // closeWith registers f to run at Close, after everything built later.
 func (s *System) closeWith(f func() error) { s.closers = append(s.closers, f) }
 
+// storeMigrations are the schema steps of the domain stores that are
+// packages of their own, which a store written by an older binary needs.
+var storeMigrations = webhookstore.Migrations
+
 // openStore opens the store; in a cluster it first starts the node's
 // embedded server and, when the store is empty or behind the cluster's
 // compaction, installs a peer's snapshot (openClusterStore).
@@ -211,7 +216,7 @@ func (s *System) openStore(ctx context.Context) error {
 	if s.Config.Cluster.Enabled {
 		store, err = s.openClusterStore(ctx)
 	} else {
-		store, err = persistence.OpenWith(s.Config.DataDir, persistence.Options{FS: s.opts.FS, Log: s.Log})
+		store, err = persistence.OpenWith(s.Config.DataDir, persistence.Options{FS: s.opts.FS, Log: s.Log, Migrations: storeMigrations})
 	}
 	if err != nil {
 		return err

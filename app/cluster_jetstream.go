@@ -64,7 +64,7 @@ func (s *System) openClusterStore(ctx context.Context) (store *persistence.Store
 			_ = json.Unmarshal(manifest, &man)
 			s.Log.Info("cluster: installed a peer's snapshot of its store", "peer", man.Node, "id", man.ID, "positions", man.Positions)
 		}
-		store, err := persistence.OpenWith(dir, persistence.Options{FS: s.opts.FS, Log: s.Log, Shared: shared})
+		store, err := persistence.OpenWith(dir, persistence.Options{FS: s.opts.FS, Log: s.Log, Shared: shared, Migrations: storeMigrations})
 		if err != nil {
 			return nil, err
 		}

@@ -8,6 +8,3 @@ var (
 	MustPut    = mustPut
 	ApplyAll   = applyAll
 )
-
-// SharedAttempts is how many times a shared write runs before it gives up.
-const SharedAttempts = sharedAttempts

@@ -71,7 +71,7 @@ type groupRound struct {
 }
 
 // get reads key from the store.
-func (r *groupRound) get(key []byte) ([]byte, bool, error) { return readerGet(r.db, key) }
+func (r *groupRound) get(key []byte) ([]byte, bool, error) { return ReaderGet(r.db, key) }
 
 // groupOp sets key to value, or deletes key.
 type groupOp struct {

@@ -31,9 +31,9 @@ import "bytes"
 //	                                              event log of the order stream (eventlog.go),
 //	                                              same batch and seq as the outbox row; trimmed
 //	                                              by count per account and by age
-//	w/      w/n/<endpointID>                      WebhookEndpoint, JSON (webhook_store.go)
+//	w/      w/n/<endpointID>                      Endpoint, JSON (webhookstore/store.go)
 //	        w/a/<accountID>/<endpointID>          empty: index of an account's endpoints
-//	        w/d/<endpointID>/<at ns BE>/<eventID> WebhookDelivery, codec 1 (webhook_codec.go):
+//	        w/d/<endpointID>/<at ns BE>/<eventID> Delivery, codec 1 (webhookstore/codec.go):
 //	                                              a delivery and its attempts, no body
 //	        w/p/<endpointID>/<at ns BE>/<eventID> empty: index of outstanding deliveries
 //	        w/b/<accountID>/<eventID>             the event's webhook body (its outbox row's
@@ -41,7 +41,7 @@ import "bytes"
 //	                                              deleted with their last delivery of it
 //	        w/i/<accountID>/<sha256 hex>          IdempotentCreate, JSON: an endpoint create's
 //	                                              answer under its Idempotency-Key, written
-//	                                              with the endpoint (webhook_idempotency.go)
+//	                                              with the endpoint (webhookstore/idempotency.go)
 //	c/      c/cursor, c/b/, c/u/, c/l/, c/o/, c/n/ chain indexer: cursor, recent blocks, undo
 //	                                              records, applied logs, per-order chain state,
 //	                                              invalidated nonces (chain.go, chain_orders.go)
@@ -93,12 +93,15 @@ const (
 )
 
 // PrefixWebhook is the prefix of the webhook records, the shared records
-// besides the account records.
+// besides the account records (persistence/webhookstore).
 const PrefixWebhook = "w/"
+
+// PrefixOutbox is the prefix of the event outbox (outbox.go), which the
+// order transitions write and the webhook store consumes.
+const PrefixOutbox = "e/"
 
 const (
 	prefixMeta      = "m/"
-	prefixOutbox    = "e/"
 	prefixChain     = "c/"
 	prefixFill      = "f/"
 	prefixSwap      = "s/"
@@ -127,7 +130,7 @@ var Prefixes = [...]struct {
 	{PrefixKey, "API key records", false},
 	{PrefixKeyHash, "API key hash to key id", false},
 	{PrefixAccountKey, "account to key id index", false},
-	{prefixOutbox, "event outbox per account", false},
+	{PrefixOutbox, "event outbox per account", false},
 	{eventLogPrefix, "event log per account (order stream)", false},
 	{PrefixWebhook, "webhook endpoints, deliveries, their indexes, event bodies and idempotent creates", false},
 	{prefixChain, "chain indexer cursor, blocks, undo, applied logs, per-order chain state", true},

@@ -21,22 +21,27 @@ import (
 //	3 → 4: the platform records (platform.go) are built from what the
 //	       store holds: q/ from the referral bindings r/, p/ from the
 //	       swap and order records (migrate_platform.go).
-//	4 → 5: webhook records move to the layout of webhook_store.go:
+//	4 → 5: webhook records move to the layout of webhookstore:
 //	       endpoints by id with an account index; deliveries by event and
 //	       endpoint in codec 1, without their body, which is stored once
-//	       per event (webhook_migrate.go). Old rows are deleted in the
-//	       batch that writes their replacement.
+//	       per event (webhookstore.Migrations, given in Options). Old rows
+//	       are deleted in the batch that writes their replacement.
 func (s *Store) migrate(from uint32) error {
 	for v := from; v < SchemaVersion; v++ {
 		b := s.db.NewBatch()
 		switch v {
 		case 4:
-			n, err := s.migrateWebhooks()
+			m, ok := s.migrations[v]
+			if !ok {
+				_ = b.Close()
+				return fmt.Errorf("persistence: the store has schema version %d; its migration to %d (the webhook records) was not given to Open", v, v+1)
+			}
+			n, err := m.Run(s)
 			if err != nil {
 				_ = b.Close()
 				return err
 			}
-			s.log.Info("webhook deliveries re-encoded", "count", n)
+			s.log.Info("store records migrated", "step", m.Name, "count", n)
 		case 3:
 			refs, accs, err := s.migratePlatform()
 			if err != nil {

@@ -325,7 +325,7 @@ func (o *Orders) List(f ListFilter) (records []*OrderRecord, next string, err er
 			return nil, "", fmt.Errorf("persistence: malformed index key %x", best.it.Key())
 		}
 		h := common.BytesToHash(suffix[8:])
-		val, ok, err := readerGet(snap, OrderKey(h))
+		val, ok, err := ReaderGet(snap, OrderKey(h))
 		if err != nil {
 			return nil, "", err
 		}

@@ -301,7 +301,7 @@ func (o *Outbox) stage(w writer, accountID string, events []OutboxEvent) (*stage
 	}
 	o.mu.Unlock()
 	for i, seq := range st.seqs {
-		if err := w.Set(outboxKey(accountID, seq), st.rows[i].JSON, nil); err != nil {
+		if err := w.Set(OutboxKey(accountID, seq), st.rows[i].JSON, nil); err != nil {
 			o.settle(st, false)
 			return nil, fmt.Errorf("persistence: outbox stage: %w", err)
 		}
@@ -421,7 +421,7 @@ func (o *Outbox) ScanRows(accountID string, from uint64, max int) ([]OutboxRow, 
 		return out, nil
 	}
 	p := outboxPrefix(accountID)
-	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: outboxKey(accountID, from), UpperBound: PrefixUpperBound(p)})
+	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: OutboxKey(accountID, from), UpperBound: PrefixUpperBound(p)})
 	if err != nil {
 		return nil, fmt.Errorf("persistence: outbox iter: %w", err)
 	}
@@ -493,7 +493,7 @@ func (o *Outbox) Consume(done map[string][]uint64) error {
 	defer b.Close()
 	for acct, seqs := range done {
 		for _, seq := range seqs {
-			if err := b.Delete(outboxKey(acct, seq), nil); err != nil {
+			if err := b.Delete(OutboxKey(acct, seq), nil); err != nil {
 				return err
 			}
 		}
@@ -520,7 +520,7 @@ func (o *Outbox) Forget(accountID string, seqs []uint64) {
 // OutboxAccounts returns the ids of the accounts that have events in the
 // store (used at start to resume consumers).
 func (o *Outbox) OutboxAccounts() ([]string, error) {
-	p := []byte(prefixOutbox)
+	p := []byte(PrefixOutbox)
 	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: PrefixUpperBound(p)})
 	if err != nil {
 		return nil, fmt.Errorf("persistence: outbox iter: %w", err)
@@ -544,9 +544,10 @@ func (o *Outbox) OutboxAccounts() ([]string, error) {
 // NewEventID returns a fresh event id, "evt_" and 22 base62 characters.
 func NewEventID() string { return NewID("evt_", 22) }
 
-func outboxPrefix(accountID string) []byte { return []byte(prefixOutbox + accountID + "/") }
+func outboxPrefix(accountID string) []byte { return []byte(PrefixOutbox + accountID + "/") }
 
-func outboxKey(accountID string, seq uint64) []byte {
+// OutboxKey is the key of an account's outbox event: e/<accountID>/<seq>.
+func OutboxKey(accountID string, seq uint64) []byte {
 	k := outboxPrefix(accountID)
 	return binary.BigEndian.AppendUint64(k, seq)
 }

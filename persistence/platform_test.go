@@ -216,7 +216,7 @@ func TestMigrateToSchema4BuildsPlatformRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	s = openTemp(t, dir)
+	s = openMigrating(t, dir)
 	defer s.Close()
 	if v, _, _ := s.Get(schemaKey()); binary.BigEndian.Uint32(v) != SchemaVersion {
 		t.Fatalf("schema %x after the migration", v)

@@ -71,8 +71,8 @@ type sharedState struct {
 	listeners []func(keys [][]byte)
 }
 
-// sharedLog returns the shared log of a cluster, nil on one node.
-func (s *Store) sharedLog() SharedLog { return s.shared.log }
+// SharedLog returns the shared log of a cluster, nil on one node.
+func (s *Store) SharedLog() SharedLog { return s.shared.log }
 
 // OnSharedApplied registers fn to be called with the keys of every shared
 // batch once it is in this store (committed here or applied from the log).
@@ -86,13 +86,13 @@ func (s *Store) OnSharedApplied(fn func(keys [][]byte)) {
 // changes, then commits one batch through tx (fn returning without a
 // commit writes nothing). When another node wrote entity meanwhile
 // (ErrSharedConflict), fn runs again on the newer data, up to
-// sharedAttempts times with a short random pause. A write the cluster could
+// SharedAttempts times with a short random pause. A write the cluster could
 // not make durable comes back as a client error (503 NO_QUORUM, SharedError).
 func (s *Store) UpdateShared(ctx context.Context, entity string, fn func(tx *SharedTx) error) error {
 	var err error
 	for attempt := 1; ; attempt++ {
 		err = fn(s.BeginShared(ctx, entity))
-		if !errors.Is(err, ErrSharedConflict) || attempt == sharedAttempts {
+		if !errors.Is(err, ErrSharedConflict) || attempt == SharedAttempts {
 			break
 		}
 		select {
@@ -104,10 +104,10 @@ func (s *Store) UpdateShared(ctx context.Context, entity string, fn func(tx *Sha
 	return SharedError(err)
 }
 
-// sharedAttempts bounds the runs of one UpdateShared; sharedPause scales
+// SharedAttempts bounds the runs of one UpdateShared; sharedPause scales
 // the random pause between them (up to attempt × sharedPause).
 const (
-	sharedAttempts = 8
+	SharedAttempts = 8
 	sharedPause    = 20 * time.Millisecond
 )
 
@@ -174,7 +174,7 @@ func (tx *SharedTx) Commit(ctx context.Context, fill func(*pebble.Batch) error) 
 	if b.Empty() {
 		return nil
 	}
-	if err := checkSharedKeys(b.Repr()); err != nil {
+	if err := CheckSharedKeys(b.Repr()); err != nil {
 		return err
 	}
 	if tx.log != nil {
@@ -191,7 +191,7 @@ func (tx *SharedTx) Commit(ctx context.Context, fill func(*pebble.Batch) error) 
 // one batch, and tells the shared-apply listeners. A batch that touches
 // chain-bound or log-position keys is refused: those are never shared.
 func (s *Store) ApplyShared(repr []byte, log string, seq uint64) error {
-	if err := checkSharedKeys(repr); err != nil {
+	if err := CheckSharedKeys(repr); err != nil {
 		return err
 	}
 	b := s.db.NewBatch()
@@ -240,10 +240,10 @@ func (s *Store) sharedApplied(repr []byte) error {
 	return nil
 }
 
-// checkSharedKeys refuses a batch with an operation other than a set, a
+// CheckSharedKeys refuses a batch with an operation other than a set, a
 // delete or a range deletion within one record kind, or a key that is not
 // account data (sharedPrefixes).
-func checkSharedKeys(repr []byte) error {
+func CheckSharedKeys(repr []byte) error {
 	if _, ok := batchrepr.ReadHeader(repr); !ok {
 		return errors.New("persistence: shared batch: malformed")
 	}

@@ -42,12 +42,11 @@ type Store struct {
 	seen chainSeen
 	// group makes new orders durable in sorted rounds (group_commit.go).
 	group *groupCommitter
-	// wh are the webhook writes of each shard of the accounts, applied
-	// by a writer goroutine per shard (webhook_writer.go); whStop stops
-	// the writers, whWriters counts them.
-	wh        [webhookShards]webhookShard
-	whStop    chan struct{}
-	whWriters sync.WaitGroup
+	// closers stop the goroutines of the domain stores that write
+	// through this store (the webhook writers), at Close (OnClose).
+	closers []func()
+	// migrations are the domain stores' schema steps (Options.Migrations).
+	migrations map[uint32]Migration
 	// watch fails the store at the first WAL failure (walwatch.go).
 	watch *walWatch
 	// shared routes the writes of shared records (shared.go).
@@ -75,6 +74,30 @@ func (s *Store) enter() error {
 
 func (s *Store) exit() { s.users.Done() }
 
+// Gate admits a write of a domain store that commits through its own
+// batches (the webhook writers), or returns the store's failure or the
+// reason it refuses writes (it has begun to close). Every Gate that
+// succeeds is followed by one call of done; Close waits for them.
+func (s *Store) Gate() (done func(), err error) {
+	if err := s.Err(); err != nil {
+		return nil, err
+	}
+	if err := s.enter(); err != nil {
+		return nil, err
+	}
+	return s.exit, nil
+}
+
+// OnClose registers fn to run at Close, once every gated write has been
+// answered and before Pebble closes: a domain store stops the goroutines
+// that write through the store there. fn runs once, at the first Close
+// that begins after it was registered.
+func (s *Store) OnClose(fn func()) {
+	s.usersMu.Lock()
+	defer s.usersMu.Unlock()
+	s.closers = append(s.closers, fn)
+}
+
 // Options configure a store at OpenWith. Their zero value is a single
 // node's store on the OS file system.
 type Options struct {
@@ -90,6 +113,22 @@ type Options struct {
 	// of a cluster (shared.go); nil on a single node, where a shared
 	// write is a synced commit.
 	Shared SharedLog
+	// Migrations are the schema steps of the domain stores that are
+	// packages of their own (webhookstore.Migrations), by the version
+	// they migrate from; the core's own steps are in migrate.go. A
+	// store written by an older binary needs every step from its
+	// version on, or it does not open.
+	Migrations []Migration
+}
+
+// Migration is one schema step of a domain store: Run brings the store
+// from schema version From to From+1, returns how many records it
+// rewrote, and must be idempotent (a step a crash interrupted runs again
+// at the next start). The step's schema version is set once it returns.
+type Migration struct {
+	From uint32
+	Name string
+	Run  func(*Store) (int, error)
 }
 
 // Open opens (or creates) a single node's store in dir. Only one process
@@ -130,7 +169,10 @@ func OpenWith(dir string, o Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("persistence: open %s: %w", dir, err)
 	}
-	s := &Store{db: db, log: log, watch: watch, whStop: make(chan struct{}), shared: sharedState{log: o.Shared}}
+	s := &Store{db: db, log: log, watch: watch, shared: sharedState{log: o.Shared}, migrations: map[uint32]Migration{}}
+	for _, m := range o.Migrations {
+		s.migrations[m.From] = m
+	}
 	if err := s.checkSchema(); err != nil {
 		_ = db.Close()
 		return nil, err
@@ -168,11 +210,12 @@ func (s *Store) Commit(b *pebble.Batch, opts *pebble.WriteOptions) error {
 func (s *Store) Close() error {
 	s.usersMu.Lock()
 	s.closing = true
+	closers := s.closers
+	s.closers = nil
 	s.usersMu.Unlock()
 	s.users.Wait()
-	if s.whStop != nil {
-		close(s.whStop) // every webhook write was answered: its writer was a user
-		s.whWriters.Wait()
+	for _, fn := range closers {
+		fn() // every gated write was answered
 	}
 	s.group.close()
 	if err := s.db.Close(); err != nil {
@@ -209,12 +252,12 @@ func (s *Store) checkSchema() error {
 
 // get returns a copy of the value at key; ok is false when absent.
 func (s *Store) Get(key []byte) (value []byte, ok bool, err error) {
-	return readerGet(s.db, key)
+	return ReaderGet(s.db, key)
 }
 
-// readerGet returns a copy of the value at key in r (the store or a
+// ReaderGet returns a copy of the value at key in r (the store or a
 // snapshot of it); ok is false when absent.
-func readerGet(r pebble.Reader, key []byte) (value []byte, ok bool, err error) {
+func ReaderGet(r pebble.Reader, key []byte) (value []byte, ok bool, err error) {
 	v, closer, err := r.Get(key)
 	if errors.Is(err, pebble.ErrNotFound) {
 		return nil, false, nil

@@ -11,6 +11,7 @@ import (
 
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/webhookstore"
 )
 
 // EndpointView is an endpoint as the API shows it (never its secret).
@@ -79,7 +80,7 @@ type DeliveryListView struct {
 }
 
 // view is rec as the API shows it at now.
-func view(rec *persistence.WebhookEndpoint, now time.Time) EndpointView {
+func view(rec *webhookstore.Endpoint, now time.Time) EndpointView {
 	v := EndpointView{
 		ID: rec.ID, URL: rec.URL, Events: slices.Clone(rec.Events), AllEvents: len(rec.Events) == 0,
 		Enabled: rec.Enabled, DisabledReason: rec.DisabledReason, DisabledAt: rec.DisabledAt,
@@ -168,7 +169,7 @@ func (m *Manager) CreateIdempotent(ctx context.Context, accountID, rawURL string
 		switch {
 		case errors.Is(err, errNotDisabled), errors.Is(err, errGone):
 			continue // re-enabled or deleted meanwhile
-		case errors.Is(err, persistence.ErrIdempotencyKeyTaken):
+		case errors.Is(err, webhookstore.ErrIdempotencyKeyTaken):
 			return m.replayTaken(idem)
 		case err != nil:
 			return nil, err
@@ -184,7 +185,7 @@ func (m *Manager) CreateIdempotent(ctx context.Context, accountID, rawURL string
 	if err != nil {
 		return nil, err
 	}
-	rec := &persistence.WebhookEndpoint{
+	rec := &webhookstore.Endpoint{
 		ID: id, AccountID: accountID, URL: u.String(), Events: evs, Enabled: true,
 		CreatedAt: now, UpdatedAt: now,
 	}
@@ -192,10 +193,10 @@ func (m *Manager) CreateIdempotent(ctx context.Context, accountID, rawURL string
 	m.endpointsChanged(accountID) // also when the answer is lost: the write may be done
 	if err != nil {
 		m.retire(id)
-		if errors.Is(err, persistence.ErrEndpointLimit) {
+		if errors.Is(err, webhookstore.ErrEndpointLimit) {
 			return nil, limit
 		}
-		if errors.Is(err, persistence.ErrIdempotencyKeyTaken) {
+		if errors.Is(err, webhookstore.ErrIdempotencyKeyTaken) {
 			return m.replayTaken(idem)
 		}
 		return nil, err
@@ -224,7 +225,7 @@ func notFound(id string) error {
 }
 
 // load returns the stored endpoint id of accountID.
-func (m *Manager) load(accountID, id string) (*persistence.WebhookEndpoint, error) {
+func (m *Manager) load(accountID, id string) (*webhookstore.Endpoint, error) {
 	rec, found, err := m.store.LoadEndpoint(id)
 	if err != nil {
 		return nil, err
@@ -387,12 +388,12 @@ func (m *Manager) Deliveries(accountID, id string) (*DeliveryListView, error) {
 	return out, nil
 }
 
-func deliveryView(d *persistence.WebhookDelivery) DeliveryView {
+func deliveryView(d *webhookstore.Delivery) DeliveryView {
 	v := DeliveryView{
 		ID: d.EventID, Event: d.Trigger, Status: d.Status, CreatedAt: d.CreatedAt,
 		Attempts: len(d.Attempts), AttemptLog: make([]AttemptView, 0, len(d.Attempts)),
 	}
-	if d.Status == persistence.DeliveryPending {
+	if d.Status == webhookstore.DeliveryPending {
 		next := d.NextAttemptAt
 		v.NextRetryAt = &next
 	}

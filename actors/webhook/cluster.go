@@ -10,14 +10,14 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/orderengine/orderengine/actors/kind"
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/webhookstore"
 )
 
 // Webhooks in a cluster (docs/cluster.md, "Webhooks across the cluster").
 //
 // The endpoints and their deliveries are shared records: every write of
 // the delivery journal is replicated to every node's store
-// (persistence/webhook_replicated.go), so every node lists every endpoint
+// (persistence/webhookstore/replicated.go), so every node lists every endpoint
 // and its deliveries log, and a management call works on any node (it asks
 // the endpoint's actor on that node, whose write is conditional
 // cluster-wide).
@@ -61,10 +61,10 @@ type refreshMsg struct{}
 // changed.
 const ownerWatch = 250 * time.Millisecond
 
-// sharedChanged is a cluster node's persistence.WebhookStoreOptions.OnShared:
+// sharedChanged is a cluster node's webhookstore.Options.OnShared:
 // the accounts whose endpoints a shared batch changed drop their cached
 // lists, and the actors of the endpoints it wrote refresh.
-func (m *Manager) sharedChanged(ch persistence.WebhookChange) {
+func (m *Manager) sharedChanged(ch webhookstore.Change) {
 	if !m.clusterStarted.Load() {
 		return // StartCluster reads the store as it is then
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/orderengine/orderengine/config"
 	"github.com/orderengine/orderengine/internal/clock"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/webhookstore"
 )
 
 // crashLife is one life of a manager over a store on a crashable file
@@ -172,7 +173,7 @@ func TestCrashAfterCreateBeforeOutboxDeletion(t *testing.T) {
 		t.Fatalf("the image holds %d events in the outbox, want all %d", len(left), len(events))
 	}
 	for _, id := range []string{epA.ID, epB.ID} {
-		if ds, _ := persistence.NewWebhookStore(two.store, persistence.WebhookStoreOptions{}).RecentDeliveries(id, 10); len(ds) != len(events) {
+		if ds, _ := webhookstore.New(two.store, webhookstore.Options{}).RecentDeliveries(id, 10); len(ds) != len(events) {
 			t.Fatalf("the image holds %d deliveries of %s, want the %d created before it", len(ds), id, len(events))
 		}
 	}
@@ -192,7 +193,7 @@ func TestCrashAfterCreateBeforeOutboxDeletion(t *testing.T) {
 				return false
 			}
 			for _, d := range l.Deliveries {
-				if d.Status != persistence.DeliveryDelivered {
+				if d.Status != webhookstore.DeliveryDelivered {
 					return false
 				}
 			}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/webhookstore"
 )
 
 // Delivery headers (specification section 6).
@@ -62,9 +62,9 @@ func (m *Manager) attempt(self *actor.PID, client *sender, account, url string, 
 // the actor holds until the outcome is written) and whether it succeeded,
 // and counts the attempt. A delivery whose body is missing is given up
 // without counting an attempt.
-func (m *Manager) outcomeOf(d *persistence.WebhookDelivery, r *attemptDone) (*persistence.WebhookDelivery, bool) {
+func (m *Manager) outcomeOf(d *webhookstore.Delivery, r *attemptDone) (*webhookstore.Delivery, bool) {
 	n := len(d.Attempts) + 1
-	att := persistence.WebhookAttempt{N: n, At: r.at, StatusCode: r.code, LatencyMs: r.latency.Milliseconds()}
+	att := webhookstore.Attempt{N: n, At: r.at, StatusCode: r.code, LatencyMs: r.latency.Milliseconds()}
 	ok := r.skipped == nil && r.err == nil && r.code >= 200 && r.code < 300
 	switch {
 	case r.skipped != nil:
@@ -84,22 +84,22 @@ func (m *Manager) outcomeOf(d *persistence.WebhookDelivery, r *attemptDone) (*pe
 	next.Attempts = append(slices.Clip(d.Attempts), att)
 	switch {
 	case ok:
-		next.Status, next.NextAttemptAt = persistence.DeliveryDelivered, time.Time{}
+		next.Status, next.NextAttemptAt = webhookstore.DeliveryDelivered, time.Time{}
 	case r.noBody || n > len(m.cfg.Retry):
-		next.Status, next.NextAttemptAt = persistence.DeliveryFailed, time.Time{}
+		next.Status, next.NextAttemptAt = webhookstore.DeliveryFailed, time.Time{}
 	default:
 		next.NextAttemptAt = r.at.Add(m.retryDelay(n-1, r.retryAfter))
 	}
 	if r.noBody {
 		m.log.Error("webhook: a delivery's event body is not stored; given up", "endpoint", d.EndpointID, "event", d.EventID)
 	} else {
-		m.stats.record(n, ok, next.Status == persistence.DeliveryFailed, latencyOf(&next, ok, m.clock.Now()))
+		m.stats.record(n, ok, next.Status == webhookstore.DeliveryFailed, latencyOf(&next, ok, m.clock.Now()))
 	}
 	return &next, ok
 }
 
 // latencyOf is the enqueue-to-delivery time of a successful delivery.
-func latencyOf(d *persistence.WebhookDelivery, ok bool, now time.Time) time.Duration {
+func latencyOf(d *webhookstore.Delivery, ok bool, now time.Time) time.Duration {
 	if !ok {
 		return -1
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors/webhook"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/webhookstore"
 )
 
 func TestPingDeliveredSigned(t *testing.T) {
@@ -57,7 +58,7 @@ func TestPingDeliveredSigned(t *testing.T) {
 	}
 	eventually(t, "outcome persisted", func() bool {
 		l, err := h.m.Deliveries("acc_a", ep.ID)
-		return err == nil && len(l.Deliveries) == 1 && l.Deliveries[0].Status == persistence.DeliveryDelivered
+		return err == nil && len(l.Deliveries) == 1 && l.Deliveries[0].Status == webhookstore.DeliveryDelivered
 	})
 	l, _ := h.m.Deliveries("acc_a", ep.ID)
 	d := l.Deliveries[0]
@@ -504,7 +505,7 @@ func TestEventHandedOnTwiceIsDeliveredOnce(t *testing.T) {
 		}
 		return l.Deliveries[0]
 	}
-	eventually(t, "delivered", func() bool { return newest().Status == persistence.DeliveryDelivered })
+	eventually(t, "delivered", func() bool { return newest().Status == webhookstore.DeliveryDelivered })
 	emitEvents(t, h.outbox, h.store, "acc_a", ev)
 	eventually(t, "the second row consumed", func() bool {
 		left, err := h.outbox.Scan("acc_a", 0, 10)

@@ -5,7 +5,7 @@
 // an actors/kind registry: the only owner of the endpoint's record
 // (enabled, failure streak, last success, disabled reason, secret), its
 // queue and its deliveries, and their only writer, through the delivery
-// journal (persistence.DeliveryJournal). Its attempts run in goroutines of
+// journal (webhookstore.DeliveryJournal). Its attempts run in goroutines of
 // their own and report back as messages; the actor decides each outcome
 // and writes it conditional on the delivery's version it holds. The
 // endpoint actors never passivate (Kind.Idle 0): an actor holds the timers

@@ -10,6 +10,7 @@ import (
 
 	"github.com/orderengine/orderengine/actors/kind"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/webhookstore"
 )
 
 // Messages of the endpoint actor. The management requests (manage.go) are
@@ -75,7 +76,7 @@ type endpointActor struct {
 	id string
 	// rec is the endpoint's record; nil when there is no endpoint (not
 	// created yet, or deleted).
-	rec    *persistence.WebhookEndpoint
+	rec    *webhookstore.Endpoint
 	secret string
 	// previous is the secret a rotation replaced while it signs too
 	// (until rec.PreviousSecretUntil), else "".
@@ -253,7 +254,7 @@ func (a *endpointActor) createDeliveries(rows []persistence.OutboxRow, last bool
 			consumed[i] = rows[i].Seq
 		}
 	}
-	var nds []persistence.NewDelivery
+	var nds []webhookstore.NewDelivery
 	if a.rec.Enabled {
 		now := a.m.clock.Now().UTC()
 		for i := range rows {
@@ -263,7 +264,7 @@ func (a *endpointActor) createDeliveries(rows []persistence.OutboxRow, last bool
 			}
 			d := newDelivery(a.id, r.ID, r.Trigger, now)
 			d.CreatedAt = a.createdAt(now)
-			nds = append(nds, persistence.NewDelivery{Delivery: d, Body: r.JSON})
+			nds = append(nds, webhookstore.NewDelivery{Delivery: d, Body: r.JSON})
 		}
 	}
 	if len(nds) == 0 && len(consumed) == 0 {
@@ -290,10 +291,10 @@ func (a *endpointActor) createDeliveries(rows []persistence.OutboxRow, last bool
 
 // newDelivery returns the outstanding delivery of an event to an endpoint,
 // due now.
-func newDelivery(endpointID, eventID, trigger string, now time.Time) *persistence.WebhookDelivery {
-	return &persistence.WebhookDelivery{
+func newDelivery(endpointID, eventID, trigger string, now time.Time) *webhookstore.Delivery {
+	return &webhookstore.Delivery{
 		EndpointID: endpointID, EventID: eventID, Trigger: trigger,
-		CreatedAt: now, Status: persistence.DeliveryPending, NextAttemptAt: now,
+		CreatedAt: now, Status: webhookstore.DeliveryPending, NextAttemptAt: now,
 	}
 }
 

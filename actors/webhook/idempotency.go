@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/orderengine/orderengine"
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/webhookstore"
 )
 
 // IdempotencyWindow is how long the answer of a create made with an
@@ -24,7 +24,7 @@ const maxIdempotencyKey = 255
 // idemRequest is a create made with an Idempotency-Key: its account, the
 // key's SHA-256, the fingerprint of the request and when it was made. A
 // create's answer is stored under the key in the batch that writes its
-// endpoint (persistence.IdempotentCreate), sealed like the secrets: it
+// endpoint (webhookstore.IdempotentCreate), sealed like the secrets: it
 // holds the endpoint's secret.
 type idemRequest struct {
 	account          string
@@ -94,7 +94,7 @@ func (m *Manager) replay(r *idemRequest) (*CreatedView, bool, error) {
 
 // idempotentAnswer returns the record that keeps created under r's key,
 // to be written with the endpoint rec (nil when r is).
-func (m *Manager) idempotentAnswer(r *idemRequest, rec *persistence.WebhookEndpoint, created *CreatedView) (*persistence.IdempotentCreate, error) {
+func (m *Manager) idempotentAnswer(r *idemRequest, rec *webhookstore.Endpoint, created *CreatedView) (*webhookstore.IdempotentCreate, error) {
 	if r == nil {
 		return nil, nil
 	}
@@ -106,7 +106,7 @@ func (m *Manager) idempotentAnswer(r *idemRequest, rec *persistence.WebhookEndpo
 	if err != nil {
 		return nil, err
 	}
-	return &persistence.IdempotentCreate{
+	return &webhookstore.IdempotentCreate{
 		Key: r.key, Fingerprint: r.fingerprint, At: r.at, EndpointID: rec.ID, Answer: sealed,
 		PurgeBefore: r.at.Add(-IdempotencyWindow),
 	}, nil

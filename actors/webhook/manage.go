@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/webhookstore"
 )
 
 // The management requests an endpoint actor answers (the manager's api.go
@@ -14,7 +15,7 @@ type (
 	// createEndpoint writes the record of a new endpoint, within its
 	// account's limit.
 	createEndpoint struct {
-		rec    *persistence.WebhookEndpoint
+		rec    *webhookstore.Endpoint
 		secret string
 		idem   *idemRequest
 	}
@@ -96,7 +97,7 @@ func (a *endpointActor) manage(msg any) answer {
 
 func (a *endpointActor) create(msg *createEndpoint) answer {
 	if a.rec != nil || msg.rec.ID != a.id {
-		return answer{err: persistence.ErrEndpointExists}
+		return answer{err: webhookstore.ErrEndpointExists}
 	}
 	rec := *msg.rec
 	sealed, err := a.m.sealer.seal(rec.ID, msg.secret)
@@ -204,7 +205,7 @@ func (a *endpointActor) resend(event string) answer {
 		return answer{err: errNoBody}
 	}
 	next := *d
-	next.Status, next.NextAttemptAt = persistence.DeliveryPending, now
+	next.Status, next.NextAttemptAt = webhookstore.DeliveryPending, now
 	if err := a.m.journal.ResendDelivery(a.m.ctx, a.rec, &next); err != nil {
 		return answer{err: err}
 	}
@@ -250,7 +251,7 @@ func (a *endpointActor) test() answer {
 		return answer{err: fmt.Errorf("webhook: test delivery: %w", err)}
 	}
 	d := newDelivery(a.id, ev.ID, ev.Trigger, now)
-	if _, err := a.m.journal.CreateDeliveries(a.m.ctx, a.rec, []persistence.NewDelivery{{Delivery: d, Body: body}}, true, nil); err != nil {
+	if _, err := a.m.journal.CreateDeliveries(a.m.ctx, a.rec, []webhookstore.NewDelivery{{Delivery: d, Body: body}}, true, nil); err != nil {
 		return answer{err: fmt.Errorf("webhook: test delivery: %w", err)}
 	}
 	a.queue.add(&pending{d: d, body: body})

@@ -15,6 +15,7 @@ import (
 	"github.com/orderengine/orderengine/config"
 	"github.com/orderengine/orderengine/internal/clock"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/webhookstore"
 )
 
 // Options are the parts a Manager is built from.
@@ -45,8 +46,8 @@ type Options struct {
 type Manager struct {
 	cfg     config.WebhooksConfig
 	policy  Policy
-	store   *persistence.WebhookStore
-	journal persistence.DeliveryJournal
+	store   *webhookstore.Store
+	journal webhookstore.DeliveryJournal
 	outbox  *persistence.Outbox
 	system  *actor.ActorSystem
 	clock   clock.Clock
@@ -121,12 +122,12 @@ func New(o Options) (*Manager, error) {
 		fanouts:  make(map[string]*fanout),
 		consumer: newConsumer(),
 	}
-	var sopts persistence.WebhookStoreOptions
+	var sopts webhookstore.Options
 	if o.Cluster != nil {
 		m.owns = o.Cluster.Owns
 		sopts.OnShared = m.sharedChanged
 	}
-	store := persistence.NewWebhookStore(o.Store, sopts)
+	store := webhookstore.New(o.Store, sopts)
 	m.store, m.journal = store, store
 	go m.consume()
 	m.endpoints = kind.NewRegistry(o.System, kind.Kind[string, struct{}]{

@@ -10,6 +10,7 @@ import (
 
 	"github.com/orderengine/orderengine/actors/webhook"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/webhookstore"
 )
 
 // Two orders of one account, as event bodies name them.
@@ -179,7 +180,7 @@ func TestOrderSequenceGoesOnAfterAGivenUpDelivery(t *testing.T) {
 	if a := only(rc.arrivals(), "evt_a1", "evt_a2"); !slices.Equal(a, []string{"evt_a1", "evt_a1", "evt_a2"}) {
 		t.Fatalf("order A's events arrived as %v, want a1 twice (given up), then a2", a)
 	}
-	if d := h.lastDelivery("acc_a", ep.ID); d.ID != "evt_a2" || d.Status != persistence.DeliveryDelivered {
+	if d := h.lastDelivery("acc_a", ep.ID); d.ID != "evt_a2" || d.Status != webhookstore.DeliveryDelivered {
 		t.Fatalf("newest delivery %+v", d)
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/webhookstore"
 )
 
 // attemptDone takes a finished attempt: the actor computes the delivery's
@@ -29,7 +29,7 @@ func (a *endpointActor) attemptDone(r *attemptDone) {
 		return
 	}
 	next, ok := a.m.outcomeOf(p.d, r)
-	conflicts, err := a.m.journal.RecordOutcomes(a.m.ctx, a.rec, []*persistence.WebhookDelivery{next})
+	conflicts, err := a.m.journal.RecordOutcomes(a.m.ctx, a.rec, []*webhookstore.Delivery{next})
 	switch {
 	case err != nil:
 		// Not written: the stored delivery is still at the version held,
@@ -37,12 +37,12 @@ func (a *endpointActor) attemptDone(r *attemptDone) {
 		a.m.log.Error("webhook: persist an attempt's outcome; the delivery is attempted again", "endpoint", a.id, "event", r.eventID, "err", err)
 		a.retryLater(p, r.at)
 		return
-	case errors.Is(conflicts[0], persistence.ErrDeliveryConflict):
+	case errors.Is(conflicts[0], webhookstore.ErrDeliveryConflict):
 		a.m.log.Warn("webhook: a delivery changed under its endpoint's actor; dropped", "endpoint", a.id, "event", r.eventID)
 		return
 	}
 	p.d = next
-	if next.Status == persistence.DeliveryPending {
+	if next.Status == webhookstore.DeliveryPending {
 		p.body = nil // retries read it back: memory holds first attempts' bodies only
 		a.queue.add(p)
 	} else if a.finished++; a.finished%trimEvery == 0 {
@@ -70,15 +70,15 @@ func (a *endpointActor) streak(ok bool, at time.Time) {
 		// Only the end of a failure streak needs an fsync (a lost one
 		// could disable a healthy endpoint after a machine crash); the
 		// success time is status, written at most once a minute.
-		a.update(rec.FailingSince != nil, func(e *persistence.WebhookEndpoint) {
+		a.update(rec.FailingSince != nil, func(e *webhookstore.Endpoint) {
 			e.FailingSince, e.LastSuccessAt = nil, &at
 		})
 	case ok:
 	case rec.FailingSince == nil:
-		a.update(false, func(e *persistence.WebhookEndpoint) { e.FailingSince = &at })
+		a.update(false, func(e *webhookstore.Endpoint) { e.FailingSince = &at })
 	case rec.Enabled && at.Sub(*rec.FailingSince) >= a.m.cfg.DisableAfter:
 		since := *rec.FailingSince
-		if a.update(true, func(e *persistence.WebhookEndpoint) {
+		if a.update(true, func(e *webhookstore.Endpoint) {
 			e.Enabled = false
 			e.DisabledAt = &at
 			e.UpdatedAt = at
@@ -94,7 +94,7 @@ func (a *endpointActor) streak(ok bool, at time.Time) {
 // durable) and only then makes it the actor's; it reports success. A
 // disable is counted before the write, so a reader that sees the endpoint
 // disabled in the store sees it counted.
-func (a *endpointActor) update(durable bool, f func(*persistence.WebhookEndpoint)) bool {
+func (a *endpointActor) update(durable bool, f func(*webhookstore.Endpoint)) bool {
 	rec := *a.rec
 	f(&rec)
 	disables := a.rec.Enabled && !rec.Enabled

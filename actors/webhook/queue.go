@@ -5,7 +5,7 @@ import (
 	"container/heap"
 	"time"
 
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/webhookstore"
 )
 
 // queue holds an endpoint actor's outstanding deliveries, waiting or in
@@ -43,7 +43,7 @@ type orderLine struct {
 
 // pending is an outstanding delivery the actor holds.
 type pending struct {
-	d *persistence.WebhookDelivery
+	d *webhookstore.Delivery
 	// body is the event's body while the first attempt is to come (the
 	// fan-out's bytes); nil: the attempt reads it from the store.
 	body []byte

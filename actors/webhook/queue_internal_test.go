@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/webhookstore"
 )
 
 // TestQueueKeepsEachOrderInSequence drives the queue directly: one
@@ -17,7 +18,7 @@ func TestQueueKeepsEachOrderInSequence(t *testing.T) {
 	t0 := time.Unix(1_800_000_000, 0)
 	mk := func(id, order string, created int) *pending {
 		at := t0.Add(time.Duration(created) * time.Nanosecond)
-		return &pending{order: order, d: &persistence.WebhookDelivery{EventID: id, CreatedAt: at, NextAttemptAt: at}}
+		return &pending{order: order, d: &webhookstore.Delivery{EventID: id, CreatedAt: at, NextAttemptAt: at}}
 	}
 	takeAll := func(q *queue) []string {
 		var ids []string

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/webhookstore"
 )
 
 // TestWebhookJournalAcrossNodes runs the delivery journal on three nodes'
@@ -22,13 +22,13 @@ import (
 func TestWebhookJournalAcrossNodes(t *testing.T) {
 	nodes := sharedCluster(t)
 	ctx := context.Background()
-	ws := make([]*persistence.WebhookStore, len(nodes))
+	ws := make([]*webhookstore.Store, len(nodes))
 	for i, tn := range nodes {
-		ws[i] = persistence.NewWebhookStore(tn.store, persistence.WebhookStoreOptions{})
+		ws[i] = webhookstore.New(tn.store, webhookstore.Options{})
 	}
 	account := fmt.Sprintf("acc_wh%d", time.Now().UnixNano())
 	now := time.Now().UTC().Truncate(time.Millisecond)
-	ep := &persistence.WebhookEndpoint{ID: "we_" + account, AccountID: account, URL: "https://example.com/hook",
+	ep := &webhookstore.Endpoint{ID: "we_" + account, AccountID: account, URL: "https://example.com/hook",
 		Enabled: true, SealedSecret: []byte("sealed"), CreatedAt: now, UpdatedAt: now}
 	if err := ws[0].CreateEndpoint(ctx, ep, 3, nil); err != nil {
 		t.Fatal(err)
@@ -46,12 +46,12 @@ func TestWebhookJournalAcrossNodes(t *testing.T) {
 	var wg sync.WaitGroup
 	for i, w := range ws {
 		wg.Go(func() {
-			var nds []persistence.NewDelivery
+			var nds []webhookstore.NewDelivery
 			at := now.Add(time.Duration(i+1) * time.Second) // tells the nodes' creates apart
 			for e := range events {
-				d := &persistence.WebhookDelivery{EndpointID: ep.ID, EventID: fmt.Sprintf("evt_%02d", e), Trigger: "order.cancelled",
-					CreatedAt: at, Status: persistence.DeliveryPending, NextAttemptAt: at}
-				nds = append(nds, persistence.NewDelivery{Delivery: d, Body: []byte(`{"id":"` + d.EventID + `"}`)})
+				d := &webhookstore.Delivery{EndpointID: ep.ID, EventID: fmt.Sprintf("evt_%02d", e), Trigger: "order.cancelled",
+					CreatedAt: at, Status: webhookstore.DeliveryPending, NextAttemptAt: at}
+				nds = append(nds, webhookstore.NewDelivery{Delivery: d, Body: []byte(`{"id":"` + d.EventID + `"}`)})
 			}
 			created[i], errs[i] = w.CreateDeliveries(ctx, ep, nds, false, nil)
 		})
@@ -71,7 +71,7 @@ func TestWebhookJournalAcrossNodes(t *testing.T) {
 			t.Fatalf("event %d created by %d nodes", e, n)
 		}
 	}
-	var ref []*persistence.WebhookDelivery
+	var ref []*webhookstore.Delivery
 	for i, w := range ws {
 		waitFor(t, fmt.Sprintf("the deliveries on node %d", i), func() bool {
 			ds, err := w.PendingDeliveries(ep.ID)
@@ -91,21 +91,21 @@ func TestWebhookJournalAcrossNodes(t *testing.T) {
 	}
 
 	done := *ref[0]
-	done.Status, done.NextAttemptAt = persistence.DeliveryDelivered, time.Time{}
-	done.Attempts = []persistence.WebhookAttempt{{N: 1, At: now, StatusCode: 204}}
-	if c, err := ws[1].RecordOutcomes(ctx, ep, []*persistence.WebhookDelivery{&done}); err != nil || c[0] != nil {
+	done.Status, done.NextAttemptAt = webhookstore.DeliveryDelivered, time.Time{}
+	done.Attempts = []webhookstore.Attempt{{N: 1, At: now, StatusCode: 204}}
+	if c, err := ws[1].RecordOutcomes(ctx, ep, []*webhookstore.Delivery{&done}); err != nil || c[0] != nil {
 		t.Fatalf("outcome on node 1: %v %v", c, err)
 	}
 	again := done
-	again.Attempts = []persistence.WebhookAttempt{{N: 1, At: now.Add(time.Second), StatusCode: 500}}
-	if c, err := ws[2].RecordOutcomes(ctx, ep, []*persistence.WebhookDelivery{&again}); err != nil || !errors.Is(c[0], persistence.ErrDeliveryConflict) {
+	again.Attempts = []webhookstore.Attempt{{N: 1, At: now.Add(time.Second), StatusCode: 500}}
+	if c, err := ws[2].RecordOutcomes(ctx, ep, []*webhookstore.Delivery{&again}); err != nil || !errors.Is(c[0], webhookstore.ErrDeliveryConflict) {
 		t.Fatalf("the same outcome on node 2: %v %v, want a conflict", c, err)
 	}
 	for i, w := range ws {
 		waitFor(t, fmt.Sprintf("the outcome on node %d", i), func() bool {
 			d, found, err := w.LoadDelivery(ep.ID, done.EventID)
 			ds, perr := w.PendingDeliveries(ep.ID)
-			return err == nil && perr == nil && found && d.Status == persistence.DeliveryDelivered &&
+			return err == nil && perr == nil && found && d.Status == webhookstore.DeliveryDelivered &&
 				len(d.Attempts) == 1 && d.Attempts[0].StatusCode == 204 && len(ds) == events-1
 		})
 	}
@@ -123,7 +123,7 @@ func TestWebhookJournalAcrossNodes(t *testing.T) {
 	wg.Wait()
 	for i, err := range errs {
 		switch {
-		case errors.Is(err, persistence.ErrEndpointLimit):
+		case errors.Is(err, webhookstore.ErrEndpointLimit):
 			limited++
 		case err != nil:
 			t.Fatalf("create endpoint on node %d: %v", i, err)

@@ -1,4 +1,4 @@
-package persistence
+package webhookstore
 
 import (
 	"encoding/json"
@@ -6,19 +6,21 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
+
+	"github.com/orderengine/orderengine/persistence"
 )
 
 // Webhook records of schema 4 (and every earlier one) that migrateWebhooks
 // rewrites:
 //
-//	w/e/<accountID>/<endpointID>            WebhookEndpoint, JSON
+//	w/e/<accountID>/<endpointID>            Endpoint, JSON
 //	w/d/<endpointID>/<at ns BE>/<eventID>   legacyDelivery, JSON (the body base64 inside
 //	                                        while outstanding, null once finished)
 //
 // (w/p/ is the same in both.)
 const (
-	legacyEndpointPrefix = PrefixWebhook + "e/"
-	deliveriesPrefix     = PrefixWebhook + "d/"
+	legacyEndpointPrefix = persistence.PrefixWebhook + "e/"
+	deliveriesPrefix     = persistence.PrefixWebhook + "d/"
 )
 
 // legacyDelivery is a delivery row of schema 4.
@@ -39,18 +41,23 @@ type legacyDelivery struct {
 	NextAttemptAt time.Time `json:"nextAttemptAt"`
 }
 
+// Migrations are the webhook records' schema steps, for
+// persistence.Options.Migrations.
+var Migrations = []persistence.Migration{{From: 4, Name: "webhook deliveries re-encoded", Run: migrateWebhooks}}
+
 // migrateWebhooks rewrites the schema-4 webhook records (schema 4 → 5):
 // each endpoint under its id with an account index row; each delivery row
 // in codec 1 at the same key, its body, when it has one, as its event's
 // body for its endpoint's account. Finished deliveries of schema 4 kept no
 // body, so their event has none. Rows already in codec 1 (a step
 // interrupted earlier) are left alone. It returns the deliveries rewritten.
-func (s *Store) migrateWebhooks() (int, error) {
-	if err := s.migrateEndpoints(); err != nil {
+func migrateWebhooks(s *persistence.Store) (int, error) {
+	db := s.DB()
+	if err := migrateEndpoints(db); err != nil {
 		return 0, err
 	}
 	accounts := make(map[string]string) // endpoint → account
-	eps, err := NewWebhookStore(s, WebhookStoreOptions{}).Endpoints()
+	eps, err := New(s, Options{}).Endpoints()
 	if err != nil {
 		return 0, err
 	}
@@ -65,11 +72,11 @@ func (s *Store) migrateWebhooks() (int, error) {
 		if after != nil {
 			lower = append(after, 0)
 		}
-		it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: PrefixUpperBound([]byte(deliveriesPrefix))})
+		it, err := db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: persistence.PrefixUpperBound([]byte(deliveriesPrefix))})
 		if err != nil {
 			return n, err
 		}
-		b := s.db.NewBatch()
+		b := db.NewBatch()
 		rows := 0
 		for ok := it.First(); ok && rows < chunk; ok = it.Next() {
 			after = append(after[:0], it.Key()...)
@@ -110,12 +117,12 @@ func migrateDelivery(b *pebble.Batch, key, v []byte, accounts map[string]string)
 	if err := json.Unmarshal(v, &old); err != nil {
 		return fmt.Errorf("persistence: migrate delivery %q: %w", key, err)
 	}
-	d := &WebhookDelivery{
+	d := &Delivery{
 		EndpointID: old.EndpointID, EventID: old.EventID, Trigger: old.Trigger, CreatedAt: old.CreatedAt.UTC(),
 		Status: old.Status, NextAttemptAt: old.NextAttemptAt.UTC(),
 	}
 	for _, a := range old.Attempts {
-		d.Attempts = append(d.Attempts, WebhookAttempt{N: a.N, At: a.At.UTC(), StatusCode: a.StatusCode, LatencyMs: a.LatencyMs, Error: a.Error})
+		d.Attempts = append(d.Attempts, Attempt{N: a.N, At: a.At.UTC(), StatusCode: a.StatusCode, LatencyMs: a.LatencyMs, Error: a.Error})
 	}
 	row, err := appendDelivery(nil, d)
 	if err != nil {
@@ -132,17 +139,17 @@ func migrateDelivery(b *pebble.Batch, key, v []byte, accounts map[string]string)
 
 // migrateEndpoints moves every schema-4 endpoint record (w/e/) to w/n/ and
 // w/a/, in one synced batch.
-func (s *Store) migrateEndpoints() error {
+func migrateEndpoints(db *pebble.DB) error {
 	p := []byte(legacyEndpointPrefix)
-	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: PrefixUpperBound(p)})
+	it, err := db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: persistence.PrefixUpperBound(p)})
 	if err != nil {
 		return err
 	}
-	b := s.db.NewBatch()
+	b := db.NewBatch()
 	defer b.Close()
 	for ok := it.First(); ok; ok = it.Next() {
 		v, err := it.ValueAndErr()
-		var ep WebhookEndpoint
+		var ep Endpoint
 		if err == nil {
 			err = json.Unmarshal(v, &ep)
 		}

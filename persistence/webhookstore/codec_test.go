@@ -1,10 +1,12 @@
-package persistence
+package webhookstore
 
 import (
 	"errors"
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/orderengine/orderengine/persistence"
 )
 
 // TestDeliveryCodecRoundTrip: every shape a delivery takes decodes to what
@@ -12,12 +14,12 @@ import (
 // extended value is refused.
 func TestDeliveryCodecRoundTrip(t *testing.T) {
 	at := time.Date(2026, 11, 22, 3, 4, 5, 123456789, time.UTC)
-	cases := []*WebhookDelivery{
-		{EndpointID: "wh_1", EventID: "evt_1", Trigger: TriggerOrderFilled, CreatedAt: at, Status: DeliveryPending, NextAttemptAt: at},
-		{EndpointID: "wh_1", EventID: "evt_2", Trigger: TriggerTestPing, CreatedAt: at, Status: DeliveryDelivered,
-			Attempts: []WebhookAttempt{{N: 1, At: at, StatusCode: 204, LatencyMs: 3}}},
+	cases := []*Delivery{
+		{EndpointID: "wh_1", EventID: "evt_1", Trigger: persistence.TriggerOrderFilled, CreatedAt: at, Status: DeliveryPending, NextAttemptAt: at},
+		{EndpointID: "wh_1", EventID: "evt_2", Trigger: persistence.TriggerTestPing, CreatedAt: at, Status: DeliveryDelivered,
+			Attempts: []Attempt{{N: 1, At: at, StatusCode: 204, LatencyMs: 3}}},
 		{EndpointID: "wh_<&>", EventID: "evt_\"q\"", Trigger: "a\\b", CreatedAt: at.Truncate(time.Second), Status: DeliveryFailed,
-			Attempts: []WebhookAttempt{
+			Attempts: []Attempt{
 				{N: 1, At: at, LatencyMs: 10000, Error: "timeout"},
 				{N: 2, At: at.Add(time.Minute), StatusCode: 500, Error: "HTTP 500"},
 				{N: 3, At: at.Add(time.Hour), LatencyMs: -1, Error: "dial tcp 10.0.0.1:443: connect: \"refused\" é \x00 \xff"},
@@ -31,7 +33,7 @@ func TestDeliveryCodecRoundTrip(t *testing.T) {
 			t.Fatalf("case %d: %v", i, err)
 		}
 		v = v[len("prefix"):]
-		var got WebhookDelivery
+		var got Delivery
 		if err := decodeDelivery(v, &got); err != nil {
 			t.Fatalf("case %d: decode: %v", i, err)
 		}
@@ -47,7 +49,7 @@ func TestDeliveryCodecRoundTrip(t *testing.T) {
 			}
 		}
 	}
-	if _, err := appendDelivery(nil, &WebhookDelivery{Status: "lost"}); err == nil {
+	if _, err := appendDelivery(nil, &Delivery{Status: "lost"}); err == nil {
 		t.Fatal("an unknown status was encoded")
 	}
 }

@@ -1,4 +1,4 @@
-package persistence
+package webhookstore
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"fmt"
 
 	"github.com/cockroachdb/pebble/v2"
+
+	"github.com/orderengine/orderengine/persistence"
 )
 
 // The delivery journal: the one seam through which every durable change of
@@ -15,17 +17,17 @@ import (
 // writes each attempt's outcome conditional on the delivery's version it
 // holds (the attempts made), trims the history, and deletes the endpoint.
 //
-// WebhookStore implements it on this store (webhook_writer.go): each write
+// Store implements it on this store (writer.go): each write
 // checks its conditions right before it is staged, one writer of its
 // account's shard at a time, so a condition and its write are atomic. In a
 // cluster the same writers publish each batch through the shared log,
-// conditional on the shard's revision (webhook_replicated.go), so the
+// conditional on the shard's revision (replicated.go), so the
 // conditions hold cluster-wide.
 
 // NewDelivery is a delivery to create and the body of its event.
 type NewDelivery struct {
 	// Delivery is pending, without attempts.
-	Delivery *WebhookDelivery
+	Delivery *Delivery
 	// Body is the event's JSON, sent as is by every attempt of every
 	// delivery of the event. It is stored once per event.
 	Body []byte
@@ -58,54 +60,54 @@ type DeliveryJournal interface {
 	// has max endpoints already (ErrEndpointLimit) or the id is taken;
 	// idem, when not nil, is the create's answer under its
 	// Idempotency-Key, written in the same batch.
-	CreateEndpoint(ctx context.Context, ep *WebhookEndpoint, max int, idem *IdempotentCreate) error
+	CreateEndpoint(ctx context.Context, ep *Endpoint, max int, idem *IdempotentCreate) error
 	// UpdateEndpoint replaces a stored endpoint's record (ErrEndpointNotFound
 	// when it is not stored); idem as in CreateEndpoint (a re-enabling
 	// create).
-	UpdateEndpoint(ctx context.Context, ep *WebhookEndpoint, durable bool, idem *IdempotentCreate) error
+	UpdateEndpoint(ctx context.Context, ep *Endpoint, durable bool, idem *IdempotentCreate) error
 	// DeleteEndpoint removes an endpoint and its deliveries (durable).
-	DeleteEndpoint(ctx context.Context, ep *WebhookEndpoint) error
+	DeleteEndpoint(ctx context.Context, ep *Endpoint) error
 	// CreateDeliveries creates each delivery that is not stored yet, with
 	// its event's body; created[i] reports whether ds[i] was new (an
 	// endpoint has one delivery of an event: a second create of it writes
 	// nothing). consumed are outbox events of the endpoint's account
 	// (their seqs) that this create hands on for the last endpoint that
 	// needs them: they are deleted from the outbox in the same batch.
-	CreateDeliveries(ctx context.Context, ep *WebhookEndpoint, ds []NewDelivery, durable bool, consumed []uint64) (created []bool, err error)
+	CreateDeliveries(ctx context.Context, ep *Endpoint, ds []NewDelivery, durable bool, consumed []uint64) (created []bool, err error)
 	// RecordOutcomes writes each delivery after one more attempt,
 	// conditional on the stored delivery having one attempt fewer;
 	// conflicts[i] is ErrDeliveryConflict when it has not (nothing is
 	// written for ds[i]). err is a failure of the whole call.
-	RecordOutcomes(ctx context.Context, ep *WebhookEndpoint, ds []*WebhookDelivery) (conflicts []error, err error)
+	RecordOutcomes(ctx context.Context, ep *Endpoint, ds []*Delivery) (conflicts []error, err error)
 	// ResendDelivery stores d, a stored delivery made outstanding again
 	// for one more attempt (pending, its next attempt set, its attempts
 	// unchanged), durably, conditional on the stored delivery having the
 	// same attempts (ErrDeliveryConflict otherwise, or when it is not
 	// stored).
-	ResendDelivery(ctx context.Context, ep *WebhookEndpoint, d *WebhookDelivery) error
+	ResendDelivery(ctx context.Context, ep *Endpoint, d *Delivery) error
 	// TrimDeliveries deletes the finished deliveries of an endpoint
 	// beyond the newest keep; outstanding ones are never deleted.
-	TrimDeliveries(ctx context.Context, ep *WebhookEndpoint, keep int) error
+	TrimDeliveries(ctx context.Context, ep *Endpoint, keep int) error
 
 	// LoadEndpoint returns an endpoint's record.
-	LoadEndpoint(id string) (ep *WebhookEndpoint, found bool, err error)
+	LoadEndpoint(id string) (ep *Endpoint, found bool, err error)
 	// PendingDeliveries returns an endpoint's outstanding deliveries.
-	PendingDeliveries(endpointID string) ([]*WebhookDelivery, error)
+	PendingDeliveries(endpointID string) ([]*Delivery, error)
 	// LoadDelivery returns an endpoint's delivery of an event.
-	LoadDelivery(endpointID, eventID string) (d *WebhookDelivery, found bool, err error)
+	LoadDelivery(endpointID, eventID string) (d *Delivery, found bool, err error)
 	// EventBody returns the body of an event's deliveries to the
 	// endpoints of an account.
 	EventBody(accountID, eventID string) (body []byte, found bool, err error)
 }
 
-var _ DeliveryJournal = (*WebhookStore)(nil)
+var _ DeliveryJournal = (*Store)(nil)
 
-func (w *WebhookStore) write(accountID string, durable, alone bool, build func(*webhookTx) error) error {
-	return w.s.webhookWrite(accountID, durable, alone, build)
+func (w *Store) write(accountID string, durable, alone bool, build func(*webhookTx) error) error {
+	return w.webhookWrite(accountID, durable, alone, build)
 }
 
 // ofEndpoint checks that every delivery of ds is to ep.
-func ofEndpoint(ep *WebhookEndpoint, ds []*WebhookDelivery) error {
+func ofEndpoint(ep *Endpoint, ds []*Delivery) error {
 	for _, d := range ds {
 		if d.EndpointID != ep.ID {
 			return fmt.Errorf("persistence: delivery %s is to %s, not to %s", d.EventID, d.EndpointID, ep.ID)
@@ -116,7 +118,7 @@ func ofEndpoint(ep *WebhookEndpoint, ds []*WebhookDelivery) error {
 
 // stored returns the shard's index entry of ep, or ErrEndpointNotFound
 // when ep is not stored (as an endpoint of its account).
-func stored(r *webhookTx, ep *WebhookEndpoint) (*endpointIndex, error) {
+func stored(r *webhookTx, ep *Endpoint) (*endpointIndex, error) {
 	e, err := r.endpoint(ep.ID)
 	if err != nil {
 		return nil, err
@@ -129,7 +131,7 @@ func stored(r *webhookTx, ep *WebhookEndpoint) (*endpointIndex, error) {
 
 // CreateEndpoint implements DeliveryJournal. It runs alone in its batch,
 // so the endpoints it counts are all there are.
-func (w *WebhookStore) CreateEndpoint(_ context.Context, ep *WebhookEndpoint, max int, idem *IdempotentCreate) error {
+func (w *Store) CreateEndpoint(_ context.Context, ep *Endpoint, max int, idem *IdempotentCreate) error {
 	v, err := encodeEndpoint(ep)
 	if err != nil {
 		return err
@@ -159,7 +161,7 @@ func (w *WebhookStore) CreateEndpoint(_ context.Context, ep *WebhookEndpoint, ma
 
 // UpdateEndpoint implements DeliveryJournal. With idem it runs alone (it
 // reads the account's idempotency records).
-func (w *WebhookStore) UpdateEndpoint(_ context.Context, ep *WebhookEndpoint, durable bool, idem *IdempotentCreate) error {
+func (w *Store) UpdateEndpoint(_ context.Context, ep *Endpoint, durable bool, idem *IdempotentCreate) error {
 	v, err := encodeEndpoint(ep)
 	if err != nil {
 		return err
@@ -179,7 +181,7 @@ func (w *WebhookStore) UpdateEndpoint(_ context.Context, ep *WebhookEndpoint, du
 }
 
 // DeleteEndpoint implements DeliveryJournal. It runs alone in its batch.
-func (w *WebhookStore) DeleteEndpoint(_ context.Context, ep *WebhookEndpoint) error {
+func (w *Store) DeleteEndpoint(_ context.Context, ep *Endpoint) error {
 	return w.write(ep.AccountID, true, true, func(r *webhookTx) error {
 		e, err := stored(r, ep)
 		if err != nil {
@@ -202,7 +204,7 @@ func (w *WebhookStore) DeleteEndpoint(_ context.Context, ep *WebhookEndpoint) er
 }
 
 // CreateDeliveries implements DeliveryJournal.
-func (w *WebhookStore) CreateDeliveries(_ context.Context, ep *WebhookEndpoint, ds []NewDelivery, durable bool, consumed []uint64) ([]bool, error) {
+func (w *Store) CreateDeliveries(_ context.Context, ep *Endpoint, ds []NewDelivery, durable bool, consumed []uint64) ([]bool, error) {
 	vals := make([][]byte, len(ds))
 	for i, nd := range ds {
 		d := nd.Delivery
@@ -238,7 +240,7 @@ func (w *WebhookStore) CreateDeliveries(_ context.Context, ep *WebhookEndpoint, 
 			created[i] = true
 		}
 		for _, seq := range consumed {
-			r.del(outboxKey(e.account, seq))
+			r.del(persistence.OutboxKey(e.account, seq))
 		}
 		return nil
 	})
@@ -252,7 +254,7 @@ func (w *WebhookStore) CreateDeliveries(_ context.Context, ep *WebhookEndpoint, 
 // waiting for an fsync: a machine crash can lose only recent outcomes, and
 // those deliveries are attempted again under the same delivery id, which
 // at-least-once delivery allows.
-func (w *WebhookStore) RecordOutcomes(_ context.Context, ep *WebhookEndpoint, ds []*WebhookDelivery) ([]error, error) {
+func (w *Store) RecordOutcomes(_ context.Context, ep *Endpoint, ds []*Delivery) ([]error, error) {
 	if err := ofEndpoint(ep, ds); err != nil {
 		return nil, err
 	}
@@ -294,8 +296,8 @@ func (w *WebhookStore) RecordOutcomes(_ context.Context, ep *WebhookEndpoint, ds
 }
 
 // ResendDelivery implements DeliveryJournal.
-func (w *WebhookStore) ResendDelivery(_ context.Context, ep *WebhookEndpoint, d *WebhookDelivery) error {
-	if err := ofEndpoint(ep, []*WebhookDelivery{d}); err != nil {
+func (w *Store) ResendDelivery(_ context.Context, ep *Endpoint, d *Delivery) error {
+	if err := ofEndpoint(ep, []*Delivery{d}); err != nil {
 		return err
 	}
 	if d.Status != DeliveryPending || d.NextAttemptAt.IsZero() {
@@ -325,7 +327,7 @@ func (w *WebhookStore) ResendDelivery(_ context.Context, ep *WebhookEndpoint, d 
 
 // TrimDeliveries implements DeliveryJournal. It runs alone in its batch;
 // the body of an event goes with the account's last delivery of it.
-func (w *WebhookStore) TrimDeliveries(_ context.Context, ep *WebhookEndpoint, keep int) error {
+func (w *Store) TrimDeliveries(_ context.Context, ep *Endpoint, keep int) error {
 	endpointID := ep.ID
 	return w.write(ep.AccountID, false, true, func(r *webhookTx) error {
 		e, err := stored(r, ep)
@@ -338,7 +340,7 @@ func (w *WebhookStore) TrimDeliveries(_ context.Context, ep *WebhookEndpoint, ke
 			return fmt.Errorf("persistence: trim deliveries: %w", err)
 		}
 		p := deliveryPrefix(endpointID)
-		it, err := r.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: PrefixUpperBound(p)})
+		it, err := r.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: persistence.PrefixUpperBound(p)})
 		if err != nil {
 			return fmt.Errorf("persistence: trim deliveries: %w", err)
 		}

@@ -1,4 +1,4 @@
-package persistence
+package webhookstore
 
 import (
 	"bytes"
@@ -7,9 +7,11 @@ import (
 	"sync"
 
 	"github.com/cockroachdb/pebble/v2"
+
+	"github.com/orderengine/orderengine/persistence"
 )
 
-// The writes of the delivery journal (webhook_journal.go) are made by one
+// The writes of the delivery journal (journal.go) are made by one
 // writer goroutine per shard of the accounts (webhookShards, by account:
 // every key a write touches, and every check it makes, is of one account,
 // so shards never meet). A caller queues its write and waits; the shard's
@@ -57,7 +59,7 @@ type webhookShard struct {
 	index    map[string]*endpointIndex
 	accounts map[string][]string
 	// entity is the shard's shared entity in a cluster
-	// (webhook_replicated.go).
+	// (replicated.go).
 	entity string
 }
 
@@ -171,37 +173,35 @@ func webhookShardOf(accountID string) int {
 // webhookWrite runs build in a batch of accountID's shard and returns once
 // the batch is applied (durable: and synced). build touches keys of that
 // account only; its error writes nothing.
-func (s *Store) webhookWrite(accountID string, durable, alone bool, build func(*webhookTx) error) error {
-	if err := s.Err(); err != nil {
+func (w *Store) webhookWrite(accountID string, durable, alone bool, build func(*webhookTx) error) error {
+	done, err := w.s.Gate()
+	if err != nil {
 		return err
 	}
-	if err := s.enter(); err != nil {
-		return err
-	}
-	defer s.exit()
+	defer done()
 	shard := webhookShardOf(accountID)
-	sh := &s.wh[shard]
+	sh := &w.wh[shard]
 	sh.start.Do(func() {
 		sh.wake = make(chan struct{}, 1)
 		sh.entity = webhookEntity(shard)
-		s.whWriters.Add(1)
-		go s.runWebhookShard(sh)
+		w.writers.Add(1)
+		go w.runWebhookShard(sh)
 	})
-	w, _ := webhookWrites.Get().(*webhookWrite)
-	if w == nil {
-		w = &webhookWrite{done: make(chan error, 1)}
+	wr, _ := webhookWrites.Get().(*webhookWrite)
+	if wr == nil {
+		wr = &webhookWrite{done: make(chan error, 1)}
 	}
-	w.build, w.durable, w.alone = build, durable, alone
+	wr.build, wr.durable, wr.alone = build, durable, alone
 	sh.mu.Lock()
-	sh.queue = append(sh.queue, w)
+	sh.queue = append(sh.queue, wr)
 	sh.mu.Unlock()
 	select {
 	case sh.wake <- struct{}{}:
 	default:
 	}
-	err := <-w.done
-	w.build = nil // answered once: the writer is done with it
-	webhookWrites.Put(w)
+	err = <-wr.done
+	wr.build = nil // answered once: the writer is done with it
+	webhookWrites.Put(wr)
 	return err
 }
 
@@ -211,14 +211,14 @@ var webhookWrites sync.Pool
 // runWebhookShard is a shard's writer: it applies what is queued, a batch
 // at a time, until the store closes (every write has been answered then:
 // Close waits for the writers it admitted first).
-func (s *Store) runWebhookShard(sh *webhookShard) {
-	defer s.whWriters.Done()
+func (st *Store) runWebhookShard(sh *webhookShard) {
+	defer st.writers.Done()
 	sh.index, sh.accounts = make(map[string]*endpointIndex), make(map[string][]string)
-	tx := newWebhookTx(sh, s.db)
+	tx := newWebhookTx(sh, st.db)
 	for {
 		select {
 		case <-sh.wake:
-		case <-s.whStop:
+		case <-st.stop:
 			return
 		}
 		sh.mu.Lock()
@@ -232,7 +232,7 @@ func (s *Store) runWebhookShard(sh *webhookShard) {
 					n++
 				}
 			}
-			if ps := s.applyWebhookWrites(tx, writes[:n]); ps.b != nil {
+			if ps := st.applyWebhookWrites(tx, writes[:n]); ps.b != nil {
 				go ps.wait()
 			}
 			writes = writes[n:]
@@ -258,10 +258,10 @@ func (ps pendingSync) wait() {
 // applyWebhookWrites builds writes into one batch of r and applies it; it
 // answers every write but the durable ones of an applied batch, which it
 // returns with the batch to wait for.
-func (s *Store) applyWebhookWrites(r *webhookTx, writes []*webhookWrite) pendingSync {
+func (st *Store) applyWebhookWrites(r *webhookTx, writes []*webhookWrite) pendingSync {
 	defer r.reset()
-	if log := s.sharedLog(); log != nil {
-		s.replicateWebhookWrites(r, log, writes)
+	if log := st.s.SharedLog(); log != nil {
+		st.replicateWebhookWrites(r, log, writes)
 		return pendingSync{}
 	}
 	durable := false
@@ -284,12 +284,12 @@ func (s *Store) applyWebhookWrites(r *webhookTx, writes []*webhookWrite) pending
 		answer(r.kept, nil)
 		return pendingSync{}
 	}
-	b := s.db.NewBatch()
+	b := st.db.NewBatch()
 	err := r.fill(b)
 	if err == nil && durable {
-		err = s.db.ApplyNoSyncWait(b, pebble.Sync)
+		err = st.db.ApplyNoSyncWait(b, pebble.Sync)
 	} else if err == nil {
-		err = s.db.Apply(b, pebble.NoSync)
+		err = st.db.Apply(b, pebble.NoSync)
 	}
 	if err != nil {
 		clear(r.sh.index) // it may not match the store any more
@@ -369,13 +369,13 @@ func (r *webhookTx) del(key []byte)        { r.ops = append(r.ops, webhookOp{key
 
 // delPrefix deletes every key under p.
 func (r *webhookTx) delPrefix(p []byte) {
-	r.ops = append(r.ops, webhookOp{key: p, end: PrefixUpperBound(p), del: true})
+	r.ops = append(r.ops, webhookOp{key: p, end: persistence.PrefixUpperBound(p), del: true})
 }
 
 // get reads key from the store, not from what the batch staged: a build
 // that reads what the batch wrote uses version, exists or setBody, or
 // runs alone.
-func (r *webhookTx) get(key []byte) ([]byte, bool, error) { return readerGet(r.db, key) }
+func (r *webhookTx) get(key []byte) ([]byte, bool, error) { return persistence.ReaderGet(r.db, key) }
 
 // endpoint returns the shard's index entry of an endpoint, loading it.
 // The writes that create or delete an endpoint run alone, so the stored

@@ -1,4 +1,4 @@
-package persistence
+package webhookstore
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
+
+	"github.com/orderengine/orderengine/persistence"
 )
 
 // Idempotent endpoint creations (POST /v1/webhooks with an Idempotency-Key
@@ -48,7 +50,7 @@ type IdempotentCreate struct {
 }
 
 func idempotencyPrefix(accountID string) []byte {
-	return []byte(PrefixWebhook + "i/" + accountID + "/")
+	return []byte(persistence.PrefixWebhook + "i/" + accountID + "/")
 }
 
 func idempotencyKey(accountID string, key [32]byte) []byte {
@@ -86,7 +88,7 @@ var ErrIdempotencyKeyTaken = errors.New("persistence: the Idempotency-Key was us
 // IdempotentCreate returns the record of an account's create made with the
 // Idempotency-Key whose SHA-256 is key, whatever its age (the caller
 // applies the window).
-func (w *WebhookStore) IdempotentCreate(accountID string, key [32]byte) (*IdempotentCreate, bool, error) {
+func (w *Store) IdempotentCreate(accountID string, key [32]byte) (*IdempotentCreate, bool, error) {
 	v, ok, err := w.s.Get(idempotencyKey(accountID, key))
 	if err != nil || !ok {
 		return nil, false, err
@@ -154,7 +156,7 @@ func (r *webhookTx) setIdempotent(accountID string, rec *IdempotentCreate) error
 // scanValues calls fn with each key and value under prefix in r, in order,
 // until fn fails. Both are valid only during the call.
 func scanValues(r pebble.Reader, prefix []byte, fn func(key, value []byte) error) error {
-	it, err := r.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: PrefixUpperBound(prefix)})
+	it, err := r.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: persistence.PrefixUpperBound(prefix)})
 	if err != nil {
 		return err
 	}

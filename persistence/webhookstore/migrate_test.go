@@ -1,4 +1,4 @@
-package persistence
+package webhookstore
 
 import (
 	"bufio"
@@ -7,17 +7,21 @@ import (
 	"encoding/json"
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
+
+	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/persistencetest"
 )
 
 // webhookFixtures reads testdata/webhooks_schema4.jsonl: every webhook row
 // a schema-4 store held for three endpoints of two accounts (one disabled)
 // and five deliveries (two outstanding of one endpoint, one with two
 // failed attempts; one delivered; one failed; one outstanding of another
-// account's endpoint), keys in hex, values as that version's WebhookStore
+// account's endpoint), keys in hex, values as that version's Store
 // wrote them (JSON; the body base64 in outstanding rows).
 func webhookFixtures(t *testing.T) [][2][]byte {
 	t.Helper()
@@ -46,12 +50,27 @@ func webhookFixtures(t *testing.T) [][2][]byte {
 	return out
 }
 
+// schemaKey is the key of the store's schema version (persistence/keys.go).
+func schemaKey() []byte { return []byte("m/schema") }
+
+// openMigrating opens the store in dir with the webhook migrations, as the
+// engine does, closed when the test ends.
+func openMigrating(t *testing.T, dir string) *persistence.Store {
+	t.Helper()
+	s, err := persistence.OpenWith(dir, persistence.Options{Migrations: Migrations})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
 // writeOldWebhooks writes the fixtures and the given schema version (the
 // webhook layout is the same in every schema before 5).
 func writeOldWebhooks(t *testing.T, dir string, version uint32) {
 	t.Helper()
-	s := openTemp(t, dir)
-	b := s.db.NewBatch()
+	s := persistencetest.Open(t, dir)
+	b := s.DB().NewBatch()
 	for _, kv := range webhookFixtures(t) {
 		_ = b.Set(kv[0], kv[1], nil)
 	}
@@ -67,15 +86,15 @@ func writeOldWebhooks(t *testing.T, dir string, version uint32) {
 }
 
 // checkWebhooksMigrated checks a store opened from the schema-4 fixtures.
-func checkWebhooksMigrated(t *testing.T, s *Store) {
+func checkWebhooksMigrated(t *testing.T, s *persistence.Store) {
 	t.Helper()
-	if v, _, _ := s.Get(schemaKey()); binary.BigEndian.Uint32(v) != SchemaVersion {
+	if v, _, _ := s.Get(schemaKey()); binary.BigEndian.Uint32(v) != persistence.SchemaVersion {
 		t.Fatalf("schema %x after open", v)
 	}
 	if n := countKeys(t, s, []byte(legacyEndpointPrefix)); n != 0 {
 		t.Fatalf("%d endpoint rows left under %s", n, legacyEndpointPrefix)
 	}
-	if err := scanKeys(s.db, []byte(deliveriesPrefix), func(k []byte) bool {
+	if err := scanKeys(s.DB(), []byte(deliveriesPrefix), func(k []byte) bool {
 		v, _, _ := s.Get(k)
 		if v[0] != deliveryCodec1 {
 			t.Errorf("delivery %q not re-encoded: %s", k, v)
@@ -84,7 +103,7 @@ func checkWebhooksMigrated(t *testing.T, s *Store) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	w := NewWebhookStore(s, WebhookStoreOptions{})
+	w := New(s, Options{})
 	one, err := w.AccountEndpoints("acc_one")
 	if err != nil || len(one) != 2 || one[0].ID != "wh_AAAAAAAAAAAAAAAAAAA1" || one[1].Enabled || one[1].DisabledReason == "" {
 		t.Fatalf("acc_one endpoints: %+v %v", one, err)
@@ -104,8 +123,8 @@ func checkWebhooksMigrated(t *testing.T, s *Store) {
 	if err != nil || len(pending) != 2 {
 		t.Fatalf("outstanding of endpoint 1: %+v %v", pending, err)
 	}
-	want := &WebhookDelivery{EndpointID: "wh_AAAAAAAAAAAAAAAAAAA1", EventID: "evt_pending2", Trigger: TriggerOrderCancelled,
-		CreatedAt: at(11), Status: DeliveryPending, NextAttemptAt: at(16), Attempts: []WebhookAttempt{
+	want := &Delivery{EndpointID: "wh_AAAAAAAAAAAAAAAAAAA1", EventID: "evt_pending2", Trigger: persistence.TriggerOrderCancelled,
+		CreatedAt: at(11), Status: DeliveryPending, NextAttemptAt: at(16), Attempts: []Attempt{
 			{N: 1, At: at(11), StatusCode: 500, LatencyMs: 12, Error: "HTTP 500"},
 			{N: 2, At: at(11).Add(5 * time.Second), LatencyMs: 10000, Error: "timeout"}}}
 	if got := pending[1]; pending[0].EventID != "evt_pending0" || !reflect.DeepEqual(got, want) { // oldest first
@@ -134,7 +153,7 @@ func checkWebhooksMigrated(t *testing.T, s *Store) {
 			t.Fatalf("body of %s stored %v, want %v", ev, ok, want)
 		}
 	}
-	if n := countKeys(t, s, []byte(PrefixWebhook+"b/")); n != 3 {
+	if n := countKeys(t, s, []byte(persistence.PrefixWebhook+"b/")); n != 3 {
 		t.Fatalf("%d bodies, want the 3 outstanding deliveries'", n)
 	}
 }
@@ -146,20 +165,15 @@ func TestMigrateSchema4Webhooks(t *testing.T) {
 	for _, from := range []uint32{3, 4} {
 		dir := t.TempDir()
 		writeOldWebhooks(t, dir, from)
-		s := openTemp(t, dir)
-		checkWebhooksMigrated(t, s)
-		if err := s.Close(); err != nil {
-			t.Fatal(err)
-		}
+		checkWebhooksMigrated(t, openMigrating(t, dir))
 	}
 	dir := t.TempDir()
 	writeOldWebhooks(t, dir, 4)
-	s := openTemp(t, dir)
-	defer s.Close()
-	w := NewWebhookStore(s, WebhookStoreOptions{})
-	d := attempted(&WebhookDelivery{EndpointID: "wh_AAAAAAAAAAAAAAAAAAA3", EventID: "evt_other", Trigger: TriggerOrderExpired,
+	s := openMigrating(t, dir)
+	w := New(s, Options{})
+	d := attempted(&Delivery{EndpointID: "wh_AAAAAAAAAAAAAAAAAAA3", EventID: "evt_other", Trigger: persistence.TriggerOrderExpired,
 		CreatedAt: time.Date(2026, 11, 20, 9, 50, 0, 0, time.UTC), Status: DeliveryPending}, DeliveryDelivered)
-	if c, err := w.RecordOutcomes(t.Context(), &WebhookEndpoint{ID: d.EndpointID, AccountID: "acc_two"}, []*WebhookDelivery{d}); err != nil || c[0] != nil {
+	if c, err := w.RecordOutcomes(t.Context(), &Endpoint{ID: d.EndpointID, AccountID: "acc_two"}, []*Delivery{d}); err != nil || c[0] != nil {
 		t.Fatalf("outcome of a migrated delivery: %v %v", c, err)
 	}
 }
@@ -171,12 +185,11 @@ func TestMigrateWebhooksResumes(t *testing.T) {
 	dir := t.TempDir()
 	writeOldWebhooks(t, dir, 4)
 	// Part of the way by hand, on the bare database (no migration runs).
-	s, err := pebble.Open(dir, &pebble.Options{FormatMajorVersion: FormatMajorVersion})
+	s, err := pebble.Open(dir, &pebble.Options{FormatMajorVersion: persistence.FormatMajorVersion})
 	if err != nil {
 		t.Fatal(err)
 	}
-	part := &Store{db: s}
-	if err := part.migrateEndpoints(); err != nil {
+	if err := migrateEndpoints(s); err != nil {
 		t.Fatal(err)
 	}
 	b := s.NewBatch()
@@ -190,11 +203,25 @@ func TestMigrateWebhooksResumes(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	st := openTemp(t, dir)
-	defer st.Close()
+	st := openMigrating(t, dir)
 	checkWebhooksMigrated(t, st)
-	if n, err := st.migrateWebhooks(); err != nil || n != 0 {
+	if n, err := migrateWebhooks(st); err != nil || n != 0 {
 		t.Fatalf("a second run rewrote %d deliveries (%v)", n, err)
 	}
 	checkWebhooksMigrated(t, st)
+}
+
+// A store that needs the webhook records' migration does not open without
+// it, and says which step it lacks; nothing is rewritten.
+func TestMigrationNeededToOpen(t *testing.T) {
+	dir := t.TempDir()
+	writeOldWebhooks(t, dir, 4)
+	if s, err := persistence.Open(dir, nil); err == nil || !strings.Contains(err.Error(), "webhook records") {
+		if s != nil {
+			_ = s.Close()
+		}
+		t.Fatalf("a schema-4 store opened without its migration: %v", err)
+	}
+	s := openMigrating(t, dir)
+	checkWebhooksMigrated(t, s)
 }

@@ -1,4 +1,4 @@
-package persistence
+package webhookstore
 
 import (
 	"context"
@@ -6,6 +6,9 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/pebble/v2"
+
+	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/persistencetest"
 )
 
 // A create that hands outbox events on for the last endpoint that needs
@@ -13,20 +16,20 @@ import (
 // the others stay; a create refused (its endpoint is not stored) deletes
 // nothing.
 func TestCreateDeliveriesConsumesTheEventsItHandsOn(t *testing.T) {
-	s := openTemp(t, t.TempDir())
+	s := persistencetest.Open(t, t.TempDir())
 	defer s.Close()
-	w := NewWebhookStore(s, WebhookStoreOptions{})
+	w := New(s, Options{})
 	ep := newEndpoint(t, w, "acc_1", "wh_1")
 	for seq := range uint64(3) {
-		if err := s.db.Set(outboxKey("acc_1", seq), []byte(`{}`), pebble.Sync); err != nil {
+		if err := s.DB().Set(persistence.OutboxKey("acc_1", seq), []byte(`{}`), pebble.Sync); err != nil {
 			t.Fatal(err)
 		}
 	}
 	left := func() int {
 		t.Helper()
-		return countKeys(t, s, outboxPrefix("acc_1"))
+		return countKeys(t, s, []byte(persistence.PrefixOutbox+"acc_1/"))
 	}
-	if _, err := w.CreateDeliveries(context.Background(), &WebhookEndpoint{ID: "wh_gone", AccountID: "acc_1"},
+	if _, err := w.CreateDeliveries(context.Background(), &Endpoint{ID: "wh_gone", AccountID: "acc_1"},
 		[]NewDelivery{newDelivery("wh_gone", "evt_0", 0)}, false, []uint64{0, 1}); !errors.Is(err, ErrEndpointNotFound) {
 		t.Fatalf("create for an endpoint not stored: %v", err)
 	}

@@ -1,9 +1,10 @@
-package persistence
+package webhookstore
 
 import (
 	"context"
 	"crypto/sha256"
 	"errors"
+	"github.com/orderengine/orderengine/persistence/persistencetest"
 	"testing"
 	"time"
 )
@@ -13,9 +14,9 @@ import (
 // record of the account deletes the account's records made before its
 // PurgeBefore, not another account's, and not one with its own key.
 func TestIdempotentCreateIsWrittenWithItsEndpoint(t *testing.T) {
-	s := openTemp(t, t.TempDir())
+	s := persistencetest.Open(t, t.TempDir())
 	defer s.Close()
-	w := NewWebhookStore(s, WebhookStoreOptions{})
+	w := New(s, Options{})
 	ctx := context.Background()
 	rec := func(key string, at time.Time, id string, purge bool) *IdempotentCreate {
 		r := &IdempotentCreate{Key: sha256.Sum256([]byte(key)), Fingerprint: sha256.Sum256([]byte("body " + key)), At: at, EndpointID: id, Answer: []byte("sealed " + key)}
@@ -24,8 +25,8 @@ func TestIdempotentCreateIsWrittenWithItsEndpoint(t *testing.T) {
 		}
 		return r
 	}
-	ep := func(account, id string) *WebhookEndpoint {
-		return &WebhookEndpoint{ID: id, AccountID: account, URL: "https://example.com/" + id, Enabled: true, CreatedAt: whT0, UpdatedAt: whT0}
+	ep := func(account, id string) *Endpoint {
+		return &Endpoint{ID: id, AccountID: account, URL: "https://example.com/" + id, Enabled: true, CreatedAt: whT0, UpdatedAt: whT0}
 	}
 	stored := func(account, key string) (*IdempotentCreate, bool) {
 		t.Helper()
@@ -75,9 +76,9 @@ func TestIdempotentCreateIsWrittenWithItsEndpoint(t *testing.T) {
 // its next outcome is accepted; a resend that does not hold the stored
 // attempts, or of a delivery not stored, is a conflict.
 func TestResendDelivery(t *testing.T) {
-	s := openTemp(t, t.TempDir())
+	s := persistencetest.Open(t, t.TempDir())
 	defer s.Close()
-	w := NewWebhookStore(s, WebhookStoreOptions{})
+	w := New(s, Options{})
 	ctx := context.Background()
 	ep := newEndpoint(t, w, "acc_1", "wh_1")
 	nd := newDelivery("wh_1", "evt_1", 0)
@@ -85,7 +86,7 @@ func TestResendDelivery(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := attempted(nd.Delivery, DeliveryDelivered)
-	if c, err := w.RecordOutcomes(ctx, ep, []*WebhookDelivery{done}); err != nil || c[0] != nil {
+	if c, err := w.RecordOutcomes(ctx, ep, []*Delivery{done}); err != nil || c[0] != nil {
 		t.Fatalf("outcome: %v %v", c, err)
 	}
 	if ds, _ := w.PendingDeliveries("wh_1"); len(ds) != 0 {
@@ -118,7 +119,7 @@ func TestResendDelivery(t *testing.T) {
 	if err != nil || len(ds) != 1 || ds[0].Status != DeliveryPending || !ds[0].NextAttemptAt.Equal(again.NextAttemptAt) || len(ds[0].Attempts) != 1 {
 		t.Fatalf("outstanding after the resend: %+v %v", ds, err)
 	}
-	if c, err := w.RecordOutcomes(ctx, ep, []*WebhookDelivery{attempted(&again, DeliveryDelivered)}); err != nil || c[0] != nil {
+	if c, err := w.RecordOutcomes(ctx, ep, []*Delivery{attempted(&again, DeliveryDelivered)}); err != nil || c[0] != nil {
 		t.Fatalf("outcome of the resent attempt: %v %v", c, err)
 	}
 }

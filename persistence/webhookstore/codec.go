@@ -1,4 +1,4 @@
-package persistence
+package webhookstore
 
 import (
 	"encoding/binary"
@@ -61,7 +61,7 @@ func fromUnixNanos(n int64) time.Time {
 
 // appendDelivery appends d's codec-1 encoding to b (nil: a buffer of the
 // encoding's size).
-func appendDelivery(b []byte, d *WebhookDelivery) ([]byte, error) {
+func appendDelivery(b []byte, d *Delivery) ([]byte, error) {
 	st, err := deliveryStatusByte(d.Status)
 	if err != nil {
 		return nil, err
@@ -158,7 +158,7 @@ func (r *deliveryReader) string() string {
 }
 
 // decodeDelivery decodes a codec-1 delivery record into d.
-func decodeDelivery(v []byte, d *WebhookDelivery) error {
+func decodeDelivery(v []byte, d *Delivery) error {
 	r := deliveryReader{v: v}
 	if r.byte() != deliveryCodec1 {
 		return fmt.Errorf("%w: unknown codec", errCorruptDelivery)
@@ -168,7 +168,7 @@ func decodeDelivery(v []byte, d *WebhookDelivery) error {
 	if int(st) >= len(deliveryStatuses) {
 		return fmt.Errorf("%w: status %d", errCorruptDelivery, st)
 	}
-	*d = WebhookDelivery{Status: deliveryStatuses[st]}
+	*d = Delivery{Status: deliveryStatuses[st]}
 	d.CreatedAt = fromUnixNanos(r.varint())
 	d.NextAttemptAt = fromUnixNanos(r.varint())
 	d.EndpointID, d.EventID, d.Trigger = r.string(), r.string(), r.string()
@@ -176,7 +176,7 @@ func decodeDelivery(v []byte, d *WebhookDelivery) error {
 		return errCorruptDelivery
 	}
 	if n > 0 {
-		d.Attempts = make([]WebhookAttempt, n)
+		d.Attempts = make([]Attempt, n)
 	}
 	for i := range d.Attempts {
 		a := &d.Attempts[i]

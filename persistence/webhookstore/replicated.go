@@ -1,4 +1,4 @@
-package persistence
+package webhookstore
 
 import (
 	"bytes"
@@ -9,19 +9,21 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
+
+	"github.com/orderengine/orderengine/persistence"
 )
 
 // Webhook records in a cluster. Endpoints, their deliveries, the events'
 // bodies and the idempotent creates are shared records (shared.go): every
-// batch of the delivery journal's writers (webhook_writer.go) is published
-// through the store's SharedLog instead of being applied here, and every
+// batch of the delivery journal's writers (writer.go) is published
+// through the store's persistence.SharedLog instead of being applied here, and every
 // node, the writer included, applies the same bytes in log order. So every
 // node holds the same endpoints and the same deliveries, with the same
 // attempts and statuses, and its management reads stay local.
 //
 // Each shard of the writers is one shared entity ("webhooks/<shard>"). A
 // shard's writer waits until this node has applied the entity's latest
-// write (SharedLog.Barrier), builds the batch on that state, and publishes
+// write (persistence.SharedLog.Barrier), builds the batch on that state, and publishes
 // it conditional on the entity's revision: a build's checks (is the
 // delivery new, is it at the version the outcome follows, is the account
 // within its endpoint limit) hold cluster-wide, exactly as the shard's
@@ -45,7 +47,7 @@ const replicatedWebhookWrite = 10 * time.Second
 // replicateWebhookWrites builds writes into one batch on the entity's
 // latest state and publishes it through log, building again after a
 // conflict; it answers every write.
-func (s *Store) replicateWebhookWrites(r *webhookTx, log SharedLog, writes []*webhookWrite) {
+func (st *Store) replicateWebhookWrites(r *webhookTx, log persistence.SharedLog, writes []*webhookWrite) {
 	ctx, cancel := context.WithTimeout(context.Background(), replicatedWebhookWrite)
 	defer cancel()
 	built := make([]error, len(writes))
@@ -54,14 +56,14 @@ func (s *Store) replicateWebhookWrites(r *webhookTx, log SharedLog, writes []*we
 		r.reset()
 		clear(r.sh.index) // other nodes' batches move what it caches
 		clear(r.sh.accounts)
-		err = s.publishWebhookWrites(ctx, r, log, writes, built)
-		if !errors.Is(err, ErrSharedConflict) || attempt == sharedAttempts || ctx.Err() != nil {
+		err = st.publishWebhookWrites(ctx, r, log, writes, built)
+		if !errors.Is(err, persistence.ErrSharedConflict) || attempt == persistence.SharedAttempts || ctx.Err() != nil {
 			break
 		}
 	}
 	clear(r.sh.index)
 	clear(r.sh.accounts)
-	err = SharedError(err)
+	err = persistence.SharedError(err)
 	for i, w := range writes {
 		if built[i] != nil {
 			w.done <- built[i]
@@ -73,7 +75,7 @@ func (s *Store) replicateWebhookWrites(r *webhookTx, log SharedLog, writes []*we
 
 // publishWebhookWrites is one attempt of replicateWebhookWrites: built[i]
 // receives the error of writes[i]'s build (nil: staged).
-func (s *Store) publishWebhookWrites(ctx context.Context, r *webhookTx, log SharedLog, writes []*webhookWrite, built []error) error {
+func (st *Store) publishWebhookWrites(ctx context.Context, r *webhookTx, log persistence.SharedLog, writes []*webhookWrite, built []error) error {
 	rev, err := log.Barrier(ctx, r.sh.entity)
 	if err != nil {
 		return err
@@ -87,35 +89,35 @@ func (s *Store) publishWebhookWrites(ctx context.Context, r *webhookTx, log Shar
 	if len(r.ops) == 0 {
 		return nil
 	}
-	b := s.db.NewBatch()
+	b := st.db.NewBatch()
 	defer func() { _ = b.Close() }()
 	if err := r.fill(b); err != nil {
 		return err
 	}
-	if err := checkSharedKeys(b.Repr()); err != nil {
+	if err := persistence.CheckSharedKeys(b.Repr()); err != nil {
 		return err
 	}
 	return log.Publish(ctx, r.sh.entity, rev, b.Repr())
 }
 
-// WebhookChange is what one shared batch changed of the webhook records:
+// Change is what one shared batch changed of the webhook records:
 // the endpoints whose record or deliveries it wrote, and the accounts
 // whose list of endpoints it changed.
-type WebhookChange struct {
+type Change struct {
 	Endpoints []string
 	Accounts  []string
 }
 
 // webhookChanged tells fn what the keys of a shared batch changed of the
-// webhook records (WebhookStoreOptions.OnShared), when they changed any.
-func webhookChanged(keys [][]byte, fn func(WebhookChange)) {
-	var c WebhookChange
+// webhook records (Options.OnShared), when they changed any.
+func webhookChanged(keys [][]byte, fn func(Change)) {
+	var c Change
 	for _, k := range keys {
-		if !bytes.HasPrefix(k, []byte(PrefixWebhook)) || len(k) < len(PrefixWebhook)+2 {
+		if !bytes.HasPrefix(k, []byte(persistence.PrefixWebhook)) || len(k) < len(persistence.PrefixWebhook)+2 {
 			continue
 		}
-		rest := k[len(PrefixWebhook)+2:]
-		switch k[len(PrefixWebhook)] {
+		rest := k[len(persistence.PrefixWebhook)+2:]
+		switch k[len(persistence.PrefixWebhook)] {
 		case 'n', 'd', 'p':
 			if i := bytes.IndexByte(rest, '/'); i >= 0 {
 				rest = rest[:i]
@@ -145,15 +147,15 @@ func appendNew(list []string, v string) []string {
 
 // sealingKeyKey holds, in a cluster, the key that seals the endpoints'
 // signing secrets.
-var sealingKeyKey = []byte(PrefixWebhook + "k")
+var sealingKeyKey = []byte(persistence.PrefixWebhook + "k")
 
 // SharedSealingKey returns the key that seals the endpoints' signing
 // secrets in a cluster, a shared record like the endpoints it seals: the
 // first node that asks creates it with gen, once for the whole cluster
 // (a conditional write; a node that lost the race reads the winner's).
-func (w *WebhookStore) SharedSealingKey(ctx context.Context, gen func() ([]byte, error)) ([]byte, error) {
+func (w *Store) SharedSealingKey(ctx context.Context, gen func() ([]byte, error)) ([]byte, error) {
 	var key []byte
-	err := w.s.UpdateShared(ctx, "webhooks/key", func(tx *SharedTx) error {
+	err := w.s.UpdateShared(ctx, "webhooks/key", func(tx *persistence.SharedTx) error {
 		v, ok, err := w.s.Get(sealingKeyKey)
 		if err != nil {
 			return err
@@ -179,10 +181,10 @@ func (w *WebhookStore) SharedSealingKey(ctx context.Context, gen func() ([]byte,
 }
 
 // Sync waits, in a cluster, until this store has applied the latest
-// replicated write of the account's webhook records (SharedLog.Barrier of
+// replicated write of the account's webhook records (persistence.SharedLog.Barrier of
 // its writer shard's entity); on one node it returns at once.
-func (w *WebhookStore) Sync(ctx context.Context, accountID string) error {
-	log := w.s.sharedLog()
+func (w *Store) Sync(ctx context.Context, accountID string) error {
+	log := w.s.SharedLog()
 	if log == nil {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package persistence
+package webhookstore
 
 import (
 	"bytes"
@@ -6,23 +6,26 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
+
+	"github.com/orderengine/orderengine/persistence"
 )
 
 // Webhook records (keys.go, prefix w/):
 //
-//	w/n/<endpointID>                          WebhookEndpoint, JSON
+//	w/n/<endpointID>                          Endpoint, JSON
 //	w/a/<accountID>/<endpointID>              empty: an account's endpoints
-//	w/d/<endpointID>/<at ns BE>/<eventID>     WebhookDelivery, codec 1 (webhook_codec.go):
+//	w/d/<endpointID>/<at ns BE>/<eventID>     Delivery, codec 1 (codec.go):
 //	                                          an endpoint's deliveries in creation order
 //	w/p/<endpointID>/<at ns BE>/<eventID>     empty: the delivery is outstanding
 //	w/b/<accountID>/<eventID>                 the event's body: the JSON every delivery
 //	                                          of it sends, as its outbox row held it
 //	w/i/<accountID>/<sha256(key) hex>         IdempotentCreate, JSON: a create's answer
 //	                                          under its Idempotency-Key
-//	                                          (webhook_idempotency.go)
+//	                                          (idempotency.go)
 //
 // An endpoint has at most one delivery of an event: creating it twice
 // writes it once (the journal knows each endpoint's deliveries). A delivery
@@ -32,7 +35,7 @@ import (
 // the account that receive it, and deleted in the batch that deletes the
 // last of their deliveries of it (a trim of an endpoint's history, an
 // endpoint's deletion). Every write goes through the delivery journal
-// (webhook_journal.go).
+// (journal.go).
 
 // Delivery statuses.
 const (
@@ -41,8 +44,8 @@ const (
 	DeliveryFailed    = "failed"
 )
 
-// WebhookEndpoint is a registered webhook endpoint.
-type WebhookEndpoint struct {
+// Endpoint is a registered webhook endpoint.
+type Endpoint struct {
 	ID        string `json:"id"`
 	AccountID string `json:"accountId"`
 	URL       string `json:"url"`
@@ -68,12 +71,12 @@ type WebhookEndpoint struct {
 
 // Subscribed reports whether the endpoint wants trigger. test.ping is sent
 // only through the test call, never fanned out.
-func (e *WebhookEndpoint) Subscribed(trigger string) bool {
+func (e *Endpoint) Subscribed(trigger string) bool {
 	return len(e.Events) == 0 || slices.Contains(e.Events, trigger)
 }
 
-// WebhookAttempt is the outcome of one delivery attempt.
-type WebhookAttempt struct {
+// Attempt is the outcome of one delivery attempt.
+type Attempt struct {
 	N          int
 	At         time.Time
 	StatusCode int // 0: no HTTP answer
@@ -81,60 +84,82 @@ type WebhookAttempt struct {
 	Error      string
 }
 
-// WebhookDelivery is one event to deliver to one endpoint, with its
+// Delivery is one event to deliver to one endpoint, with its
 // attempts. Its version is len(Attempts).
-type WebhookDelivery struct {
+type Delivery struct {
 	EndpointID    string
 	EventID       string
 	Trigger       string
 	CreatedAt     time.Time
 	Status        string
-	Attempts      []WebhookAttempt
+	Attempts      []Attempt
 	NextAttemptAt time.Time
 }
 
-// WebhookStore reads and writes webhook records: it is the store's
-// DeliveryJournal (webhook_journal.go), and answers the management reads.
+// Store reads and writes webhook records: it is the store's
+// DeliveryJournal (journal.go), and answers the management reads.
 // It is safe for concurrent use.
-type WebhookStore struct{ s *Store }
-
-// WebhookStoreOptions configure a WebhookStore.
-type WebhookStoreOptions struct {
-	// OnShared, when set, is called with what every shared batch changed
-	// of the webhook records once the store has it (a cluster's node
-	// applies every node's batches, its own included: webhook_replicated.go).
-	// It is called on the goroutine that applies the shared log: it must
-	// not wait for a shared write. Nil on a single node.
-	OnShared func(WebhookChange)
+//
+// Its writes go through a writer goroutine per shard of the accounts
+// (writer.go), which keeps the shard's endpoint index: one Store
+// writes to a store (the webhook actors' manager makes it); others over
+// the same store only read.
+type Store struct {
+	s  *persistence.Store
+	db *pebble.DB
+	// wh are the webhook writes of each shard of the accounts, applied
+	// by a writer goroutine per shard; stop stops the writers when the
+	// store closes, writers counts them.
+	wh      [webhookShards]webhookShard
+	stop    chan struct{}
+	writers sync.WaitGroup
 }
 
-// NewWebhookStore returns the webhook records of s.
-func NewWebhookStore(s *Store, opts WebhookStoreOptions) *WebhookStore {
-	w := &WebhookStore{s: s}
+// Options configure a Store.
+type Options struct {
+	// OnShared, when set, is called with what every shared batch changed
+	// of the webhook records once the store has it (a cluster's node
+	// applies every node's batches, its own included: replicated.go).
+	// It is called on the goroutine that applies the shared log: it must
+	// not wait for a shared write. Nil on a single node.
+	OnShared func(Change)
+}
+
+// New returns the webhook records of s.
+func New(s *persistence.Store, opts Options) *Store {
+	w := &Store{s: s, db: s.DB(), stop: make(chan struct{})}
+	s.OnClose(func() {
+		close(w.stop) // every webhook write was answered: its writer was gated
+		w.writers.Wait()
+	})
 	if opts.OnShared != nil {
 		s.OnSharedApplied(func(keys [][]byte) { webhookChanged(keys, opts.OnShared) })
 	}
 	return w
 }
 
-func endpointKey(id string) []byte { return []byte(PrefixWebhook + "n/" + id) }
+func endpointKey(id string) []byte { return []byte(persistence.PrefixWebhook + "n/" + id) }
 func accountEndpointsPrefix(accountID string) []byte {
-	return []byte(PrefixWebhook + "a/" + accountID + "/")
+	return []byte(persistence.PrefixWebhook + "a/" + accountID + "/")
 }
 func accountEndpointKey(accountID, id string) []byte {
 	return append(accountEndpointsPrefix(accountID), id...)
 }
-func deliveryPrefix(endpointID string) []byte { return []byte(PrefixWebhook + "d/" + endpointID + "/") }
-func pendingPrefix(endpointID string) []byte  { return []byte(PrefixWebhook + "p/" + endpointID + "/") }
+func deliveryPrefix(endpointID string) []byte {
+	return []byte(persistence.PrefixWebhook + "d/" + endpointID + "/")
+}
+func pendingPrefix(endpointID string) []byte {
+	return []byte(persistence.PrefixWebhook + "p/" + endpointID + "/")
+}
 
 // deliveryKey and pendingKey are w/d/ and w/p/ with d's endpoint, then
 // <at ns BE>/<eventID>.
-func deliveryKey(d *WebhookDelivery) []byte { return deliveryKeyOf("d/", d) }
-func pendingKey(d *WebhookDelivery) []byte  { return deliveryKeyOf("p/", d) }
+func deliveryKey(d *Delivery) []byte { return deliveryKeyOf("d/", d) }
+func pendingKey(d *Delivery) []byte  { return deliveryKeyOf("p/", d) }
 
-func deliveryKeyOf(kind string, d *WebhookDelivery) []byte {
-	k := make([]byte, 0, len(PrefixWebhook)+len(kind)+len(d.EndpointID)+10+len(d.EventID))
-	k = append(append(append(append(k, PrefixWebhook...), kind...), d.EndpointID...), '/')
+func deliveryKeyOf(kind string, d *Delivery) []byte {
+	k := make([]byte, 0, len(persistence.PrefixWebhook)+len(kind)+len(d.EndpointID)+10+len(d.EventID))
+	k = append(append(append(append(k, persistence.PrefixWebhook...), kind...), d.EndpointID...), '/')
 	k = binary.BigEndian.AppendUint64(k, uint64(d.CreatedAt.UnixNano()))
 	return append(append(k, '/'), d.EventID...)
 }
@@ -143,10 +168,10 @@ func deliveryKeyOf(kind string, d *WebhookDelivery) []byte {
 func suffixEvent(suffix []byte) string { return string(suffix[9:]) }
 
 func bodyKey(accountID, eventID string) []byte {
-	return []byte(PrefixWebhook + "b/" + accountID + "/" + eventID)
+	return []byte(persistence.PrefixWebhook + "b/" + accountID + "/" + eventID)
 }
 
-func encodeEndpoint(ep *WebhookEndpoint) ([]byte, error) {
+func encodeEndpoint(ep *Endpoint) ([]byte, error) {
 	v, err := json.Marshal(ep)
 	if err != nil {
 		return nil, fmt.Errorf("persistence: encode endpoint: %w", err)
@@ -157,21 +182,22 @@ func encodeEndpoint(ep *WebhookEndpoint) ([]byte, error) {
 // Backlog counts, up to max each, the deliveries outstanding (fanned out,
 // not yet delivered nor given up) and the outbox events not yet fanned out,
 // reading keys only (a scrape of the webhook metrics). ok is false when the
-// store is closing.
-func (w *WebhookStore) Backlog(max int) (outstanding, unfanned int, ok bool, err error) {
-	if w.s.enter() != nil {
+// store is closing or has failed.
+func (w *Store) Backlog(max int) (outstanding, unfanned int, ok bool, err error) {
+	done, gerr := w.s.Gate()
+	if gerr != nil {
 		return 0, 0, false, nil
 	}
-	defer w.s.exit()
+	defer done()
 	count := func(prefix string) (int, error) {
 		n := 0
-		err := scanKeys(w.s.db, []byte(prefix), func([]byte) bool { n++; return n < max })
+		err := scanKeys(w.db, []byte(prefix), func([]byte) bool { n++; return n < max })
 		return n, err
 	}
-	if outstanding, err = count(PrefixWebhook + "p/"); err != nil {
+	if outstanding, err = count(persistence.PrefixWebhook + "p/"); err != nil {
 		return 0, 0, false, fmt.Errorf("persistence: count outstanding deliveries: %w", err)
 	}
-	if unfanned, err = count(prefixOutbox); err != nil {
+	if unfanned, err = count(persistence.PrefixOutbox); err != nil {
 		return 0, 0, false, fmt.Errorf("persistence: count outbox events: %w", err)
 	}
 	return outstanding, unfanned, true, nil
@@ -180,7 +206,7 @@ func (w *WebhookStore) Backlog(max int) (outstanding, unfanned int, ok bool, err
 // scanKeys calls fn with each key under prefix in r, in order, until fn
 // returns false. The key is valid only during the call.
 func scanKeys(r pebble.Reader, prefix []byte, fn func(key []byte) bool) error {
-	it, err := r.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: PrefixUpperBound(prefix)})
+	it, err := r.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: persistence.PrefixUpperBound(prefix)})
 	if err != nil {
 		return err
 	}
@@ -190,16 +216,16 @@ func scanKeys(r pebble.Reader, prefix []byte, fn func(key []byte) bool) error {
 }
 
 // LoadEndpoint implements DeliveryJournal: the endpoint with id.
-func (w *WebhookStore) LoadEndpoint(id string) (*WebhookEndpoint, bool, error) {
-	return getEndpoint(w.s.db, id)
+func (w *Store) LoadEndpoint(id string) (*Endpoint, bool, error) {
+	return getEndpoint(w.db, id)
 }
 
-func getEndpoint(r pebble.Reader, id string) (*WebhookEndpoint, bool, error) {
-	v, ok, err := readerGet(r, endpointKey(id))
+func getEndpoint(r pebble.Reader, id string) (*Endpoint, bool, error) {
+	v, ok, err := persistence.ReaderGet(r, endpointKey(id))
 	if err != nil || !ok {
 		return nil, false, err
 	}
-	ep := new(WebhookEndpoint)
+	ep := new(Endpoint)
 	if err := json.Unmarshal(v, ep); err != nil {
 		return nil, false, fmt.Errorf("persistence: decode endpoint %s: %w", id, err)
 	}
@@ -207,15 +233,15 @@ func getEndpoint(r pebble.Reader, id string) (*WebhookEndpoint, bool, error) {
 }
 
 // AccountEndpoints returns the endpoints of an account, oldest first.
-func (w *WebhookStore) AccountEndpoints(accountID string) ([]*WebhookEndpoint, error) {
-	snap := w.s.db.NewSnapshot()
+func (w *Store) AccountEndpoints(accountID string) ([]*Endpoint, error) {
+	snap := w.db.NewSnapshot()
 	defer snap.Close()
 	p := accountEndpointsPrefix(accountID)
 	var ids []string
 	if err := scanKeys(snap, p, func(k []byte) bool { ids = append(ids, string(k[len(p):])); return true }); err != nil {
 		return nil, fmt.Errorf("persistence: account endpoints: %w", err)
 	}
-	out := make([]*WebhookEndpoint, 0, len(ids))
+	out := make([]*Endpoint, 0, len(ids))
 	for _, id := range ids {
 		ep, ok, err := getEndpoint(snap, id)
 		if err != nil {
@@ -226,7 +252,7 @@ func (w *WebhookStore) AccountEndpoints(accountID string) ([]*WebhookEndpoint, e
 		}
 		out = append(out, ep)
 	}
-	slices.SortFunc(out, func(a, b *WebhookEndpoint) int {
+	slices.SortFunc(out, func(a, b *Endpoint) int {
 		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
 			return c
 		}
@@ -247,30 +273,30 @@ func cmpString(a, b string) int {
 
 // AccountEndpointIDs returns the ids of an account's endpoints (keys only:
 // the fan-out's read).
-func (w *WebhookStore) AccountEndpointIDs(accountID string) ([]string, error) {
+func (w *Store) AccountEndpointIDs(accountID string) ([]string, error) {
 	p := accountEndpointsPrefix(accountID)
 	var ids []string
-	if err := scanKeys(w.s.db, p, func(k []byte) bool { ids = append(ids, string(k[len(p):])); return true }); err != nil {
+	if err := scanKeys(w.db, p, func(k []byte) bool { ids = append(ids, string(k[len(p):])); return true }); err != nil {
 		return nil, fmt.Errorf("persistence: account endpoints: %w", err)
 	}
 	return ids, nil
 }
 
 // Endpoints returns every endpoint of every account.
-func (w *WebhookStore) Endpoints() ([]*WebhookEndpoint, error) {
-	p := []byte(PrefixWebhook + "n/")
-	it, err := w.s.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: PrefixUpperBound(p)})
+func (w *Store) Endpoints() ([]*Endpoint, error) {
+	p := []byte(persistence.PrefixWebhook + "n/")
+	it, err := w.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: persistence.PrefixUpperBound(p)})
 	if err != nil {
 		return nil, fmt.Errorf("persistence: endpoints: %w", err)
 	}
 	defer it.Close()
-	var out []*WebhookEndpoint
+	var out []*Endpoint
 	for ok := it.First(); ok; ok = it.Next() {
 		v, err := it.ValueAndErr()
 		if err != nil {
 			return nil, fmt.Errorf("persistence: endpoints: %w", err)
 		}
-		ep := new(WebhookEndpoint)
+		ep := new(Endpoint)
 		if err := json.Unmarshal(v, ep); err != nil {
 			return nil, fmt.Errorf("persistence: decode endpoint %q: %w", it.Key(), err)
 		}
@@ -279,8 +305,8 @@ func (w *WebhookStore) Endpoints() ([]*WebhookEndpoint, error) {
 	return out, nil
 }
 
-func decodeDeliveryAt(key, v []byte) (*WebhookDelivery, error) {
-	d := new(WebhookDelivery)
+func decodeDeliveryAt(key, v []byte) (*Delivery, error) {
+	d := new(Delivery)
 	if err := decodeDelivery(v, d); err != nil {
 		return nil, fmt.Errorf("persistence: delivery %q: %w", key, err)
 	}
@@ -289,8 +315,8 @@ func decodeDeliveryAt(key, v []byte) (*WebhookDelivery, error) {
 
 // PendingDeliveries implements DeliveryJournal: the outstanding deliveries
 // of an endpoint, oldest first.
-func (w *WebhookStore) PendingDeliveries(endpointID string) ([]*WebhookDelivery, error) {
-	snap := w.s.db.NewSnapshot()
+func (w *Store) PendingDeliveries(endpointID string) ([]*Delivery, error) {
+	snap := w.db.NewSnapshot()
 	defer snap.Close()
 	p := pendingPrefix(endpointID)
 	var keys [][]byte
@@ -300,9 +326,9 @@ func (w *WebhookStore) PendingDeliveries(endpointID string) ([]*WebhookDelivery,
 	}); err != nil {
 		return nil, fmt.Errorf("persistence: pending deliveries: %w", err)
 	}
-	out := make([]*WebhookDelivery, 0, len(keys))
+	out := make([]*Delivery, 0, len(keys))
 	for _, key := range keys {
-		v, ok, err := readerGet(snap, key)
+		v, ok, err := persistence.ReaderGet(snap, key)
 		if err != nil {
 			return nil, err
 		}
@@ -322,10 +348,10 @@ func (w *WebhookStore) PendingDeliveries(endpointID string) ([]*WebhookDelivery,
 // endpoint, found among the endpoint's deliveries (its history and its
 // outstanding ones: a scan of at most webhooks.history keys and the
 // outstanding ones).
-func (w *WebhookStore) LoadDelivery(endpointID, eventID string) (*WebhookDelivery, bool, error) {
+func (w *Store) LoadDelivery(endpointID, eventID string) (*Delivery, bool, error) {
 	p := deliveryPrefix(endpointID)
 	var key []byte
-	if err := scanKeys(w.s.db, p, func(k []byte) bool {
+	if err := scanKeys(w.db, p, func(k []byte) bool {
 		if suffixEvent(k[len(p):]) == eventID {
 			key = bytes.Clone(k)
 			return false
@@ -349,14 +375,14 @@ func (w *WebhookStore) LoadDelivery(endpointID, eventID string) (*WebhookDeliver
 }
 
 // RecentDeliveries returns up to n deliveries of an endpoint, newest first.
-func (w *WebhookStore) RecentDeliveries(endpointID string, n int) ([]*WebhookDelivery, error) {
+func (w *Store) RecentDeliveries(endpointID string, n int) ([]*Delivery, error) {
 	p := deliveryPrefix(endpointID)
-	it, err := w.s.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: PrefixUpperBound(p)})
+	it, err := w.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: persistence.PrefixUpperBound(p)})
 	if err != nil {
 		return nil, fmt.Errorf("persistence: recent deliveries: %w", err)
 	}
 	defer it.Close()
-	var out []*WebhookDelivery
+	var out []*Delivery
 	for ok := it.Last(); ok && len(out) < n; ok = it.Prev() {
 		v, err := it.ValueAndErr()
 		if err != nil {
@@ -373,12 +399,13 @@ func (w *WebhookStore) RecentDeliveries(endpointID string, n int) ([]*WebhookDel
 
 // EventBody implements DeliveryJournal: the body of an event's deliveries
 // to the endpoints of an account. It is read on an attempt's goroutine,
-// which the store's Close does not wait for: once the store is closing it
-// answers errStoreClosed.
-func (w *WebhookStore) EventBody(accountID, eventID string) ([]byte, bool, error) {
-	if err := w.s.enter(); err != nil {
+// which the store's Close does not wait for: once the store is closing (or
+// has failed) it answers why.
+func (w *Store) EventBody(accountID, eventID string) ([]byte, bool, error) {
+	done, err := w.s.Gate()
+	if err != nil {
 		return nil, false, err
 	}
-	defer w.s.exit()
+	defer done()
 	return w.s.Get(bodyKey(accountID, eventID))
 }

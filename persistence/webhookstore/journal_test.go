@@ -1,4 +1,4 @@
-package persistence
+package webhookstore
 
 import (
 	"context"
@@ -10,7 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/vfs"
+
+	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/persistencetest"
 )
 
 var whT0 = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
@@ -20,16 +24,16 @@ var whT0 = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 func newDelivery(endpointID, eventID string, i int) NewDelivery {
 	at := whT0.Add(time.Duration(i) * time.Millisecond)
 	return NewDelivery{
-		Delivery: &WebhookDelivery{EndpointID: endpointID, EventID: eventID, Trigger: TriggerOrderFilled,
+		Delivery: &Delivery{EndpointID: endpointID, EventID: eventID, Trigger: persistence.TriggerOrderFilled,
 			CreatedAt: at, Status: DeliveryPending, NextAttemptAt: at},
 		Body: []byte(`{"id":"` + eventID + `"}`),
 	}
 }
 
 // newEndpoint stores an endpoint of accountID.
-func newEndpoint(t *testing.T, w *WebhookStore, accountID, id string) *WebhookEndpoint {
+func newEndpoint(t *testing.T, w *Store, accountID, id string) *Endpoint {
 	t.Helper()
-	ep := &WebhookEndpoint{ID: id, AccountID: accountID, URL: "https://example.com/" + id, Enabled: true, CreatedAt: whT0, UpdatedAt: whT0}
+	ep := &Endpoint{ID: id, AccountID: accountID, URL: "https://example.com/" + id, Enabled: true, CreatedAt: whT0, UpdatedAt: whT0}
 	if err := w.CreateEndpoint(context.Background(), ep, 3, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -38,11 +42,11 @@ func newEndpoint(t *testing.T, w *WebhookStore, accountID, id string) *WebhookEn
 
 // acc1 is endpoint id of account acc_1, as its actor names it to the
 // journal.
-func acc1(id string) *WebhookEndpoint { return &WebhookEndpoint{ID: id, AccountID: "acc_1"} }
+func acc1(id string) *Endpoint { return &Endpoint{ID: id, AccountID: "acc_1"} }
 
 // create creates ds of acc_1's endpoints, one call per run of deliveries
 // to the same endpoint, and returns what each call created.
-func create(w *WebhookStore, ds []NewDelivery, durable bool) ([]bool, error) {
+func create(w *Store, ds []NewDelivery, durable bool) ([]bool, error) {
 	var out []bool
 	for len(ds) > 0 {
 		n := 1
@@ -59,9 +63,9 @@ func create(w *WebhookStore, ds []NewDelivery, durable bool) ([]bool, error) {
 }
 
 // attempted returns d after one more attempt with the given status.
-func attempted(d *WebhookDelivery, status string) *WebhookDelivery {
+func attempted(d *Delivery, status string) *Delivery {
 	out := *d
-	out.Attempts = append(append([]WebhookAttempt(nil), d.Attempts...), WebhookAttempt{N: len(d.Attempts) + 1, At: whT0, StatusCode: 500})
+	out.Attempts = append(append([]Attempt(nil), d.Attempts...), Attempt{N: len(d.Attempts) + 1, At: whT0, StatusCode: 500})
 	out.Status = status
 	if status != DeliveryPending {
 		out.NextAttemptAt = time.Time{}
@@ -69,10 +73,10 @@ func attempted(d *WebhookDelivery, status string) *WebhookDelivery {
 	return &out
 }
 
-func countKeys(t *testing.T, s *Store, prefix []byte) int {
+func countKeys(t *testing.T, s *persistence.Store, prefix []byte) int {
 	t.Helper()
 	n := 0
-	if err := scanKeys(s.db, prefix, func([]byte) bool { n++; return true }); err != nil {
+	if err := scanKeys(s.DB(), prefix, func([]byte) bool { n++; return true }); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -82,9 +86,9 @@ func countKeys(t *testing.T, s *Store, prefix []byte) int {
 // with another creation time, writes nothing, and the event's body is
 // stored once for all its endpoints.
 func TestCreateDeliveryIsIdempotent(t *testing.T) {
-	s := openTemp(t, t.TempDir())
+	s := persistencetest.Open(t, t.TempDir())
 	defer s.Close()
-	w := NewWebhookStore(s, WebhookStoreOptions{})
+	w := New(s, Options{})
 	newEndpoint(t, w, "acc_1", "wh_a")
 	newEndpoint(t, w, "acc_1", "wh_b")
 	first := []NewDelivery{newDelivery("wh_a", "evt_1", 0), newDelivery("wh_b", "evt_1", 0), newDelivery("wh_a", "evt_1", 1)}
@@ -108,7 +112,7 @@ func TestCreateDeliveryIsIdempotent(t *testing.T) {
 	if body, ok, err := w.EventBody("acc_1", "evt_1"); err != nil || !ok || string(body) != `{"id":"evt_1"}` {
 		t.Fatalf("body %q %v %v", body, ok, err)
 	}
-	if n := countKeys(t, s, []byte(PrefixWebhook+"b/")); n != 1 {
+	if n := countKeys(t, s, []byte(persistence.PrefixWebhook+"b/")); n != 1 {
 		t.Fatalf("%d bodies, want 1", n)
 	}
 	// A delivery to an endpoint that is not stored is refused.
@@ -121,9 +125,9 @@ func TestCreateDeliveryIsIdempotent(t *testing.T) {
 // loaded an older version (a stale actor) cannot overwrite a newer outcome,
 // and of two writers racing from one version exactly one wins.
 func TestStaleOutcomeIsRefused(t *testing.T) {
-	s := openTemp(t, t.TempDir())
+	s := persistencetest.Open(t, t.TempDir())
 	defer s.Close()
-	w := NewWebhookStore(s, WebhookStoreOptions{})
+	w := New(s, Options{})
 	ctx := context.Background()
 	newEndpoint(t, w, "acc_1", "wh_a")
 	nd := newDelivery("wh_a", "evt_1", 0)
@@ -131,16 +135,16 @@ func TestStaleOutcomeIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	v1 := attempted(nd.Delivery, DeliveryPending)
-	if c, err := w.RecordOutcomes(ctx, acc1("wh_a"), []*WebhookDelivery{v1}); err != nil || c[0] != nil {
+	if c, err := w.RecordOutcomes(ctx, acc1("wh_a"), []*Delivery{v1}); err != nil || c[0] != nil {
 		t.Fatalf("first outcome: %v %v", c, err)
 	}
 	v2 := attempted(v1, DeliveryDelivered)
-	if c, err := w.RecordOutcomes(ctx, acc1("wh_a"), []*WebhookDelivery{v2}); err != nil || c[0] != nil {
+	if c, err := w.RecordOutcomes(ctx, acc1("wh_a"), []*Delivery{v2}); err != nil || c[0] != nil {
 		t.Fatalf("second outcome: %v %v", c, err)
 	}
 	// A stale writer still holding version 0 writes its own first attempt.
 	stale := attempted(nd.Delivery, DeliveryFailed)
-	if c, err := w.RecordOutcomes(ctx, acc1("wh_a"), []*WebhookDelivery{stale}); err != nil || !errors.Is(c[0], ErrDeliveryConflict) {
+	if c, err := w.RecordOutcomes(ctx, acc1("wh_a"), []*Delivery{stale}); err != nil || !errors.Is(c[0], ErrDeliveryConflict) {
 		t.Fatalf("stale outcome: %v %v", c, err)
 	}
 	got, err := w.RecentDeliveries("wh_a", 10)
@@ -152,7 +156,7 @@ func TestStaleOutcomeIsRefused(t *testing.T) {
 	}
 	// An outcome of a delivery that is not stored writes nothing.
 	ghost := attempted(newDelivery("wh_a", "evt_ghost", 0).Delivery, DeliveryPending)
-	if c, err := w.RecordOutcomes(ctx, acc1("wh_a"), []*WebhookDelivery{ghost}); err != nil || !errors.Is(c[0], ErrDeliveryConflict) {
+	if c, err := w.RecordOutcomes(ctx, acc1("wh_a"), []*Delivery{ghost}); err != nil || !errors.Is(c[0], ErrDeliveryConflict) {
 		t.Fatalf("outcome of an absent delivery: %v %v", c, err)
 	}
 	if got, _ := w.RecentDeliveries("wh_a", 10); len(got) != 1 {
@@ -170,7 +174,7 @@ func TestStaleOutcomeIsRefused(t *testing.T) {
 		var wg sync.WaitGroup
 		for range 4 {
 			wg.Go(func() {
-				c, err := w.RecordOutcomes(ctx, acc1(nd.Delivery.EndpointID), []*WebhookDelivery{attempted(nd.Delivery, DeliveryPending)})
+				c, err := w.RecordOutcomes(ctx, acc1(nd.Delivery.EndpointID), []*Delivery{attempted(nd.Delivery, DeliveryPending)})
 				if err != nil {
 					t.Error(err)
 				} else if c[0] == nil {
@@ -188,15 +192,15 @@ func TestStaleOutcomeIsRefused(t *testing.T) {
 // However many creates of an account race, it ends with at most max
 // endpoints, and every refused create is answered ErrEndpointLimit.
 func TestEndpointLimitHoldsUnderConcurrentCreates(t *testing.T) {
-	s := openTemp(t, t.TempDir())
+	s := persistencetest.Open(t, t.TempDir())
 	defer s.Close()
-	w := NewWebhookStore(s, WebhookStoreOptions{})
+	w := New(s, Options{})
 	var ok, limited atomic.Int32
 	var wg sync.WaitGroup
 	for i := range 24 {
 		wg.Go(func() {
 			acct := []string{"acc_1", "acc_2"}[i%2]
-			ep := &WebhookEndpoint{ID: fmt.Sprintf("wh_%02d", i), AccountID: acct, Enabled: true, CreatedAt: whT0}
+			ep := &Endpoint{ID: fmt.Sprintf("wh_%02d", i), AccountID: acct, Enabled: true, CreatedAt: whT0}
 			switch err := w.CreateEndpoint(context.Background(), ep, 3, nil); {
 			case err == nil:
 				ok.Add(1)
@@ -219,7 +223,7 @@ func TestEndpointLimitHoldsUnderConcurrentCreates(t *testing.T) {
 		}
 		taken = eps[0].ID
 	}
-	if err := w.CreateEndpoint(context.Background(), &WebhookEndpoint{ID: taken, AccountID: "acc_3"}, 3, nil); !errors.Is(err, ErrEndpointExists) {
+	if err := w.CreateEndpoint(context.Background(), &Endpoint{ID: taken, AccountID: "acc_3"}, 3, nil); !errors.Is(err, ErrEndpointExists) {
 		t.Fatalf("a taken id: %v", err)
 	}
 }
@@ -228,9 +232,9 @@ func TestEndpointLimitHoldsUnderConcurrentCreates(t *testing.T) {
 // an outstanding one, also while deliveries are created and finished
 // concurrently.
 func TestTrimKeepsOutstandingDeliveries(t *testing.T) {
-	s := openTemp(t, t.TempDir())
+	s := persistencetest.Open(t, t.TempDir())
 	defer s.Close()
-	w := NewWebhookStore(s, WebhookStoreOptions{})
+	w := New(s, Options{})
 	ctx := context.Background()
 	newEndpoint(t, w, "acc_1", "wh_a")
 	const keep, total = 5, 400
@@ -243,7 +247,7 @@ func TestTrimKeepsOutstandingDeliveries(t *testing.T) {
 				return
 			}
 			if i%2 == 0 { // every other one finishes
-				if _, err := w.RecordOutcomes(ctx, acc1(nd.Delivery.EndpointID), []*WebhookDelivery{attempted(nd.Delivery, DeliveryDelivered)}); err != nil {
+				if _, err := w.RecordOutcomes(ctx, acc1(nd.Delivery.EndpointID), []*Delivery{attempted(nd.Delivery, DeliveryDelivered)}); err != nil {
 					t.Error(err)
 					return
 				}
@@ -287,7 +291,7 @@ func TestTrimKeepsOutstandingDeliveries(t *testing.T) {
 			t.Fatalf("outstanding %s lost its body", d.EventID)
 		}
 	}
-	if n := countKeys(t, s, []byte(PrefixWebhook+"b/")); n != len(recent) {
+	if n := countKeys(t, s, []byte(persistence.PrefixWebhook+"b/")); n != len(recent) {
 		t.Fatalf("%d bodies for %d deliveries", n, len(recent))
 	}
 }
@@ -296,9 +300,9 @@ func TestTrimKeepsOutstandingDeliveries(t *testing.T) {
 // not while another endpoint's delivery of it remains, and not when a
 // delivery of it was created again.
 func TestBodyGoesWithItsLastDelivery(t *testing.T) {
-	s := openTemp(t, t.TempDir())
+	s := persistencetest.Open(t, t.TempDir())
 	defer s.Close()
-	w := NewWebhookStore(s, WebhookStoreOptions{})
+	w := New(s, Options{})
 	ctx := context.Background()
 	a := newEndpoint(t, w, "acc_1", "wh_a")
 	newEndpoint(t, w, "acc_1", "wh_b")
@@ -308,7 +312,7 @@ func TestBodyGoesWithItsLastDelivery(t *testing.T) {
 		if _, err := create(w, []NewDelivery{nd}, false); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := w.RecordOutcomes(ctx, acc1(nd.Delivery.EndpointID), []*WebhookDelivery{attempted(nd.Delivery, DeliveryDelivered)}); err != nil {
+		if _, err := w.RecordOutcomes(ctx, acc1(nd.Delivery.EndpointID), []*Delivery{attempted(nd.Delivery, DeliveryDelivered)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -359,7 +363,7 @@ func TestBodyGoesWithItsLastDelivery(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if n := countKeys(t, s, []byte(PrefixWebhook)); n != 0 {
+	if n := countKeys(t, s, []byte(persistence.PrefixWebhook)); n != 0 {
 		t.Fatalf("%d webhook keys left after every endpoint was deleted", n)
 	}
 }
@@ -367,9 +371,9 @@ func TestBodyGoesWithItsLastDelivery(t *testing.T) {
 // Deleting an endpoint removes its record, its account entry and every
 // delivery; later writes of it are refused.
 func TestDeleteEndpointRemovesItsDeliveries(t *testing.T) {
-	s := openTemp(t, t.TempDir())
+	s := persistencetest.Open(t, t.TempDir())
 	defer s.Close()
-	w := NewWebhookStore(s, WebhookStoreOptions{})
+	w := New(s, Options{})
 	ctx := context.Background()
 	ep := newEndpoint(t, w, "acc_1", "wh_a")
 	keepEp := newEndpoint(t, w, "acc_1", "wh_b")
@@ -398,13 +402,13 @@ func TestDeleteEndpointRemovesItsDeliveries(t *testing.T) {
 	if n := countKeys(t, s, deliveryPrefix("wh_a")); n != 0 {
 		t.Fatalf("%d delivery rows of a deleted endpoint", n)
 	}
-	if n := countKeys(t, s, []byte(PrefixWebhook+"d/")); n != 10 {
+	if n := countKeys(t, s, []byte(persistence.PrefixWebhook+"d/")); n != 10 {
 		t.Fatalf("%d delivery rows, want the other endpoint's 10", n)
 	}
-	if n := countKeys(t, s, []byte(PrefixWebhook+"b/")); n != 10 {
+	if n := countKeys(t, s, []byte(persistence.PrefixWebhook+"b/")); n != 10 {
 		t.Fatalf("%d bodies, want the other endpoint's 10", n)
 	}
-	if c, err := w.RecordOutcomes(ctx, acc1("wh_a"), []*WebhookDelivery{attempted(nds[0].Delivery, DeliveryDelivered)}); err != nil || !errors.Is(c[0], ErrDeliveryConflict) {
+	if c, err := w.RecordOutcomes(ctx, acc1("wh_a"), []*Delivery{attempted(nds[0].Delivery, DeliveryDelivered)}); err != nil || !errors.Is(c[0], ErrDeliveryConflict) {
 		t.Fatalf("outcome after the delete: %v %v", c, err)
 	}
 	if err := w.UpdateEndpoint(ctx, ep, false, nil); !errors.Is(err, ErrEndpointNotFound) {
@@ -417,11 +421,11 @@ func TestDeleteEndpointRemovesItsDeliveries(t *testing.T) {
 // journal returned.
 func TestJournalDurability(t *testing.T) {
 	fs := vfs.NewCrashableMem()
-	s, err := OpenWith("db", Options{FS: fs})
+	s, err := persistence.OpenWith("db", persistence.Options{FS: fs})
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := NewWebhookStore(s, WebhookStoreOptions{})
+	w := New(s, Options{})
 	newEndpoint(t, w, "acc_1", "wh_a") // durable
 	if _, err := create(w, []NewDelivery{newDelivery("wh_a", "evt_lazy", 0)}, false); err != nil {
 		t.Fatal(err)
@@ -433,18 +437,43 @@ func TestJournalDurability(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	s2, err := OpenWith("db", Options{FS: image})
+	s2, err := persistence.OpenWith("db", persistence.Options{FS: image})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s2.Close()
-	ds, err := NewWebhookStore(s2, WebhookStoreOptions{}).PendingDeliveries("wh_a")
+	ds, err := New(s2, Options{}).PendingDeliveries("wh_a")
 	if err != nil || len(ds) != 2 {
 		t.Fatalf("after the power loss: %d outstanding deliveries (%v), want both", len(ds), err)
 	}
 	for _, d := range ds {
-		if _, ok, _ := NewWebhookStore(s2, WebhookStoreOptions{}).EventBody("acc_1", d.EventID); !ok {
+		if _, ok, _ := New(s2, Options{}).EventBody("acc_1", d.EventID); !ok {
 			t.Fatalf("%s survived without its body", d.EventID)
 		}
+	}
+}
+
+// A shared batch that deletes the range of an endpoint's deliveries tells
+// the store's OnShared listener of that endpoint once it is applied.
+func TestSharedRangeDeletionIsHeard(t *testing.T) {
+	s := persistencetest.Open(t, t.TempDir())
+	defer s.Close()
+	d := &Delivery{EndpointID: "we_1", EventID: "evt_1", CreatedAt: time.Unix(1, 0)}
+	if err := s.DB().Set(deliveryKey(d), []byte("row"), pebble.Sync); err != nil {
+		t.Fatal(err)
+	}
+	var heard []Change
+	New(s, Options{OnShared: func(c Change) { heard = append(heard, c) }})
+	b := s.DB().NewBatch()
+	_ = b.DeleteRange(deliveryPrefix("we_1"), persistence.PrefixUpperBound(deliveryPrefix("we_1")), nil)
+	if err := s.ApplyShared(b.Repr(), "SHARED", 1); err != nil {
+		t.Fatal(err)
+	}
+	_ = b.Close()
+	if _, ok, _ := s.Get(deliveryKey(d)); ok {
+		t.Fatal("the delivery survived the range deletion")
+	}
+	if len(heard) != 1 || len(heard[0].Endpoints) != 1 || heard[0].Endpoints[0] != "we_1" {
+		t.Fatalf("the listener heard %+v", heard)
 	}
 }
