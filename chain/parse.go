@@ -160,15 +160,26 @@ func decodeHex(dst []byte, s string) bool {
 		return false
 	}
 	for i := range dst {
-		hi, ok1 := hexNibble(s[2*i])
-		lo, ok2 := hexNibble(s[2*i+1])
-		if !ok1 || !ok2 {
+		hi, lo := hexValues[s[2*i]], hexValues[s[2*i+1]]
+		if hi|lo > 0xf {
 			return false
 		}
 		dst[i] = hi<<4 | lo
 	}
 	return true
 }
+
+// hexValues maps a hex digit to its value, any other byte to 0xff.
+var hexValues = func() (t [256]byte) {
+	for c := range t {
+		v, ok := hexNibble(byte(c))
+		if !ok {
+			v = 0xff
+		}
+		t[c] = v
+	}
+	return t
+}()
 
 func hexNibble(c byte) (byte, bool) {
 	switch {
