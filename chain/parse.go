@@ -1,8 +1,6 @@
 package chain
 
 import (
-	"encoding/hex"
-
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
 
@@ -117,7 +115,7 @@ func ParseAddress(field, s string) (common.Address, error) {
 			return a, fieldErr(field, "must be a 0x-prefixed 20-byte hex address, got %q", truncate(s))
 		}
 	}
-	if _, err := hex.Decode(a[:], []byte(s[2:])); err != nil {
+	if !decodeHex(a[:], s[2:]) {
 		return common.Address{}, fieldErr(field, "must be a 0x-prefixed 20-byte hex address, got %q", truncate(s))
 	}
 	if lower && upper && Checksum(a)[2:] != s[2:] {
@@ -132,7 +130,7 @@ func ParseHash(field, s string) (common.Hash, error) {
 	if len(s) != 66 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') {
 		return h, fieldErr(field, "must be a 0x-prefixed 32-byte hex hash, got %q", truncate(s))
 	}
-	if _, err := hex.Decode(h[:], []byte(s[2:])); err != nil {
+	if !decodeHex(h[:], s[2:]) {
 		return common.Hash{}, fieldErr(field, "must be a 0x-prefixed 32-byte hex hash, got %q", truncate(s))
 	}
 	return h, nil
@@ -148,11 +146,40 @@ func ParseHexBytes(field, s string, maxLen int) ([]byte, error) {
 		return nil, fieldErr(field, "is longer than %d bytes", maxLen)
 	}
 	b := make([]byte, (len(s)-2)/2)
-	if _, err := hex.Decode(b, []byte(s[2:])); err != nil {
+	if !decodeHex(b, s[2:]) {
 		return nil, fieldErr(field, "must be 0x-prefixed hex bytes")
 	}
 	return b, nil
 }
+
+// decodeHex decodes s, 2 × len(dst) hex digits, into dst (without the
+// copy of s that hex.Decode's []byte argument takes); false when a digit
+// is not hex.
+func decodeHex(dst []byte, s string) bool {
+	if len(s) != 2*len(dst) {
+		return false
+	}
+	for i := range dst {
+		hi, lo := hexValues[s[2*i]], hexValues[s[2*i+1]]
+		if hi|lo > 0xf {
+			return false
+		}
+		dst[i] = hi<<4 | lo
+	}
+	return true
+}
+
+// hexValues maps a hex digit to its value, any other byte to 0xff.
+var hexValues = func() (t [256]byte) {
+	for c := range t {
+		v, ok := hexNibble(byte(c))
+		if !ok {
+			v = 0xff
+		}
+		t[c] = v
+	}
+	return t
+}()
 
 func hexNibble(c byte) (byte, bool) {
 	switch {

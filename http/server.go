@@ -423,7 +423,8 @@ func (s *Server) requestID(c *fiber.Ctx) string {
 }
 
 func (s *Server) newRequestID() string {
-	return s.ridPrefix + strconv.FormatUint(s.ridSeq.Add(1), 36)
+	var buf [32]byte // the prefix (9 bytes) and a base-36 uint64 (at most 13)
+	return string(strconv.AppendUint(append(buf[:0], s.ridPrefix...), s.ridSeq.Add(1), 36))
 }
 
 func saneID(v []byte) bool {

@@ -1,6 +1,9 @@
 package orders
 
 import (
+	"strings"
+	"unsafe"
+
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
 	"github.com/valyala/fastjson"
@@ -14,7 +17,6 @@ type submission struct {
 	class      chain.Class
 	order      chain.Order
 	signature  []byte
-	sigHex     string
 	clientHash string
 	// hash is the server's order hash, set once check has computed it.
 	hash common.Hash
@@ -76,7 +78,7 @@ func parseSubmission(p *fastjson.Parser, body []byte) (*submission, error) {
 		return nil, badRequest("%s is not a field of the submit body", truncate(k))
 	}
 	s := &submission{}
-	ot, err := str(v, "orderType", true)
+	ot, err := view(v, "orderType", true)
 	if err != nil {
 		return nil, err
 	}
@@ -93,10 +95,11 @@ func parseSubmission(p *fastjson.Parser, body []byte) (*submission, error) {
 	if err := parseOrder(o, s); err != nil {
 		return nil, err
 	}
-	if s.sigHex, err = str(v, "signature", true); err != nil {
+	sig, err := view(v, "signature", true)
+	if err != nil {
 		return nil, err
 	}
-	if s.signature, err = chain.ParseHexBytes("signature", s.sigHex, maxSignatureBytes); err != nil {
+	if s.signature, err = chain.ParseHexBytes("signature", sig, maxSignatureBytes); err != nil {
 		return nil, err
 	}
 	if s.clientHash, err = str(v, "orderHash", true); err != nil {
@@ -117,28 +120,32 @@ func parseOrder(o *fastjson.Value, s *submission) error {
 	}
 	ord := &s.order
 	var err error
-	if ord.Salt, err = uintField(o, "salt", chain.ParseUint256); err != nil {
+	if ord.Salt, err = uintField(o, "salt", "order.salt", chain.ParseUint256); err != nil {
 		return err
 	}
-	for _, f := range []struct {
-		name string
-		dst  *common.Address
-	}{{"maker", &ord.Maker}, {"receiver", &ord.Receiver}, {"tokenIn", &ord.TokenIn}, {"tokenOut", &ord.TokenOut}, {"referrer", &ord.Referrer}} {
-		if *f.dst, err = addressField(o, f.name); err != nil {
+	for _, f := range [...]struct {
+		name, field string
+		dst         *common.Address
+	}{
+		{"maker", "order.maker", &ord.Maker}, {"receiver", "order.receiver", &ord.Receiver},
+		{"tokenIn", "order.tokenIn", &ord.TokenIn}, {"tokenOut", "order.tokenOut", &ord.TokenOut},
+		{"referrer", "order.referrer", &ord.Referrer},
+	} {
+		if *f.dst, err = addressField(o, f.name, f.field); err != nil {
 			return err
 		}
 	}
-	if ord.AmountIn, err = uintField(o, "amountIn", chain.ParseDecimalUint256); err != nil {
+	if ord.AmountIn, err = uintField(o, "amountIn", "order.amountIn", chain.ParseDecimalUint256); err != nil {
 		return err
 	}
-	if ord.TriggerPrice, err = uintField(o, "triggerPrice", chain.ParseDecimalUint256); err != nil {
+	if ord.TriggerPrice, err = uintField(o, "triggerPrice", "order.triggerPrice", chain.ParseDecimalUint256); err != nil {
 		return err
 	}
-	if ord.MakerTraits, err = uintField(o, "makerTraits", chain.ParseDecimalUint256); err != nil {
+	if ord.MakerTraits, err = uintField(o, "makerTraits", "order.makerTraits", chain.ParseDecimalUint256); err != nil {
 		return err
 	}
 	if tv := o.Get("triggerAmountOut"); tv != nil && tv.Type() != fastjson.TypeNull {
-		tao, err := uintField(o, "triggerAmountOut", chain.ParseDecimalUint256)
+		tao, err := uintField(o, "triggerAmountOut", "order.triggerAmountOut", chain.ParseDecimalUint256)
 		if err != nil {
 			return err
 		}
@@ -160,7 +167,7 @@ func parseKindParams(v *fastjson.Value, k *chain.KindParams) error {
 		name string
 		dst  **uint64
 	}{{"intervalSeconds", &k.IntervalSeconds}, {"totalExecutions", &k.TotalExecutions}} {
-		sv, err := str(v, f.name, false)
+		sv, err := view(v, f.name, false)
 		if err != nil {
 			return err
 		}
@@ -177,7 +184,7 @@ func parseKindParams(v *fastjson.Value, k *chain.KindParams) error {
 		n := u.Uint64()
 		*f.dst = &n
 	}
-	if sv, err := str(v, "totalAmountIn", false); err != nil {
+	if sv, err := view(v, "totalAmountIn", false); err != nil {
 		return err
 	} else if present(v, "totalAmountIn") {
 		u, err := chain.ParseDecimalUint256("totalAmountIn", sv)
@@ -201,7 +208,7 @@ func parseKindParams(v *fastjson.Value, k *chain.KindParams) error {
 		k.ShortCircuit = &bv
 	}
 	if dk := v.Get("designatedKeeper"); dk != nil && dk.Type() != fastjson.TypeNull {
-		a, err := addressField(v, "designatedKeeper")
+		a, err := addressField(v, "designatedKeeper", "designatedKeeper")
 		if err != nil {
 			return err
 		}
@@ -218,6 +225,14 @@ func present(v *fastjson.Value, name string) bool {
 // str returns the string field name of v; absent is "" (an error when
 // required), another type is an error.
 func str(v *fastjson.Value, name string, required bool) (string, error) {
+	s, err := view(v, name, required)
+	return strings.Clone(s), err
+}
+
+// view is str without the copy: the string is the parser's memory, valid
+// until the parser parses again, for a field decoded on the spot (an
+// error message that quotes it copies it).
+func view(v *fastjson.Value, name string, required bool) (string, error) {
 	f := v.Get(name)
 	if f == nil || f.Type() == fastjson.TypeNull {
 		if required {
@@ -229,23 +244,23 @@ func str(v *fastjson.Value, name string, required bool) (string, error) {
 	if err != nil {
 		return "", badRequest("%s must be a string", name)
 	}
-	return string(b), nil
+	return unsafe.String(unsafe.SliceData(b), len(b)), nil
 }
 
-func uintField(o *fastjson.Value, name string, parse func(string, string) (uint256.Int, error)) (uint256.Int, error) {
-	s, err := str(o, name, true)
+// uintField parses the string field name of o; field is its name in
+// messages (order.name).
+func uintField(o *fastjson.Value, name, field string, parse func(string, string) (uint256.Int, error)) (uint256.Int, error) {
+	s, err := view(o, name, true)
 	if err != nil {
 		return uint256.Int{}, badRequest("order.%s", err.(*orderengine.Error).Message)
 	}
-	return parse("order."+name, s)
+	return parse(field, s)
 }
 
-func addressField(o *fastjson.Value, name string) (common.Address, error) {
-	field := name
-	if name != "designatedKeeper" {
-		field = "order." + name
-	}
-	s, err := str(o, name, true)
+// addressField parses the address field name of o; field is its name in
+// messages (order.name, or designatedKeeper).
+func addressField(o *fastjson.Value, name, field string) (common.Address, error) {
+	s, err := view(o, name, true)
 	if err != nil {
 		return common.Address{}, badRequest("%s", prefixed(field, err))
 	}

@@ -100,7 +100,12 @@ func (g *groupCommitter) Write(ops []groupOp) error { return g.WriteIf(ops, nil)
 // WriteIf is Write once check (run by the committer goroutine) passes; it
 // returns check's error, with nothing written, when it does not.
 func (g *groupCommitter) WriteIf(ops []groupOp, check func(*groupRound) error) error {
-	w := &groupWrite{ops: ops, check: check, done: make(chan error, 1)}
+	w := writePool.Get().(*groupWrite)
+	w.ops, w.check = ops, check
+	defer func() {
+		w.ops, w.check = nil, nil
+		writePool.Put(w)
+	}()
 	g.mu.Lock()
 	if g.closed {
 		g.mu.Unlock()
@@ -117,6 +122,10 @@ func (g *groupCommitter) WriteIf(ops []groupOp, check func(*groupRound) error) e
 	}
 	return <-w.done
 }
+
+// writePool recycles groupWrites with their channel: a write is answered
+// once, and neither goroutine touches it after the answer.
+var writePool = sync.Pool{New: func() any { return &groupWrite{done: make(chan error, 1)} }}
 
 // close answers the queued writes, stops both goroutines and waits for
 // them. Writes after it get errStoreClosed.

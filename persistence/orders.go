@@ -84,7 +84,11 @@ func ParseCursor(s string) ([]byte, error) {
 
 // orderIndexPrefix is the key prefix of mask with the filter fields it carries.
 func orderIndexPrefix(mask byte, maker common.Address, status Status, class chain.Class) []byte {
-	k := make([]byte, 0, 2+1+20+2+40)
+	return appendIndexPrefix(make([]byte, 0, 2+1+20+2+40), mask, maker, status, class)
+}
+
+// appendIndexPrefix is orderIndexPrefix appended to k.
+func appendIndexPrefix(k []byte, mask byte, maker common.Address, status Status, class chain.Class) []byte {
 	k = append(k, ordPrefixIndex...)
 	k = append(k, mask)
 	if mask&IndexMaker != 0 {
@@ -100,11 +104,17 @@ func orderIndexPrefix(mask byte, maker common.Address, status Status, class chai
 }
 
 // orderIndexKeys returns the four index keys of rec with the given status.
+// The keys share one allocation (they are written together).
 func orderIndexKeys(rec *OrderRecord, status Status) [][]byte {
 	suffix := IndexEntry{CreatedAt: rec.CreatedAt, Hash: rec.Hash}.suffix()
+	const most = 2 + 1 + 20 + 2 + 40 // the longest key: maker, status and type
+	buf := make([]byte, 0, len(IndexMasks)*most)
 	keys := make([][]byte, 0, len(IndexMasks))
 	for _, mask := range IndexMasks {
-		keys = append(keys, append(orderIndexPrefix(mask, rec.Order.Maker, status, rec.Class), suffix...))
+		start := len(buf)
+		buf = appendIndexPrefix(buf, mask, rec.Order.Maker, status, rec.Class)
+		buf = append(buf, suffix...)
+		keys = append(keys, buf[start:len(buf):len(buf)])
 	}
 	return keys
 }

@@ -189,14 +189,17 @@ func (p *FeePolicy) CheckOrderFees(ctx context.Context, o OrderFees) (bind bool,
 	if o.OrderKind == config.KindDirect || o.OrderKind == "" {
 		return false, oe.Errorf(oe.CodeInvalidRequest, "orderType must name an order kind")
 	}
-	legs, err := p.FeeLegs(ctx, o.Maker, common.Address{}, o.OrderKind, o.TokenIn, o.TokenOut)
-	if err != nil {
-		return false, err
+	// The cell FeeLegs serves for the order's kind and pair; the binding
+	// is read once, below.
+	row, ok := p.cells[o.OrderKind]
+	if !ok {
+		return false, oe.Errorf(oe.CodeInvalidRequest, "orderType %q is not one of limit, stop_loss, take_profit, dca, trailing", o.OrderKind)
 	}
-	if want := legs.Fees.Triggered.ReferralPpm; o.ReferralFeePpm != want {
+	class := p.PairClass(o.TokenIn, o.TokenOut)
+	if want := row[class].ReferralPpm; o.ReferralFeePpm != want {
 		return false, oe.Errorf(oe.CodeFeeParamsMismatch,
 			"referralFeePpm %d differs from the %s × %s cell's %d: take feeLegs from GET /v1/route with orderType=%s",
-			o.ReferralFeePpm, legs.Cell.OrderKind, legs.Cell.TokenClass, want, o.OrderKind)
+			o.ReferralFeePpm, o.OrderKind, class, want, o.OrderKind)
 	}
 	if o.Referrer == (common.Address{}) {
 		return false, oe.Errorf(oe.CodeFeeParamsMismatch, "referrer must be non-zero: use feeLegs.referrer")
