@@ -9,8 +9,8 @@ import (
 	"github.com/orderengine/orderengine/accounts"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/chain/devchain"
-	"github.com/orderengine/orderengine/persistence"
 	"github.com/orderengine/orderengine/persistence/accountstore"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 	"github.com/orderengine/orderengine/platform"
 )
 
@@ -40,7 +40,7 @@ func (s *System) buildAccounts() {
 		Config: s.Config.Accounts, ChainID: chainID, Accounts: s.Accounts, Sessions: s.Sessions,
 		Verifier: verifier, Now: s.Clock.Now, Log: s.Log,
 	})
-	s.Platform = platform.NewService(persistence.NewPlatform(s.Store), s.Accounts)
+	s.Platform = platform.NewService(chainstore.NewPlatform(s.Store), s.Orders, s.Accounts)
 }
 
 // runAccounts flushes the keys' last use every keyUsageFlush (and at the

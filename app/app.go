@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -42,6 +43,7 @@ import (
 	"github.com/orderengine/orderengine/orders"
 	"github.com/orderengine/orderengine/persistence"
 	"github.com/orderengine/orderengine/persistence/accountstore"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 	"github.com/orderengine/orderengine/persistence/webhookstore"
 	"github.com/orderengine/orderengine/platform"
 	"github.com/orderengine/orderengine/routing"
@@ -97,7 +99,7 @@ type System struct {
 	// Orders is the order journal; Outbox the event outbox.
 	Orders   *persistence.Orders
 	Outbox   *persistence.Outbox
-	Chain    *persistence.Chain
+	Chain    *chainstore.Chain
 	Accounts *accountstore.Accounts
 	// Sessions are the dashboard sessions.
 	Sessions *accountstore.Sessions
@@ -170,6 +172,11 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 	if err := s.openChain(ctx); err != nil {
 		return nil, err
 	}
+	// The store's chain records, once the folder is bound to its chain
+	// (bindChain may have cleared them): their filters load what remains.
+	if s.Chain, err = chainstore.New(s.Store); err != nil {
+		return nil, err
+	}
 	s.buildMember()
 	s.seams = s.chooseSeams()
 	s.buildActors()
@@ -205,7 +212,7 @@ func (s *System) closeWith(f func() error) { s.closers = append(s.closers, f) }
 
 // storeMigrations are the schema steps of the domain stores that are
 // packages of their own, which a store written by an older binary needs.
-var storeMigrations = webhookstore.Migrations
+var storeMigrations = slices.Concat(chainstore.Migrations, webhookstore.Migrations)
 
 // openStore opens the store; in a cluster it first starts the node's
 // embedded server and, when the store is empty or behind the cluster's
@@ -235,7 +242,6 @@ func (s *System) openStore(ctx context.Context) error {
 	s.Outbox = persistence.NewOutbox(store, s.Log, s.Clock.Now)
 	s.Outbox.LogKeep = s.Config.Streams.Resolved().OrderEventsPerAccount
 	s.Orders = persistence.NewOrders(store, s.Outbox, persistence.WithLinkedWallets(s.Accounts))
-	s.Chain = persistence.NewChain(store)
 	return nil
 }
 

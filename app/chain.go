@@ -20,6 +20,7 @@ import (
 	"github.com/orderengine/orderengine/market"
 	"github.com/orderengine/orderengine/orders"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 	"github.com/orderengine/orderengine/platform"
 	"github.com/orderengine/orderengine/routing"
 )
@@ -297,7 +298,7 @@ func pairsObserver(p *pair.Pairs) chainsync.Observer {
 		OnApplied: func(b *chainsync.Block) {
 			p.BlockApplied(pair.BlockRef{Number: b.Number, Hash: b.Hash, Time: b.Time}, b.ChainOrders())
 		},
-		OnReverted: func(blk persistence.ChainBlock) { p.BlockReverted(blk.Touched) },
+		OnReverted: func(blk chainstore.Block) { p.BlockReverted(blk.Touched) },
 	}
 }
 

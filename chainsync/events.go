@@ -9,7 +9,7 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/orderengine/orderengine/contracts/bindings/servicerouter"
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 )
 
 // Kind is the kind of a router event.
@@ -52,9 +52,9 @@ type Event struct {
 	OrderHash common.Hash
 	Maker     common.Address
 	// Fill is set for KindFilled.
-	Fill *persistence.Fill
+	Fill *chainstore.Fill
 	// Order is the order's chain state after the event (order events).
-	Order *persistence.ChainOrder
+	Order *chainstore.Order
 	// Nonce is set for KindNonceInvalidated.
 	Nonce uint64
 	// Swap is set for KindSwapped.
@@ -73,8 +73,8 @@ type Block struct {
 
 // ChainOrders returns the chain records the block's order events left, by
 // order hash (the latest of each order's events).
-func (b *Block) ChainOrders() map[common.Hash]persistence.ChainOrder {
-	orders := map[common.Hash]persistence.ChainOrder{}
+func (b *Block) ChainOrders() map[common.Hash]chainstore.Order {
+	orders := map[common.Hash]chainstore.Order{}
 	for _, ev := range b.Events {
 		if ev.Order != nil {
 			orders[ev.OrderHash] = *ev.Order
@@ -134,7 +134,7 @@ func (d *decoder) decode(l *types.Log, blockTime uint64) (Event, bool, error) {
 			return ev, false, fmt.Errorf("indexer: decode %s: %w", kind, err)
 		}
 		ev.OrderHash, ev.Maker = e.OrderHash, e.Maker
-		f := &persistence.Fill{
+		f := &chainstore.Fill{
 			OrderHash: e.OrderHash, TxHash: l.TxHash, BlockNumber: l.BlockNumber,
 			BlockHash: l.BlockHash, LogIndex: uint32(l.Index),
 			Keeper: e.Keeper, Timestamp: blockTime, Executions: e.Executions,

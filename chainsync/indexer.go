@@ -7,7 +7,7 @@
 // last (a mismatch is a reorg: it rewinds its own last block with the undo
 // record and looks again), fetches the block's router logs by block hash
 // (pinned: never "latest"), decodes them and applies them through one
-// persistence.ChainBatch: per-order chain state and fills, then every Sink
+// chainstore.Batch: per-order chain state and fills, then every Sink
 // (the order layer's status transitions and outbox events, market data),
 // then the applied-log keys, the block record, its undo record and the new
 // cursor, committed as ONE synced Pebble batch. Observers hear about the
@@ -29,6 +29,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 )
 
 // Backend is the part of a node client the indexer needs. ethclient.Client
@@ -45,7 +46,7 @@ type Backend interface {
 // (Outbox rows go to cb.Raw(): an emitted event is never taken back). It
 // must not do network calls that are not pinned to b.Hash.
 type Sink interface {
-	ApplyBlock(cb *persistence.ChainBatch, b *Block) error
+	ApplyBlock(cb *chainstore.Batch, b *Block) error
 }
 
 // Observer hears about durable changes, after the commit. It must not
@@ -54,7 +55,7 @@ type Observer interface {
 	// Applied is called after block b was committed.
 	Applied(b *Block)
 	// Reverted is called after blk was rewound (its Touched orders changed).
-	Reverted(blk persistence.ChainBlock)
+	Reverted(blk chainstore.Block)
 }
 
 // ObserverFuncs is an Observer made of two functions (either may be nil):
@@ -62,7 +63,7 @@ type Observer interface {
 // package (the pair actors).
 type ObserverFuncs struct {
 	OnApplied  func(b *Block)
-	OnReverted func(blk persistence.ChainBlock)
+	OnReverted func(blk chainstore.Block)
 }
 
 // Applied implements Observer.
@@ -73,7 +74,7 @@ func (o ObserverFuncs) Applied(b *Block) {
 }
 
 // Reverted implements Observer.
-func (o ObserverFuncs) Reverted(blk persistence.ChainBlock) {
+func (o ObserverFuncs) Reverted(blk chainstore.Block) {
 	if o.OnReverted != nil {
 		o.OnReverted(blk)
 	}
@@ -120,7 +121,7 @@ type Status struct {
 // Indexer follows one router on one chain.
 type Indexer struct {
 	backend Backend
-	chain   *persistence.Chain
+	chain   *chainstore.Chain
 	log     *slog.Logger
 	opts    Options
 	dec     *decoder
@@ -155,8 +156,12 @@ func New(backend Backend, store *persistence.Store, log *slog.Logger, opts Optio
 	if opts.RecentBlocks <= opts.Confirmations {
 		return nil, errors.New("indexer: RecentBlocks must exceed Confirmations")
 	}
+	chain, err := chainstore.New(store)
+	if err != nil {
+		return nil, err
+	}
 	ix := &Indexer{
-		backend: backend, chain: persistence.NewChain(store), log: log.With("component", "indexer"),
+		backend: backend, chain: chain, log: log.With("component", "indexer"),
 		opts: opts, dec: newDecoder(), advance: make(chan struct{}),
 	}
 	if cur, ok, err := ix.chain.Cursor(); err != nil {
@@ -168,7 +173,7 @@ func New(backend Backend, store *persistence.Store, log *slog.Logger, opts Optio
 }
 
 // Chain returns the chain records the indexer writes.
-func (ix *Indexer) Chain() *persistence.Chain { return ix.chain }
+func (ix *Indexer) Chain() *chainstore.Chain { return ix.chain }
 
 // Status returns the current progress.
 func (ix *Indexer) Status() Status {
@@ -297,7 +302,7 @@ func (ix *Indexer) Step(ctx context.Context) (int, error) {
 		if err != nil {
 			return done, err
 		}
-		cur = persistence.ChainCursor{Number: b.Number, Hash: b.Hash}
+		cur = chainstore.Cursor{Number: b.Number, Hash: b.Hash}
 		ix.moved(cur.Number)
 		for _, o := range ix.opts.Observers {
 			o.Applied(b)
@@ -311,7 +316,7 @@ func (ix *Indexer) Step(ctx context.Context) (int, error) {
 // the one applied (a reorg to a chain no longer than ours, which no new
 // block's parent has revealed yet). It only looks when the cursor is at the
 // target, so catching up costs no extra call.
-func (ix *Indexer) checkTip(ctx context.Context, cur persistence.ChainCursor, target uint64, done *int) (persistence.ChainCursor, error) {
+func (ix *Indexer) checkTip(ctx context.Context, cur chainstore.Cursor, target uint64, done *int) (chainstore.Cursor, error) {
 	first := max(ix.opts.StartBlock, 1) - 1 // the initial cursor has no undo record
 	for cur.Number >= target && cur.Number > first {
 		h, err := ix.backend.HeaderByNumber(ctx, new(big.Int).SetUint64(cur.Number))
@@ -327,7 +332,7 @@ func (ix *Indexer) checkTip(ctx context.Context, cur persistence.ChainCursor, ta
 }
 
 // rewind undoes the block at the cursor and tells the observers.
-func (ix *Indexer) rewind() (persistence.ChainCursor, error) {
+func (ix *Indexer) rewind() (chainstore.Cursor, error) {
 	next, blk, err := ix.chain.Rewind()
 	if err != nil {
 		return next, err
@@ -343,7 +348,7 @@ func (ix *Indexer) rewind() (persistence.ChainCursor, error) {
 
 // startCursor returns the cursor, writing the initial one (the block before
 // StartBlock) on the first run.
-func (ix *Indexer) startCursor(ctx context.Context) (persistence.ChainCursor, error) {
+func (ix *Indexer) startCursor(ctx context.Context) (chainstore.Cursor, error) {
 	cur, ok, err := ix.chain.Cursor()
 	if err != nil || ok {
 		return cur, err
@@ -356,12 +361,12 @@ func (ix *Indexer) startCursor(ctx context.Context) (persistence.ChainCursor, er
 	if err != nil {
 		return cur, fmt.Errorf("indexer: start header %d: %w", n, err)
 	}
-	blk := persistence.ChainBlock{Number: n, Hash: h.Hash(), Parent: h.ParentHash, Time: h.Time}
+	blk := chainstore.Block{Number: n, Hash: h.Hash(), Parent: h.ParentHash, Time: h.Time}
 	if err := ix.chain.SetCursor(blk); err != nil {
 		return cur, err
 	}
 	ix.moved(n)
-	return persistence.ChainCursor{Number: n, Hash: blk.Hash}, nil
+	return chainstore.Cursor{Number: n, Hash: blk.Hash}, nil
 }
 
 // applyBlock fetches the block's router logs by hash and applies them in
@@ -383,7 +388,7 @@ func (ix *Indexer) applyBlock(ctx context.Context, h *types.Header) (*Block, err
 		}
 		return nil, err
 	}
-	cb := ix.chain.Begin(persistence.ChainBlock{Number: b.Number, Hash: hash, Parent: b.Parent, Time: b.Time})
+	cb := ix.chain.Begin(chainstore.Block{Number: b.Number, Hash: hash, Parent: b.Parent, Time: b.Time})
 	if err := ix.applyLogs(cb, b, logs); err != nil {
 		cb.Abort()
 		return nil, err
@@ -402,7 +407,7 @@ func (ix *Indexer) applyBlock(ctx context.Context, h *types.Header) (*Block, err
 
 // applyLogs decodes the logs and applies each one exactly once to the
 // per-order chain state.
-func (ix *Indexer) applyLogs(cb *persistence.ChainBatch, b *Block, logs []types.Log) error {
+func (ix *Indexer) applyLogs(cb *chainstore.Batch, b *Block, logs []types.Log) error {
 	for i := range logs {
 		l := &logs[i]
 		if l.Removed || l.BlockHash != b.Hash || l.Address != ix.opts.Router {
@@ -431,20 +436,20 @@ func (ix *Indexer) applyLogs(cb *persistence.ChainBatch, b *Block, logs []types.
 }
 
 // applyEvent writes the chain record an event changes.
-func applyEvent(cb *persistence.ChainBatch, ev *Event) error {
+func applyEvent(cb *chainstore.Batch, ev *Event) error {
 	var (
-		co  persistence.ChainOrder
+		co  chainstore.Order
 		err error
 	)
 	switch ev.Kind {
 	case KindActivated:
-		co, _, err = persistence.ApplyActivated(cb, ev.OrderHash, ev.Maker)
+		co, _, err = chainstore.ApplyActivated(cb, ev.OrderHash, ev.Maker)
 	case KindFilled:
-		co, err = persistence.ApplyFill(cb, *ev.Fill, ev.Maker)
+		co, err = chainstore.ApplyFill(cb, *ev.Fill, ev.Maker)
 	case KindCancelled:
-		co, err = persistence.ApplyCancelled(cb, ev.OrderHash, ev.Maker, ev.TxHash)
+		co, err = chainstore.ApplyCancelled(cb, ev.OrderHash, ev.Maker, ev.TxHash)
 	case KindNonceInvalidated:
-		return persistence.ApplyNonceInvalidated(cb, persistence.ChainNonce{
+		return chainstore.ApplyNonceInvalidated(cb, chainstore.Nonce{
 			Maker: ev.Maker, Nonce: ev.Nonce, Block: cb.Block().Number, TxHash: ev.TxHash,
 		})
 	default:

@@ -12,13 +12,14 @@ import (
 
 	"github.com/orderengine/orderengine/chainsync/chainsynctest"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 )
 
 // recorder is an Observer and Sink that remembers what it saw.
 type recorder struct {
 	mu       sync.Mutex
 	applied  []uint64
-	reverted []persistence.ChainBlock
+	reverted []chainstore.Block
 	events   int
 }
 
@@ -28,14 +29,14 @@ func (r *recorder) Applied(b *Block) {
 	r.mu.Unlock()
 }
 
-func (r *recorder) Reverted(blk persistence.ChainBlock) {
+func (r *recorder) Reverted(blk chainstore.Block) {
 	r.mu.Lock()
 	r.reverted = append(r.reverted, blk)
 	r.mu.Unlock()
 }
 
 // ApplyBlock counts events through the batch, so a rewind must undo it.
-func (r *recorder) ApplyBlock(cb *persistence.ChainBatch, b *Block) error {
+func (r *recorder) ApplyBlock(cb *chainstore.Batch, b *Block) error {
 	key := []byte("c/test/events")
 	v, _, err := cb.Get(key)
 	if err != nil {
@@ -78,9 +79,9 @@ func sync1(t *testing.T, ix *Indexer) {
 }
 
 // checkOrder compares the indexed state of h with the router's counters.
-func checkOrder(t *testing.T, e *chainsynctest.Env, ix *Indexer, h common.Hash, wantFills int) persistence.ChainOrder {
+func checkOrder(t *testing.T, e *chainsynctest.Env, ix *Indexer, h common.Hash, wantFills int) chainstore.Order {
 	t.Helper()
-	co, _, err := ix.Chain().ChainOrder(h)
+	co, _, err := ix.Chain().Order(h)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +137,7 @@ func TestIndexesFillsCancelsNonces(t *testing.T) {
 	rc := e.MustSend(e.Maker, e.D.Router, e.Router.PackCancel(o))
 	e.MustSend(e.Maker, e.D.Router, e.Router.PackInvalidateNonce(big.NewInt(7)))
 	sync1(t, ix)
-	co, _, _ = ix.Chain().ChainOrder(h)
+	co, _, _ = ix.Chain().Order(h)
 	if co.CancelledBlock != rc.BlockNumber.Uint64() || co.CancelTx != rc.TxHash {
 		t.Fatalf("cancel not indexed: %+v", co)
 	}
@@ -163,12 +164,12 @@ func TestConfirmationDepth(t *testing.T) {
 	o, sig, h := e.LimitOrder(1_000_000, 2)
 	e.MustSend(e.Keeper, e.D.Router, e.FillData(o, sig, 1_000_000))
 	sync1(t, ix)
-	if co, ok, _ := ix.Chain().ChainOrder(h); ok {
+	if co, ok, _ := ix.Chain().Order(h); ok {
 		t.Fatalf("fill applied before 2 confirmations: %+v", co)
 	}
 	e.Sim.Commit()
 	sync1(t, ix)
-	if _, ok, _ := ix.Chain().ChainOrder(h); ok {
+	if _, ok, _ := ix.Chain().Order(h); ok {
 		t.Fatal("fill applied with 1 confirmation")
 	}
 	e.Sim.Commit()
@@ -290,7 +291,7 @@ func TestRestartResumesAndBackfills(t *testing.T) {
 // failingSink fails every block after the first n.
 type failingSink struct{ n int }
 
-func (f *failingSink) ApplyBlock(cb *persistence.ChainBatch, b *Block) error {
+func (f *failingSink) ApplyBlock(cb *chainstore.Batch, b *Block) error {
 	if f.n == 0 {
 		return errTest
 	}
@@ -322,7 +323,7 @@ func TestBlockIsAtomic(t *testing.T) {
 		t.Fatal("sync with a failing sink succeeded")
 	}
 	before := ix.Status().Cursor
-	if _, ok, _ := ix.Chain().ChainOrder(h); ok {
+	if _, ok, _ := ix.Chain().Order(h); ok {
 		t.Fatal("chain state written by a failed block")
 	}
 	if cur, _, _ := ix.Chain().Cursor(); cur.Number != before || before >= r.BlockNumber.Uint64() {
@@ -349,16 +350,16 @@ func TestSameHeightReorgAtTheTip(t *testing.T) {
 	c.mine()
 	sync1(t, ix)
 	old := c.logs[c.headers[2].Hash()][0].Topics[1]
-	if co, ok, _ := ix.Chain().ChainOrder(old); !ok || co.Fills != 1 {
+	if co, ok, _ := ix.Chain().Order(old); !ok || co.Fills != 1 {
 		t.Fatalf("tip order not indexed: %+v", co)
 	}
 	c.replaceTip(7)
 	sync1(t, ix)
-	if _, ok, _ := ix.Chain().ChainOrder(old); ok {
+	if _, ok, _ := ix.Chain().Order(old); ok {
 		t.Fatal("order of the replaced tip survived")
 	}
 	now := c.logs[c.headers[2].Hash()][0].Topics[1]
-	if co, ok, _ := ix.Chain().ChainOrder(now); !ok || co.Fills != 1 {
+	if co, ok, _ := ix.Chain().Order(now); !ok || co.Fills != 1 {
 		t.Fatalf("new tip order not indexed: %+v", co)
 	}
 	if st := ix.Status(); st.Reorgs != 1 || st.Cursor != 2 {

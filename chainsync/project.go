@@ -12,6 +12,7 @@ import (
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors/order"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 )
 
 // Projector carries the chain's truth into the order records: after each
@@ -29,7 +30,7 @@ import (
 // block's effects reach the order records exactly once. See
 // docs/lifecycle.md.
 type Projector struct {
-	chain    *persistence.Chain
+	chain    *chainstore.Chain
 	orders   *persistence.Orders
 	registry *order.Registry
 	log      *slog.Logger
@@ -66,7 +67,7 @@ func (p *Projector) driving() bool { return p.drive == nil || p.drive() }
 // NewProjector returns a projector; add it to the indexer's Observers and
 // start Run. orders is read for the orders a nonce invalidation concerns
 // (the list index) and for an order's maker and nonce (immutable).
-func NewProjector(ch *persistence.Chain, orders *persistence.Orders, registry *order.Registry, opts ProjectorOptions) *Projector {
+func NewProjector(ch *chainstore.Chain, orders *persistence.Orders, registry *order.Registry, opts ProjectorOptions) *Projector {
 	log := opts.Log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -89,7 +90,7 @@ func (p *Projector) Applied(*Block) { p.signal() }
 // say (no event). The projection cursor moves back below the block, so the
 // replacement block is projected like any other; a fill it re-mines is
 // recorded again without a second event (the order ledger).
-func (p *Projector) Reverted(blk persistence.ChainBlock) {
+func (p *Projector) Reverted(blk chainstore.Block) {
 	p.mu <- struct{}{}
 	defer func() { <-p.mu }()
 	if proj, err := p.chain.Projected(); err == nil && proj >= blk.Number {
@@ -172,7 +173,7 @@ func (p *Projector) CatchUp(ctx context.Context) error {
 		return nil
 	}
 	gapChecked := false
-	err = p.chain.Blocks(proj+1, func(blk persistence.ChainBlock) error {
+	err = p.chain.Blocks(proj+1, func(blk chainstore.Block) error {
 		if blk.Number > cur.Number {
 			return nil
 		}
@@ -203,7 +204,7 @@ func (p *Projector) CatchUp(ctx context.Context) error {
 	return p.chain.SetProjected(cur.Number)
 }
 
-func (p *Projector) project(ctx context.Context, blk persistence.ChainBlock) error {
+func (p *Projector) project(ctx context.Context, blk chainstore.Block) error {
 	for _, h := range blk.Touched {
 		if err := p.reconcile(ctx, h, blk.Time); err != nil {
 			return err
@@ -224,7 +225,7 @@ func (p *Projector) reconcile(ctx context.Context, h common.Hash, blockTime uint
 	if !p.orders.MayExist(h) {
 		return nil
 	}
-	co, _, err := p.chain.ChainOrder(h)
+	co, _, err := p.chain.Order(h)
 	if err != nil {
 		return err
 	}
@@ -269,7 +270,7 @@ func (p *Projector) reconcileOpen(ctx context.Context, blockTime uint64) error {
 	at := time.Unix(int64(blockTime), 0).UTC()
 	return p.orders.OpenOrders(func(rec *persistence.OrderRecord) error {
 		h := rec.Hash
-		if _, seen, err := p.chain.ChainOrder(h); err != nil {
+		if _, seen, err := p.chain.Order(h); err != nil {
 			return err
 		} else if seen {
 			if err := p.reconcile(ctx, h, blockTime); err != nil {
@@ -285,7 +286,7 @@ func (p *Projector) reconcileOpen(ctx context.Context, blockTime uint64) error {
 }
 
 // invalidate cancels every open order of the maker that carries the nonce.
-func (p *Projector) invalidate(ctx context.Context, n persistence.ChainNonce, blockTime uint64) error {
+func (p *Projector) invalidate(ctx context.Context, n chainstore.Nonce, blockTime uint64) error {
 	at := time.Unix(int64(blockTime), 0).UTC()
 	hs, err := p.nonceOrders(n, []persistence.Status{persistence.StatusPending, persistence.StatusActive})
 	if err != nil {
@@ -301,7 +302,7 @@ func (p *Projector) invalidate(ctx context.Context, n persistence.ChainNonce, bl
 
 // nonceOrders lists the orders of n's maker in the given statuses whose
 // traits carry n's nonce (a query of the list index: the actors decide).
-func (p *Projector) nonceOrders(n persistence.ChainNonce, statuses []persistence.Status) ([]common.Hash, error) {
+func (p *Projector) nonceOrders(n chainstore.Nonce, statuses []persistence.Status) ([]common.Hash, error) {
 	maker := n.Maker
 	var out []common.Hash
 	for _, status := range statuses {

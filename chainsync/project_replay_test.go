@@ -83,7 +83,7 @@ func TestFillAndCancelInOneBlockAndReplay(t *testing.T) {
 	if rf.Status != persistence.StatusFilled || rf.FilledIn.Dec() != "700000000" || rf.Executions != 1 {
 		t.Fatalf("filled and cancelled: %+v", rf)
 	}
-	fills, _ := e.orders.Fills(hPart)
+	fills, _ := e.ix.Chain().Fills(hPart)
 	if len(fills) != 1 || fills[0].AmountIn.Dec() != "200000000" || fills[0].AmountOut.Dec() != rp.FilledOut.Dec() || fills[0].TxHash != part[0].TxHash {
 		t.Fatalf("fills %+v, record %+v", fills, rp)
 	}
@@ -141,7 +141,7 @@ func TestFillAfterOffChainCancel(t *testing.T) {
 	if rec.Status != persistence.StatusCancelled || rec.FilledIn.Dec() != "1000000000" || rec.Executions != 1 {
 		t.Fatalf("after the fill: %+v", rec)
 	}
-	if fills, _ := e.orders.Fills(h); len(fills) != 1 || fills[0].TxHash != r.TxHash || fills[0].AmountOut.Dec() != rec.FilledOut.Dec() {
+	if fills, _ := e.ix.Chain().Fills(h); len(fills) != 1 || fills[0].TxHash != r.TxHash || fills[0].AmountOut.Dec() != rec.FilledOut.Dec() {
 		t.Fatalf("fills %+v", fills)
 	}
 	evs := e.outboxOf(h)

@@ -44,7 +44,7 @@ func newDrivenProjEnv(t *testing.T, drive func() bool) *projEnv {
 	system := actor.NewActorSystem()
 	t.Cleanup(system.Shutdown)
 	e.registry = order.NewRegistry(system, order.Options{Journal: e.orders})
-	ch := persistence.NewChain(e.store)
+	ch := chainsynctest.Chain(t, e.store)
 	e.proj = NewProjector(ch, e.orders, e.registry, ProjectorOptions{Drive: drive})
 	var err error
 	e.ix, err = New(e.Client, e.store, nil, Options{Router: e.D.Router, StartBlock: e.D.Block, Observers: []Observer{e.proj}})
@@ -101,7 +101,7 @@ func TestProjectorDrivesOrderRecords(t *testing.T) {
 	if rec.Status != persistence.StatusFilled || rec.FilledIn.Dec() != "1000000000" || rec.FilledOut.Dec() != co.FilledAmountOut.Dec() {
 		t.Fatalf("after the last fill: %+v (chain %+v)", rec, co)
 	}
-	fills, err := e.orders.Fills(h)
+	fills, err := e.ix.Chain().Fills(h)
 	if err != nil || len(fills) != 2 || fills[0].TxHash != r1.TxHash || fills[0].Keeper != e.Keeper.Addr {
 		t.Fatalf("fills through the order layer: %+v %v", fills, err)
 	}
@@ -155,7 +155,7 @@ func TestProjectorCatchesUpAfterCrash(t *testing.T) {
 	if rec, _, _ := e.orders.Load(h); rec.Status != persistence.StatusPending {
 		t.Fatalf("projected without CatchUp: %+v", rec)
 	}
-	fresh := NewProjector(persistence.NewChain(e.store), e.orders, e.registry, ProjectorOptions{})
+	fresh := NewProjector(chainsynctest.Chain(t, e.store), e.orders, e.registry, ProjectorOptions{})
 	for range 2 {
 		if err := fresh.CatchUp(context.Background()); err != nil {
 			t.Fatal(err)
@@ -178,7 +178,7 @@ func TestProjectorDrivesOnlyWhileDriving(t *testing.T) {
 	e.submit(o, sig, h)
 	e.MustSend(e.Keeper, e.D.Router, e.FillData(o, sig, 300_000_000))
 	e.sync()
-	ch := persistence.NewChain(e.store)
+	ch := chainsynctest.Chain(t, e.store)
 	if rec, _, _ := e.orders.Load(h); rec.Status != persistence.StatusPending || len(e.events()) != 0 {
 		t.Fatalf("projected while not driving: %+v, events %v", rec, e.events())
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 )
 
 // stepIndexer is an indexer over e's store that applies or rewinds ONE
@@ -132,7 +133,7 @@ func TestReorgRollsBackProjectedFill(t *testing.T) {
 	if rec.Status != persistence.StatusPending || rec.FilledIn.Dec() != "0" || rec.FilledOut.Dec() != "0" || rec.Executions != 0 {
 		t.Fatalf("after the rewind: %+v, want the pre-fill record", rec)
 	}
-	if fills, err := e.orders.Fills(h); err != nil || len(fills) != 0 {
+	if fills, err := e.ix.Chain().Fills(h); err != nil || len(fills) != 0 {
 		t.Fatalf("fills after the rewind: %+v %v", fills, err)
 	}
 	maker := rec.Order.Maker
@@ -156,7 +157,7 @@ func TestReorgRollsBackProjectedFill(t *testing.T) {
 		rec.FilledOut.Dec() != co.FilledAmountOut.Dec() || rec.FilledOut.Dec() != firstOut {
 		t.Fatalf("after the re-mined fill: %+v (chain %+v, first %s)", rec, co, firstOut)
 	}
-	fills, err := e.orders.Fills(h)
+	fills, err := e.ix.Chain().Fills(h)
 	if err != nil || len(fills) != 1 || fills[0].TxHash != fill.TxHash || fills[0].BlockNumber != r.BlockNumber.Uint64() ||
 		fills[0].AmountOut.Dec() != rec.FilledOut.Dec() || fills[0].AmountIn.Dec() != "1000000000" {
 		t.Fatalf("fills after the re-mined fill: %+v %v (receipt block %d)", fills, err, r.BlockNumber)
@@ -213,7 +214,7 @@ func TestReorgRollsBackProjectedCancels(t *testing.T) {
 	if err := e.registry.Cancel(context.Background(), h3); err != nil {
 		t.Fatal(err)
 	}
-	if res, err := e.registry.Resync(context.Background(), h3, persistence.ChainView{}, time.Now()); err != nil || res.Err != nil || res.Changed || res.Record.Status != persistence.StatusCancelled {
+	if res, err := e.registry.Resync(context.Background(), h3, chainstore.View{}, time.Now()); err != nil || res.Err != nil || res.Changed || res.Record.Status != persistence.StatusCancelled {
 		t.Fatalf("resync of an off-chain cancel: %+v %v", res, err)
 	}
 

@@ -14,7 +14,7 @@ import (
 
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/contracts/bindings/servicerouter"
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 )
 
 // The failed attempt watcher: the last fillOrder transaction of each
@@ -39,7 +39,7 @@ type AttemptsOptions struct {
 	Client AttemptsClient
 	Router common.Address
 	Domain *chain.Domain
-	Chain  *persistence.Chain
+	Chain  *chainstore.Chain
 	// Known reports whether the engine holds an order (attempts at other
 	// orders are not recorded).
 	Known func(h common.Hash) bool
@@ -126,7 +126,7 @@ func (w *AttemptWatcher) block(ctx context.Context, b attemptBlock) error {
 		if _, err := w.opts.Client.CallContractAtHash(ctx, ethereum.CallMsg{From: from, To: tx.To(), Gas: tx.Gas(), Data: data}, b.hash); err != nil {
 			name = RevertName(err)
 		}
-		a := persistence.FailedAttempt{TxHash: tx.Hash(), BlockNumber: b.number, Keeper: from, RevertName: name, Timestamp: b.time}
+		a := chainstore.FailedAttempt{TxHash: tx.Hash(), BlockNumber: b.number, Keeper: from, RevertName: name, Timestamp: b.time}
 		if err := w.opts.Chain.SetFailedAttempt(h, a); err != nil {
 			return err
 		}

@@ -22,6 +22,7 @@ import (
 	"github.com/orderengine/orderengine/config"
 	"github.com/orderengine/orderengine/orders"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 )
 
 // The keeper stream's source (GET /v1/keeper/stream, stream.go): the
@@ -54,7 +55,7 @@ type FeedOptions struct {
 	Service *Service
 	// Chain holds the indexer's chain records (a full fill the projection
 	// has not recorded yet names the reason "filled").
-	Chain *persistence.Chain
+	Chain *chainstore.Chain
 	// Funding reads balances and router allowances at a block hash (nil:
 	// every order counts as funded).
 	Funding func(ctx context.Context, block common.Hash, pairs [][2]common.Address) (map[[2]common.Address]orders.Funding, error)
@@ -643,7 +644,7 @@ func (f *Feed) reason(h common.Hash, listed bool) string {
 			return ReasonFailed
 		}
 		if f.opts.Chain != nil {
-			if co, ok, err := f.opts.Chain.ChainOrder(h); err == nil && ok {
+			if co, ok, err := f.opts.Chain.Order(h); err == nil && ok {
 				if co.CancelledBlock != 0 {
 					return ReasonCancelled
 				}

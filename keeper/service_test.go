@@ -445,7 +445,7 @@ func newStack(t *testing.T, e *chainsynctest.Env, priced bool) stack {
 		Feed: func(prev persistence.Status, rec *persistence.OrderRecord, _ *common.Address) {
 			trig.Changed(prev, rec)
 		}})
-	opts := pair.Options{System: system, Store: store, Chain: persistence.NewChain(store), Orders: orders, Registry: reg}
+	opts := pair.Options{System: system, Store: store, Chain: chainsynctest.Chain(t, store), Orders: orders, Registry: reg}
 	if priced {
 		opts.Prices = market.NewOraclePricer(e.Client.(market.HashCaller), e.D.Oracle, nil)
 	}

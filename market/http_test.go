@@ -20,13 +20,13 @@ import (
 	"github.com/orderengine/orderengine/contracts/bindings/servicerouter"
 	"github.com/orderengine/orderengine/internal/clock"
 	"github.com/orderengine/orderengine/market"
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 )
 
 // GET /v1/swaps, /v1/volume and /v1/stats through the real server (Fiber,
 // Pebble, actors; every answer validated against the served OpenAPI
 // document). The market data is written the way the indexer writes it:
-// the real Sink inside a persistence.ChainBatch per block, on the server's
+// the real Sink inside a chainstore.Batch per block, on the server's
 // own store. The blocks' logs are built here instead of mined (the e2e
 // tests of keeper cover the chain → sink path); the price source is
 // a fixed one so the USD figures can be asserted exactly.
@@ -57,7 +57,7 @@ type marketEnv struct {
 	t    *testing.T
 	ts   *apptest.Server
 	clk  *clock.Manual
-	ch   *persistence.Chain
+	ch   *chainstore.Chain
 	sink *market.Sink
 	head uint64
 }
@@ -71,8 +71,8 @@ func newMarketEnv(t *testing.T) *marketEnv {
 		// The indexer's progress as the market writes below leave it (the
 		// engine runs without a chain here).
 		apptest.WithChainStatus(func() chainsync.Status { return chainsync.Status{Head: m.head + 2, Cursor: m.head, LagBlocks: 2} }))
-	m.ch = persistence.NewChain(m.ts.System.Store)
-	if err := m.ch.SetCursor(persistence.ChainBlock{Number: 0, Hash: hashOf(0)}); err != nil {
+	m.ch = m.ts.System.Chain
+	if err := m.ch.SetCursor(chainstore.Block{Number: 0, Hash: hashOf(0)}); err != nil {
 		t.Fatal(err)
 	}
 	m.sink = market.NewSink(nil, usdPricer{}, nil)
@@ -85,7 +85,7 @@ func (m *marketEnv) block(at time.Time, evs ...chainsync.Event) uint64 {
 	m.head++
 	n := m.head
 	b := &chainsync.Block{Number: n, Hash: hashOf(n), Parent: hashOf(n - 1), Time: uint64(at.Unix()), Events: evs}
-	cb := m.ch.Begin(persistence.ChainBlock{Number: n, Hash: b.Hash, Parent: b.Parent, Time: b.Time})
+	cb := m.ch.Begin(chainstore.Block{Number: n, Hash: b.Hash, Parent: b.Parent, Time: b.Time})
 	if err := m.sink.ApplyBlock(cb, b); err != nil {
 		m.t.Fatal(err)
 	}
@@ -106,13 +106,13 @@ func swapEv(idx uint, sender, receiver, in, out common.Address, amountIn *big.In
 func fillEv(idx uint, maker common.Address) chainsync.Event {
 	return chainsync.Event{Kind: chainsync.KindFilled, TxHash: common.BigToHash(big.NewInt(int64(idx) + 7)), LogIndex: idx,
 		OrderHash: common.BigToHash(big.NewInt(int64(idx) + 99)), Maker: maker,
-		Fill: &persistence.Fill{TxHash: common.BigToHash(big.NewInt(int64(idx) + 7)), LogIndex: uint32(idx), AmountIn: *uint256.NewInt(10), AmountOut: *uint256.NewInt(9),
+		Fill: &chainstore.Fill{TxHash: common.BigToHash(big.NewInt(int64(idx) + 7)), LogIndex: uint32(idx), AmountIn: *uint256.NewInt(10), AmountOut: *uint256.NewInt(9),
 			KeeperFee: *uint256.NewInt(1), Keeper: bob, Executions: 1, FilledAmountIn: *uint256.NewInt(10)}}
 }
 
 type swapList struct {
-	Swaps      []persistence.SwapRecord `json:"swaps"`
-	NextCursor *string                  `json:"nextCursor"`
+	Swaps      []chainstore.SwapRecord `json:"swaps"`
+	NextCursor *string                 `json:"nextCursor"`
 }
 
 func (m *marketEnv) swaps(query string) swapList {
@@ -131,9 +131,9 @@ func (m *marketEnv) swaps(query string) swapList {
 // walk follows nextCursor from the first page of filter ("" or
 // "token=…&wallet=…") with page size limit and returns every swap, failing
 // when a page is over the limit.
-func (m *marketEnv) walk(filter string, limit int) []persistence.SwapRecord {
+func (m *marketEnv) walk(filter string, limit int) []chainstore.SwapRecord {
 	m.t.Helper()
-	var all []persistence.SwapRecord
+	var all []chainstore.SwapRecord
 	base := "?limit=" + fmt.Sprint(limit)
 	if filter != "" {
 		base += "&" + filter
@@ -160,7 +160,7 @@ type pos struct {
 	log   uint32
 }
 
-func positions(rs []persistence.SwapRecord) []pos {
+func positions(rs []chainstore.SwapRecord) []pos {
 	out := make([]pos, len(rs))
 	for i, r := range rs {
 		out[i] = pos{r.BlockNumber, r.LogIndex}
@@ -175,7 +175,7 @@ func TestSwapsOverHTTP(t *testing.T) {
 	m := newMarketEnv(t)
 	wallets := []common.Address{alice, bob, carol}
 	pairs := [][2]common.Address{{tokA, tokB}, {tokB, tokC}, {tokC, tokA}}
-	var want []persistence.SwapRecord // oldest first
+	var want []chainstore.SwapRecord // oldest first
 	idx := uint(0)
 	for b := range 13 {
 		var evs []chainsync.Event
@@ -190,7 +190,7 @@ func TestSwapsOverHTTP(t *testing.T) {
 		}
 		n := m.block(start.Add(time.Duration(b)*time.Minute), evs...)
 		for _, ev := range evs {
-			r := persistence.SwapRecord{BlockNumber: n, LogIndex: uint32(ev.LogIndex), Kind: "swap"}
+			r := chainstore.SwapRecord{BlockNumber: n, LogIndex: uint32(ev.LogIndex), Kind: "swap"}
 			if ev.Kind == chainsync.KindFilled {
 				r.Kind, r.Wallet = "fill", ev.Maker.Hex()
 			} else {

@@ -13,6 +13,7 @@ import (
 	"github.com/orderengine/orderengine/chainsync"
 	"github.com/orderengine/orderengine/contracts/bindings/servicerouter"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 )
 
 // fixedPricer prices every token at $2 per whole unit of 6 decimals.
@@ -39,10 +40,10 @@ func swapEvent(sender common.Address, in, out common.Address, amountIn int64, id
 }
 
 // applyBlock runs the sink on one synthetic block and commits it.
-func applyBlock(t *testing.T, ch *persistence.Chain, sink *Sink, n uint64, at time.Time, evs ...chainsync.Event) {
+func applyBlock(t *testing.T, ch *chainstore.Chain, sink *Sink, n uint64, at time.Time, evs ...chainsync.Event) {
 	t.Helper()
 	b := &chainsync.Block{Number: n, Hash: hashOf(n), Parent: hashOf(n - 1), Time: uint64(at.Unix()), Events: evs}
-	cb := ch.Begin(persistence.ChainBlock{Number: n, Hash: b.Hash, Parent: b.Parent, Time: b.Time})
+	cb := ch.Begin(chainstore.Block{Number: n, Hash: b.Hash, Parent: b.Parent, Time: b.Time})
 	if err := sink.ApplyBlock(cb, b); err != nil {
 		t.Fatal(err)
 	}
@@ -57,8 +58,11 @@ func TestSwapsVolumeStats(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	ch := persistence.NewChain(s)
-	if err := ch.SetCursor(persistence.ChainBlock{Number: 0, Hash: hashOf(0)}); err != nil {
+	ch, err := chainstore.New(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ch.SetCursor(chainstore.Block{Number: 0, Hash: hashOf(0)}); err != nil {
 		t.Fatal(err)
 	}
 	sink := NewSink(nil, fixedPricer{}, nil)

@@ -14,6 +14,7 @@ import (
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/chainsync"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 )
 
 // Service serves GET /v1/swaps, /v1/volume and /v1/stats (an
@@ -21,7 +22,7 @@ import (
 // routing.VolumeSource).
 type Service struct {
 	store  *persistence.Store
-	market *persistence.Market
+	market *chainstore.Market
 	now    func() time.Time
 	opts   ServiceOptions
 
@@ -42,7 +43,7 @@ type ServiceOptions struct {
 
 // NewService returns the market service over store; now is the clock.
 func NewService(store *persistence.Store, now func() time.Time, opts ServiceOptions) *Service {
-	return &Service{store: store, market: persistence.NewMarket(store), now: now, opts: opts}
+	return &Service{store: store, market: chainstore.NewMarket(store), now: now, opts: opts}
 }
 
 // maxScan bounds how many records one /v1/swaps page examines. A filtered
@@ -52,8 +53,8 @@ const maxScan = 20_000
 
 // SwapList is the body of GET /v1/swaps.
 type SwapList struct {
-	Swaps      []persistence.SwapRecord `json:"swaps"`
-	NextCursor *string                  `json:"nextCursor"`
+	Swaps      []chainstore.SwapRecord `json:"swaps"`
+	NextCursor *string                 `json:"nextCursor"`
 }
 
 // Swaps implements http.MarketService: newest first, filtered by token
@@ -76,11 +77,11 @@ func (s *Service) Swaps(_ context.Context, req api.SwapsRequest) (*SwapList, err
 			return nil, err
 		}
 	}
-	out := SwapList{Swaps: []persistence.SwapRecord{}}
+	out := SwapList{Swaps: []chainstore.SwapRecord{}}
 	var more bool
 	var examined int
-	var last persistence.SwapRecord
-	err := s.market.Swaps(req.Cursor, maxScan, func(r persistence.SwapRecord) bool {
+	var last chainstore.SwapRecord
+	err := s.market.Swaps(req.Cursor, maxScan, func(r chainstore.SwapRecord) bool {
 		if !matches(r, req.Token, req.Wallet) {
 			examined, last = examined+1, r
 			return true
@@ -98,19 +99,19 @@ func (s *Service) Swaps(_ context.Context, req api.SwapsRequest) (*SwapList, err
 	}
 	switch {
 	case more:
-		c := persistence.SwapCursor(&out.Swaps[len(out.Swaps)-1])
+		c := chainstore.SwapCursor(&out.Swaps[len(out.Swaps)-1])
 		out.NextCursor = &c
 	case examined == maxScan:
 		// The scan budget ran out before the page filled (a filter that
 		// skips many records): the next page starts after the last record
 		// examined, so following nextCursor to null still sees every match.
-		c := persistence.SwapCursor(&last)
+		c := chainstore.SwapCursor(&last)
 		out.NextCursor = &c
 	}
 	return &out, nil
 }
 
-func matches(r persistence.SwapRecord, token, wallet string) bool {
+func matches(r chainstore.SwapRecord, token, wallet string) bool {
 	if token != "" && !strings.EqualFold(r.TokenIn, token) && !strings.EqualFold(r.TokenOut, token) {
 		return false
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/orderengine/orderengine/chainsync"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 )
 
 // Sink records swaps, fills, volume and counters inside the indexer's block
@@ -30,13 +31,13 @@ func NewSink(orders *persistence.Orders, pricer Pricer, log *slog.Logger) *Sink 
 }
 
 // ApplyBlock implements chainsync.Sink.
-func (s *Sink) ApplyBlock(cb *persistence.ChainBatch, b *chainsync.Block) error {
+func (s *Sink) ApplyBlock(cb *chainstore.Batch, b *chainsync.Block) error {
 	if len(b.Events) == 0 {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	var d persistence.ChainStats
+	var d chainstore.Stats
 	for i := range b.Events {
 		ev := &b.Events[i]
 		switch ev.Kind {
@@ -58,7 +59,7 @@ func (s *Sink) ApplyBlock(cb *persistence.ChainBatch, b *chainsync.Block) error 
 			}
 		}
 	}
-	return persistence.UpdateChainStats(cb, func(st *persistence.ChainStats) {
+	return chainstore.UpdateStats(cb, func(st *chainstore.Stats) {
 		st.Activated += d.Activated
 		st.Cancelled += d.Cancelled
 		st.Nonces += d.Nonces
@@ -68,9 +69,9 @@ func (s *Sink) ApplyBlock(cb *persistence.ChainBatch, b *chainsync.Block) error 
 	})
 }
 
-func (s *Sink) fill(ctx context.Context, cb *persistence.ChainBatch, b *chainsync.Block, ev *chainsync.Event) error {
+func (s *Sink) fill(ctx context.Context, cb *chainstore.Batch, b *chainsync.Block, ev *chainsync.Event) error {
 	f := ev.Fill
-	r := persistence.SwapRecord{
+	r := chainstore.SwapRecord{
 		Kind: "fill", TxHash: f.TxHash.Hex(), BlockNumber: b.Number, LogIndex: f.LogIndex,
 		Timestamp: int64(b.Time), Wallet: ev.Maker.Hex(), AmountIn: f.AmountIn.Dec(), AmountOut: f.AmountOut.Dec(),
 		ProtocolFee: f.ProtocolFee.Dec(), ReferralFee: f.ReferralFee.Dec(), KeeperFee: f.KeeperFee.Dec(), Keeper: f.Keeper.Hex(),
@@ -90,9 +91,9 @@ func (s *Sink) fill(ctx context.Context, cb *persistence.ChainBatch, b *chainsyn
 	return s.record(ctx, cb, b, r, in, out)
 }
 
-func (s *Sink) swap(ctx context.Context, cb *persistence.ChainBatch, b *chainsync.Block, ev *chainsync.Event) error {
+func (s *Sink) swap(ctx context.Context, cb *chainstore.Batch, b *chainsync.Block, ev *chainsync.Event) error {
 	w := ev.Swap
-	r := persistence.SwapRecord{
+	r := chainstore.SwapRecord{
 		Kind: "swap", TxHash: ev.TxHash.Hex(), BlockNumber: b.Number, LogIndex: uint32(ev.LogIndex),
 		Timestamp: int64(b.Time), Wallet: w.Sender.Hex(), Receiver: w.Receiver.Hex(),
 		TokenIn: w.TokenIn.Hex(), TokenOut: w.TokenOut.Hex(), AmountIn: w.AmountIn.String(),
@@ -104,17 +105,17 @@ func (s *Sink) swap(ctx context.Context, cb *persistence.ChainBatch, b *chainsyn
 
 // record prices the record's amountIn at the block, writes it and adds
 // its volume to the pair's hour bucket.
-func (s *Sink) record(ctx context.Context, cb *persistence.ChainBatch, b *chainsync.Block, r persistence.SwapRecord, in, out common.Address) error {
+func (s *Sink) record(ctx context.Context, cb *chainstore.Batch, b *chainsync.Block, r chainstore.SwapRecord, in, out common.Address) error {
 	if s.pricer != nil && in != (common.Address{}) {
 		amt, _ := new(big.Int).SetString(r.AmountIn, 10)
 		if usd8, ok := s.pricer.USD8(ctx, b.Hash, in, amt); ok && amt != nil {
 			r.VolumeUSD = FormatUSD8(usd8)
-			if err := persistence.AddVolume(cb, b.Time/3600, in, out, usd8); err != nil {
+			if err := chainstore.AddVolume(cb, b.Time/3600, in, out, usd8); err != nil {
 				return err
 			}
 		}
 	}
-	return persistence.PutSwap(cb, r)
+	return chainstore.PutSwap(cb, r)
 }
 
 // FormatUSD8 renders USD with 8 decimals as a decimal string with 2

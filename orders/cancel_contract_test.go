@@ -19,7 +19,7 @@ import (
 
 	"github.com/orderengine/orderengine/app/apptest"
 	"github.com/orderengine/orderengine/chain"
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 )
 
 // signCancel signs OrderCancel(orderHash) under domain with key, v as 27/28.
@@ -163,7 +163,7 @@ func TestCancelContract(t *testing.T) {
 			_, err := e.chainFillOf(h, testFill(1, 0, "1000000000000000000", "1", "1000000000000000000", 1, now))
 			return err
 		}},
-		{"expired", func(h common.Hash) error { _, err := reg.Expire(ctx, h, persistence.ChainView{}, now); return err }},
+		{"expired", func(h common.Hash) error { _, err := reg.Expire(ctx, h, chainstore.View{}, now); return err }},
 		{"failed", func(h common.Hash) error { _, err := reg.Fail(ctx, h, "no route", "", now); return err }},
 		{"cancelled", func(h common.Hash) error {
 			_, err := e.chainCancel(h, hashOf("cd"), now)

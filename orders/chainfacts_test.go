@@ -10,7 +10,7 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/orderengine/orderengine/actors/order"
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 )
 
 // The chain's facts for the tests that drive orders through their
@@ -36,7 +36,7 @@ func (e *env) makerOf(h common.Hash) common.Address {
 
 // observe sends order h its chain facts.
 func (e *env) observe(h common.Hash, at time.Time) (*order.Response, error) {
-	co, _, err := e.svc().Chain().ChainOrder(h)
+	co, _, err := e.svc().Chain().Order(h)
 	if err != nil {
 		return nil, err
 	}
@@ -50,19 +50,19 @@ func (e *env) observe(h common.Hash, at time.Time) (*order.Response, error) {
 // chainActivate records OrderActivated of h and observes it.
 func (e *env) chainActivate(h common.Hash, at time.Time) (*order.Response, error) {
 	maker := e.makerOf(h)
-	e.indexChain(e.nextBlock(), func(cb *persistence.ChainBatch) error {
-		_, _, err := persistence.ApplyActivated(cb, h, maker)
+	e.indexChain(e.nextBlock(), func(cb *chainstore.Batch) error {
+		_, _, err := chainstore.ApplyActivated(cb, h, maker)
 		return err
 	})
 	return e.observe(h, at)
 }
 
 // chainFillOf records f as an OrderFilled of h and observes it.
-func (e *env) chainFillOf(h common.Hash, f persistence.Fill) (*order.Response, error) {
+func (e *env) chainFillOf(h common.Hash, f chainstore.Fill) (*order.Response, error) {
 	maker := e.makerOf(h)
 	f.OrderHash = h
-	e.indexChain(e.nextBlock(), func(cb *persistence.ChainBatch) error {
-		_, err := persistence.ApplyFill(cb, f, maker)
+	e.indexChain(e.nextBlock(), func(cb *chainstore.Batch) error {
+		_, err := chainstore.ApplyFill(cb, f, maker)
 		return err
 	})
 	return e.observe(h, time.Unix(int64(f.Timestamp), 0))
@@ -72,8 +72,8 @@ func (e *env) chainFillOf(h common.Hash, f persistence.Fill) (*order.Response, e
 // it.
 func (e *env) chainCancel(h, tx common.Hash, at time.Time) (*order.Response, error) {
 	maker := e.makerOf(h)
-	e.indexChain(e.nextBlock(), func(cb *persistence.ChainBatch) error {
-		_, err := persistence.ApplyCancelled(cb, h, maker, tx)
+	e.indexChain(e.nextBlock(), func(cb *chainstore.Batch) error {
+		_, err := chainstore.ApplyCancelled(cb, h, maker, tx)
 		return err
 	})
 	return e.observe(h, at)
@@ -81,9 +81,9 @@ func (e *env) chainCancel(h, tx common.Hash, at time.Time) (*order.Response, err
 
 // testFill is an OrderFilled of amountIn (net amountOut out) that brings
 // the order's filledAmountIn to total after executions executions.
-func testFill(block uint64, logIndex uint32, amountIn, out, total string, executions uint32, at time.Time) persistence.Fill {
+func testFill(block uint64, logIndex uint32, amountIn, out, total string, executions uint32, at time.Time) chainstore.Fill {
 	u := func(s string) uint256.Int { return *uint256.MustFromDecimal(s) }
-	return persistence.Fill{
+	return chainstore.Fill{
 		TxHash: common.BigToHash(new(big.Int).SetUint64(0xf111_0000 + block)), BlockNumber: block, LogIndex: logIndex,
 		AmountIn: u(amountIn), AmountOut: u(out), ProtocolFee: u("1"), ReferralFee: u("1"), KeeperFee: u("1"),
 		Keeper: tokC, Timestamp: uint64(at.Unix()), FilledAmountIn: u(total), Executions: executions,

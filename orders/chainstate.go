@@ -6,6 +6,7 @@ import (
 
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 )
 
 // chainState answers what the indexer already knows about a new order
@@ -21,7 +22,7 @@ import (
 //   - otherwise nil: a fresh pending order.
 //
 // A refused hash that is stored here is ALREADY_EXISTS, as any duplicate.
-func (s *Service) chainState(h common.Hash, maker common.Address, nonce uint64, amountIn *uint256.Int) (*persistence.ChainOrder, error) {
+func (s *Service) chainState(h common.Hash, maker common.Address, nonce uint64, amountIn *uint256.Int) (*chainstore.Order, error) {
 	n, invalidated, err := s.chain.Nonce(maker, nonce)
 	if err != nil {
 		return nil, err
@@ -30,7 +31,7 @@ func (s *Service) chainState(h common.Hash, maker common.Address, nonce uint64, 
 		return nil, s.known(h, orderengine.Errorf(orderengine.CodeInvalidOrder,
 			"nonce %d was invalidated on-chain (tx %s); sign the order with a fresh nonce", nonce, n.TxHash.Hex()))
 	}
-	co, seen, err := s.chain.ChainOrder(h)
+	co, seen, err := s.chain.Order(h)
 	if err != nil || !seen {
 		return nil, err
 	}
@@ -61,7 +62,7 @@ func (s *Service) known(h common.Hash, err error) error {
 
 // withChainProgress makes rec the active order the chain already executed
 // in part.
-func withChainProgress(rec *persistence.OrderRecord, co *persistence.ChainOrder) {
+func withChainProgress(rec *persistence.OrderRecord, co *chainstore.Order) {
 	rec.Status = persistence.StatusActive
 	rec.FilledIn, rec.FilledOut, rec.Executions = co.FilledAmountIn, co.FilledAmountOut, co.Executions
 }

@@ -10,14 +10,14 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/holiman/uint256"
 
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 )
 
 // indexChain writes chain records as the indexer would, in one block batch.
-func (e *env) indexChain(number uint64, apply func(cb *persistence.ChainBatch) error) {
+func (e *env) indexChain(number uint64, apply func(cb *chainstore.Batch) error) {
 	e.t.Helper()
 	hash := common.BigToHash(new(big.Int).SetUint64(1_000_000 + number))
-	cb := e.svc().Chain().Begin(persistence.ChainBlock{Number: number, Hash: hash, Time: 1_800_000_000})
+	cb := e.svc().Chain().Begin(chainstore.Block{Number: number, Hash: hash, Time: 1_800_000_000})
 	if err := apply(cb); err != nil {
 		cb.Abort()
 		e.t.Fatal(err)
@@ -28,8 +28,8 @@ func (e *env) indexChain(number uint64, apply func(cb *persistence.ChainBatch) e
 }
 
 // chainFill is an OrderFilled of h bringing its filledAmountIn to total.
-func chainFill(h common.Hash, block uint64, amountIn, total string) persistence.Fill {
-	return persistence.Fill{
+func chainFill(h common.Hash, block uint64, amountIn, total string) chainstore.Fill {
+	return chainstore.Fill{
 		OrderHash: h, TxHash: common.BigToHash(new(big.Int).SetUint64(block)), BlockNumber: block, LogIndex: 3,
 		AmountIn: *uint256.MustFromDecimal(amountIn), AmountOut: *uint256.NewInt(777), ProtocolFee: *uint256.NewInt(1),
 		ReferralFee: *uint256.NewInt(1), KeeperFee: *uint256.NewInt(1),
@@ -51,8 +51,8 @@ func TestSubmitKnowsTheChain(t *testing.T) {
 	sp := defaultSpec("limit", key)
 	sp.traits.Nonce = 77
 	body, h := e.build(sp)
-	e.indexChain(10, func(cb *persistence.ChainBatch) error {
-		return persistence.ApplyNonceInvalidated(cb, persistence.ChainNonce{Maker: maker, Nonce: 77, Block: 10, TxHash: common.Hash{7}})
+	e.indexChain(10, func(cb *chainstore.Batch) error {
+		return chainstore.ApplyNonceInvalidated(cb, chainstore.Nonce{Maker: maker, Nonce: 77, Block: 10, TxHash: common.Hash{7}})
 	})
 	if r := e.submitRaw(body); r.Status != 400 || r.Code() != "INVALID_ORDER" || !strings.Contains(string(r.Body), "nonce 77 was invalidated on-chain") {
 		t.Fatalf("invalidated nonce: %d %s", r.Status, r.Body)
@@ -65,8 +65,8 @@ func TestSubmitKnowsTheChain(t *testing.T) {
 	sp = defaultSpec("limit", key)
 	sp.traits.Nonce = 78
 	body, h = e.build(sp)
-	e.indexChain(11, func(cb *persistence.ChainBatch) error {
-		_, err := persistence.ApplyCancelled(cb, h, maker, common.Hash{8})
+	e.indexChain(11, func(cb *chainstore.Batch) error {
+		_, err := chainstore.ApplyCancelled(cb, h, maker, common.Hash{8})
 		return err
 	})
 	if r := e.submitRaw(body); r.Status != 400 || r.Code() != "INVALID_ORDER" || !strings.Contains(string(r.Body), "cancelled on-chain") {
@@ -75,8 +75,8 @@ func TestSubmitKnowsTheChain(t *testing.T) {
 
 	// Filled on-chain.
 	body, h = e.build(defaultSpec("limit", key))
-	e.indexChain(12, func(cb *persistence.ChainBatch) error {
-		_, err := persistence.ApplyFill(cb, chainFill(h, 12, amountIn, amountIn), maker)
+	e.indexChain(12, func(cb *chainstore.Batch) error {
+		_, err := chainstore.ApplyFill(cb, chainFill(h, 12, amountIn, amountIn), maker)
 		return err
 	})
 	if r := e.submitRaw(body); r.Status != 409 || r.Code() != "ALREADY_EXISTS" || !strings.Contains(string(r.Body), "already filled on-chain") {
@@ -85,8 +85,8 @@ func TestSubmitKnowsTheChain(t *testing.T) {
 
 	// Partly executed: accepted as active with the chain's progress.
 	body, h = e.build(defaultSpec("limit", key))
-	e.indexChain(13, func(cb *persistence.ChainBatch) error {
-		_, err := persistence.ApplyFill(cb, chainFill(h, 13, "400000000000000000", "400000000000000000"), maker)
+	e.indexChain(13, func(cb *chainstore.Batch) error {
+		_, err := chainstore.ApplyFill(cb, chainFill(h, 13, "400000000000000000", "400000000000000000"), maker)
 		return err
 	})
 	if r := e.submitRaw(body); r.Status != 201 {
@@ -116,8 +116,8 @@ func TestSubmitKnowsTheChain(t *testing.T) {
 	if r := e.submitRaw(body); r.Status != 201 {
 		t.Fatalf("fresh order: %d %s", r.Status, r.Body)
 	}
-	e.indexChain(14, func(cb *persistence.ChainBatch) error {
-		_, err := persistence.ApplyCancelled(cb, h, maker, common.Hash{9})
+	e.indexChain(14, func(cb *chainstore.Batch) error {
+		_, err := chainstore.ApplyCancelled(cb, h, maker, common.Hash{9})
 		return err
 	})
 	if r := e.submitRaw(body); r.Status != 409 || r.Code() != "ALREADY_EXISTS" {

@@ -14,6 +14,7 @@ import (
 	"github.com/orderengine/orderengine/actors/pair"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 )
 
 // The diagnostics of an open order (GET /v1/orders/{hash}): why it waits.
@@ -197,7 +198,7 @@ func (s *Service) diagnose(ctx context.Context, rec *persistence.OrderRecord, re
 	key := pair.PairKey(rec.Order.TokenIn, rec.Order.TokenOut)
 	d.Executable = s.listed(key, rec.Hash)
 	price := s.priceAt(ctx, ref, key)
-	co, _, err := s.chain.ChainOrder(rec.Hash)
+	co, _, err := s.chain.Order(rec.Hash)
 	if err != nil {
 		s.log.Warn("diagnostics: chain record", "order", rec.Hash, "err", err)
 	}
@@ -265,7 +266,7 @@ func (s *Service) listed(key string, h common.Hash) bool {
 
 // condition fills d's condition (and the WaitingFor it implies) and returns
 // the amount the next fill needs.
-func (s *Service) condition(d *Diagnostics, rec *persistence.OrderRecord, tr chain.Traits, co persistence.ChainOrder, price *big.Int, ref pair.BlockRef) *uint256.Int {
+func (s *Service) condition(d *Diagnostics, rec *persistence.OrderRecord, tr chain.Traits, co chainstore.Order, price *big.Int, ref pair.BlockRef) *uint256.Int {
 	c := &d.Condition
 	if price != nil {
 		p := price.String()
@@ -348,7 +349,7 @@ func (s *Service) trailing(d *Diagnostics, rec *persistence.OrderRecord, tr chai
 
 // dcaCondition fills a DCA order's schedule and returns the next leg's
 // amount.
-func (s *Service) dcaCondition(d *Diagnostics, rec *persistence.OrderRecord, co persistence.ChainOrder, filled uint256.Int, price *big.Int, ref pair.BlockRef) *uint256.Int {
+func (s *Service) dcaCondition(d *Diagnostics, rec *persistence.OrderRecord, co chainstore.Order, filled uint256.Int, price *big.Int, ref pair.BlockRef) *uint256.Int {
 	c := &d.Condition
 	c.Kind = "dca_schedule"
 	p := rec.DCA

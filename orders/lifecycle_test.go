@@ -8,6 +8,7 @@ import (
 	"github.com/holiman/uint256"
 	"github.com/orderengine/orderengine/actors/order"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 )
 
 func TestLifecycleTransitions(t *testing.T) {
@@ -42,21 +43,21 @@ func TestLifecycleTransitions(t *testing.T) {
 	}
 	// stop_loss: trigger once, then fail with a revert name.
 	stop := e.submit(defaultSpec("stop_loss", newKey(t)))
-	if res, _ = reg.Trigger(ctx, stop, uint256.NewInt(1499000000), persistence.ChainView{}, now); !res.Changed || res.Record.TriggeredAt.IsZero() {
+	if res, _ = reg.Trigger(ctx, stop, uint256.NewInt(1499000000), chainstore.View{}, now); !res.Changed || res.Record.TriggeredAt.IsZero() {
 		t.Fatalf("trigger: %+v", res)
 	}
-	if res, _ = reg.Trigger(ctx, stop, uint256.NewInt(1498000000), persistence.ChainView{}, now); res.Changed {
+	if res, _ = reg.Trigger(ctx, stop, uint256.NewInt(1498000000), chainstore.View{}, now); res.Changed {
 		t.Fatal("second trigger changed the order")
 	}
 	if res, _ = reg.Fail(ctx, stop, "slippage exceeded in simulation", "SlippageExceeded", now); res.Record.Status != persistence.StatusFailed || res.Record.RevertName != "SlippageExceeded" {
 		t.Fatalf("fail: %+v", res.Record)
 	}
-	if res, _ = reg.Expire(ctx, stop, persistence.ChainView{}, now); res.Changed {
+	if res, _ = reg.Expire(ctx, stop, chainstore.View{}, now); res.Changed {
 		t.Fatal("a failed order expired")
 	}
 	// dca: stall then complete; expire a take_profit; cancel on-chain a trailing one.
 	dca := e.submit(defaultSpec("dca", newKey(t)))
-	if res, _ = reg.Stall(ctx, dca, true, persistence.ChainView{}, now); !res.Changed || !res.Record.Stalled {
+	if res, _ = reg.Stall(ctx, dca, true, chainstore.View{}, now); !res.Changed || !res.Record.Stalled {
 		t.Fatalf("stall: %+v", res)
 	}
 	res, _ = e.chainFillOf(dca, testFill(9, 0, "1000000000000000000", "800", "1000000000000000000", 4, now))
@@ -64,7 +65,7 @@ func TestLifecycleTransitions(t *testing.T) {
 		t.Fatalf("dca complete: %+v", res.Record)
 	}
 	tp := e.submit(defaultSpec("take_profit", newKey(t)))
-	if res, _ = reg.Expire(ctx, tp, persistence.ChainView{}, now); res.Record.Status != persistence.StatusExpired {
+	if res, _ = reg.Expire(ctx, tp, chainstore.View{}, now); res.Record.Status != persistence.StatusExpired {
 		t.Fatalf("expire: %+v", res.Record)
 	}
 	tr := e.submit(defaultSpec("trailing", newKey(t)))

@@ -15,7 +15,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 )
 
 // walk pages through path (a query string without limit and cursor) with
@@ -113,7 +113,7 @@ func TestListWalksEveryOrderOnce(t *testing.T) {
 			_, err = e.chainActivate(h, now)
 			all[i].status = "active"
 		case 2:
-			_, err = reg.Expire(ctx, h, persistence.ChainView{}, now)
+			_, err = reg.Expire(ctx, h, chainstore.View{}, now)
 			all[i].status = "expired"
 		case 3:
 			_, err = reg.Fail(ctx, h, "no route", "NoRoute", now)
@@ -306,7 +306,7 @@ func TestOrderbookWalksEveryOrderOnce(t *testing.T) {
 				t.Fatal(err)
 			}
 		case 2:
-			if _, err := reg.Expire(ctx, h, persistence.ChainView{}, now); err != nil {
+			if _, err := reg.Expire(ctx, h, chainstore.View{}, now); err != nil {
 				t.Fatal(err)
 			}
 			continue
@@ -372,7 +372,7 @@ func TestOrderbookWalksEveryOrderOnce(t *testing.T) {
 	}
 	at, next := common.HexToHash(want[first-1]), common.HexToHash(want[first+2])
 	for _, h := range []common.Hash{at, next} {
-		if _, err := reg.Expire(ctx, h, persistence.ChainView{}, now); err != nil {
+		if _, err := reg.Expire(ctx, h, chainstore.View{}, now); err != nil {
 			t.Fatal(err)
 		}
 	}

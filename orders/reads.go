@@ -114,7 +114,7 @@ func (s *Service) Fills(ctx context.Context, hash string) (api.Rendered, error) 
 	} else if !ok {
 		return nil, orderengine.Errorf(orderengine.CodeNotFound, "no order with hash %s", h.Hex())
 	}
-	fills, err := s.orders.Fills(h)
+	fills, err := s.chain.Fills(h)
 	if err != nil {
 		return nil, err
 	}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/holiman/uint256"
 	"github.com/orderengine/orderengine/config"
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -292,7 +292,7 @@ func TestOrderDetailCarriesEveryField(t *testing.T) {
 	dcaSpec := defaultSpec("dca", newKey(t))
 	dcaSpec.traits.Flags |= chain.FlagShortCircuit
 	dca := e.submit(dcaSpec)
-	if _, err := reg.Stall(ctx, dca, true, persistence.ChainView{}, e.clk.Now()); err != nil {
+	if _, err := reg.Stall(ctx, dca, true, chainstore.View{}, e.clk.Now()); err != nil {
 		t.Fatal(err)
 	}
 	rec = e.get(dca)
@@ -313,7 +313,7 @@ func TestOrderDetailCarriesEveryField(t *testing.T) {
 	// stop_loss: triggered, then failed with a reason and revert name.
 	stop := e.submit(defaultSpec("stop_loss", newKey(t)))
 	e.clk.Advance(time.Second)
-	if _, err := reg.Trigger(ctx, stop, uint256.NewInt(1499000000), persistence.ChainView{}, e.clk.Now()); err != nil {
+	if _, err := reg.Trigger(ctx, stop, uint256.NewInt(1499000000), chainstore.View{}, e.clk.Now()); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := reg.Fail(ctx, stop, "slippage exceeded in simulation", "SlippageExceeded", e.clk.Now()); err != nil {

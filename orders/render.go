@@ -6,6 +6,7 @@ import (
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/internal/jsonw"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 )
 
 // The API's JSON of orders and fills, rendered from the typed records by
@@ -116,7 +117,7 @@ func appendOrderJSON(b []byte, rec *persistence.OrderRecord, v orderView) ([]byt
 }
 
 // appendFillJSON appends f as the API's fill object.
-func appendFillJSON(b []byte, f *persistence.Fill) []byte {
+func appendFillJSON(b []byte, f *chainstore.Fill) []byte {
 	b = append(b, `{"txHash":"`...)
 	b = append(b, f.TxHash.Hex()...)
 	b = append(b, `","blockNumber":`...)

@@ -11,7 +11,7 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/orderengine/orderengine/app/apptest"
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 )
 
 // TestReadResponsesMatchTheServedSchemas checks real answers of the five
@@ -36,13 +36,13 @@ func TestReadResponsesMatchTheServedSchemas(t *testing.T) {
 	if _, err := e.chainFillOf(hashes[0], testFill(5, 1, "10", "20", "10", 1, now)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := reg.Trigger(ctx, hashes[1], uint256.NewInt(1), persistence.ChainView{}, now); err != nil {
+	if _, err := reg.Trigger(ctx, hashes[1], uint256.NewInt(1), chainstore.View{}, now); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := reg.Fail(ctx, hashes[1], "no route", "NoRoute", now); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := reg.Stall(ctx, hashes[3], true, persistence.ChainView{}, now); err != nil {
+	if _, err := reg.Stall(ctx, hashes[3], true, chainstore.View{}, now); err != nil {
 		t.Fatal(err)
 	}
 	pair := tokA.Hex() + "-" + tokB.Hex()

@@ -38,6 +38,7 @@ import (
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/internal/clock"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 	"github.com/orderengine/orderengine/routing"
 )
 
@@ -46,7 +47,7 @@ type Deps struct {
 	// Orders is the order journal and its reads.
 	Orders *persistence.Orders
 	// Chain is the indexer's records the submit path reads (chainstate.go).
-	Chain *persistence.Chain
+	Chain *chainstore.Chain
 	// Registry holds the order actors.
 	Registry *order.Registry
 	// Pairs serve the books.
@@ -90,7 +91,7 @@ type Service struct {
 	d       Deps
 	log     *slog.Logger
 	orders  *persistence.Orders
-	chain   *persistence.Chain
+	chain   *chainstore.Chain
 	reg     *order.Registry
 	parsers fastjson.ParserPool
 	funded  *fundedCache
@@ -154,7 +155,7 @@ func (s *Service) Registry() *order.Registry { return s.reg }
 func (s *Service) Orders() *persistence.Orders { return s.orders }
 
 // Chain is the indexer's records the submit path reads (chainstate.go).
-func (s *Service) Chain() *persistence.Chain { return s.chain }
+func (s *Service) Chain() *chainstore.Chain { return s.chain }
 
 // OpenOrders returns maker's open orders as its maker actor counts them.
 func (s *Service) OpenOrders(maker common.Address) int { return s.d.Makers.OpenOrders(maker) }

@@ -66,7 +66,7 @@ func TestStorageFailureIsFailStop(t *testing.T) {
 	if _, err := e.srv.System.Accounts.CreateAccount("after the failure", config.TierFree, config.BucketLimits{}); !errors.Is(err, persistence.ErrStoreFailed) {
 		t.Fatalf("account write after the failure: %v, want ErrStoreFailed", err)
 	}
-	if err := persistence.NewChain(e.srv.System.Store).SetProjected(1); !errors.Is(err, persistence.ErrStoreFailed) {
+	if err := e.srv.System.Chain.SetProjected(1); !errors.Is(err, persistence.ErrStoreFailed) {
 		t.Fatalf("chain write after the failure: %v, want ErrStoreFailed", err)
 	}
 

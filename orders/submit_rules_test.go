@@ -15,7 +15,7 @@ import (
 
 	"github.com/orderengine/orderengine/app/apptest"
 	"github.com/orderengine/orderengine/chain"
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 )
 
 // ruleCase is one refused submission of TestSubmitRules: the spec edit, the
@@ -302,8 +302,8 @@ func TestSubmitCheckOrder(t *testing.T) {
 			first = body
 		}
 	}
-	e.indexChain(10, func(cb *persistence.ChainBatch) error {
-		return persistence.ApplyNonceInvalidated(cb, persistence.ChainNonce{Maker: crypto.PubkeyToAddress(key.PublicKey), Nonce: 77, Block: 10, TxHash: common.Hash{7}})
+	e.indexChain(10, func(cb *chainstore.Batch) error {
+		return chainstore.ApplyNonceInvalidated(cb, chainstore.Nonce{Maker: crypto.PubkeyToAddress(key.PublicKey), Nonce: 77, Block: 10, TxHash: common.Hash{7}})
 	})
 	wrongPpm := uint32(1)
 	invalidated := defaultSpec("limit", key)

@@ -71,8 +71,8 @@ func (s *Store) HasChainBound() (bool, error) {
 // ledgers) in one synced batch and records id as the store's chain. It
 // keeps accounts, keys, referral bindings, webhook endpoints, deliveries and
 // the outbox. It must run before anything reads orders or chain records
-// (the order service, the indexer): their in-memory state is built at
-// their start.
+// (the order service, the indexer, chainstore.New): their in-memory state
+// is built at their start.
 func (s *Store) ResetChainBound(id ChainIdentity) error {
 	b := s.db.NewBatch()
 	defer b.Close()
@@ -93,5 +93,5 @@ func (s *Store) ResetChainBound(id ChainIdentity) error {
 	if err := b.Commit(pebble.Sync); err != nil {
 		return fmt.Errorf("persistence: reset chain-bound records: %w", err)
 	}
-	return s.loadChainSeen()
+	return nil
 }

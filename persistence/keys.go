@@ -44,10 +44,11 @@ import "bytes"
 //	                                              with the endpoint (webhookstore/idempotency.go)
 //	c/      c/cursor, c/b/, c/u/, c/l/, c/o/, c/n/ chain indexer: cursor, recent blocks, undo
 //	                                              records, applied logs, per-order chain state,
-//	                                              invalidated nonces (chain.go, chain_orders.go)
-//	f/      f/<orderHash 32><block BE8><log BE4>  Fill, JSON: fills from OrderFilled (chain_orders.go)
-//	s/      s/<block BE8><log BE4>                SwapRecord, JSON: router swaps and fills (market.go)
-//	v/      v/<hour BE8><tokenIn 20><tokenOut 20> USD volume of a pair in an hour (market.go)
+//	                                              invalidated nonces (chainstore/chain.go,
+//	                                              chainstore/orders.go)
+//	f/      f/<orderHash 32><block BE8><log BE4>  Fill, JSON: fills from OrderFilled (chainstore/orders.go)
+//	s/      s/<block BE8><log BE4>                SwapRecord, JSON: router swaps and fills (chainstore/market.go)
+//	v/      v/<hour BE8><tokenIn 20><tokenOut 20> USD volume of a pair in an hour (chainstore/market.go)
 //	t/      t/<orderHash 32>                      pair.State, JSON: a trailing order's peak, or the
 //	                                              peak group holding it (actors/pair/state.go)
 //	        t/<groupID 8 BE>                      pair.State, JSON: a peak group's peak
@@ -62,9 +63,10 @@ import "bytes"
 //	z/      z/<sha256(session token) 32>          Session, JSON: dashboard sessions
 //	                                              (accountstore/sessions.go)
 //	p/      p/a/<referrer 20><^time 8><^block 8><^log 4>  Accrual, binary: referral legs paid
-//	        p/v/<referrer 20><maker 20><token 20>  uint256: referee's filled tokenIn (platform.go)
+//	        p/v/<referrer 20><maker 20><token 20>  uint256: referee's filled tokenIn
+//	                                              (chainstore/platform.go)
 //	q/      q/<referrer 20><maker 20>             boundAt, order hash: wallets bound to a referrer,
-//	                                              same batch as r/ (platform.go)
+//	                                              same batch as r/ (referees.go)
 //	j/      j/<log name>                          uint64 BE: the last message of a replicated order
 //	                                              log applied here, same batch (orders_apply.go)
 //	g/      g/<log name>                          uint64 BE: the last message of the replicated
@@ -73,7 +75,7 @@ import "bytes"
 //	                                              log that closed the order, until the log's
 //	                                              compaction removed its subject (orders_apply.go)
 //	u/      u/<orderHash 32>                      FailedAttempt, JSON: the last fillOrder of the
-//	                                              order that reverted on chain (attempts.go)
+//	                                              order that reverted on chain (chainstore/attempts.go)
 //
 // To add a record kind: pick an unused prefix, add a row to the table above
 // and an entry to Prefixes (TestPrefixesDisjoint checks that no prefix is a
@@ -100,12 +102,20 @@ const PrefixWebhook = "w/"
 // order transitions write and the webhook store consumes.
 const PrefixOutbox = "e/"
 
+// The prefixes of the chain-derived records (persistence/chainstore): the
+// indexer's bookkeeping and per-order chain state, fills, swaps, hourly
+// volume, referral accruals and referee volume, failed fill attempts.
+const (
+	PrefixChain    = "c/"
+	PrefixFill     = "f/"
+	PrefixSwap     = "s/"
+	PrefixVolume   = "v/"
+	PrefixPlatform = "p/"
+	PrefixAttempt  = "u/"
+)
+
 const (
 	prefixMeta      = "m/"
-	prefixChain     = "c/"
-	prefixFill      = "f/"
-	prefixSwap      = "s/"
-	prefixVolume    = "v/"
 	prefixTrigger   = "t/"
 	prefixOrderLog  = "j/"
 	prefixSharedLog = "g/"
@@ -133,10 +143,10 @@ var Prefixes = [...]struct {
 	{PrefixOutbox, "event outbox per account", false},
 	{eventLogPrefix, "event log per account (order stream)", false},
 	{PrefixWebhook, "webhook endpoints, deliveries, their indexes, event bodies and idempotent creates", false},
-	{prefixChain, "chain indexer cursor, blocks, undo, applied logs, per-order chain state", true},
-	{prefixFill, "fills by order hash", true},
-	{prefixSwap, "router swaps and fills by position", true},
-	{prefixVolume, "hourly USD volume per pair", true},
+	{PrefixChain, "chain indexer cursor, blocks, undo, applied logs, per-order chain state", true},
+	{PrefixFill, "fills by order hash", true},
+	{PrefixSwap, "router swaps and fills by position", true},
+	{PrefixVolume, "hourly USD volume per pair", true},
 	{prefixTrigger, "trailing peaks per order and per peak group", true},
 	{ordPrefixOrder, "order records by hash", true},
 	{ordPrefixIndex, "order list indexes (maker, status, type)", true},
@@ -144,12 +154,12 @@ var Prefixes = [...]struct {
 	{ordPrefixLedger, "order ledger: emitted chain logs, cancel origin", true},
 	{PrefixWallet, "linked wallet to account", false},
 	{PrefixSession, "dashboard sessions by token hash", false},
-	{prefixPlatform, "referral accruals and referee volume", true},
+	{PrefixPlatform, "referral accruals and referee volume", true},
 	{prefixReferee, "referees by referrer", false},
 	{prefixOrderLog, "positions of the replicated order logs applied (cluster)", true},
 	{prefixSharedLog, "positions of the replicated shared-records log applied (cluster)", false},
 	{prefixClosed, "closed orders due for the compaction of their replicated log (cluster)", true},
-	{prefixAttempt, "the last failed fill attempt per order", true},
+	{PrefixAttempt, "the last failed fill attempt per order", true},
 }
 
 func schemaKey() []byte { return []byte(prefixMeta + "schema") }

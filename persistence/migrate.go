@@ -18,9 +18,10 @@ import (
 //	2 → 3: order records (o/) move from the API's JSON to the record
 //	       codec (order_codec.go), at journal version 1. Records already
 //	       in codec 1 (a step interrupted earlier) are left alone.
-//	3 → 4: the platform records (platform.go) are built from what the
-//	       store holds: q/ from the referral bindings r/, p/ from the
-//	       swap and order records (migrate_platform.go).
+//	3 → 4: the platform records are built from what the store holds:
+//	       q/ from the referral bindings r/ (Orders.BuildReferees), p/
+//	       from the swap and order records (chainstore.Migrations, given
+//	       in Options).
 //	4 → 5: webhook records move to the layout of webhookstore:
 //	       endpoints by id with an account index; deliveries by event and
 //	       endpoint in codec 1, without their body, which is stored once
@@ -30,11 +31,11 @@ func (s *Store) migrate(from uint32) error {
 	for v := from; v < SchemaVersion; v++ {
 		b := s.db.NewBatch()
 		switch v {
-		case 4:
+		case 3, 4:
 			m, ok := s.migrations[v]
 			if !ok {
 				_ = b.Close()
-				return fmt.Errorf("persistence: the store has schema version %d; its migration to %d (the webhook records) was not given to Open", v, v+1)
+				return fmt.Errorf("persistence: the store has schema version %d; its migration to %d (%s) was not given to Open", v, v+1, domainSteps[v])
 			}
 			n, err := m.Run(s)
 			if err != nil {
@@ -42,13 +43,6 @@ func (s *Store) migrate(from uint32) error {
 				return err
 			}
 			s.log.Info("store records migrated", "step", m.Name, "count", n)
-		case 3:
-			refs, accs, err := s.migratePlatform()
-			if err != nil {
-				_ = b.Close()
-				return err
-			}
-			s.log.Info("platform records built", "referees", refs, "accruals", accs)
 		case 2:
 			n, err := s.migrateOrderCodec()
 			if err != nil {
@@ -82,6 +76,13 @@ func (s *Store) migrate(from uint32) error {
 		s.log.Info("store migrated", "from", v, "to", v+1)
 	}
 	return nil
+}
+
+// domainSteps name the records of the steps that domain stores give in
+// Options.Migrations, by the version they migrate from.
+var domainSteps = map[uint32]string{
+	3: "the platform records, persistence/chainstore",
+	4: "the webhook records, persistence/webhookstore",
 }
 
 // migrateOrderCodec re-encodes every legacy JSON order record with codec 1,

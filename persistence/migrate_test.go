@@ -69,16 +69,20 @@ func writeLegacyStore(t *testing.T, s *Store, schema uint32, fixtures [][]byte) 
 	return want
 }
 
-// noWebhooks stands in for the webhook records' step (webhookstore's, which
-// this package's tests cannot import; it has its own tests): these
-// fixtures hold no webhook record.
-var noWebhooks = Migration{From: 4, Name: "no webhook records", Run: func(*Store) (int, error) { return 0, nil }}
+// noPlatform and noWebhooks stand in for the steps of the platform
+// records (chainstore's) and of the webhook records (webhookstore's),
+// which this package's tests cannot import (each has its own tests):
+// these fixtures hold no referral binding, swap record or webhook record.
+var (
+	noPlatform = Migration{From: 3, Name: "no platform records", Run: func(*Store) (int, error) { return 0, nil }}
+	noWebhooks = Migration{From: 4, Name: "no webhook records", Run: func(*Store) (int, error) { return 0, nil }}
+)
 
 // openMigrating opens the store in dir with every migration step the
 // fixtures need.
 func openMigrating(t *testing.T, dir string) *Store {
 	t.Helper()
-	s, err := OpenWith(dir, Options{Migrations: []Migration{noWebhooks}})
+	s, err := OpenWith(dir, Options{Migrations: []Migration{noPlatform, noWebhooks}})
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}

@@ -33,7 +33,7 @@ import (
 // index keys of its current status, written in the same batch as the
 // record; a status change deletes them and writes the new status's four in
 // the same batch as the new record. Fills (f/) are the chain indexer's
-// rows (chain_orders.go).
+// rows (persistence/chainstore).
 const (
 	ordPrefixOrder   = "o/"
 	ordPrefixIndex   = "i/"

@@ -85,7 +85,7 @@ func (a *OrderApply) Add(t *OrderTransition, seq uint64) (applied bool, err erro
 		return false, nil
 	}
 	if !found {
-		a.o.stored.add(rec.Hash)
+		a.o.stored.Add(rec.Hash)
 	}
 	if a.written == nil {
 		a.written = make(map[common.Hash]appliedHead)
@@ -126,7 +126,7 @@ func (a *OrderApply) stored(h common.Hash, version uint64) (Status, uint64, bool
 	if w, ok := a.written[h]; ok {
 		return w.status, w.version, true, nil
 	}
-	if version == 1 && !a.o.stored.mayContain(h) {
+	if version == 1 && !a.o.stored.MayContain(h) {
 		return 0, 0, false, nil
 	}
 	v, closer, err := a.o.store.db.Get(OrderKey(h))

@@ -56,9 +56,9 @@ func (o *Orders) CheckOrders() (OrderConsistency, error) {
 			res.Problems = append(res.Problems, fmt.Sprintf("order is missing index entry %x", k))
 		}
 	}
-	err = ordersScan(snap, []byte(prefixFill), func(k, _ []byte) {
+	err = ordersScan(snap, []byte(PrefixFill), func(k, _ []byte) {
 		res.Fills++
-		if len(k) != len(prefixFill)+32+12 {
+		if len(k) != len(PrefixFill)+32+12 {
 			res.Problems = append(res.Problems, fmt.Sprintf("malformed fill key %x", k))
 		}
 	})

@@ -64,16 +64,18 @@ func (f *hashFilter) mayContain(h common.Hash) bool {
 	return all
 }
 
-// hashSet is a chain of hashFilters that answers "may h be stored?"
+// HashSet is a chain of hashFilters that answers "may h be stored?"
 // without a false negative once loaded; before it is loaded it answers
-// true (the caller reads). Safe for concurrent use.
-type hashSet struct {
+// true (the caller reads). The order records keep one (Orders.MayExist),
+// the chain store one per record kind it filters (persistence/chainstore).
+// Safe for concurrent use.
+type HashSet struct {
 	mu      sync.RWMutex
 	filters []*hashFilter
 }
 
-// load replaces the set's content with hashes.
-func (s *hashSet) load(hashes []common.Hash) {
+// Load replaces the set's content with hashes.
+func (s *HashSet) Load(hashes []common.Hash) {
 	f := newHashFilter(2 * len(hashes))
 	for _, h := range hashes {
 		f.add(h)
@@ -83,7 +85,9 @@ func (s *hashSet) load(hashes []common.Hash) {
 	s.mu.Unlock()
 }
 
-func (s *hashSet) mayContain(h common.Hash) bool {
+// MayContain reports whether h may have been added or loaded: false means
+// certainly not.
+func (s *HashSet) MayContain(h common.Hash) bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if s.filters == nil {
@@ -97,8 +101,8 @@ func (s *hashSet) mayContain(h common.Hash) bool {
 	return false
 }
 
-// add records h; call it before the record is written.
-func (s *hashSet) add(h common.Hash) {
+// Add records h; call it before the record is written.
+func (s *HashSet) Add(h common.Hash) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.filters == nil {
@@ -128,10 +132,10 @@ func (o *Orders) LoadHashFilter() error {
 			return fmt.Errorf("persistence: order hash filter: %w", err)
 		}
 	}
-	o.stored.load(hashes)
+	o.stored.Load(hashes)
 	return nil
 }
 
 // MayExist reports whether an order with hash may be stored: false means
 // certainly not (no read needed). Without a loaded filter it is always true.
-func (o *Orders) MayExist(h common.Hash) bool { return o.stored.mayContain(h) }
+func (o *Orders) MayExist(h common.Hash) bool { return o.stored.MayContain(h) }

@@ -27,7 +27,7 @@ type Orders struct {
 
 	// stored holds the hashes of stored orders (orders_filter.go); it
 	// answers "maybe" for everything until LoadHashFilter.
-	stored hashSet
+	stored HashSet
 }
 
 // NewOrders returns the order records of store. outbox receives the events
@@ -137,7 +137,7 @@ func (o *Orders) versionCheck(h common.Hash, expect, next uint64) func(*groupRou
 	return func(r *groupRound) error {
 		cur, seen := r.versions[h]
 		if !seen {
-			if expect == 0 && !o.stored.mayContain(h) {
+			if expect == 0 && !o.stored.MayContain(h) {
 				cur = 0
 			} else {
 				v, ok, err := r.get(key)
@@ -155,7 +155,7 @@ func (o *Orders) versionCheck(h common.Hash, expect, next uint64) func(*groupRou
 			return ErrVersionConflict
 		}
 		if expect == 0 {
-			o.stored.add(h)
+			o.stored.Add(h)
 		}
 		r.versions[h] = next
 		return nil
@@ -251,7 +251,7 @@ func (o *Orders) Load(hash common.Hash) (*OrderRecord, bool, error) {
 // Exists reports whether an order with hash is stored (a point read,
 // nothing decoded).
 func (o *Orders) Exists(hash common.Hash) (bool, error) {
-	if !o.stored.mayContain(hash) {
+	if !o.stored.MayContain(hash) {
 		return false, nil
 	}
 	_, ok, err := o.store.Get(OrderKey(hash))
@@ -377,10 +377,6 @@ func orderCursorHex(suffix []byte) string {
 	}
 	return string(out)
 }
-
-// Fills returns the fills of the order with hash, in chain order (the
-// indexer's rows, chain_orders.go).
-func (o *Orders) Fills(hash common.Hash) ([]Fill, error) { return NewChain(o.store).Fills(hash) }
 
 // OpenOrders calls fn with every pending and active order (at start the
 // engine replays them into the pair and maker actors), in order hash order. fn is called from the calling

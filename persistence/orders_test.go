@@ -77,7 +77,7 @@ func TestHashFilterHasNoFalseNegatives(t *testing.T) {
 	var added []common.Hash
 	for i := range filterMinKeys + 5000 {
 		h := crypto.Keccak256Hash([]byte(fmt.Sprint("added", i)))
-		o.stored.add(h)
+		o.stored.Add(h)
 		added = append(added, h)
 	}
 	if len(o.stored.filters) != 2 {

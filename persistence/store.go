@@ -37,9 +37,9 @@ const FormatMajorVersion = pebble.FormatValueSeparation
 type Store struct {
 	db  *pebble.DB
 	log *slog.Logger
-	// seen filters the chain records (chain_filter.go): every Chain over
-	// this store shares it.
-	seen chainSeen
+	// attached holds what a domain store keeps once per store (Attach).
+	attachMu sync.Mutex
+	attached map[any]any
 	// group makes new orders durable in sorted rounds (group_commit.go).
 	group *groupCommitter
 	// closers stop the goroutines of the domain stores that write
@@ -98,6 +98,31 @@ func (s *Store) OnClose(fn func()) {
 	s.closers = append(s.closers, fn)
 }
 
+// Attach returns the value kept under key for this store, made by build
+// at the first call with that key. The calls are serialized, so build
+// runs once per store even when callers race; when it fails, the error is
+// returned, nothing is kept and the next call builds again. key is a
+// value of a type private to the caller. A domain store keeps there the
+// state that every handle over the store must share: the chain store its
+// record filters (chainstore.New), which a handle with filters of its own
+// would leave unaware of another's writes.
+func (s *Store) Attach(key any, build func() (any, error)) (any, error) {
+	s.attachMu.Lock()
+	defer s.attachMu.Unlock()
+	if v, ok := s.attached[key]; ok {
+		return v, nil
+	}
+	v, err := build()
+	if err != nil {
+		return nil, err
+	}
+	if s.attached == nil {
+		s.attached = map[any]any{}
+	}
+	s.attached[key] = v
+	return v, nil
+}
+
 // Options configure a store at OpenWith. Their zero value is a single
 // node's store on the OS file system.
 type Options struct {
@@ -114,7 +139,8 @@ type Options struct {
 	// write is a synced commit.
 	Shared SharedLog
 	// Migrations are the schema steps of the domain stores that are
-	// packages of their own (webhookstore.Migrations), by the version
+	// packages of their own (chainstore.Migrations,
+	// webhookstore.Migrations), by the version
 	// they migrate from; the core's own steps are in migrate.go. A
 	// store written by an older binary needs every step from its
 	// version on, or it does not open.
@@ -174,10 +200,6 @@ func OpenWith(dir string, o Options) (*Store, error) {
 		s.migrations[m.From] = m
 	}
 	if err := s.checkSchema(); err != nil {
-		_ = db.Close()
-		return nil, err
-	}
-	if err := s.loadChainSeen(); err != nil {
 		_ = db.Close()
 		return nil, err
 	}

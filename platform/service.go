@@ -14,17 +14,21 @@ import (
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/persistence"
 	"github.com/orderengine/orderengine/persistence/accountstore"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 )
 
 // Service serves the platform lists of the caller's account.
 type Service struct {
-	platform *persistence.Platform
+	// platform reads the accruals and the referees' volume; orders the
+	// wallets bound to a referrer and their order counts.
+	platform *chainstore.Platform
+	orders   *persistence.Orders
 	accounts *accountstore.Accounts
 }
 
 // NewService returns the platform service.
-func NewService(p *persistence.Platform, accounts *accountstore.Accounts) *Service {
-	return &Service{platform: p, accounts: accounts}
+func NewService(p *chainstore.Platform, orders *persistence.Orders, accounts *accountstore.Accounts) *Service {
+	return &Service{platform: p, orders: orders, accounts: accounts}
 }
 
 // AccrualRow is one referral leg paid (contract.md section 10).
@@ -123,7 +127,7 @@ func (s *Service) FeeAccruals(_ context.Context, caller api.Caller, req api.FeeA
 	if err != nil {
 		return nil, err
 	}
-	var f persistence.AccrualFilter
+	var f chainstore.AccrualFilter
 	if req.Token != "" {
 		t, err := chain.ParseAddress("token", req.Token)
 		if err != nil {
@@ -140,7 +144,7 @@ func (s *Service) FeeAccruals(_ context.Context, caller api.Caller, req api.FeeA
 		}
 		f.To = uint64(*req.To)
 	}
-	after, err := parseCursor(req.Cursor, persistence.AccrualCursorLen)
+	after, err := parseCursor(req.Cursor, chainstore.AccrualCursorLen)
 	if err != nil {
 		return nil, err
 	}
@@ -171,7 +175,7 @@ func (s *Service) FeeAccruals(_ context.Context, caller api.Caller, req api.FeeA
 	return out, nil
 }
 
-func accrualRow(a *persistence.Accrual) AccrualRow {
+func accrualRow(a *chainstore.Accrual) AccrualRow {
 	r := AccrualRow{TxHash: a.TxHash.Hex(), BlockNumber: a.BlockNumber, LogIndex: a.LogIndex,
 		Referrer: chain.Checksum(a.Referrer), Token: chain.Checksum(a.Token), Amount: a.Amount.Dec(), Timestamp: a.Timestamp}
 	if a.OrderHash != nil {
@@ -196,7 +200,7 @@ func (s *Service) Referees(_ context.Context, caller api.Caller, req api.Referee
 	if len(refs) == 0 {
 		return out, nil
 	}
-	rows, next, err := s.platform.Referees(refs, after, req.Limit)
+	rows, next, err := s.orders.Referees(refs, after, req.Limit)
 	if err != nil {
 		return nil, err
 	}
@@ -206,7 +210,7 @@ func (s *Service) Referees(_ context.Context, caller api.Caller, req api.Referee
 			at, h := b.BoundAt, b.OrderHash.Hex()
 			row.BoundAt, row.FirstOrderHash = &at, &h
 		}
-		if row.Orders, err = s.platform.OrderCount(b.Wallet); err != nil {
+		if row.Orders, err = s.orders.MakerOrderCount(b.Wallet); err != nil {
 			return nil, err
 		}
 		vol, err := s.platform.RefereeVolume(b.Referrer, b.Wallet)

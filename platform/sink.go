@@ -3,6 +3,7 @@ package platform
 import (
 	"github.com/orderengine/orderengine/chainsync"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 )
 
 // Sink records, inside the indexer's block batch (a chainsync.Sink), one
@@ -25,7 +26,7 @@ type Sink struct {
 func NewSink(orders *persistence.Orders) *Sink { return &Sink{orders: orders} }
 
 // ApplyBlock implements chainsync.Sink.
-func (s *Sink) ApplyBlock(cb *persistence.ChainBatch, b *chainsync.Block) error {
+func (s *Sink) ApplyBlock(cb *chainstore.Batch, b *chainsync.Block) error {
 	for i := range b.Events {
 		ev := &b.Events[i]
 		var err error
@@ -42,7 +43,7 @@ func (s *Sink) ApplyBlock(cb *persistence.ChainBatch, b *chainsync.Block) error 
 	return nil
 }
 
-func (s *Sink) fill(cb *persistence.ChainBatch, b *chainsync.Block, ev *chainsync.Event) error {
+func (s *Sink) fill(cb *chainstore.Batch, b *chainsync.Block, ev *chainsync.Event) error {
 	f := ev.Fill
 	rec, ok, err := s.orders.Load(ev.OrderHash)
 	if err != nil || !ok {
@@ -51,9 +52,9 @@ func (s *Sink) fill(cb *persistence.ChainBatch, b *chainsync.Block, ev *chainsyn
 	o := &rec.Order
 	if !f.ReferralFee.IsZero() {
 		h := ev.OrderHash
-		a := &persistence.Accrual{Referrer: o.Referrer, Timestamp: b.Time, BlockNumber: b.Number, LogIndex: f.LogIndex,
+		a := &chainstore.Accrual{Referrer: o.Referrer, Timestamp: b.Time, BlockNumber: b.Number, LogIndex: f.LogIndex,
 			Token: o.TokenOut, Amount: f.ReferralFee, TxHash: f.TxHash, OrderHash: &h}
-		if err := persistence.PutAccrual(cb, a); err != nil {
+		if err := chainstore.PutAccrual(cb, a); err != nil {
 			return err
 		}
 	}
@@ -61,16 +62,16 @@ func (s *Sink) fill(cb *persistence.ChainBatch, b *chainsync.Block, ev *chainsyn
 	if err != nil || !ok || bound != o.Referrer || f.AmountIn.IsZero() {
 		return err
 	}
-	return persistence.AddRefereeVolume(cb, o.Referrer, o.Maker, o.TokenIn, &f.AmountIn)
+	return chainstore.AddRefereeVolume(cb, o.Referrer, o.Maker, o.TokenIn, &f.AmountIn)
 }
 
-func (s *Sink) swap(cb *persistence.ChainBatch, b *chainsync.Block, ev *chainsync.Event) error {
+func (s *Sink) swap(cb *chainstore.Batch, b *chainsync.Block, ev *chainsync.Event) error {
 	w := ev.Swap
 	if w.ReferralFee == nil || w.ReferralFee.Sign() <= 0 {
 		return nil
 	}
-	a := &persistence.Accrual{Referrer: w.Referrer, Timestamp: b.Time, BlockNumber: b.Number, LogIndex: uint32(ev.LogIndex),
+	a := &chainstore.Accrual{Referrer: w.Referrer, Timestamp: b.Time, BlockNumber: b.Number, LogIndex: uint32(ev.LogIndex),
 		Token: w.TokenOut, TxHash: ev.TxHash}
 	a.Amount.SetFromBig(w.ReferralFee) // an ABI uint256 always fits
-	return persistence.PutAccrual(cb, a)
+	return chainstore.PutAccrual(cb, a)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors/kind/kindtest"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 )
 
 // Every message the order kind accepts from other members, and its answer,
@@ -26,15 +27,15 @@ func TestCodecRoundTrip(t *testing.T) {
 	rec := testRecord(7)
 	rec.Signature = []byte{1, 2, 3}
 	bind := common.Address{9}
-	view := persistence.ChainView{Order: persistence.ChainOrder{Hash: rec.Hash, ActivatedBlock: 12,
+	view := chainstore.View{Order: chainstore.Order{Hash: rec.Hash, ActivatedBlock: 12,
 		FilledAmountIn: *uint256.NewInt(5), Executions: 2, CancelTx: common.Hash{3}}, Seen: true, NonceTx: common.Hash{4}}
-	fill := persistence.Fill{OrderHash: rec.Hash, TxHash: common.Hash{5}, LogIndex: 3, AmountIn: *uint256.NewInt(40),
+	fill := chainstore.Fill{OrderHash: rec.Hash, TxHash: common.Hash{5}, LogIndex: 3, AmountIn: *uint256.NewInt(40),
 		AmountOut: *uint256.MustFromDecimal("123456789012345678901234567890"), Timestamp: 1_800_000_000, Executions: 2}
 	msgs := []any{
 		&CreateRequest{Record: rec, BindReferrer: &bind},
 		&CreateRequest{Record: rec},
 		&CancelRequest{}, &WarmRequest{},
-		&ChainObserved{Chain: view.Order, Fills: []persistence.Fill{fill}, At: at},
+		&ChainObserved{Chain: view.Order, Fills: []chainstore.Fill{fill}, At: at},
 		&NonceInvalidated{TxHash: common.Hash{6}, At: at},
 		&ResyncRequest{Chain: view, At: at},
 		&ExpireRequest{Chain: view, At: at},
@@ -107,11 +108,11 @@ func newClusterOrders(t *testing.T, n int) (*kindtest.Network, []*Registry, *per
 }
 
 func fillMsg(h common.Hash, k int) *ChainObserved {
-	f := persistence.Fill{OrderHash: h, TxHash: common.BigToHash(big.NewInt(int64(k))), LogIndex: uint32(k),
+	f := chainstore.Fill{OrderHash: h, TxHash: common.BigToHash(big.NewInt(int64(k))), LogIndex: uint32(k),
 		AmountIn: *uint256.NewInt(1), AmountOut: *uint256.NewInt(1), FilledAmountIn: *uint256.NewInt(uint64(k)),
 		Executions: uint32(k), Timestamp: 1_800_000_000 + uint64(k)}
-	return &ChainObserved{Chain: persistence.ChainOrder{Hash: h, ActivatedBlock: 1, FilledAmountIn: f.FilledAmountIn, Executions: uint32(k), Fills: k},
-		Fills: []persistence.Fill{f}, At: time.Unix(1_800_000_000, 0).UTC()}
+	return &ChainObserved{Chain: chainstore.Order{Hash: h, ActivatedBlock: 1, FilledAmountIn: f.FilledAmountIn, Executions: uint32(k), Fills: k},
+		Fills: []chainstore.Fill{f}, At: time.Unix(1_800_000_000, 0).UTC()}
 }
 
 // Orders created through any member and driven through all of them at once

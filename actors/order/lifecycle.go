@@ -13,6 +13,7 @@ import (
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 )
 
 // The lifecycle API: what the chain projection and the pair actors call
@@ -36,12 +37,12 @@ func (r *Registry) InvalidateNonce(ctx context.Context, h, tx common.Hash, at ti
 
 // Resync rolls order h's chain-derived fields back to what the chain
 // records say after a rewind (see ResyncRequest).
-func (r *Registry) Resync(ctx context.Context, h common.Hash, v persistence.ChainView, at time.Time) (*Response, error) {
+func (r *Registry) Resync(ctx context.Context, h common.Hash, v chainstore.View, at time.Time) (*Response, error) {
 	return r.request(ctx, h, &ResyncRequest{Chain: v, At: at})
 }
 
 // Expire records that the deadline passed before completion.
-func (r *Registry) Expire(ctx context.Context, h common.Hash, v persistence.ChainView, at time.Time) (*Response, error) {
+func (r *Registry) Expire(ctx context.Context, h common.Hash, v chainstore.View, at time.Time) (*Response, error) {
 	return r.request(ctx, h, &ExpireRequest{Chain: v, At: at})
 }
 
@@ -52,12 +53,12 @@ func (r *Registry) Fail(ctx context.Context, h common.Hash, reason, revertName s
 }
 
 // Trigger records a stop/trailing trigger seen at price (first one only).
-func (r *Registry) Trigger(ctx context.Context, h common.Hash, price *uint256.Int, v persistence.ChainView, at time.Time) (*Response, error) {
+func (r *Registry) Trigger(ctx context.Context, h common.Hash, price *uint256.Int, v chainstore.View, at time.Time) (*Response, error) {
 	return r.request(ctx, h, &TriggerRequest{Price: *price, Chain: v, At: at})
 }
 
 // Stall sets or clears a dca order's stalled flag.
-func (r *Registry) Stall(ctx context.Context, h common.Hash, stalled bool, v persistence.ChainView, at time.Time) (*Response, error) {
+func (r *Registry) Stall(ctx context.Context, h common.Hash, stalled bool, v chainstore.View, at time.Time) (*Response, error) {
 	return r.request(ctx, h, &StallRequest{Stalled: stalled, Chain: v, At: at})
 }
 
@@ -171,7 +172,7 @@ func closeWith(rec *persistence.OrderRecord, status persistence.Status, trigger 
 // (a fill cannot execute after the deadline), so the engine's transition
 // is refused and the projection records the fill or cancel with its own
 // event (docs/lifecycle.md).
-func endedOnChain(rec *persistence.OrderRecord, v persistence.ChainView) bool {
+func endedOnChain(rec *persistence.OrderRecord, v chainstore.View) bool {
 	if v.Order.CancelledBlock != 0 || v.NonceInvalidated {
 		return true
 	}
@@ -208,7 +209,7 @@ func observe(rec *persistence.OrderRecord, l *ledger, m *ChainObserved) *persist
 // executions counter is above the record's) and adds its ledger entry and
 // events to t. A fill already announced (its chain log is in the ledger: a
 // fill re-mined after a reorg) updates the record but emits nothing.
-func applyFill(rec *persistence.OrderRecord, l *ledger, f *persistence.Fill, t *persistence.OrderTransition) bool {
+func applyFill(rec *persistence.OrderRecord, l *ledger, f *chainstore.Fill, t *persistence.OrderTransition) bool {
 	if f.Executions <= rec.Executions {
 		return false
 	}

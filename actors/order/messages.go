@@ -7,6 +7,7 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 )
 
 // CreateRequest asks the actor of a new order's hash to store it as
@@ -37,8 +38,8 @@ type CancelRequest struct {
 // on-chain cancel, each with its event once per chain log over the order's
 // life (the ledger, persistence/orders_ledger.go).
 type ChainObserved struct {
-	Chain persistence.ChainOrder
-	Fills []persistence.Fill
+	Chain chainstore.Order
+	Fills []chainstore.Fill
 	// At dates an activation or a cancel (the block time); fills carry
 	// their own.
 	At time.Time
@@ -54,7 +55,7 @@ type NonceInvalidated struct {
 // ResyncRequest recomputes the order's chain-derived fields from Chain,
 // what the chain records say after a rewind (resync.go). It emits no event.
 type ResyncRequest struct {
-	Chain persistence.ChainView
+	Chain chainstore.View
 	At    time.Time
 }
 
@@ -63,7 +64,7 @@ type ResyncRequest struct {
 // cancelled on-chain or its nonce invalidated (the chain projection
 // records that outcome instead).
 type ExpireRequest struct {
-	Chain persistence.ChainView
+	Chain chainstore.View
 	At    time.Time
 }
 
@@ -79,7 +80,7 @@ type FailRequest struct {
 // nonce invalidated.
 type TriggerRequest struct {
 	Price uint256.Int
-	Chain persistence.ChainView
+	Chain chainstore.View
 	At    time.Time
 }
 
@@ -87,7 +88,7 @@ type TriggerRequest struct {
 // emits dca.stalled (not once Chain shows the order ended).
 type StallRequest struct {
 	Stalled bool
-	Chain   persistence.ChainView
+	Chain   chainstore.View
 	At      time.Time
 }
 

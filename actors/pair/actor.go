@@ -12,6 +12,7 @@ import (
 	"github.com/orderengine/orderengine/actors/kind"
 	"github.com/orderengine/orderengine/api"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 )
 
 // OrderChanged is the change feed's message to a pair: order Record
@@ -25,7 +26,7 @@ type OrderChanged struct {
 // ChainChanged carries the chain records an applied block left for some
 // orders (the pair keeps those of its own).
 type ChainChanged struct {
-	Orders map[common.Hash]persistence.ChainOrder
+	Orders map[common.Hash]chainstore.Order
 }
 
 // ChainReverted names the orders a rewound block had touched: the pair
@@ -86,7 +87,7 @@ type Decision struct {
 // Transition is a decided transition of one order.
 type Transition struct {
 	Hash    common.Hash
-	Chain   persistence.ChainView
+	Chain   chainstore.View
 	Stalled bool
 }
 
@@ -102,7 +103,7 @@ type pairActor struct {
 	key    string
 	shared *shared
 	store  *persistence.Store
-	chain  *persistence.Chain
+	chain  *chainstore.Chain
 	log    *slog.Logger
 
 	orders map[common.Hash]*openOrder
@@ -111,7 +112,7 @@ type pairActor struct {
 	trig   triggers
 }
 
-func newPairActor(key string, sh *shared, store *persistence.Store, ch *persistence.Chain, log *slog.Logger) *pairActor {
+func newPairActor(key string, sh *shared, store *persistence.Store, ch *chainstore.Chain, log *slog.Logger) *pairActor {
 	return &pairActor{key: key, shared: sh, store: store, chain: ch, log: log, orders: map[common.Hash]*openOrder{},
 		trig: triggers{pending: map[common.Hash]struct{}{}, exec: newExecSet(key), peaks: newPeaks(store)}}
 }
@@ -154,7 +155,7 @@ func (a *pairActor) orderChanged(m *OrderChanged) {
 	if old != nil && old.version > rec.Version {
 		return // a late message about an older version
 	}
-	co, found, err := a.chain.ChainOrder(rec.Hash)
+	co, found, err := a.chain.Order(rec.Hash)
 	if err != nil {
 		a.log.Error("pair: chain record", "order", rec.Hash, "err", err)
 	}
@@ -217,7 +218,7 @@ func (a *pairActor) chainReverted(m *ChainReverted) {
 		if o == nil {
 			continue
 		}
-		co, found, err := a.chain.ChainOrder(h)
+		co, found, err := a.chain.Order(h)
 		if err != nil {
 			a.log.Error("pair: chain record after a rewind", "order", h, "err", err)
 			continue

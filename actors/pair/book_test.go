@@ -16,7 +16,9 @@ import (
 
 	"github.com/orderengine/orderengine/api"
 	"github.com/orderengine/orderengine/chain"
+	"github.com/orderengine/orderengine/chainsync/chainsynctest"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 )
 
 // testOrder is an open order with hash n at trigger price.
@@ -37,7 +39,7 @@ func newTestPair(t testing.TB) *pairActor {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = store.Close() })
-	return newPairActor("p", &shared{}, store, persistence.NewChain(store), slog.New(slog.DiscardHandler))
+	return newPairActor("p", &shared{}, store, chainsynctest.Chain(t, store), slog.New(slog.DiscardHandler))
 }
 
 // put tells the pair that order n is open at price.
@@ -118,7 +120,7 @@ func TestRowRendersTheOrder(t *testing.T) {
 	want := api.OrderbookRow{OrderHash: fmt.Sprintf("0x%064x", 7), OrderType: "dca", Status: "active",
 		Maker: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", AmountIn: "1000000000000000000", FilledAmountIn: "250",
 		TriggerPrice: "2000000123", CreatedAt: "2026-11-22T02:25:51.123456789Z"}
-	if got := newOpenOrder(rec, persistence.ChainOrder{}, false).row(); got != want {
+	if got := newOpenOrder(rec, chainstore.Order{}, false).row(); got != want {
 		t.Fatalf("rendered %+v, want %+v", got, want)
 	}
 }
@@ -203,7 +205,7 @@ func TestIndexMatchesASortedSlice(t *testing.T) {
 	}
 	keys := make([]Key, 0, len(want))
 	for n, price := range want {
-		keys = append(keys, newOpenOrder(testOrder(t, n, fmt.Sprint(price)), persistence.ChainOrder{}, false).Key)
+		keys = append(keys, newOpenOrder(testOrder(t, n, fmt.Sprint(price)), chainstore.Order{}, false).Key)
 	}
 	slices.SortFunc(keys, func(a, b Key) int {
 		if a.less(b) {

@@ -61,7 +61,7 @@ func TestDCAShortCircuitCompletes(t *testing.T) {
 		t.Fatalf("dca.stalled data %+v", d)
 	}
 	d := entries[1].Event.Data
-	fills, _ := e.orders.Fills(h)
+	fills, _ := e.ix.Chain().Fills(h)
 	out := new(big.Int)
 	for _, f := range fills {
 		out.Add(out, f.AmountOut.ToBig())

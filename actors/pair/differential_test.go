@@ -17,7 +17,9 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/orderengine/orderengine/chain"
+	"github.com/orderengine/orderengine/chainsync/chainsynctest"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 )
 
 // The pair actor decides only the orders a block may change; the
@@ -63,7 +65,7 @@ type diffEnv struct {
 	t                  *testing.T
 	rng                *rand.Rand
 	refStore, actStore *persistence.Store
-	chain              *persistence.Chain
+	chain              *chainstore.Chain
 	ref                *refPair
 	act                *pairActor
 
@@ -95,8 +97,8 @@ func newDiffEnv(t *testing.T, seed uint64) *diffEnv {
 	e := &diffEnv{t: t, rng: rand.New(rand.NewPCG(seed, 7)), refStore: open(), actStore: open(),
 		recs: map[common.Hash]*persistence.OrderRecord{}, closedAt: map[common.Hash]int{}, seen: map[string]int{},
 		now: 1_700_000_000, price: big.NewInt(1000)}
-	e.chain = persistence.NewChain(e.refStore)
-	if err := e.chain.SetCursor(persistence.ChainBlock{Number: 0, Hash: common.Hash{1}}); err != nil {
+	e.chain = chainsynctest.Chain(t, e.refStore)
+	if err := e.chain.SetCursor(chainstore.Block{Number: 0, Hash: common.Hash{1}}); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 4 {
@@ -260,7 +262,7 @@ func (e *diffEnv) project() {
 	if !ok {
 		return
 	}
-	co, found, err := e.chain.ChainOrder(h)
+	co, found, err := e.chain.Order(h)
 	if err != nil || !found {
 		return
 	}
@@ -278,16 +280,16 @@ func (e *diffEnv) project() {
 func (e *diffEnv) chainBlock() {
 	r := e.rng
 	e.chainNo++
-	cb := e.chain.Begin(persistence.ChainBlock{Number: e.chainNo, Hash: common.BigToHash(big.NewInt(int64(e.chainNo + 1<<40))),
+	cb := e.chain.Begin(chainstore.Block{Number: e.chainNo, Hash: common.BigToHash(big.NewInt(int64(e.chainNo + 1<<40))),
 		Parent: common.BigToHash(big.NewInt(int64(e.chainNo - 1 + 1<<40))), Time: e.now})
-	changed := map[common.Hash]persistence.ChainOrder{}
+	changed := map[common.Hash]chainstore.Order{}
 	for i := range 1 + r.IntN(3) {
 		h, ok := e.pick()
 		if !ok {
 			break
 		}
 		rec := e.recs[h]
-		co, _, err := persistence.ChainOrderIn(cb, h)
+		co, _, err := chainstore.OrderIn(cb, h)
 		if err != nil {
 			e.t.Fatal(err)
 		}
@@ -302,13 +304,13 @@ func (e *diffEnv) chainBlock() {
 		if r.IntN(3) == 0 || amount.Gt(left) || amount.IsZero() {
 			amount.Set(left)
 		}
-		f := persistence.Fill{OrderHash: h, BlockNumber: e.chainNo, LogIndex: uint32(i), AmountIn: *amount, Timestamp: e.now,
+		f := chainstore.Fill{OrderHash: h, BlockNumber: e.chainNo, LogIndex: uint32(i), AmountIn: *amount, Timestamp: e.now,
 			Executions: co.Executions + 1}
 		f.FilledAmountIn.Add(&co.FilledAmountIn, amount)
 		if f.FilledAmountIn.Eq(&rec.Order.AmountIn) {
 			e.seen["full fill"]++
 		}
-		if changed[h], err = persistence.ApplyFill(cb, f, rec.Order.Maker); err != nil {
+		if changed[h], err = chainstore.ApplyFill(cb, f, rec.Order.Maker); err != nil {
 			e.t.Fatal(err)
 		}
 		cb.Touch(h)
@@ -316,8 +318,8 @@ func (e *diffEnv) chainBlock() {
 	if r.IntN(4) == 0 {
 		if h, ok := e.pick(); ok {
 			rec := e.recs[h]
-			n := persistence.ChainNonce{Maker: rec.Order.Maker, Nonce: rec.Traits().Nonce, Block: e.chainNo}
-			if err := persistence.ApplyNonceInvalidated(cb, n); err != nil {
+			n := chainstore.Nonce{Maker: rec.Order.Maker, Nonce: rec.Traits().Nonce, Block: e.chainNo}
+			if err := chainstore.ApplyNonceInvalidated(cb, n); err != nil {
 				e.t.Fatal(err)
 			}
 			e.seen["nonce invalidated"]++

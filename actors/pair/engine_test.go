@@ -18,6 +18,7 @@ import (
 	"github.com/orderengine/orderengine/contracts/bindings/servicerouter"
 	"github.com/orderengine/orderengine/market"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 )
 
 // env is the simulated chain with the indexer, projector, order actors and
@@ -62,7 +63,7 @@ func (e *env) restart() {
 	if e.trig != nil {
 		e.trig.Stop() // its pair actors' peaks in memory are gone with it
 	}
-	ch := persistence.NewChain(e.store)
+	ch := chainsynctest.Chain(e.T, e.store)
 	e.proj = chainsync.NewProjector(ch, e.orders, e.registry, chainsync.ProjectorOptions{})
 	e.trig = New(Options{System: e.system, Store: e.store, Chain: ch, Orders: e.orders, Registry: e.registry, Prices: e.prices})
 	if err := loadOpen(e.trig); err != nil {
@@ -76,7 +77,7 @@ func (e *env) restart() {
 			OnApplied: func(b *chainsync.Block) {
 				e.trig.BlockApplied(BlockRef{Number: b.Number, Hash: b.Hash, Time: b.Time}, b.ChainOrders())
 			},
-			OnReverted: func(blk persistence.ChainBlock) { e.trig.BlockReverted(blk.Touched) },
+			OnReverted: func(blk chainstore.Block) { e.trig.BlockReverted(blk.Touched) },
 		}}})
 	if err != nil {
 		e.T.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"github.com/orderengine/orderengine/api"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 )
 
 // openOrder is an open order as its pair actor holds it: what the book
@@ -63,7 +64,7 @@ type openOrder struct {
 
 // newOpenOrder is rec as its pair holds it, with the chain's record of it
 // (found false: the chain has not seen it).
-func newOpenOrder(rec *persistence.OrderRecord, co persistence.ChainOrder, found bool) *openOrder {
+func newOpenOrder(rec *persistence.OrderRecord, co chainstore.Order, found bool) *openOrder {
 	o := &openOrder{Key: Key{Price: rec.Order.TriggerPrice, Hash: rec.Hash}, version: rec.Version, createdAt: rec.CreatedAt.UnixNano(),
 		amountIn: rec.Order.AmountIn, shown: rec.FilledIn, maker: rec.Order.Maker, tokenIn: rec.Order.TokenIn, dca: rec.DCA,
 		class: rec.Class, status: rec.Status, stalled: rec.Stalled, fired: !rec.TriggeredAt.IsZero()}
@@ -74,13 +75,13 @@ func newOpenOrder(rec *persistence.OrderRecord, co persistence.ChainOrder, found
 }
 
 // withChain returns a copy of o with the chain's new record of it.
-func (o *openOrder) withChain(co persistence.ChainOrder, found bool) *openOrder {
+func (o *openOrder) withChain(co chainstore.Order, found bool) *openOrder {
 	n := *o
 	n.setChain(co, found)
 	return &n
 }
 
-func (o *openOrder) setChain(co persistence.ChainOrder, found bool) {
+func (o *openOrder) setChain(co chainstore.Order, found bool) {
 	o.filled = o.shown
 	o.executions, o.firstExecution, o.lastExecution = 0, 0, 0
 	if found {

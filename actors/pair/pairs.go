@@ -20,6 +20,7 @@ import (
 	"github.com/orderengine/orderengine/api"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 )
 
 // Prices reads the oracle at a block hash.
@@ -36,7 +37,7 @@ type Prices interface {
 type Options struct {
 	System *actor.ActorSystem
 	Store  *persistence.Store
-	Chain  *persistence.Chain
+	Chain  *chainstore.Chain
 	Orders *persistence.Orders
 	// Registry receives the decided transitions (nil: decisions are only
 	// published).
@@ -157,7 +158,7 @@ func (p *Pairs) Changed(prev persistence.Status, rec *persistence.OrderRecord) {
 // BlockApplied is told each block the indexer committed: every pair learns the chain records the
 // block's order events left (orders, by order hash), and the next tick
 // evaluates the block.
-func (p *Pairs) BlockApplied(b BlockRef, orders map[common.Hash]persistence.ChainOrder) {
+func (p *Pairs) BlockApplied(b BlockRef, orders map[common.Hash]chainstore.Order) {
 	if len(orders) > 0 {
 		p.reg.Each(func(key string) { p.reg.Send(key, &ChainChanged{Orders: orders}) })
 		p.markDirty("")

@@ -17,6 +17,7 @@ import (
 
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 )
 
 // books prints every pair's whole book (page by page), sorted by pair.
@@ -140,11 +141,11 @@ func (e *synthEnv) randomTransitions(t *testing.T, rng *rand.Rand, hashes []comm
 		case 0:
 			_ = e.registry.Cancel(ctx, h) // NOT_CANCELLABLE once closed
 		case 1:
-			if _, err := e.registry.Expire(ctx, h, persistence.ChainView{}, at); err != nil {
+			if _, err := e.registry.Expire(ctx, h, chainstore.View{}, at); err != nil {
 				t.Fatal(err)
 			}
 		case 2:
-			if _, err := e.registry.Trigger(ctx, h, uint256.NewInt(400000), persistence.ChainView{}, at); err != nil {
+			if _, err := e.registry.Trigger(ctx, h, uint256.NewInt(400000), chainstore.View{}, at); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -165,7 +166,7 @@ func TestChainAheadOfTheProjection(t *testing.T) {
 	if find(env.engine.Executable(""), h) == nil {
 		t.Fatal("limit order not executable")
 	}
-	env.engine.BlockApplied(BlockRef{Number: 2}, map[common.Hash]persistence.ChainOrder{
+	env.engine.BlockApplied(BlockRef{Number: 2}, map[common.Hash]chainstore.Order{
 		h: {Hash: h, FilledAmountIn: *uint256.NewInt(1000000), Executions: 1}})
 	ref.Number = 2
 	if err := env.engine.Evaluate(ctx, ref); err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 )
 
 // refPair is the reference evaluation: every open order of the pair is
@@ -24,7 +25,7 @@ import (
 type refPair struct {
 	key   string
 	store *persistence.Store
-	chain *persistence.Chain
+	chain *chainstore.Chain
 	log   *slog.Logger
 
 	orders map[common.Hash]*openOrder
@@ -46,7 +47,7 @@ type refDecision struct {
 	Err    error
 }
 
-func newRefPair(key string, store *persistence.Store, ch *persistence.Chain) *refPair {
+func newRefPair(key string, store *persistence.Store, ch *chainstore.Chain) *refPair {
 	return &refPair{key: key, store: store, chain: ch, log: slog.New(slog.DiscardHandler),
 		orders: map[common.Hash]*openOrder{}, peaks: map[common.Hash]*big.Int{}}
 }
@@ -69,7 +70,7 @@ func (a *refPair) orderChanged(m *OrderChanged) {
 	if old != nil && old.version > rec.Version {
 		return
 	}
-	co, found, err := a.chain.ChainOrder(rec.Hash)
+	co, found, err := a.chain.Order(rec.Hash)
 	if err != nil {
 		a.log.Error("pair: chain record", "order", rec.Hash, "err", err)
 	}
@@ -102,7 +103,7 @@ func (a *refPair) chainReverted(m *ChainReverted) {
 		if o == nil {
 			continue
 		}
-		co, found, err := a.chain.ChainOrder(h)
+		co, found, err := a.chain.Order(h)
 		if err != nil {
 			continue
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/orderengine/orderengine/chainsync/chainsynctest"
 	"github.com/orderengine/orderengine/contracts/bindings/servicerouter"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 )
 
 // synthEnv is a store holding open orders (a mix of limit, stop-loss and
@@ -23,6 +24,7 @@ import (
 // without a chain: prices come from fixedPrices.
 type synthEnv struct {
 	store    *persistence.Store
+	chain    *chainstore.Chain
 	system   *actor.ActorSystem
 	orders   *persistence.Orders
 	registry *order.Registry
@@ -75,6 +77,7 @@ func newSynthEnvAt(b testing.TB, n int, prices Prices, record func(int) (*persis
 	b.Helper()
 	e := &synthEnv{store: chainsynctest.OpenStore(b, b.TempDir()), prices: prices, record: record}
 	b.Cleanup(func() { _ = e.store.Close() })
+	e.chain = chainsynctest.Chain(b, e.store)
 	e.orders = persistence.NewOrders(e.store, persistence.NewOutbox(e.store, nil, nil))
 	e.system = actor.NewActorSystem()
 	b.Cleanup(e.system.Shutdown)
@@ -90,7 +93,7 @@ func newSynthEnvAt(b testing.TB, n int, prices Prices, record func(int) (*persis
 
 // newPairs is a new Pairs over the env's store, loaded from it.
 func (e *synthEnv) newPairs() *Pairs {
-	p := New(Options{System: e.system, Store: e.store, Chain: persistence.NewChain(e.store), Orders: e.orders,
+	p := New(Options{System: e.system, Store: e.store, Chain: e.chain, Orders: e.orders,
 		Registry: e.registry, Prices: e.prices})
 	if err := loadOpen(p); err != nil {
 		panic(err)

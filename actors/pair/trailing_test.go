@@ -9,6 +9,7 @@ import (
 
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 )
 
 // trailingOrder makes an open trailing order of trailPpm with a deadline
@@ -32,10 +33,10 @@ func (e *diffEnv) trailingOrder(trailPpm uint32, deadline uint64) common.Hash {
 // fillAll applies a chain block filling the whole of order h.
 func (e *diffEnv) fillAll(h common.Hash) {
 	e.chainNo++
-	cb := e.chain.Begin(persistence.ChainBlock{Number: e.chainNo, Hash: common.Hash{0xcb, byte(e.chainNo)}, Time: e.now})
-	f := persistence.Fill{OrderHash: h, BlockNumber: e.chainNo, Timestamp: e.now, Executions: 1}
+	cb := e.chain.Begin(chainstore.Block{Number: e.chainNo, Hash: common.Hash{0xcb, byte(e.chainNo)}, Time: e.now})
+	f := chainstore.Fill{OrderHash: h, BlockNumber: e.chainNo, Timestamp: e.now, Executions: 1}
 	f.FilledAmountIn = e.recs[h].Order.AmountIn
-	co, err := persistence.ApplyFill(cb, f, e.recs[h].Order.Maker)
+	co, err := chainstore.ApplyFill(cb, f, e.recs[h].Order.Maker)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -43,7 +44,7 @@ func (e *diffEnv) fillAll(h common.Hash) {
 	if err := cb.Commit(0); err != nil {
 		e.t.Fatal(err)
 	}
-	m := &ChainChanged{Orders: map[common.Hash]persistence.ChainOrder{h: co}}
+	m := &ChainChanged{Orders: map[common.Hash]chainstore.Order{h: co}}
 	e.ref.chainChanged(m)
 	e.act.chainChanged(m)
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/orderengine/orderengine/contracts/bindings/servicerouter"
 	"github.com/orderengine/orderengine/contracts/bindings/testtoken"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/chainstore"
 )
 
 const testChainID = 4663
@@ -263,4 +264,15 @@ func OpenStore(t testing.TB, dir string) *persistence.Store {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// Chain returns the chain records of store (chainstore.New: the one Chain
+// of the store), failing t on error.
+func Chain(t testing.TB, store *persistence.Store) *chainstore.Chain {
+	t.Helper()
+	c, err := chainstore.New(store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

@@ -74,6 +74,16 @@ var rules = []rule{
 		to:   []string{"cluster/..."},
 	},
 	{
+		name: "the store core imports none of the domain stores built on it",
+		from: []string{"persistence"},
+		to:   []string{"persistence/accountstore", "persistence/webhookstore", "persistence/chainstore"},
+	},
+	{
+		name: "the domain stores do not import one another",
+		from: []string{"persistence/accountstore", "persistence/webhookstore", "persistence/chainstore"},
+		to:   []string{"persistence/accountstore", "persistence/webhookstore", "persistence/chainstore"},
+	},
+	{
 		name: "only tests import the store's test helpers",
 		from: []string{"..."},
 		to:   []string{"persistence/persistencetest"},

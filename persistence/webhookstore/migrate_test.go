@@ -53,11 +53,17 @@ func webhookFixtures(t *testing.T) [][2][]byte {
 // schemaKey is the key of the store's schema version (persistence/keys.go).
 func schemaKey() []byte { return []byte("m/schema") }
 
+// noPlatform stands in for the platform records' step (chainstore's,
+// which has its own tests): these fixtures hold no referral binding and
+// no swap record.
+var noPlatform = persistence.Migration{From: 3, Name: "no platform records", Run: func(*persistence.Store) (int, error) { return 0, nil }}
+
 // openMigrating opens the store in dir with the webhook migrations, as the
-// engine does, closed when the test ends.
+// engine does, and a stand-in for the platform step, closed when the test
+// ends.
 func openMigrating(t *testing.T, dir string) *persistence.Store {
 	t.Helper()
-	s, err := persistence.OpenWith(dir, persistence.Options{Migrations: Migrations})
+	s, err := persistence.OpenWith(dir, persistence.Options{Migrations: append([]persistence.Migration{noPlatform}, Migrations...)})
 	if err != nil {
 		t.Fatal(err)
 	}

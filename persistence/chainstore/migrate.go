@@ -1,22 +1,27 @@
-package persistence
+package chainstore
 
 import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"time"
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
+
+	"github.com/orderengine/orderengine/persistence"
 )
 
+// Migrations are the schema steps of the platform records, for
+// persistence.Options.Migrations.
+var Migrations = []persistence.Migration{{From: 3, Name: "platform records built", Run: migratePlatform}}
+
 // migratePlatform is the step from schema 3 to 4: it builds the platform
-// records (platform.go) of what the store already holds.
+// records of what the store already holds, and returns how many referee
+// bindings and accruals it wrote.
 //
 //   - q/: one referee binding per r/ binding, dated by the maker's oldest
-//     order naming the referrer (zero time and hash when the store no
-//     longer holds such an order).
+//     order naming the referrer (persistence.Orders.BuildReferees).
 //   - p/: an accrual per referral leg paid and the referees' filled
 //     volume, from the swap records (s/, every router swap and order fill
 //     in chain order, never pruned) and the order records (o/, for a
@@ -29,85 +34,20 @@ import (
 // block's batch would have. Every write is a Set of a value computed from
 // unchanged inputs (the volume sums are recomputed from zero), so a step
 // interrupted by a crash runs again to the same result.
-func (s *Store) migratePlatform() (referees, accruals int, err error) {
-	if referees, err = s.migrateReferees(); err != nil {
-		return 0, 0, err
-	}
-	accruals, err = s.migrateAccruals()
-	return referees, accruals, err
-}
-
-func (s *Store) migrateReferees() (int, error) {
-	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: []byte(ordPrefixReferee), UpperBound: PrefixUpperBound([]byte(ordPrefixReferee))})
+func migratePlatform(s *persistence.Store) (int, error) {
+	orders := persistence.NewOrders(s, nil)
+	referees, err := orders.BuildReferees()
 	if err != nil {
-		return 0, err
+		return referees, err
 	}
-	defer func() { _ = it.Close() }()
-	b := s.db.NewBatch()
-	defer func() { _ = b.Close() }()
-	n := 0
-	for it.First(); it.Valid(); it.Next() {
-		v, err := it.ValueAndErr()
-		if err != nil || len(v) != 20 {
-			return n, fmt.Errorf("persistence: migrate referral binding %x: %v", it.Key(), err)
-		}
-		maker := common.BytesToAddress(it.Key()[len(ordPrefixReferee):])
-		referrer := common.BytesToAddress(v)
-		at, hash, err := s.bindingOrder(maker, referrer)
-		if err != nil {
-			return n, err
-		}
-		val := encodeRefereeBinding(at, hash)
-		if at.IsZero() {
-			val = make([]byte, 40)
-		}
-		if err := b.Set(refereeIndexKey(referrer, maker), val, nil); err != nil {
-			return n, err
-		}
-		n++
-	}
-	if err := b.Commit(pebble.Sync); err != nil {
-		return n, fmt.Errorf("persistence: migrate referees: %w", err)
-	}
-	return n, nil
-}
-
-// bindingOrder returns the creation time and hash of maker's oldest order
-// naming referrer (zero when none is stored).
-func (s *Store) bindingOrder(maker, referrer common.Address) (time.Time, common.Hash, error) {
-	var at time.Time
-	var hash common.Hash
-	for _, st := range Statuses {
-		prefix := orderIndexPrefix(IndexStatus|IndexMaker, maker, st, 0)
-		it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: PrefixUpperBound(prefix)})
-		if err != nil {
-			return at, hash, err
-		}
-		for it.First(); it.Valid(); it.Next() {
-			h := common.BytesToHash(it.Key()[len(prefix)+8:])
-			v, ok, err := s.Get(OrderKey(h))
-			if err != nil {
-				_ = it.Close()
-				return at, hash, err
-			}
-			var rec OrderRecord
-			if !ok || decodeOrder(v, &rec) != nil || rec.Order.Referrer != referrer {
-				continue
-			}
-			if at.IsZero() || rec.CreatedAt.Before(at) {
-				at, hash = rec.CreatedAt, rec.Hash
-			}
-		}
-		if err := it.Close(); err != nil {
-			return at, hash, err
-		}
-	}
-	return at, hash, nil
+	accruals, err := migrateAccruals(s, orders)
+	return referees + accruals, err
 }
 
 // platformBackfill accumulates the p/ writes of one block.
 type platformBackfill struct {
-	s      *Store
+	s      *persistence.Store
+	orders *persistence.Orders
 	block  uint64
 	writes map[string][]byte // key → value after the block
 	order  []string
@@ -115,13 +55,13 @@ type platformBackfill struct {
 	volume map[string]*uint256.Int
 }
 
-func (s *Store) migrateAccruals() (int, error) {
-	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: []byte(prefixSwap), UpperBound: PrefixUpperBound([]byte(prefixSwap))})
+func migrateAccruals(s *persistence.Store, orders *persistence.Orders) (int, error) {
+	it, err := s.DB().NewIter(&pebble.IterOptions{LowerBound: []byte(persistence.PrefixSwap), UpperBound: persistence.PrefixUpperBound([]byte(persistence.PrefixSwap))})
 	if err != nil {
 		return 0, err
 	}
 	defer func() { _ = it.Close() }()
-	bf := &platformBackfill{s: s, volume: map[string]*uint256.Int{}}
+	bf := &platformBackfill{s: s, orders: orders, volume: map[string]*uint256.Int{}}
 	bf.reset(0)
 	n := 0
 	for it.First(); it.Valid(); it.Next() {
@@ -166,20 +106,19 @@ func (bf *platformBackfill) add(r *SwapRecord) (int, error) {
 		a.Referrer, a.Token = common.HexToAddress(r.Referrer), common.HexToAddress(r.TokenOut)
 	case "fill":
 		h := common.HexToHash(r.OrderHash)
-		v, ok, err := bf.s.Get(OrderKey(h))
-		if err != nil || !ok {
-			return 0, err
-		}
-		var rec OrderRecord
-		if err := decodeOrder(v, &rec); err != nil {
+		rec, ok, err := bf.orders.Load(h)
+		if err != nil {
 			return 0, fmt.Errorf("persistence: migrate fill of %s: %w", h.Hex(), err)
 		}
+		if !ok {
+			return 0, nil
+		}
 		a.Referrer, a.Token, a.OrderHash = rec.Order.Referrer, rec.Order.TokenOut, &h
-		bound, ok, err := bf.s.Get(refereeKey(rec.Order.Maker))
+		bound, ok, err := bf.orders.Binding(rec.Order.Maker)
 		if err != nil {
 			return 0, err
 		}
-		if ok && common.BytesToAddress(bound) == rec.Order.Referrer {
+		if ok && bound == rec.Order.Referrer {
 			in, err := uint256.FromDecimal(r.AmountIn)
 			if err != nil {
 				return 0, fmt.Errorf("persistence: migrate fill of %s: amountIn %q", h.Hex(), r.AmountIn)
@@ -231,7 +170,7 @@ func (bf *platformBackfill) flush() error {
 	if len(bf.order) == 0 {
 		return nil
 	}
-	b := bf.s.db.NewBatch()
+	b := bf.s.DB().NewBatch()
 	defer func() { _ = b.Close() }()
 	for _, k := range bf.order {
 		if err := b.Set([]byte(k), bf.writes[k], nil); err != nil {

@@ -1,4 +1,4 @@
-package persistence
+package chainstore
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/orderengine/orderengine/persistence"
 )
 
 // Failed fill attempts: the last fillOrder transaction of each order that
@@ -14,17 +16,14 @@ import (
 // hold it: the keeper's attempt watcher (keeper/attempts.go) finds it in
 // the block's transactions and receipts.
 //
-// Key layout (see keys.go):
+// Key layout (see persistence/keys.go):
 //
 //	u/<orderHash 32>   FailedAttempt, JSON
 //
 // The record is chain-bound but outside the indexer's undo records: an
 // attempt seen in a block a reorg removed stays (it was made).
 
-// prefixAttempt is the failed attempts' key prefix.
-const prefixAttempt = "u/"
-
-func attemptKey(h common.Hash) []byte { return append([]byte(prefixAttempt), h[:]...) }
+func attemptKey(h common.Hash) []byte { return append([]byte(persistence.PrefixAttempt), h[:]...) }
 
 // FailedAttempt is a fillOrder transaction that reverted on chain.
 type FailedAttempt struct {
@@ -51,7 +50,7 @@ func (c *Chain) SetFailedAttempt(h common.Hash, a FailedAttempt) error {
 	if err != nil {
 		return fmt.Errorf("persistence: encode failed attempt: %w", err)
 	}
-	b := c.store.db.NewBatch()
+	b := c.store.DB().NewBatch()
 	defer b.Close()
 	if err := b.Set(attemptKey(h), v, nil); err != nil {
 		return err

@@ -1,4 +1,4 @@
-package persistence
+package chainstore
 
 import (
 	"encoding/binary"
@@ -9,23 +9,23 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/orderengine/orderengine/chain"
+	"github.com/orderengine/orderengine/persistence"
 )
 
 // Market data derived from the router's logs: recent swaps and fills, hourly
 // USD volume per pair, and engine-wide chain counters. All of it is written
-// by the indexer's market sink through the block's ChainBatch, so it is
+// by the indexer's market sink through the block's Batch, so it is
 // undone with the block on a reorg.
 //
-// Key layout (see keys.go):
+// Key layout (see persistence/keys.go):
 //
 //	s/<block BE8><logIndex BE4>              SwapRecord, JSON
 //	v/<hour BE8><tokenIn 20><tokenOut 20>    USD volume, 8 decimals, big-endian magnitude
-//	c/stats                                  ChainStats, JSON
+//	c/stats                                  Stats, JSON
 //
 // hour is unix seconds / 3600 of the block time.
 
-const chainStatsKey = prefixChain + "stats"
+const chainStatsKey = persistence.PrefixChain + "stats"
 
 // SwapRecord is one router swap (Swapped) or order fill (OrderFilled).
 type SwapRecord struct {
@@ -56,8 +56,8 @@ type SwapRecord struct {
 	VolumeUSD string `json:"volumeUsd,omitempty"`
 }
 
-// ChainStats are engine-wide counters kept by the indexer.
-type ChainStats struct {
+// Stats are engine-wide counters kept by the indexer.
+type Stats struct {
 	Fills      uint64 `json:"fills"`
 	Executions uint64 `json:"executions"`
 	Swaps      uint64 `json:"swaps"`
@@ -67,18 +67,18 @@ type ChainStats struct {
 }
 
 func swapKey(block uint64, index uint32) []byte {
-	k := binary.BigEndian.AppendUint64([]byte(prefixSwap), block)
+	k := binary.BigEndian.AppendUint64([]byte(persistence.PrefixSwap), block)
 	return binary.BigEndian.AppendUint32(k, index)
 }
 
 func volumeKey(hour uint64, in, out common.Address) []byte {
-	k := binary.BigEndian.AppendUint64([]byte(prefixVolume), hour)
+	k := binary.BigEndian.AppendUint64([]byte(persistence.PrefixVolume), hour)
 	k = append(k, in[:]...)
 	return append(k, out[:]...)
 }
 
 // PutSwap writes a swap record in the block's batch.
-func PutSwap(cb *ChainBatch, r SwapRecord) error {
+func PutSwap(cb *Batch, r SwapRecord) error {
 	v, err := json.Marshal(r)
 	if err != nil {
 		return fmt.Errorf("persistence: encode swap: %w", err)
@@ -87,7 +87,7 @@ func PutSwap(cb *ChainBatch, r SwapRecord) error {
 }
 
 // AddVolume adds usd8 (USD with 8 decimals) to the pair's hour bucket.
-func AddVolume(cb *ChainBatch, hour uint64, in, out common.Address, usd8 *big.Int) error {
+func AddVolume(cb *Batch, hour uint64, in, out common.Address, usd8 *big.Int) error {
 	k := volumeKey(hour, in, out)
 	v, _, err := cb.Get(k)
 	if err != nil {
@@ -97,9 +97,9 @@ func AddVolume(cb *ChainBatch, hour uint64, in, out common.Address, usd8 *big.In
 	return cb.Set(k, sum.Add(sum, usd8).Bytes())
 }
 
-// UpdateChainStats applies fn to the counters in the block's batch.
-func UpdateChainStats(cb *ChainBatch, fn func(*ChainStats)) error {
-	var st ChainStats
+// UpdateStats applies fn to the counters in the block's batch.
+func UpdateStats(cb *Batch, fn func(*Stats)) error {
+	var st Stats
 	v, ok, err := cb.Get([]byte(chainStatsKey))
 	if err != nil {
 		return err
@@ -118,14 +118,14 @@ func UpdateChainStats(cb *ChainBatch, fn func(*ChainStats)) error {
 }
 
 // Market reads market data.
-type Market struct{ store *Store }
+type Market struct{ store *persistence.Store }
 
 // NewMarket returns the market data reader of store.
-func NewMarket(store *Store) *Market { return &Market{store: store} }
+func NewMarket(store *persistence.Store) *Market { return &Market{store: store} }
 
 // Stats returns the chain counters.
-func (m *Market) Stats() (ChainStats, error) {
-	var st ChainStats
+func (m *Market) Stats() (Stats, error) {
+	var st Stats
 	v, ok, err := m.store.Get([]byte(chainStatsKey))
 	if err != nil || !ok {
 		return st, err
@@ -135,22 +135,22 @@ func (m *Market) Stats() (ChainStats, error) {
 
 // SwapCursor renders a record's position as a keyset cursor (24 hex digits).
 func SwapCursor(r *SwapRecord) string {
-	return hex.EncodeToString(swapKey(r.BlockNumber, r.LogIndex)[len(prefixSwap):])
+	return hex.EncodeToString(swapKey(r.BlockNumber, r.LogIndex)[len(persistence.PrefixSwap):])
 }
 
 // Swaps calls fn with swap records newest first, starting after cursor
 // ("" = from the newest), until fn returns false. scanMax bounds how many
 // records are examined (filters may skip many).
 func (m *Market) Swaps(cursor string, scanMax int, fn func(SwapRecord) bool) error {
-	upper := PrefixUpperBound([]byte(prefixSwap))
+	upper := persistence.PrefixUpperBound([]byte(persistence.PrefixSwap))
 	if cursor != "" {
 		pos, err := hex.DecodeString(cursor)
 		if err != nil || len(pos) != 12 {
 			return fmt.Errorf("persistence: bad swaps cursor")
 		}
-		upper = append([]byte(prefixSwap), pos...)
+		upper = append([]byte(persistence.PrefixSwap), pos...)
 	}
-	it, err := m.store.db.NewIter(&pebble.IterOptions{LowerBound: []byte(prefixSwap), UpperBound: upper})
+	it, err := m.store.DB().NewIter(&pebble.IterOptions{LowerBound: []byte(persistence.PrefixSwap), UpperBound: upper})
 	if err != nil {
 		return fmt.Errorf("persistence: swaps: %w", err)
 	}
@@ -181,9 +181,9 @@ type PairVolume struct {
 
 // Volume sums the hour buckets from fromHour on, per pair.
 func (m *Market) Volume(fromHour uint64) ([]PairVolume, error) {
-	it, err := m.store.db.NewIter(&pebble.IterOptions{
-		LowerBound: binary.BigEndian.AppendUint64([]byte(prefixVolume), fromHour),
-		UpperBound: PrefixUpperBound([]byte(prefixVolume)),
+	it, err := m.store.DB().NewIter(&pebble.IterOptions{
+		LowerBound: binary.BigEndian.AppendUint64([]byte(persistence.PrefixVolume), fromHour),
+		UpperBound: persistence.PrefixUpperBound([]byte(persistence.PrefixVolume)),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("persistence: volume: %w", err)
@@ -193,11 +193,11 @@ func (m *Market) Volume(fromHour uint64) ([]PairVolume, error) {
 	var out []PairVolume
 	for ok := it.First(); ok; ok = it.Next() {
 		k := it.Key()
-		if len(k) != len(prefixVolume)+48 {
+		if len(k) != len(persistence.PrefixVolume)+48 {
 			continue
 		}
 		var pair [40]byte
-		copy(pair[:], k[len(prefixVolume)+8:])
+		copy(pair[:], k[len(persistence.PrefixVolume)+8:])
 		v, err := it.ValueAndErr()
 		if err != nil {
 			return nil, err
@@ -211,30 +211,4 @@ func (m *Market) Volume(fromHour uint64) ([]PairVolume, error) {
 		out[i].USD8.Add(out[i].USD8, new(big.Int).SetBytes(v))
 	}
 	return out, it.Error()
-}
-
-// CountOrders counts orders per status and type from the list indexes.
-func CountOrders(s *Store) (map[string]map[string]int, error) {
-	out := map[string]map[string]int{}
-	for _, status := range Statuses {
-		for class := chain.ClassLimit; class <= chain.ClassTrailing; class++ {
-			p := orderIndexPrefix(IndexStatus|IndexType, common.Address{}, status, class)
-			it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: PrefixUpperBound(p)})
-			if err != nil {
-				return nil, fmt.Errorf("persistence: count orders: %w", err)
-			}
-			n := 0
-			for ok := it.First(); ok; ok = it.Next() {
-				n++
-			}
-			if err := it.Close(); err != nil {
-				return nil, err
-			}
-			if out[status.String()] == nil {
-				out[status.String()] = map[string]int{}
-			}
-			out[status.String()][class.String()] = n
-		}
-	}
-	return out, nil
 }

@@ -1,4 +1,4 @@
-package persistence
+package chainstore
 
 import (
 	"encoding/binary"
@@ -8,22 +8,24 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
+
+	"github.com/orderengine/orderengine/persistence"
 )
 
 // What the chain says about orders: fills, cumulative progress, on-chain
 // cancels and invalidated nonces. The indexer writes these records through
-// a ChainBatch (so a rewind undoes them); the order layer reads them and
+// a Batch (so a rewind undoes them); the order layer reads them and
 // derives statuses from them in the same batch (see docs/lifecycle.md).
 //
-// Key layout (see keys.go):
+// Key layout (see persistence/keys.go):
 //
-//	c/o/<orderHash 32>                      ChainOrder, JSON
-//	c/n/<maker 20><nonce BE8>               ChainNonce, JSON: invalidateNonce seen
+//	c/o/<orderHash 32>                      Order, JSON
+//	c/n/<maker 20><nonce BE8>               Nonce, JSON: invalidateNonce seen
 //	f/<orderHash 32><block BE8><logIdx BE4> Fill, JSON, in chain order
 
 const (
-	chainOrderPrefix = prefixChain + "o/"
-	chainNoncePrefix = prefixChain + "n/"
+	orderPrefix = persistence.PrefixChain + "o/"
+	noncePrefix = persistence.PrefixChain + "n/"
 )
 
 // Fill is one execution of an order as the router's OrderFilled event
@@ -52,8 +54,8 @@ type Fill struct {
 	Executions     uint32      `json:"executions"`
 }
 
-// ChainOrder is the chain's cumulative view of one order.
-type ChainOrder struct {
+// Order is the chain's cumulative view of one order.
+type Order struct {
 	Hash  common.Hash    `json:"hash"`
 	Maker common.Address `json:"maker"`
 	// ActivatedBlock is the block of OrderActivated (0: not yet).
@@ -74,50 +76,50 @@ type ChainOrder struct {
 	CancelTx       common.Hash `json:"cancelTx,omitempty"`
 }
 
-// ChainNonce records an invalidateNonce call.
-type ChainNonce struct {
+// Nonce records an invalidateNonce call.
+type Nonce struct {
 	Maker  common.Address `json:"maker"`
 	Nonce  uint64         `json:"nonce"`
 	Block  uint64         `json:"block"`
 	TxHash common.Hash    `json:"txHash"`
 }
 
-func chainOrderKey(h common.Hash) []byte { return append([]byte(chainOrderPrefix), h[:]...) }
+func orderKey(h common.Hash) []byte { return append([]byte(orderPrefix), h[:]...) }
 
-func chainNonceKey(maker common.Address, nonce uint64) []byte {
-	k := append([]byte(chainNoncePrefix), maker[:]...)
+func nonceKey(maker common.Address, nonce uint64) []byte {
+	k := append([]byte(noncePrefix), maker[:]...)
 	return binary.BigEndian.AppendUint64(k, nonce)
 }
 
-func fillPrefix(h common.Hash) []byte { return append([]byte(prefixFill), h[:]...) }
+func fillPrefix(h common.Hash) []byte { return append([]byte(persistence.PrefixFill), h[:]...) }
 
 func fillKey(h common.Hash, block uint64, index uint32) []byte {
 	k := binary.BigEndian.AppendUint64(fillPrefix(h), block)
 	return binary.BigEndian.AppendUint32(k, index)
 }
 
-// ChainOrderIn reads an order's chain state through the batch (zero value
+// OrderIn reads an order's chain state through the batch (zero value
 // with ok false when the chain has not seen it).
-func ChainOrderIn(cb *ChainBatch, h common.Hash) (ChainOrder, bool, error) {
-	k := chainOrderKey(h)
+func OrderIn(cb *Batch, h common.Hash) (Order, bool, error) {
+	k := orderKey(h)
 	v, ok, err := cb.Get(k)
 	if err == nil {
 		cb.captured(k, v, ok) // the caller is about to write it
 	}
-	return decodeChainOrder(h, v, ok, err)
+	return decodeOrder(h, v, ok, err)
 }
 
-// ChainOrder reads an order's chain state from the store.
-func (c *Chain) ChainOrder(h common.Hash) (ChainOrder, bool, error) {
-	if !c.store.seen.orders.mayContain(h) {
-		return decodeChainOrder(h, nil, false, nil)
+// Order reads an order's chain state from the store.
+func (c *Chain) Order(h common.Hash) (Order, bool, error) {
+	if !c.seen.orders.MayContain(h) {
+		return decodeOrder(h, nil, false, nil)
 	}
-	v, ok, err := c.store.Get(chainOrderKey(h))
-	return decodeChainOrder(h, v, ok, err)
+	v, ok, err := c.store.Get(orderKey(h))
+	return decodeOrder(h, v, ok, err)
 }
 
-func decodeChainOrder(h common.Hash, v []byte, ok bool, err error) (ChainOrder, bool, error) {
-	co := ChainOrder{Hash: h}
+func decodeOrder(h common.Hash, v []byte, ok bool, err error) (Order, bool, error) {
+	co := Order{Hash: h}
 	if err != nil || !ok {
 		return co, false, err
 	}
@@ -127,19 +129,19 @@ func decodeChainOrder(h common.Hash, v []byte, ok bool, err error) (ChainOrder, 
 	return co, true, nil
 }
 
-func putChainOrder(cb *ChainBatch, co ChainOrder) error {
+func putOrder(cb *Batch, co Order) error {
 	v, err := json.Marshal(&co)
 	if err != nil {
 		return fmt.Errorf("persistence: encode chain order: %w", err)
 	}
-	cb.chain.store.seen.orders.add(co.Hash)
-	return cb.Set(chainOrderKey(co.Hash), v)
+	cb.chain.seen.orders.Add(co.Hash)
+	return cb.Set(orderKey(co.Hash), v)
 }
 
 // ApplyActivated records OrderActivated. It returns the updated state and
 // whether it changed (a second activation is ignored).
-func ApplyActivated(cb *ChainBatch, h common.Hash, maker common.Address) (ChainOrder, bool, error) {
-	co, _, err := ChainOrderIn(cb, h)
+func ApplyActivated(cb *Batch, h common.Hash, maker common.Address) (Order, bool, error) {
+	co, _, err := OrderIn(cb, h)
 	if err != nil {
 		return co, false, err
 	}
@@ -148,14 +150,14 @@ func ApplyActivated(cb *ChainBatch, h common.Hash, maker common.Address) (ChainO
 	}
 	co.Maker = maker
 	co.ActivatedBlock = cb.blk.Number
-	return co, true, putChainOrder(cb, co)
+	return co, true, putOrder(cb, co)
 }
 
 // ApplyFill records one OrderFilled: the fill record and the cumulative
 // state, which takes the router's own counters (filledAmountIn, executions)
 // as the truth.
-func ApplyFill(cb *ChainBatch, f Fill, maker common.Address) (ChainOrder, error) {
-	co, _, err := ChainOrderIn(cb, f.OrderHash)
+func ApplyFill(cb *Batch, f Fill, maker common.Address) (Order, error) {
+	co, _, err := OrderIn(cb, f.OrderHash)
 	if err != nil {
 		return co, err
 	}
@@ -178,50 +180,50 @@ func ApplyFill(cb *ChainBatch, f Fill, maker common.Address) (ChainOrder, error)
 	if err := cb.setNew(fillKey(f.OrderHash, f.BlockNumber, f.LogIndex), fv); err != nil {
 		return co, err
 	}
-	return co, putChainOrder(cb, co)
+	return co, putOrder(cb, co)
 }
 
 // ApplyCancelled records OrderCancelled.
-func ApplyCancelled(cb *ChainBatch, h common.Hash, maker common.Address, tx common.Hash) (ChainOrder, error) {
-	co, _, err := ChainOrderIn(cb, h)
+func ApplyCancelled(cb *Batch, h common.Hash, maker common.Address, tx common.Hash) (Order, error) {
+	co, _, err := OrderIn(cb, h)
 	if err != nil {
 		return co, err
 	}
 	co.Maker = maker
 	co.CancelledBlock = cb.blk.Number
 	co.CancelTx = tx
-	return co, putChainOrder(cb, co)
+	return co, putOrder(cb, co)
 }
 
 // ApplyNonceInvalidated records NonceInvalidated (and lists it in the
 // block record).
-func ApplyNonceInvalidated(cb *ChainBatch, n ChainNonce) error {
+func ApplyNonceInvalidated(cb *Batch, n Nonce) error {
 	v, err := json.Marshal(n)
 	if err != nil {
 		return err
 	}
 	cb.blk.Nonces = append(cb.blk.Nonces, n)
-	cb.chain.store.seen.makers.add(makerKey(n.Maker))
-	return cb.Set(chainNonceKey(n.Maker, n.Nonce), v)
+	cb.chain.seen.makers.Add(makerKey(n.Maker))
+	return cb.Set(nonceKey(n.Maker, n.Nonce), v)
 }
 
 // NonceInvalidated reports whether maker invalidated nonce on-chain.
 func (c *Chain) NonceInvalidated(maker common.Address, nonce uint64) (bool, error) {
-	if !c.store.seen.makers.mayContain(makerKey(maker)) {
+	if !c.seen.makers.MayContain(makerKey(maker)) {
 		return false, nil
 	}
-	_, ok, err := c.store.Get(chainNonceKey(maker, nonce))
+	_, ok, err := c.store.Get(nonceKey(maker, nonce))
 	return ok, err
 }
 
 // Nonce returns the record of maker's invalidated nonce (ok false when the
 // chain has not invalidated it).
-func (c *Chain) Nonce(maker common.Address, nonce uint64) (ChainNonce, bool, error) {
-	var n ChainNonce
-	if !c.store.seen.makers.mayContain(makerKey(maker)) {
+func (c *Chain) Nonce(maker common.Address, nonce uint64) (Nonce, bool, error) {
+	var n Nonce
+	if !c.seen.makers.MayContain(makerKey(maker)) {
 		return n, false, nil
 	}
-	v, ok, err := c.store.Get(chainNonceKey(maker, nonce))
+	v, ok, err := c.store.Get(nonceKey(maker, nonce))
 	if err != nil || !ok {
 		return n, ok, err
 	}
@@ -234,7 +236,7 @@ func (c *Chain) Nonce(maker common.Address, nonce uint64) (ChainNonce, bool, err
 // Fills returns the fills of an order in chain order.
 func (c *Chain) Fills(h common.Hash) ([]Fill, error) {
 	p := fillPrefix(h)
-	it, err := c.store.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: PrefixUpperBound(p)})
+	it, err := c.store.DB().NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: persistence.PrefixUpperBound(p)})
 	if err != nil {
 		return nil, fmt.Errorf("persistence: fills: %w", err)
 	}
@@ -254,13 +256,13 @@ func (c *Chain) Fills(h common.Hash) ([]Fill, error) {
 	return out, it.Error()
 }
 
-// ChainView is what the chain records say about an order: the cumulative
+// View is what the chain records say about an order: the cumulative
 // chain record and whether the order's nonce was invalidated. The chain
 // lifecycle reads it from its read model and sends it to the order's actor
 // with each transition it asks for, so the actor decides from the facts
 // the decision was made on.
-type ChainView struct {
-	Order            ChainOrder
+type View struct {
+	Order            Order
 	Seen             bool
 	NonceInvalidated bool
 	NonceTx          common.Hash
@@ -269,15 +271,15 @@ type ChainView struct {
 // OrderView reads order h's chain record (c/o) and its maker's nonce record
 // (c/n): two point reads, each skipped when the chain filters know it
 // absent.
-func (c *Chain) OrderView(h common.Hash, maker common.Address, nonce uint64) (ChainView, error) {
-	co, seen, err := c.ChainOrder(h)
+func (c *Chain) OrderView(h common.Hash, maker common.Address, nonce uint64) (View, error) {
+	co, seen, err := c.Order(h)
 	if err != nil {
-		return ChainView{}, err
+		return View{}, err
 	}
-	v := ChainView{Order: co, Seen: seen}
+	v := View{Order: co, Seen: seen}
 	n, ok, err := c.Nonce(maker, nonce)
 	if err != nil {
-		return ChainView{}, err
+		return View{}, err
 	}
 	v.NonceInvalidated, v.NonceTx = ok, n.TxHash
 	return v, nil

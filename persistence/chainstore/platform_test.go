@@ -1,13 +1,20 @@
-package persistence
+package chainstore
 
 import (
 	"encoding/binary"
 	"encoding/json"
+	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
+
+	"github.com/orderengine/orderengine/chain"
+	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/persistencetest"
 )
 
 var (
@@ -27,7 +34,7 @@ func applyAccruals(t *testing.T, c *Chain, first uint64, perBlock [][]Accrual) {
 	}
 	for i, rows := range perBlock {
 		n := first + uint64(i)
-		blk := ChainBlock{Number: n, Hash: common.Hash{byte(n)}, Parent: parent, Time: 1_800_000_000 + n*10}
+		blk := Block{Number: n, Hash: common.Hash{byte(n)}, Parent: parent, Time: 1_800_000_000 + n*10}
 		cb := c.Begin(blk)
 		for j := range rows {
 			a := rows[j]
@@ -52,9 +59,9 @@ func acc(ref, token common.Address, log uint32, amount uint64) Accrual {
 // the same sequence; time and token filters and the totals agree with the
 // rows; a rewind removes a block's rows.
 func TestAccrualsPaginateFilterAndRewind(t *testing.T) {
-	s := openTemp(t, t.TempDir())
+	s := persistencetest.Open(t, t.TempDir())
 	defer s.Close()
-	c := NewChain(s)
+	c := mustChain(t, s)
 	swap := acc(refB, tokenY, 4, 5)
 	swap.OrderHash = nil
 	applyAccruals(t, c, 1, [][]Accrual{
@@ -123,54 +130,6 @@ func TestAccrualsPaginateFilterAndRewind(t *testing.T) {
 	}
 }
 
-// A binding written with its order lands in q/ and Referees pages through
-// it by referrer, then wallet; OrderCount counts the maker's orders.
-func TestRefereesFromBindings(t *testing.T) {
-	s := openTemp(t, t.TempDir())
-	defer s.Close()
-	o := NewOrders(s, NewOutbox(s, nil, nil))
-	var makers []common.Address
-	for i := range 5 {
-		rec := testRecord(i, StatusPending)
-		rec.Order.Maker = common.BigToAddress(uint256.NewInt(uint64(0x500 + i)).ToBig())
-		ref := refA
-		if i == 4 {
-			ref = refB
-		}
-		rec.Order.Referrer = ref
-		if err := o.AppendOrder(t.Context(), &OrderTransition{Record: rec, Bind: &ref}); err != nil {
-			t.Fatal(err)
-		}
-		makers = append(makers, rec.Order.Maker)
-	}
-	second := testRecord(9, StatusPending)
-	second.Order.Maker = makers[0]
-	mustPut(t, o, second)
-	p := NewPlatform(s)
-	var got []RefereeBinding
-	var after []byte
-	for {
-		page, next, err := p.Referees([]common.Address{refB, refA}, after, 2)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, page...)
-		if next == nil {
-			break
-		}
-		after = next
-	}
-	if len(got) != 5 || got[0].Referrer != refA || got[4].Referrer != refB || got[0].Wallet != makers[0] {
-		t.Fatalf("referees: %+v", got)
-	}
-	if got[0].OrderHash != testRecord(0, 0).Hash || !got[0].BoundAt.Equal(testRecord(0, 0).CreatedAt) {
-		t.Fatalf("binding of the first maker: %+v", got[0])
-	}
-	if n, err := p.OrderCount(makers[0]); err != nil || n != 2 {
-		t.Fatalf("order count %d, %v", n, err)
-	}
-}
-
 // TestMigrateToSchema4BuildsPlatformRecords writes a schema-3 store with
 // bound and unbound makers' orders, their fills and a direct swap as swap
 // records, and the last block's undo record; the migration builds q/ and
@@ -178,22 +137,24 @@ func TestRefereesFromBindings(t *testing.T) {
 // its volume.
 func TestMigrateToSchema4BuildsPlatformRecords(t *testing.T) {
 	dir := t.TempDir()
-	s := openTemp(t, dir)
-	o := NewOrders(s, NewOutbox(s, nil, nil))
-	c := NewChain(s)
-	bound := testRecord(1, StatusActive)
+	s := persistencetest.Open(t, dir)
+	o := persistence.NewOrders(s, persistence.NewOutbox(s, nil, nil))
+	c := mustChain(t, s)
+	bound := testRecord(1, persistence.StatusActive)
 	bound.Order.Maker, bound.Order.Referrer = common.HexToAddress("0x0000000000000000000000000000000000000D01"), refA
 	bound.Order.TokenIn, bound.Order.TokenOut = tokenX, tokenY
-	unbound := testRecord(2, StatusActive)
+	unbound := testRecord(2, persistence.StatusActive)
 	unbound.Order.Maker, unbound.Order.Referrer = common.HexToAddress("0x0000000000000000000000000000000000000D02"), refB
 	unbound.Order.TokenIn, unbound.Order.TokenOut = tokenY, tokenX
-	if err := o.AppendOrder(t.Context(), &OrderTransition{Record: bound, Bind: &refA}); err != nil {
+	if err := o.AppendOrder(t.Context(), &persistence.OrderTransition{Record: bound, Bind: &refA}); err != nil {
 		t.Fatal(err)
 	}
-	mustPut(t, o, unbound)
+	if err := o.AppendOrder(t.Context(), &persistence.OrderTransition{Record: unbound}); err != nil {
+		t.Fatal(err)
+	}
 	// Blocks 1 and 2 with their swap records; block 2 keeps an undo record.
 	applyAccruals(t, c, 1, [][]Accrual{nil, nil})
-	b := s.db.NewBatch()
+	b := s.DB().NewBatch()
 	for _, r := range []SwapRecord{
 		{Kind: "fill", BlockNumber: 1, LogIndex: 0, Timestamp: 1_800_000_010, TxHash: common.Hash{1}.Hex(), OrderHash: bound.Hash.Hex(), AmountIn: "1000", ReferralFee: "11"},
 		{Kind: "fill", BlockNumber: 1, LogIndex: 1, Timestamp: 1_800_000_010, TxHash: common.Hash{1}.Hex(), OrderHash: unbound.Hash.Hex(), AmountIn: "50", ReferralFee: "3"},
@@ -205,7 +166,7 @@ func TestMigrateToSchema4BuildsPlatformRecords(t *testing.T) {
 		_ = b.Set(swapKey(r.BlockNumber, r.LogIndex), v, nil)
 	}
 	// Schema 3 had no q/ and no p/.
-	_ = b.DeleteRange([]byte(prefixReferee), PrefixUpperBound([]byte(prefixReferee)), nil)
+	_ = b.DeleteRange([]byte(refereePrefix), persistence.PrefixUpperBound([]byte(refereePrefix)), nil)
 	var ver [4]byte
 	binary.BigEndian.PutUint32(ver[:], 3)
 	_ = b.Set(schemaKey(), ver[:], nil)
@@ -218,11 +179,11 @@ func TestMigrateToSchema4BuildsPlatformRecords(t *testing.T) {
 
 	s = openMigrating(t, dir)
 	defer s.Close()
-	if v, _, _ := s.Get(schemaKey()); binary.BigEndian.Uint32(v) != SchemaVersion {
+	if v, _, _ := s.Get(schemaKey()); binary.BigEndian.Uint32(v) != persistence.SchemaVersion {
 		t.Fatalf("schema %x after the migration", v)
 	}
 	p := NewPlatform(s)
-	refs, _, err := p.Referees([]common.Address{refA, refB}, nil, 10)
+	refs, _, err := persistence.NewOrders(s, nil).Referees([]common.Address{refA, refB}, nil, 10)
 	if err != nil || len(refs) != 1 || refs[0].Wallet != bound.Order.Maker || refs[0].OrderHash != bound.Hash || !refs[0].BoundAt.Equal(bound.CreatedAt) {
 		t.Fatalf("referees after the migration: %+v %v", refs, err)
 	}
@@ -241,7 +202,7 @@ func TestMigrateToSchema4BuildsPlatformRecords(t *testing.T) {
 	if vol, _ := p.RefereeVolume(refB, unbound.Order.Maker); len(vol) != 0 {
 		t.Fatalf("an unbound maker has volume: %+v", vol)
 	}
-	c = NewChain(s)
+	c = mustChain(t, s)
 	if _, _, err := c.Rewind(); err != nil {
 		t.Fatal(err)
 	}
@@ -249,5 +210,65 @@ func TestMigrateToSchema4BuildsPlatformRecords(t *testing.T) {
 	vol, _ = p.RefereeVolume(refA, bound.Order.Maker)
 	if len(rows) != 2 || rows[0].BlockNumber != 1 || len(vol) != 1 || vol[0].Amount.Uint64() != 1000 {
 		t.Fatalf("after rewinding block 2: rows %+v volume %+v", rows, vol)
+	}
+}
+
+// The keys the migration test writes in the core's key space
+// (persistence/keys.go).
+const refereePrefix = "q/"
+
+func schemaKey() []byte { return []byte("m/schema") }
+
+// noWebhooks stands in for the webhook records' step (webhookstore's, which
+// has its own tests): these fixtures hold no webhook record.
+var noWebhooks = persistence.Migration{From: 4, Name: "no webhook records", Run: func(*persistence.Store) (int, error) { return 0, nil }}
+
+// openMigrating opens the store in dir with the platform records' step and
+// a stand-in for the webhook records' one.
+func openMigrating(t *testing.T, dir string) *persistence.Store {
+	t.Helper()
+	s, err := persistence.OpenWith(dir, persistence.Options{Migrations: append(slices.Clone(Migrations), noWebhooks)})
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	return s
+}
+
+// testRecord is the i-th test order (hash i+1) in status, as the core's
+// tests make it.
+func testRecord(i int, status persistence.Status) *persistence.OrderRecord {
+	var h common.Hash
+	h[31], h[30], h[29] = byte(i+1), byte((i+1)>>8), byte((i+1)>>16)
+	return &persistence.OrderRecord{
+		Hash: h, Version: 1, Class: chain.ClassLimit, Status: status,
+		Order:     chain.Order{Maker: common.HexToAddress("0x1000000000000000000000000000000000000001"), AmountIn: *uint256.NewInt(1)},
+		CreatedAt: time.Unix(1_800_000_000+int64(i), 0).UTC(), UpdatedAt: time.Unix(1_800_000_000, 0).UTC(),
+	}
+}
+
+// A store that needs the platform records' step does not open without
+// it, and says which step it lacks.
+func TestPlatformMigrationNeededToOpen(t *testing.T) {
+	dir := t.TempDir()
+	s := persistencetest.Open(t, dir)
+	var ver [4]byte
+	binary.BigEndian.PutUint32(ver[:], 3)
+	if err := s.DB().Set(schemaKey(), ver[:], pebble.Sync); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	only := persistence.Options{Migrations: []persistence.Migration{noWebhooks}}
+	if s, err := persistence.OpenWith(dir, only); err == nil || !strings.Contains(err.Error(), "platform records") {
+		if s != nil {
+			_ = s.Close()
+		}
+		t.Fatalf("a schema-3 store opened without its platform step: %v", err)
+	}
+	s = openMigrating(t, dir)
+	defer s.Close()
+	if v, _, _ := s.Get(schemaKey()); binary.BigEndian.Uint32(v) != persistence.SchemaVersion {
+		t.Fatalf("schema %x after the migration", v)
 	}
 }

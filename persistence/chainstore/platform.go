@@ -1,21 +1,23 @@
-package persistence
+package chainstore
 
 import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"slices"
-	"time"
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
+
+	"github.com/orderengine/orderengine/persistence"
 )
 
-// The platform (referral) records: the referral legs the router paid, and
-// the wallets bound to each referrer.
+// The chain-derived platform (referral) records: the referral legs the
+// router paid, and what each referrer's referees have filled. The wallets
+// bound to each referrer (q/) are written with the orders that bind them,
+// in the core (persistence/referees.go).
 //
-// THIS IS THE ON-DISK FORMAT; DO NOT CHANGE (see keys.go).
+// THIS IS THE ON-DISK FORMAT; DO NOT CHANGE (see persistence/keys.go).
 //
 //	prefix  key                                                 value
 //	------  --------------------------------------------------  -----------------------------------
@@ -23,24 +25,17 @@ import (
 //	                                                            leg paid, by an order fill or a swap
 //	        p/v/<referrer 20><maker 20><tokenIn 20>             uint256 BE 32: tokenIn the maker's
 //	                                                            orders naming referrer had filled
-//	q/      q/<referrer 20><maker 20>                           RefereeBinding, binary (below)
 //
 // p/ is derived from the chain by the indexer's platform sink, inside the
 // block's batch (so a rewind undoes it); it is chain-bound. ^ is the
 // bitwise complement: a forward scan of one referrer's accruals is newest
-// first (block time, then block, then log index). q/ is written with the
-// referral binding r/<maker> (orders.go), in the same batch as the order
-// that binds; like r/ it is not chain-bound.
+// first (block time, then block, then log index).
 //
 // Accrual value: version byte 1, token 20, amount 32 (big-endian), txHash
 // 32, then the order hash 32 for an order fill (absent for a direct swap).
-// RefereeBinding value: boundAt unix nanoseconds BE8, the binding order's
-// hash 32.
 const (
-	prefixPlatform = "p/"
-	prefixAccrual  = "p/a/"
-	prefixRefVol   = "p/v/"
-	prefixReferee  = "q/"
+	prefixAccrual = persistence.PrefixPlatform + "a/"
+	prefixRefVol  = persistence.PrefixPlatform + "v/"
 )
 
 // Accrual is one referral leg paid to Referrer.
@@ -108,7 +103,7 @@ func decodeAccrual(key, v []byte) (Accrual, error) {
 }
 
 // PutAccrual records a referral leg in the block's batch.
-func PutAccrual(cb *ChainBatch, a *Accrual) error {
+func PutAccrual(cb *Batch, a *Accrual) error {
 	return cb.setNew(accrualKey(a), encodeAccrual(a))
 }
 
@@ -122,7 +117,7 @@ func refVolumeKey(referrer, maker, token common.Address) []byte {
 
 // AddRefereeVolume adds amount of tokenIn to what maker's orders naming
 // referrer have filled, in the block's batch.
-func AddRefereeVolume(cb *ChainBatch, referrer, maker, tokenIn common.Address, amount *uint256.Int) error {
+func AddRefereeVolume(cb *Batch, referrer, maker, tokenIn common.Address, amount *uint256.Int) error {
 	k := refVolumeKey(referrer, maker, tokenIn)
 	v, _, err := cb.Get(k)
 	if err != nil {
@@ -134,25 +129,6 @@ func AddRefereeVolume(cb *ChainBatch, referrer, maker, tokenIn common.Address, a
 	return cb.Set(k, b[:])
 }
 
-// RefereeBinding is a wallet bound to a referrer: when, and by which order.
-type RefereeBinding struct {
-	Referrer, Wallet common.Address
-	BoundAt          time.Time
-	OrderHash        common.Hash
-}
-
-func refereeIndexKey(referrer, maker common.Address) []byte {
-	k := make([]byte, 0, len(prefixReferee)+40)
-	k = append(k, prefixReferee...)
-	k = append(k, referrer[:]...)
-	return append(k, maker[:]...)
-}
-
-func encodeRefereeBinding(boundAt time.Time, order common.Hash) []byte {
-	v := binary.BigEndian.AppendUint64(make([]byte, 0, 40), uint64(boundAt.UnixNano()))
-	return append(v, order[:]...)
-}
-
 // AccrualFilter selects accruals: the time range [From, To) in unix
 // seconds (To 0: no upper bound), and Token when not nil.
 type AccrualFilter struct {
@@ -160,21 +136,21 @@ type AccrualFilter struct {
 	Token    *common.Address
 }
 
-// Platform reads the platform records.
-type Platform struct{ store *Store }
+// Platform reads the chain-derived platform records.
+type Platform struct{ store *persistence.Store }
 
-// NewPlatform returns the platform reader of store.
-func NewPlatform(store *Store) *Platform { return &Platform{store: store} }
+// NewPlatform returns the reader of store's platform records.
+func NewPlatform(store *persistence.Store) *Platform { return &Platform{store: store} }
 
 // accrualBounds are the iterator bounds of referrer's accruals in f's range.
 func accrualBounds(referrer common.Address, f AccrualFilter) (lower, upper []byte) {
 	p := accrualPrefix(referrer)
-	lower, upper = p, PrefixUpperBound(p)
+	lower, upper = p, persistence.PrefixUpperBound(p)
 	if f.To > 0 {
 		lower = binary.BigEndian.AppendUint64(bytes.Clone(p), ^(f.To - 1))
 	}
 	if f.From > 0 {
-		upper = PrefixUpperBound(binary.BigEndian.AppendUint64(bytes.Clone(p), ^f.From))
+		upper = persistence.PrefixUpperBound(binary.BigEndian.AppendUint64(bytes.Clone(p), ^f.From))
 	}
 	return lower, upper
 }
@@ -198,7 +174,7 @@ func (p *Platform) Accruals(referrers []common.Address, f AccrualFilter, after [
 	}()
 	for _, r := range referrers {
 		lower, upper := accrualBounds(r, f)
-		it, err := p.store.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
+		it, err := p.store.DB().NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
 		if err != nil {
 			return nil, nil, err
 		}
@@ -281,7 +257,7 @@ func (p *Platform) AccrualTotals(referrers []common.Address, f AccrualFilter) (m
 	out := map[common.Address]*uint256.Int{}
 	for _, r := range referrers {
 		lower, upper := accrualBounds(r, f)
-		it, err := p.store.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
+		it, err := p.store.DB().NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
 		if err != nil {
 			return nil, err
 		}
@@ -309,53 +285,6 @@ func (p *Platform) AccrualTotals(referrers []common.Address, f AccrualFilter) (m
 	return out, nil
 }
 
-// RefereeCursorLen is the length of a referee page cursor: referrer and
-// wallet of the last row.
-const RefereeCursorLen = 40
-
-// Referees returns up to limit wallets bound to referrers, by referrer then
-// wallet (byte order), after the cursor when not nil, and the next cursor
-// (nil at the end).
-func (p *Platform) Referees(referrers []common.Address, after []byte, limit int) ([]RefereeBinding, []byte, error) {
-	refs := slices.Clone(referrers)
-	slices.SortFunc(refs, func(a, b common.Address) int { return bytes.Compare(a[:], b[:]) })
-	var out []RefereeBinding
-	for _, r := range refs {
-		if after != nil && bytes.Compare(r[:], after[:20]) < 0 {
-			continue
-		}
-		lower := refereeIndexKey(r, common.Address{})[:len(prefixReferee)+20]
-		upper := PrefixUpperBound(lower)
-		if after != nil && bytes.Equal(r[:], after[:20]) {
-			lower = append(append([]byte{}, prefixReferee...), after...)
-			lower = append(lower, 0)
-		}
-		it, err := p.store.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
-		if err != nil {
-			return nil, nil, err
-		}
-		for it.First(); it.Valid(); it.Next() {
-			if len(out) == limit {
-				_ = it.Close()
-				last := out[len(out)-1]
-				return out, append(last.Referrer.Bytes(), last.Wallet[:]...), nil
-			}
-			k := it.Key()[len(prefixReferee):]
-			v, err := it.ValueAndErr()
-			if err != nil || len(v) != 40 || len(k) != 40 {
-				_ = it.Close()
-				return nil, nil, fmt.Errorf("persistence: corrupt referee record %x: %v", it.Key(), err)
-			}
-			out = append(out, RefereeBinding{Referrer: common.BytesToAddress(k[:20]), Wallet: common.BytesToAddress(k[20:]),
-				BoundAt: time.Unix(0, int64(binary.BigEndian.Uint64(v[:8]))).UTC(), OrderHash: common.BytesToHash(v[8:])})
-		}
-		if err := it.Close(); err != nil {
-			return nil, nil, err
-		}
-	}
-	return out, nil, nil
-}
-
 // TokenAmount is an amount of one token.
 type TokenAmount struct {
 	Token  common.Address
@@ -366,7 +295,7 @@ type TokenAmount struct {
 // have filled, by token address.
 func (p *Platform) RefereeVolume(referrer, maker common.Address) ([]TokenAmount, error) {
 	prefix := refVolumeKey(referrer, maker, common.Address{})[:len(prefixRefVol)+40]
-	it, err := p.store.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: PrefixUpperBound(prefix)})
+	it, err := p.store.DB().NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: persistence.PrefixUpperBound(prefix)})
 	if err != nil {
 		return nil, err
 	}
@@ -383,24 +312,4 @@ func (p *Platform) RefereeVolume(referrer, maker common.Address) ([]TokenAmount,
 		out = append(out, ta)
 	}
 	return out, it.Close()
-}
-
-// OrderCount counts maker's orders, every status (a scan of its list
-// index keys, no record read).
-func (p *Platform) OrderCount(maker common.Address) (int, error) {
-	n := 0
-	for _, st := range Statuses {
-		prefix := orderIndexPrefix(IndexStatus|IndexMaker, maker, st, 0)
-		it, err := p.store.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: PrefixUpperBound(prefix)})
-		if err != nil {
-			return 0, err
-		}
-		for it.First(); it.Valid(); it.Next() {
-			n++
-		}
-		if err := it.Close(); err != nil {
-			return 0, err
-		}
-	}
-	return n, nil
 }

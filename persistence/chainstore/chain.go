@@ -1,4 +1,4 @@
-package persistence
+package chainstore
 
 import (
 	"bytes"
@@ -9,25 +9,27 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/orderengine/orderengine/persistence"
 )
 
 // The chain indexer's bookkeeping: cursor, recent blocks, applied logs and
 // per-block undo records.
 //
-// Key layout (see keys.go), all under the c/ prefix:
+// Key layout (see persistence/keys.go), all under the c/ prefix:
 //
-//	c/cursor                                   ChainCursor, JSON: the last applied block
-//	c/b/<number BE8>                           ChainBlock, JSON: an applied block (hash, parent)
+//	c/cursor                                   Cursor, JSON: the last applied block
+//	c/b/<number BE8>                           Block, JSON: an applied block (hash, parent)
 //	c/u/<number BE8>                           undo record of that block (binary, below)
 //	c/l/<blockHash 32><txHash 32><logIndex BE4> empty: the log was applied
 //
 // Atomicity: every write a block causes (fills, order state, swaps, volume,
-// applied-log keys) goes through one ChainBatch, and ChainBatch.Commit adds
+// applied-log keys) goes through one Batch, and Batch.Commit adds
 // the block record, its undo record and the new cursor to the same Pebble
 // batch, committed with Sync. After a crash the store holds either the whole
 // block or none of it, and the cursor says which.
 //
-// Undo: ChainBatch records, for every key it sets or deletes, the value the
+// Undo: Batch records, for every key it sets or deletes, the value the
 // key had before the block (or that it was absent), once per key. Rewinding a
 // block restores those values, deletes the block and undo records and moves
 // the cursor to the parent, in one batch. Undo records are kept for the
@@ -39,14 +41,14 @@ import (
 // key, one byte 0 (absent before) or 1 (present), and when present uvarint
 // value length and value.
 
-// ChainCursor is the last block the indexer applied.
-type ChainCursor struct {
+// Cursor is the last block the indexer applied.
+type Cursor struct {
 	Number uint64      `json:"number"`
 	Hash   common.Hash `json:"hash"`
 }
 
-// ChainBlock is an applied block as the indexer remembers it.
-type ChainBlock struct {
+// Block is an applied block as the indexer remembers it.
+type Block struct {
 	Number uint64      `json:"number"`
 	Hash   common.Hash `json:"hash"`
 	Parent common.Hash `json:"parent"`
@@ -56,17 +58,17 @@ type ChainBlock struct {
 	Touched []common.Hash `json:"touched,omitempty"`
 	// Nonces lists the nonce invalidations of the block (their orders are
 	// found by the order layer).
-	Nonces []ChainNonce `json:"nonces,omitempty"`
+	Nonces []Nonce `json:"nonces,omitempty"`
 }
 
 const undoVersion = 1
 
 const (
-	chainCursorKey   = prefixChain + "cursor"
-	chainProjKey     = prefixChain + "projected"
-	chainBlockPrefix = prefixChain + "b/"
-	chainUndoPrefix  = prefixChain + "u/"
-	chainLogPrefix   = prefixChain + "l/"
+	chainCursorKey   = persistence.PrefixChain + "cursor"
+	chainProjKey     = persistence.PrefixChain + "projected"
+	chainBlockPrefix = persistence.PrefixChain + "b/"
+	chainUndoPrefix  = persistence.PrefixChain + "u/"
+	chainLogPrefix   = persistence.PrefixChain + "l/"
 )
 
 func chainNumKey(prefix string, n uint64) []byte {
@@ -84,20 +86,40 @@ func chainLogKey(block, tx common.Hash, index uint) []byte {
 	return binary.BigEndian.AppendUint32(k, uint32(index))
 }
 
-// Chain is the indexer's view of the store.
+// Chain is the chain records of one store: the indexer writes them
+// through Begin, everything else reads them. There is one Chain per store
+// (New), so that its record filters see every write.
 type Chain struct {
-	store *Store
+	store *persistence.Store
+	seen  *filters
 }
 
-// NewChain returns the chain bookkeeping over store.
-func NewChain(store *Store) *Chain { return &Chain{store: store} }
+// attachKey is the key of a store's Chain in persistence.Store.Attach.
+type attachKey struct{}
+
+// New returns the chain records of store: the same Chain at every call
+// over one store, made at the first, which loads the record filters
+// (filter.go) from what the store holds.
+func New(store *persistence.Store) (*Chain, error) {
+	v, err := store.Attach(attachKey{}, func() (any, error) {
+		seen, err := loadFilters(store.DB())
+		if err != nil {
+			return nil, err
+		}
+		return &Chain{store: store, seen: seen}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*Chain), nil
+}
 
 // Store returns the underlying store.
-func (c *Chain) Store() *Store { return c.store }
+func (c *Chain) Store() *persistence.Store { return c.store }
 
 // Cursor returns the last applied block; ok is false before the first block.
-func (c *Chain) Cursor() (ChainCursor, bool, error) {
-	var cur ChainCursor
+func (c *Chain) Cursor() (Cursor, bool, error) {
+	var cur Cursor
 	v, ok, err := c.store.Get([]byte(chainCursorKey))
 	if err != nil || !ok {
 		return cur, ok, err
@@ -109,8 +131,8 @@ func (c *Chain) Cursor() (ChainCursor, bool, error) {
 }
 
 // Block returns the applied block at number, if it is still remembered.
-func (c *Chain) Block(number uint64) (ChainBlock, bool, error) {
-	var b ChainBlock
+func (c *Chain) Block(number uint64) (Block, bool, error) {
+	var b Block
 	v, ok, err := c.store.Get(chainNumKey(chainBlockPrefix, number))
 	if err != nil || !ok {
 		return b, ok, err
@@ -130,20 +152,20 @@ func (c *Chain) LogApplied(block, tx common.Hash, index uint) (bool, error) {
 
 // Begin starts the batch of one block. Every write of the block must go
 // through it; Commit makes it durable together with the cursor.
-func (c *Chain) Begin(blk ChainBlock) *ChainBatch {
-	return &ChainBatch{
+func (c *Chain) Begin(blk Block) *Batch {
+	return &Batch{
 		chain: c,
 		blk:   blk,
-		b:     c.store.db.NewIndexedBatch(),
+		b:     c.store.DB().NewIndexedBatch(),
 		seen:  make(map[string]struct{}),
 		undo:  []byte{undoVersion},
 	}
 }
 
-// ChainBatch is the write set of one block with automatic undo capture.
-type ChainBatch struct {
+// Batch is the write set of one block with automatic undo capture.
+type Batch struct {
 	chain *Chain
-	blk   ChainBlock
+	blk   Block
 	b     *pebble.Batch
 	seen  map[string]struct{}
 	undo  []byte
@@ -151,10 +173,10 @@ type ChainBatch struct {
 }
 
 // Block returns the block this batch applies.
-func (cb *ChainBatch) Block() ChainBlock { return cb.blk }
+func (cb *Batch) Block() Block { return cb.blk }
 
 // Touch records that the block changed order h (kept with the block record).
-func (cb *ChainBatch) Touch(h common.Hash) {
+func (cb *Batch) Touch(h common.Hash) {
 	for _, t := range cb.blk.Touched {
 		if t == h {
 			return
@@ -164,7 +186,7 @@ func (cb *ChainBatch) Touch(h common.Hash) {
 }
 
 // Get reads key as the batch sees it (its own writes over the store).
-func (cb *ChainBatch) Get(key []byte) ([]byte, bool, error) {
+func (cb *Batch) Get(key []byte) ([]byte, bool, error) {
 	v, closer, err := cb.b.Get(key)
 	if errors.Is(err, pebble.ErrNotFound) {
 		return nil, false, nil
@@ -177,7 +199,7 @@ func (cb *ChainBatch) Get(key []byte) ([]byte, bool, error) {
 }
 
 // capture records key's value before the block, once per key.
-func (cb *ChainBatch) capture(key []byte) error {
+func (cb *Batch) capture(key []byte) error {
 	if _, done := cb.seen[string(key)]; done {
 		return nil
 	}
@@ -192,7 +214,7 @@ func (cb *ChainBatch) capture(key []byte) error {
 // captured records prev (ok false: absent) as key's value before the block,
 // when key was not captured yet. Callers that just read key use it to save
 // a second read.
-func (cb *ChainBatch) captured(key, prev []byte, ok bool) {
+func (cb *Batch) captured(key, prev []byte, ok bool) {
 	if _, done := cb.seen[string(key)]; done {
 		return
 	}
@@ -212,13 +234,13 @@ func (cb *ChainBatch) captured(key, prev []byte, ok bool) {
 // the block's number or hash and a log index: a block at that height was
 // either never applied or rewound, which removed the key). Its undo entry
 // is "absent" without a read.
-func (cb *ChainBatch) setNew(key, value []byte) error {
+func (cb *Batch) setNew(key, value []byte) error {
 	cb.captured(key, nil, false)
 	return cb.b.Set(key, value, nil)
 }
 
 // Set writes key, remembering its previous value for a rewind.
-func (cb *ChainBatch) Set(key, value []byte) error {
+func (cb *Batch) Set(key, value []byte) error {
 	if err := cb.capture(key); err != nil {
 		return err
 	}
@@ -226,7 +248,7 @@ func (cb *ChainBatch) Set(key, value []byte) error {
 }
 
 // Delete removes key, remembering its previous value for a rewind.
-func (cb *ChainBatch) Delete(key []byte) error {
+func (cb *Batch) Delete(key []byte) error {
 	if err := cb.capture(key); err != nil {
 		return err
 	}
@@ -238,7 +260,7 @@ func (cb *ChainBatch) Delete(key []byte) error {
 // it). Whether the block itself was applied before is checked once, by
 // Begin's caller, with BlockApplied: the keys of one block are then new, so
 // no per-log read of the store is needed.
-func (cb *ChainBatch) MarkLog(tx common.Hash, index uint) (bool, error) {
+func (cb *Batch) MarkLog(tx common.Hash, index uint) (bool, error) {
 	k := chainLogKey(cb.blk.Hash, tx, index)
 	if _, dup := cb.seen[string(k)]; dup {
 		return false, nil
@@ -250,7 +272,7 @@ func (cb *ChainBatch) MarkLog(tx common.Hash, index uint) (bool, error) {
 // recorded as applied (a block must never be applied twice).
 func (c *Chain) BlockApplied(hash common.Hash) (bool, error) {
 	lo := append([]byte(chainLogPrefix), hash[:]...)
-	it, err := c.store.db.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: PrefixUpperBound(lo)})
+	it, err := c.store.DB().NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: persistence.PrefixUpperBound(lo)})
 	if err != nil {
 		return false, fmt.Errorf("persistence: block applied: %w", err)
 	}
@@ -263,22 +285,22 @@ func (c *Chain) BlockApplied(hash common.Hash) (bool, error) {
 
 // Raw returns the underlying batch for writes that are NOT undone by a
 // rewind (the event outbox: an event may already have been delivered).
-func (cb *ChainBatch) Raw() *pebble.Batch { return cb.b }
+func (cb *Batch) Raw() *pebble.Batch { return cb.b }
 
 // After registers fn to run once the batch is committed or abandoned (for
 // example Outbox.Done).
-func (cb *ChainBatch) After(fn func()) { cb.after = append(cb.after, fn) }
+func (cb *Batch) After(fn func()) { cb.after = append(cb.after, fn) }
 
 // Commit adds the block record, the undo record and the cursor, prunes the
 // block that falls out of the keep window, and commits with Sync.
-func (cb *ChainBatch) Commit(keep uint64) error {
+func (cb *Batch) Commit(keep uint64) error {
 	defer cb.finish()
 	n := cb.blk.Number
 	bv, err := json.Marshal(cb.blk)
 	if err != nil {
 		return fmt.Errorf("persistence: encode chain block: %w", err)
 	}
-	cv, err := json.Marshal(ChainCursor{Number: n, Hash: cb.blk.Hash})
+	cv, err := json.Marshal(Cursor{Number: n, Hash: cb.blk.Hash})
 	if err != nil {
 		return fmt.Errorf("persistence: encode chain cursor: %w", err)
 	}
@@ -305,13 +327,13 @@ func (cb *ChainBatch) Commit(keep uint64) error {
 
 // prune forgets block old: its block record, undo record and applied-log
 // keys. Below the window the cursor alone proves a log was applied.
-func (cb *ChainBatch) prune(old uint64) error {
+func (cb *Batch) prune(old uint64) error {
 	ob, ok, err := cb.chain.Block(old)
 	if err != nil || !ok {
 		return err
 	}
 	lo := append([]byte(chainLogPrefix), ob.Hash[:]...)
-	if err := cb.b.DeleteRange(lo, PrefixUpperBound(lo), nil); err != nil {
+	if err := cb.b.DeleteRange(lo, persistence.PrefixUpperBound(lo), nil); err != nil {
 		return fmt.Errorf("persistence: chain prune: %w", err)
 	}
 	if err := cb.b.Delete(chainNumKey(chainBlockPrefix, old), nil); err != nil {
@@ -321,9 +343,9 @@ func (cb *ChainBatch) prune(old uint64) error {
 }
 
 // Abort abandons the batch.
-func (cb *ChainBatch) Abort() { cb.finish() }
+func (cb *Batch) Abort() { cb.finish() }
 
-func (cb *ChainBatch) finish() {
+func (cb *Batch) finish() {
 	if cb.b == nil {
 		return
 	}
@@ -338,42 +360,42 @@ func (cb *ChainBatch) finish() {
 // Rewind undoes the block at the cursor: it restores every key the block
 // changed, forgets the block and moves the cursor to its parent, in one
 // synced batch. It returns the new cursor and the block it undid.
-func (c *Chain) Rewind() (ChainCursor, ChainBlock, error) {
+func (c *Chain) Rewind() (Cursor, Block, error) {
 	cur, ok, err := c.Cursor()
 	if err != nil {
-		return cur, ChainBlock{}, err
+		return cur, Block{}, err
 	}
 	if !ok {
-		return cur, ChainBlock{}, fmt.Errorf("persistence: rewind without a cursor")
+		return cur, Block{}, fmt.Errorf("persistence: rewind without a cursor")
 	}
 	undo, ok, err := c.store.Get(chainNumKey(chainUndoPrefix, cur.Number))
 	if err != nil {
-		return cur, ChainBlock{}, err
+		return cur, Block{}, err
 	}
 	if !ok {
-		return cur, ChainBlock{}, fmt.Errorf("persistence: rewind block %d: no undo record (reorg deeper than the remembered window)", cur.Number)
+		return cur, Block{}, fmt.Errorf("persistence: rewind block %d: no undo record (reorg deeper than the remembered window)", cur.Number)
 	}
 	blk, ok, err := c.Block(cur.Number)
 	if err != nil || !ok {
-		return cur, ChainBlock{}, fmt.Errorf("persistence: rewind block %d: block record missing: %v", cur.Number, err)
+		return cur, Block{}, fmt.Errorf("persistence: rewind block %d: block record missing: %v", cur.Number, err)
 	}
-	b := c.store.db.NewBatch()
+	b := c.store.DB().NewBatch()
 	defer b.Close()
 	if err := applyUndo(b, undo); err != nil {
-		return cur, ChainBlock{}, fmt.Errorf("persistence: rewind block %d: %w", cur.Number, err)
+		return cur, Block{}, fmt.Errorf("persistence: rewind block %d: %w", cur.Number, err)
 	}
-	next := ChainCursor{Number: cur.Number - 1, Hash: blk.Parent}
+	next := Cursor{Number: cur.Number - 1, Hash: blk.Parent}
 	cv, err := json.Marshal(next)
 	if err != nil {
-		return cur, ChainBlock{}, err
+		return cur, Block{}, err
 	}
 	_ = b.Delete(chainNumKey(chainBlockPrefix, cur.Number), nil)
 	_ = b.Delete(chainNumKey(chainUndoPrefix, cur.Number), nil)
 	if err := b.Set([]byte(chainCursorKey), cv, nil); err != nil {
-		return cur, ChainBlock{}, err
+		return cur, Block{}, err
 	}
 	if err := c.store.Commit(b, pebble.Sync); err != nil {
-		return cur, ChainBlock{}, fmt.Errorf("persistence: rewind commit: %w", err)
+		return cur, Block{}, fmt.Errorf("persistence: rewind commit: %w", err)
 	}
 	return next, blk, nil
 }
@@ -381,14 +403,14 @@ func (c *Chain) Rewind() (ChainCursor, ChainBlock, error) {
 // SetCursor writes the starting cursor (the block before the first one to
 // index) when none exists yet, with its block record so a reorg right at the
 // start is detected.
-func (c *Chain) SetCursor(blk ChainBlock) error {
-	b := c.store.db.NewBatch()
+func (c *Chain) SetCursor(blk Block) error {
+	b := c.store.DB().NewBatch()
 	defer b.Close()
 	bv, err := json.Marshal(blk)
 	if err != nil {
 		return err
 	}
-	cv, err := json.Marshal(ChainCursor{Number: blk.Number, Hash: blk.Hash})
+	cv, err := json.Marshal(Cursor{Number: blk.Number, Hash: blk.Hash})
 	if err != nil {
 		return err
 	}
@@ -465,7 +487,7 @@ func (c *Chain) Projected() (uint64, error) {
 // SetProjected records that the order layer has acknowledged every block up
 // to number.
 func (c *Chain) SetProjected(number uint64) error {
-	b := c.store.db.NewBatch()
+	b := c.store.DB().NewBatch()
 	defer b.Close()
 	_ = b.Set([]byte(chainProjKey), binary.BigEndian.AppendUint64(nil, number), nil)
 	if err := c.store.Commit(b, pebble.Sync); err != nil {
@@ -476,10 +498,10 @@ func (c *Chain) SetProjected(number uint64) error {
 
 // Blocks calls fn with every remembered applied block from number on, in
 // order.
-func (c *Chain) Blocks(from uint64, fn func(ChainBlock) error) error {
-	it, err := c.store.db.NewIter(&pebble.IterOptions{
+func (c *Chain) Blocks(from uint64, fn func(Block) error) error {
+	it, err := c.store.DB().NewIter(&pebble.IterOptions{
 		LowerBound: chainNumKey(chainBlockPrefix, from),
-		UpperBound: PrefixUpperBound([]byte(chainBlockPrefix)),
+		UpperBound: persistence.PrefixUpperBound([]byte(chainBlockPrefix)),
 	})
 	if err != nil {
 		return fmt.Errorf("persistence: blocks: %w", err)
@@ -490,7 +512,7 @@ func (c *Chain) Blocks(from uint64, fn func(ChainBlock) error) error {
 		if err != nil {
 			return err
 		}
-		var b ChainBlock
+		var b Block
 		if err := json.Unmarshal(v, &b); err != nil {
 			return fmt.Errorf("persistence: decode chain block: %w", err)
 		}
