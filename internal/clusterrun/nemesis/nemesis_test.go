@@ -50,7 +50,8 @@ type step struct {
 // 10 s, the node leading the most streams cut off from the others for
 // 15 s, then a node leading none, a ring partition (two nodes cut from
 // each other, both reaching the third) and 10 % packet loss between all
-// nodes, each followed by 10 s of quiet. It logs each fault's failover
+// nodes, each followed by 15 s of quiet (the bound of the membership's
+// convergence after a node was cut off). It logs each fault's failover
 // window and the time the membership took to converge after its heal.
 func TestNemesis(t *testing.T) {
 	steps := []step{
@@ -61,7 +62,7 @@ func TestNemesis(t *testing.T) {
 		// A subset of the classes, comma-separated, to look into one.
 		steps = slices.DeleteFunc(steps, func(s step) bool { return !slices.Contains(strings.Split(only, ","), s.class) })
 	}
-	campaign(t, steps, 10*time.Second)
+	campaign(t, steps, 15*time.Second)
 }
 
 // TestNemesisCampaign is the long campaign (`make nemesis`, not part of
@@ -156,7 +157,8 @@ func campaign(t *testing.T, steps []step, quiet time.Duration) {
 	final := readBack(t, h, key, ops)
 	members := <-samples
 
-	b := nemesis.Bounds{Handover: 10 * time.Second, Converge: 10 * time.Second, KeyLimit: freeOrders, MakerLimit: makerOrders,
+	b := nemesis.Bounds{Handover: 10 * time.Second, Converge: 10 * time.Second, ConvergeCutOff: 15 * time.Second,
+		KeyLimit: freeOrders, MakerLimit: makerOrders,
 		KeyWindow: limitWindow, MakerWindow: limitWindow, Nodes: len(h.Nodes)}
 	r := nemesis.Check(b, ops, faults, rv.Receipts(), members, final)
 	logReport(t, ops, r)
