@@ -200,7 +200,7 @@ func (s *System) storeBackup(ctx context.Context, w io.Writer) (any, error) {
 		if err := s.cluster.node.Ready(); err != nil {
 			return nil, err
 		}
-		h.Cluster, h.Node, h.OrderPartitions = s.Config.Cluster.Name, s.Config.Cluster.Node, s.Config.Cluster.OrderPartitions
+		h.Cluster, h.Node, h.OrderPartitions = s.Config.Cluster.Name, s.Config.Cluster.Node, s.cluster.node.OrderPartitions()
 	}
 	extra := map[string]string{}
 	if s.Config.Webhooks.SecretKeyFile == "" && s.cluster == nil {

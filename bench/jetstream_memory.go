@@ -75,12 +75,13 @@ func runJetStreamMemory(ctx context.Context, out io.Writer, args []string) error
 	if err := node.Setup(sctx); err != nil {
 		return err
 	}
+	parts := node.OrderPartitions()
 	js, err := jetstream.New(node.Conn(), jetstream.WithPublishAsyncMaxPending(4096))
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "jetstream-memory: %d orders of %d B on their own subjects over %d order streams (fsync every write)\n",
-		*n, *size, cfg.OrderPartitions)
+		*n, *size, parts)
 	fmt.Fprintf(out, "%10s %10s %10s %10s %10s %12s %12s\n", "orders", "RSS MiB", "heap MiB", "live MiB", "store MiB", "RSS B/order", "heap B/order")
 	base := memNow(dir)
 	fmt.Fprintf(out, "%10d %10.1f %10.1f %10.1f %10.1f %12s %12s\n", 0, mibOf(base.rss), mibOf(base.heap), mibOf(base.live), mibOf(base.store), "", "")
@@ -91,7 +92,7 @@ func runJetStreamMemory(ctx context.Context, out io.Writer, args []string) error
 	var atWindow memPoint // the first sample after a whole window was purged
 	atWindowN := 0
 	for i := 1; i <= *n; i++ {
-		_, subject, h := memOrderSubject(i, cfg.OrderPartitions)
+		_, subject, h := memOrderSubject(i, parts)
 		msg := &nats.Msg{Subject: subject, Data: payload, Header: nats.Header{}}
 		msg.Header.Set(jetstream.MsgIDHeader, h+":1")
 		for {
@@ -115,7 +116,7 @@ func runJetStreamMemory(ctx context.Context, out io.Writer, args []string) error
 				return ctx.Err()
 			}
 			if *window > 0 && i-*window > purged {
-				if err := purgeOrders(ctx, node.Conn(), cfg.OrderPartitions, purged+1, i-*window, *purgers); err != nil {
+				if err := purgeOrders(ctx, node.Conn(), parts, purged+1, i-*window, *purgers); err != nil {
 					return err
 				}
 				purged = i - *window

@@ -29,8 +29,11 @@ type ClusterConfig struct {
 	// Default 3.
 	Replicas int `json:"replicas"`
 	// OrderPartitions is the number of order streams; an order's stream is
-	// chosen by its hash, so stream leaders spread over the nodes.
-	// Default 4.
+	// chosen by its hash. It is fixed when the cluster makes its streams.
+	// Default 0: the number the cluster's order streams were made for, and
+	// 1 for a new cluster (one Raft group appends more transitions per
+	// entry: docs/performance.md, "Where a cluster submit's CPU goes"). A
+	// number other than 0 must be the one the streams were made for.
 	OrderPartitions int `json:"orderPartitions"`
 	// LeaseTTL is how long the holder of the chain lifecycle's lease
 	// keeps it without renewing; a standby takes over within about this
@@ -80,7 +83,6 @@ func defaultCluster() ClusterConfig {
 	return ClusterConfig{
 		Name:               "orderengine",
 		Replicas:           3,
-		OrderPartitions:    4,
 		LeaseTTL:           5 * time.Second,
 		MembershipTTL:      15 * time.Second,
 		Retention:          24 * time.Hour,
@@ -106,8 +108,8 @@ func (c ClusterConfig) Validate() error {
 	if c.Replicas < 1 || c.Replicas > 5 {
 		errs = append(errs, fmt.Errorf("cluster.replicas must be 1 to 5 (JetStream's limit), got %d", c.Replicas))
 	}
-	if c.OrderPartitions < 1 || c.OrderPartitions > 256 {
-		errs = append(errs, fmt.Errorf("cluster.orderPartitions must be 1 to 256, got %d", c.OrderPartitions))
+	if c.OrderPartitions < 0 || c.OrderPartitions > 256 {
+		errs = append(errs, fmt.Errorf("cluster.orderPartitions must be 0 (the cluster's) or 1 to 256, got %d", c.OrderPartitions))
 	}
 	if c.LeaseTTL < time.Second {
 		errs = append(errs, fmt.Errorf("cluster.leaseTTL must be at least 1s, got %s", c.LeaseTTL))

@@ -213,7 +213,7 @@ func journalEvents(t *testing.T, s *apptest.Server, h common.Hash) (map[string]i
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	p := natsjs.Partition(h, s.Config.Cluster.OrderPartitions)
+	p := natsjs.Partition(h, s.System.ClusterNode().OrderPartitions())
 	stream, err := js.Stream(ctx, "ORDERS_"+fmt.Sprint(p))
 	if err != nil {
 		t.Fatal(err)

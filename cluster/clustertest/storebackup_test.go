@@ -23,7 +23,7 @@ import (
 // cancelled orders from their streams, the dump of the streams is refused
 // (400: it would miss them) and a store backup (GET /admin/v1/backup)
 // holds them. Restored into every node's empty data folder of a new
-// cluster before its first start (persistence.RestoreBackup, as
+// cluster (with another number of order streams) before its first start (persistence.RestoreBackup, as
 // `orderengine restore` does), it gives every order's whole answer on
 // every node as the backed-up cluster gave it, the removed ones included;
 // the key authenticates; a resubmit is 409 ALREADY_EXISTS; a restored
@@ -94,6 +94,9 @@ func TestClusterStoreBackupRestore(t *testing.T) {
 
 	dst := apptest.NewTestCluster(t, 3, apptest.WithoutAccount(), apptest.WithTokens(testTokens(t)), apptest.WithConfig(func(c *config.Config) {
 		cfg(c)
+		// The new cluster makes its own number of order streams: the
+		// restored store is detached from the backed-up cluster's.
+		c.Cluster.OrderPartitions = 0
 		if ok, err := persistence.StoreExists(c.DataDir); err != nil || ok {
 			return // a restart
 		}

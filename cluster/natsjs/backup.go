@@ -99,7 +99,7 @@ func (n *Node) Backup(ctx context.Context, w io.Writer) error {
 		}
 	}
 	h := BackupHeader{Format: BackupFormat, Version: BackupVersion, Cluster: n.opts.Cluster.Name, Node: n.opts.Cluster.Node,
-		OrderPartitions: n.opts.Cluster.OrderPartitions, Created: time.Now().UTC()}
+		OrderPartitions: n.OrderPartitions(), Created: time.Now().UTC()}
 	names := n.js.StreamNames(ctx)
 	var all []string
 	for name := range names.Name() {

@@ -502,8 +502,11 @@ func (n *Node) clusterHistory(ctx context.Context) (removed map[string]uint64, h
 	if !n.srv.JetStreamIsCurrent() {
 		return nil, false, "", errors.New("natsjs: no JetStream meta leader yet")
 	}
+	if err := n.settlePartitions(ctx); err != nil {
+		return nil, false, "", err
+	}
 	names := []string{sharedStream, leaseStream}
-	for p := range n.opts.Cluster.OrderPartitions {
+	for p := range n.OrderPartitions() {
 		names = append(names, orderStream(p))
 	}
 	leases := false

@@ -173,7 +173,7 @@ func (c *Compactor) Report(ctx context.Context) error { return c.report(ctx) }
 // report publishes this node's applied positions.
 func (c *Compactor) report(ctx context.Context) error {
 	p := positions{Applied: map[string]uint64{}, At: time.Now().UTC()}
-	for i := range c.n.opts.Cluster.OrderPartitions {
+	for i := range c.n.OrderPartitions() {
 		seq, err := c.orders.LogPosition(orderStream(i))
 		if err != nil {
 			return err
@@ -274,7 +274,7 @@ func (c *Compactor) Compact(ctx context.Context) error {
 	cutoff := time.Now().Add(-c.opts.Retention)
 	moved := false
 	var errs []error
-	for p := range c.n.opts.Cluster.OrderPartitions {
+	for p := range c.n.OrderPartitions() {
 		stream := orderStream(p)
 		top, n, err := c.compactOrders(ctx, p, cutoff, lowest[stream])
 		if err != nil {
@@ -514,7 +514,7 @@ func (n *Node) lastOf(ctx context.Context, stream, filter string) ([]rawMsg, err
 // Streamed reports whether order h's stream still holds a message of it
 // (false once the compaction removed it), as the stream's leader answers.
 func (n *Node) Streamed(ctx context.Context, h common.Hash) (bool, error) {
-	p := Partition(h, n.opts.Cluster.OrderPartitions)
+	p := Partition(h, n.OrderPartitions())
 	_, found, err := n.leaderGet(ctx, orderStream(p), orderSubject(p, h), 0)
 	return found, err
 }

@@ -29,12 +29,11 @@ import (
 // its own id and is refused by the compare-and-set, instead of being
 // acknowledged as a duplicate of the winner.
 type Journal struct {
-	n          *Node
-	orders     *persistence.Orders
-	mat        *Materialiser
-	now        func() time.Time
-	partitions int
-	seqs       seqCache
+	n      *Node
+	orders *persistence.Orders
+	mat    *Materialiser
+	now    func() time.Time
+	seqs   seqCache
 }
 
 var _ persistence.OrderJournal = (*Journal)(nil)
@@ -46,8 +45,7 @@ func NewJournal(n *Node, orders *persistence.Orders, mat *Materialiser, now func
 	if now == nil {
 		now = time.Now
 	}
-	return &Journal{n: n, orders: orders, mat: mat, now: now, partitions: n.opts.Cluster.OrderPartitions,
-		seqs: seqCache{max: seqCacheMax}}
+	return &Journal{n: n, orders: orders, mat: mat, now: now, seqs: seqCache{max: seqCacheMax}}
 }
 
 // AppendOrder implements persistence.OrderJournal. It returns nil once the
@@ -70,7 +68,7 @@ func (j *Journal) AppendOrder(ctx context.Context, t *persistence.OrderTransitio
 	}
 	ctx, cancel := j.n.writeContext(ctx)
 	defer cancel()
-	p := Partition(rec.Hash, j.partitions)
+	p := Partition(rec.Hash, j.n.OrderPartitions())
 	stream, subj := orderStream(p), orderSubject(p, rec.Hash)
 	expect, err := j.expectedSeq(ctx, stream, subj, rec.Hash, t.Expect)
 	if err != nil {
@@ -110,7 +108,7 @@ const settleWait = 2 * time.Second
 func (j *Journal) Settle(ctx context.Context, h common.Hash) (found bool, err error) {
 	ctx, cancel := context.WithTimeout(ctx, settleWait)
 	defer cancel()
-	p := Partition(h, j.partitions)
+	p := Partition(h, j.n.OrderPartitions())
 	_, seq, found, err := j.last(ctx, orderStream(p), orderSubject(p, h))
 	if err != nil || !found {
 		return false, err
@@ -199,7 +197,7 @@ func (j *Journal) last(ctx context.Context, stream, subj string) (*persistence.O
 func (j *Journal) LoadOrder(h common.Hash) (*persistence.OrderRecord, bool, error) {
 	ctx, cancel := j.n.writeContext(context.Background())
 	defer cancel()
-	p := Partition(h, j.partitions)
+	p := Partition(h, j.n.OrderPartitions())
 	rec, _, found, err := j.last(ctx, orderStream(p), orderSubject(p, h))
 	if err != nil || found {
 		return rec, found, err
@@ -213,7 +211,7 @@ func (j *Journal) LoadOrder(h common.Hash) (*persistence.OrderRecord, bool, erro
 func (j *Journal) LoadLedger(h common.Hash) ([]persistence.LedgerEntry, error) {
 	ctx, cancel := j.n.writeContext(context.Background())
 	defer cancel()
-	p := Partition(h, j.partitions)
+	p := Partition(h, j.n.OrderPartitions())
 	_, seq, found, err := j.last(ctx, orderStream(p), orderSubject(p, h))
 	if err != nil {
 		return nil, err

@@ -41,7 +41,7 @@ func NewMaterialiser(n *Node, orders *persistence.Orders, feed Feed) *Materialis
 // into its actors (the feed then only carries what is new).
 func (m *Materialiser) Start(ctx context.Context) error {
 	var followers []*follower
-	for p := range m.n.opts.Cluster.OrderPartitions {
+	for p := range m.n.OrderPartitions() {
 		name := orderStream(p)
 		from, err := m.orders.LogPosition(name)
 		if err != nil {

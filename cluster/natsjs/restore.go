@@ -48,9 +48,10 @@ func (n *Node) Restore(ctx context.Context, r io.ReadSeeker) (*RestoreResult, er
 	if err != nil {
 		return nil, err
 	}
-	if h.OrderPartitions != n.opts.Cluster.OrderPartitions {
+	if h.OrderPartitions != n.OrderPartitions() {
 		return nil, orderengine.Errorf(orderengine.CodeInvalidRequest,
-			"restore: the backup was made with cluster.orderPartitions %d; this cluster has %d (they must be equal)", h.OrderPartitions, n.opts.Cluster.OrderPartitions)
+			"restore: the backup was made with %d order streams (cluster.orderPartitions); this cluster has %d (they must be equal: make the cluster with cluster.orderPartitions %d)",
+			h.OrderPartitions, n.OrderPartitions(), h.OrderPartitions)
 	}
 	if err := n.checkEmpty(ctx, h); err != nil {
 		return nil, err
@@ -115,7 +116,7 @@ func checkBackup(r io.Reader) (*BackupHeader, error) {
 // stream of the backup.
 func (n *Node) checkEmpty(ctx context.Context, h *BackupHeader) error {
 	names := []string{sharedStream}
-	for p := range n.opts.Cluster.OrderPartitions {
+	for p := range n.OrderPartitions() {
 		names = append(names, orderStream(p))
 	}
 	for _, s := range h.Streams {

@@ -60,6 +60,9 @@ type Node struct {
 	probes    []*probe
 	// probeRound is when the last round of probes ended (unix ns).
 	probeRound atomic.Int64
+	// partitions is the number of order streams (streams.go,
+	// settlePartitions).
+	partitions atomic.Int32
 	closers    []func()
 	isClosed   bool
 }
@@ -218,6 +221,7 @@ func Start(opts Options) (*Node, error) {
 	n := &Node{opts: opts, log: log, srv: srv, nc: nc, js: js, streams: make(map[string]jetstream.Stream),
 		sysPassword: systemPassword}
 	n.health = newHealth(srv, opts.Cluster.Replicas)
+	n.partitions.Store(int32(opts.Cluster.OrderPartitions))
 	n.onClose(n.health.stop)
 	return n, nil
 }

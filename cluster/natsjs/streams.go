@@ -1,6 +1,7 @@
 package natsjs
 
 import (
+	"cmp"
 	"context"
 	"encoding/hex"
 	"errors"
@@ -70,19 +71,19 @@ func leaseSubject(name string) string { return "lease." + name }
 
 // streamConfigs returns the configuration of every stream.
 func (n *Node) streamConfigs() []jetstream.StreamConfig {
-	c := n.opts.Cluster
+	c, parts := n.opts.Cluster, n.OrderPartitions()
 	base := jetstream.StreamConfig{
 		Retention: jetstream.LimitsPolicy, MaxMsgs: -1, MaxBytes: -1, MaxMsgsPerSubject: -1,
 		Storage: jetstream.FileStorage, Replicas: c.Replicas, PersistMode: jetstream.DefaultPersistMode,
 		Duplicates: dupWindow, AllowDirect: true, DenyDelete: true, DenyPurge: false,
 		Discard: jetstream.DiscardNew,
 	}
-	out := make([]jetstream.StreamConfig, 0, c.OrderPartitions+2)
-	for p := range c.OrderPartitions {
+	out := make([]jetstream.StreamConfig, 0, parts+2)
+	for p := range parts {
 		s := base
 		s.Name, s.Subjects = orderStream(p), []string{"orders." + strconv.Itoa(p) + ".*"}
-		s.Description = "order transitions, partition " + strconv.Itoa(p) + " of " + strconv.Itoa(c.OrderPartitions)
-		s.Metadata = map[string]string{partitionsKey: strconv.Itoa(c.OrderPartitions)}
+		s.Description = "order transitions, partition " + strconv.Itoa(p) + " of " + strconv.Itoa(parts)
+		s.Metadata = map[string]string{partitionsKey: strconv.Itoa(parts)}
 		out = append(out, s)
 	}
 	shared := base
@@ -97,9 +98,10 @@ func (n *Node) streamConfigs() []jetstream.StreamConfig {
 
 // Setup creates or updates every stream, retrying while the cluster forms
 // (until ctx ends). It is idempotent: every node runs it at every start. It
-// refuses to run when the cluster's order streams were made for another
-// cluster.orderPartitions: orders are placed by partition, so the count
-// cannot change once orders exist.
+// takes the number of order streams the cluster's were made for when
+// cluster.orderPartitions is 0, and refuses to run when it is another
+// number than theirs: orders are placed by partition, so the count cannot
+// change once orders exist.
 func (n *Node) Setup(ctx context.Context) error {
 	var last error
 	var logged time.Time
@@ -127,7 +129,7 @@ func (n *Node) setupOnce(ctx context.Context) error {
 	if !n.srv.JetStreamIsCurrent() {
 		return errors.New("natsjs: no JetStream meta leader yet")
 	}
-	if err := n.checkPartitions(ctx); err != nil {
+	if err := n.settlePartitions(ctx); err != nil {
 		return err
 	}
 	for _, cfg := range n.streamConfigs() {
@@ -170,24 +172,50 @@ func sameStream(got, want jetstream.StreamConfig) bool {
 		got.MaxAge == want.MaxAge && got.Metadata[partitionsKey] == want.Metadata[partitionsKey]
 }
 
-// checkPartitions fails when the order streams were made for another
-// number of partitions (the metadata of ORDERS_0, which exists whenever
-// any order stream does).
-func (n *Node) checkPartitions(ctx context.Context) error {
+// defaultPartitions is the number of order streams of a new cluster when
+// cluster.orderPartitions is 0. One stream's Raft group coalesces the
+// concurrent writes of every node into fewer appends than several groups
+// do, which costs each replica less per transition (docs/performance.md).
+const defaultPartitions = 1
+
+// OrderPartitions returns the number of order streams: cluster.orderPartitions,
+// or when that is 0, the number the cluster's streams were made for, known
+// once Setup (or Bootstrap) has read them. Before, it is defaultPartitions.
+func (n *Node) OrderPartitions() int {
+	if p := n.partitions.Load(); p > 0 {
+		return int(p)
+	}
+	return defaultPartitions
+}
+
+// settlePartitions sets the number of order streams from the streams the
+// cluster holds (the metadata of ORDERS_0, which exists whenever any order
+// stream does): theirs when cluster.orderPartitions is 0, or fails
+// (errPartitionsChanged) when cluster.orderPartitions is another number
+// than theirs. A cluster without order streams gets the configured number,
+// or defaultPartitions.
+func (n *Node) settlePartitions(ctx context.Context) error {
 	actx, cancel := context.WithTimeout(ctx, apiTimeout)
 	defer cancel()
+	want := n.opts.Cluster.OrderPartitions
 	s, err := n.js.Stream(actx, orderStream(0))
 	if errors.Is(err, jetstream.ErrStreamNotFound) {
+		n.partitions.Store(int32(cmp.Or(want, defaultPartitions)))
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	want, got := strconv.Itoa(n.opts.Cluster.OrderPartitions), s.CachedInfo().Config.Metadata[partitionsKey]
-	if got != want {
-		return fmt.Errorf("%w: stream %s was made for %q partitions, cluster.orderPartitions is %s",
+	meta := s.CachedInfo().Config.Metadata[partitionsKey]
+	got, err := strconv.Atoi(meta)
+	if err != nil || got < 1 {
+		return fmt.Errorf("%w: stream %s does not say how many partitions it was made for (%q)", errPartitionsChanged, orderStream(0), meta)
+	}
+	if want != 0 && got != want {
+		return fmt.Errorf("%w: stream %s was made for %d partitions, cluster.orderPartitions is %d (0 takes the streams' number)",
 			errPartitionsChanged, orderStream(0), got, want)
 	}
+	n.partitions.Store(int32(got))
 	return nil
 }
 

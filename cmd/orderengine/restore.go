@@ -61,10 +61,6 @@ func runRestore(_ context.Context, env *cliEnv, args []string) error {
 	if err != nil {
 		return fmt.Errorf("restore: %w", err)
 	}
-	if h.Cluster != "" && cfg.Cluster.Enabled && h.OrderPartitions != cfg.Cluster.OrderPartitions {
-		fmt.Fprintf(env.stderr, "warning: the backup was made with cluster.orderPartitions %d, this configuration has %d: the node refuses to start until they agree\n",
-			h.OrderPartitions, cfg.Cluster.OrderPartitions)
-	}
 	summary := map[string]any{"restored": h.ID, "dataDir": cfg.DataDir, "created": h.Created, "bytes": h.Bytes(),
 		"cluster": h.Cluster, "node": h.Node, "orderPartitions": h.OrderPartitions}
 	data, _ := json.MarshalIndent(summary, "", "  ")
