@@ -174,7 +174,7 @@ func callSubmit(ctx context.Context, s *Services, in *input) (any, error) {
 	if s.Orders == nil {
 		return nil, errUnimplemented
 	}
-	return s.Orders.Submit(ctx, in.caller, in.body())
+	return s.Orders.Submit(ctx, in.caller, in.c.Body()) // not copied: see OrderService.Submit
 }
 
 func callListOrders(ctx context.Context, s *Services, in *input) (any, error) {

@@ -44,21 +44,21 @@ func (s *Server) setLimitHeaders(c *fiber.Ctx, d limiter.Decision, policy string
 	h := &c.Response().Header
 	reset := d.ResetSeconds()
 	var buf [64]byte
-	h.SetBytesV(headerLimit, strconv.AppendInt(buf[:0], int64(d.Limit), 10))
-	h.SetBytesV(headerRemaining, strconv.AppendInt(buf[:0], int64(d.Remaining), 10))
-	h.SetBytesV(headerReset, strconv.AppendInt(buf[:0], int64(reset), 10))
+	h.SetCanonical(canonicalLimit, strconv.AppendInt(buf[:0], int64(d.Limit), 10))
+	h.SetCanonical(canonicalRemaining, strconv.AppendInt(buf[:0], int64(d.Remaining), 10))
+	h.SetCanonical(canonicalReset, strconv.AppendInt(buf[:0], int64(reset), 10))
 	b := appendPolicyName(buf[:0], policy)
 	b = append(b, ";q="...)
 	b = strconv.AppendInt(b, int64(d.Limit), 10)
 	b = append(b, ";w="...)
 	b = strconv.AppendInt(b, int64(s.cfg.Limits.Window/time.Second), 10)
-	h.SetBytesV(headerRateLimitPolicy, b)
+	h.SetCanonical(canonicalRateLimitPolicy, b)
 	b = appendPolicyName(buf[:0], policy)
 	b = append(b, ";r="...)
 	b = strconv.AppendInt(b, int64(d.Remaining), 10)
 	b = append(b, ";t="...)
 	b = strconv.AppendInt(b, int64(reset), 10)
-	h.SetBytesV(headerRateLimit, b)
+	h.SetCanonical(canonicalRateLimit, b)
 	if d.Allowed {
 		return nil
 	}
@@ -71,6 +71,36 @@ func (s *Server) setLimitHeaders(c *fiber.Ctx, d limiter.Decision, policy string
 		Message:           fmt.Sprintf("rate limit of %s reached (%d requests per window); retry after %d s (Retry-After)", who, d.Limit, d.RetryAfterSeconds()),
 		RetryAfterSeconds: d.RetryAfterSeconds(),
 	}
+}
+
+// The rate-limit header names as the response writes them (fasthttp's
+// normalization: each word capitalised, the rest lower case), so that
+// setting them skips normalizing each name on every request.
+var (
+	canonicalLimit           = canonicalHeader(headerLimit)
+	canonicalRemaining       = canonicalHeader(headerRemaining)
+	canonicalReset           = canonicalHeader(headerReset)
+	canonicalRateLimitPolicy = canonicalHeader(headerRateLimitPolicy)
+	canonicalRateLimit       = canonicalHeader(headerRateLimit)
+)
+
+// canonicalHeader returns name normalized as fasthttp normalizes a header
+// name it is given: upper case at the start and after each '-', lower case
+// elsewhere.
+func canonicalHeader(name string) []byte {
+	b := []byte(name)
+	upper := true
+	for i, c := range b {
+		switch {
+		case upper && 'a' <= c && c <= 'z':
+			c -= 'a' - 'A'
+		case !upper && 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		b[i] = c
+		upper = c == '-'
+	}
+	return b
 }
 
 // appendPolicyName appends a bucket name as a Structured Field String (the

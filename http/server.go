@@ -476,13 +476,19 @@ func (s *Server) outer(c *fiber.Ctx) (err error) {
 			s.metrics.refused(ri.route, methodLabel(c.Method()), e.Code)
 		}
 		status := c.Response().StatusCode()
-		elapsed := time.Since(start)
+		end := time.Now()
+		elapsed := end.Sub(start)
 		s.metrics.observe(ri.route, methodLabel(c.Method()), status, elapsed)
 		if s.log.Enabled(context.Background(), slog.LevelInfo) {
-			s.log.LogAttrs(context.Background(), slog.LevelInfo, "request",
-				slog.String("rid", ri.rid), slog.String("method", c.Method()), slog.String("path", c.Path()),
+			// The record goes to the handler as Logger.LogAttrs would pass
+			// it, at the request's end, without the caller's program
+			// counter (no handler of the engine reports the source): the
+			// stack walk that captures it was a fifth of the line's cost.
+			r := slog.NewRecord(end, slog.LevelInfo, "request", 0)
+			r.AddAttrs(slog.String("rid", ri.rid), slog.String("method", c.Method()), slog.String("path", c.Path()),
 				slog.String("route", ri.route), slog.Int("status", status), slog.Duration("dur", elapsed),
 				slog.String("ip", s.clientAddr(c).String()), slog.String("key", ri.keyID))
+			_ = s.log.Handler().Handle(context.Background(), r)
 		}
 		c.Locals(localsInfo, nil)
 		infoPool.Put(ri)

@@ -49,8 +49,10 @@ type RoutingService interface {
 // order and fill bodies are rendered by the service from its typed records
 // (api.Rendered), without reflection.
 type OrderService interface {
-	// Submit takes the raw POST /v1/orders body (already checked to be
-	// JSON and within the body limit) and returns the 201 body.
+	// Submit takes the raw POST /v1/orders body (within the body limit;
+	// the service reads it as JSON itself) and returns the 201 body. The
+	// body is the request's buffer: valid only until Submit returns, so
+	// the service keeps nothing of it.
 	Submit(ctx context.Context, caller api.Caller, body []byte) (*api.Submitted, error)
 	// Get and List show an order's accountId only to the account that
 	// submitted it.

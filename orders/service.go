@@ -160,7 +160,9 @@ func (s *Service) Chain() *chainstore.Chain { return s.chain }
 // OpenOrders returns maker's open orders as its maker actor counts them.
 func (s *Service) OpenOrders(maker common.Address) int { return s.d.Makers.OpenOrders(maker) }
 
-// Submit implements http.OrderService.
+// Submit implements http.OrderService. The parser copies body, so
+// nothing refers to it once Submit returns (the HTTP layer passes its
+// request buffer).
 func (s *Service) Submit(ctx context.Context, caller api.Caller, body []byte) (*api.Submitted, error) {
 	p := s.parsers.Get()
 	sub, err := parseSubmission(p, body)
