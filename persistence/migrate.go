@@ -1,6 +1,7 @@
 package persistence
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 
@@ -50,6 +51,61 @@ func (s *Store) migrate(from uint32) error {
 		s.log.Info("store migrated", "from", v, "to", v+1)
 	}
 	return nil
+}
+
+// RewritePrefix is the loop of a schema step that rewrites records in
+// place: it passes every record under prefix to fn, in key order, a chunk
+// of records at a time, and commits each chunk's writes as one synced
+// batch. fn adds to b what replaces the record at key (value is valid
+// only during the call) and reports whether it rewrote it; it leaves
+// alone a record already in its new form, so that a step a crash
+// interrupted runs again to the same result. RewritePrefix returns how
+// many records fn rewrote; at fn's first error, returned as it is, it
+// stops with the chunks before committed and that chunk not.
+func (s *Store) RewritePrefix(prefix []byte, chunk int, fn func(b *pebble.Batch, key, value []byte) (rewritten bool, err error)) (int, error) {
+	n := 0
+	var after []byte
+	for {
+		lower := prefix
+		if after != nil {
+			lower = append(bytes.Clone(after), 0)
+		}
+		it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: PrefixUpperBound(prefix)})
+		if err != nil {
+			return n, err
+		}
+		b := s.db.NewBatch()
+		rows := 0
+		for ok := it.First(); ok && rows < chunk; ok = it.Next() {
+			after = append(after[:0], it.Key()...)
+			rows++
+			v, err := it.ValueAndErr()
+			var rewritten bool
+			if err == nil {
+				rewritten, err = fn(b, it.Key(), v)
+			}
+			if err != nil {
+				_ = it.Close()
+				_ = b.Close()
+				return n, err
+			}
+			if rewritten {
+				n++
+			}
+		}
+		if err := it.Close(); err != nil {
+			_ = b.Close()
+			return n, err
+		}
+		if err := b.Commit(pebble.Sync); err != nil {
+			_ = b.Close()
+			return n, fmt.Errorf("persistence: rewrite the records under %q: %w", prefix, err)
+		}
+		_ = b.Close()
+		if rows < chunk {
+			return n, nil
+		}
+	}
 }
 
 // domainSteps name the records of the steps that the domain stores give

@@ -43,57 +43,14 @@ func dropStatuslessIndexes(s *persistence.Store) (int, error) {
 // migrateCodec re-encodes every legacy JSON order record with codec 1, in
 // synced batches of a few thousand, and returns how many it rewrote.
 func migrateCodec(s *persistence.Store) (int, error) {
-	const chunk = 4096
-	db := s.DB()
-	n := 0
-	var after []byte
-	for {
-		lower := []byte(persistence.PrefixOrder)
-		if after != nil {
-			lower = append(after, 0)
+	return s.RewritePrefix([]byte(persistence.PrefixOrder), 4096, func(b *pebble.Batch, key, v []byte) (bool, error) {
+		if len(v) > 0 && v[0] == orderCodec1 {
+			return false, nil
 		}
-		it, err := db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: persistence.PrefixUpperBound([]byte(persistence.PrefixOrder))})
+		rec, err := decodeLegacyOrder(v)
 		if err != nil {
-			return n, err
+			return false, fmt.Errorf("persistence: migrate order %x: %w", key, err)
 		}
-		b := db.NewBatch()
-		rows := 0
-		for ok := it.First(); ok && rows < chunk; ok = it.Next() {
-			after = append(after[:0], it.Key()...)
-			rows++
-			v, err := it.ValueAndErr()
-			if err != nil {
-				_ = it.Close()
-				_ = b.Close()
-				return n, err
-			}
-			if len(v) > 0 && v[0] == orderCodec1 {
-				continue
-			}
-			rec, err := decodeLegacyOrder(v)
-			if err != nil {
-				_ = it.Close()
-				_ = b.Close()
-				return n, fmt.Errorf("persistence: migrate order %x: %w", it.Key(), err)
-			}
-			if err := b.Set(it.Key(), appendOrder(nil, rec), nil); err != nil {
-				_ = it.Close()
-				_ = b.Close()
-				return n, err
-			}
-			n++
-		}
-		if err := it.Close(); err != nil {
-			_ = b.Close()
-			return n, err
-		}
-		if err := b.Commit(pebble.Sync); err != nil {
-			_ = b.Close()
-			return n, fmt.Errorf("persistence: migrate order records: %w", err)
-		}
-		_ = b.Close()
-		if rows < chunk {
-			return n, nil
-		}
-	}
+		return true, b.Set(key, appendOrder(nil, rec), nil)
+	})
 }

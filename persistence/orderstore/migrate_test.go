@@ -3,6 +3,7 @@ package orderstore
 import (
 	"bufio"
 	"encoding/binary"
+	"fmt"
 	"os"
 	"reflect"
 	"slices"
@@ -213,6 +214,9 @@ func TestMigrateRefusesACorruptRecord(t *testing.T) {
 	if err == nil {
 		s.Close()
 		t.Fatal("a store with a corrupt order record opened")
+	}
+	if !strings.Contains(err.Error(), fmt.Sprintf("%x", Key(common.Hash{9}))) {
+		t.Fatalf("the error does not name the record's key: %v", err)
 	}
 }
 
