@@ -32,6 +32,7 @@ import (
 	"github.com/orderengine/orderengine/actors/order"
 	"github.com/orderengine/orderengine/actors/pair"
 	"github.com/orderengine/orderengine/actors/webhook"
+	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/chain/devchain"
 	"github.com/orderengine/orderengine/chainsync"
 	"github.com/orderengine/orderengine/cluster/members"
@@ -44,6 +45,7 @@ import (
 	"github.com/orderengine/orderengine/persistence"
 	"github.com/orderengine/orderengine/persistence/accountstore"
 	"github.com/orderengine/orderengine/persistence/chainstore"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 	"github.com/orderengine/orderengine/persistence/webhookstore"
 	"github.com/orderengine/orderengine/platform"
 	"github.com/orderengine/orderengine/routing"
@@ -97,7 +99,7 @@ type System struct {
 	Actors *actor.ActorSystem
 	Store  *persistence.Store
 	// Orders is the order journal; Outbox the event outbox.
-	Orders   *persistence.Orders
+	Orders   *orderstore.Store
 	Outbox   *persistence.Outbox
 	Chain    *chainstore.Chain
 	Accounts *accountstore.Accounts
@@ -210,9 +212,30 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 // closeWith registers f to run at Close, after everything built later.
 func (s *System) closeWith(f func() error) { s.closers = append(s.closers, f) }
 
-// storeMigrations are the schema steps of the domain stores that are
-// packages of their own, which a store written by an older binary needs.
-var storeMigrations = slices.Concat(chainstore.Migrations, webhookstore.Migrations)
+// storeMigrations are the schema steps of the domain stores, which a store
+// written by an older binary needs. The platform records' step reads the
+// order records through migratingOrders.
+var storeMigrations = slices.Concat(orderstore.Migrations, chainstore.Migrations(migratingOrders), webhookstore.Migrations)
+
+// migratingOrders are the order records of a store being migrated, as the
+// platform records' step reads them.
+func migratingOrders(s *persistence.Store) chainstore.Orders {
+	return platformOrders{orderstore.New(s, nil)}
+}
+
+// platformOrders gives the platform records' step (chainstore.Orders) the
+// order records: the referee index and bindings are the order store's,
+// an order's terms are its record's.
+type platformOrders struct{ *orderstore.Store }
+
+// Terms returns the signed order with hash h.
+func (o platformOrders) Terms(h common.Hash) (chain.Order, bool, error) {
+	rec, ok, err := o.Load(h)
+	if err != nil || !ok {
+		return chain.Order{}, ok, err
+	}
+	return rec.Order, true, nil
+}
 
 // openStore opens the store; in a cluster it first starts the node's
 // embedded server and, when the store is empty or behind the cluster's
@@ -241,7 +264,7 @@ func (s *System) openStore(ctx context.Context) error {
 	s.Accounts = accountstore.NewAccounts(store, s.Clock.Now)
 	s.Outbox = persistence.NewOutbox(store, s.Log, s.Clock.Now)
 	s.Outbox.LogKeep = s.Config.Streams.Resolved().OrderEventsPerAccount
-	s.Orders = persistence.NewOrders(store, s.Outbox, persistence.WithLinkedWallets(s.Accounts))
+	s.Orders = orderstore.New(store, s.Outbox, orderstore.WithLinkedWallets(s.Accounts))
 	return nil
 }
 
@@ -273,7 +296,7 @@ func (s *System) buildActors() {
 // triggers) in the writer's goroutine (in a cluster: the materialiser's,
 // for every node's writes), and at start every stored open order arrives
 // through it as new.
-func (s *System) orderChanged(prev persistence.Status, rec *persistence.OrderRecord, bind *common.Address) {
+func (s *System) orderChanged(prev orderstore.Status, rec *orderstore.Record, bind *common.Address) {
 	s.Makers.Changed(prev, rec, bind)
 	s.Pairs.Changed(prev, rec)
 }
@@ -370,7 +393,7 @@ func (s *System) actorsAlive() map[string]int {
 // the development API key is printed on the first start of a data folder.
 func (s *System) Start(ctx context.Context) error {
 	n := 0
-	err := s.Orders.OpenOrders(func(rec *persistence.OrderRecord) error {
+	err := s.Orders.OpenOrders(func(rec *orderstore.Record) error {
 		n++
 		s.orderChanged(0, rec, nil)
 		return nil

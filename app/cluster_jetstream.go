@@ -10,6 +10,7 @@ import (
 
 	"github.com/orderengine/orderengine/cluster/natsjs"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // Cluster mode's durability (cfg.Cluster.Enabled): NATS JetStream embedded
@@ -112,7 +113,7 @@ func (s *System) openClusterJS() error {
 // up to the write timeout (the change is durable either way; past it this
 // node reads it a little later), so that a client reads its own cancel on
 // the node that answered it.
-func (s *System) orderApplied(ctx context.Context, rec *persistence.OrderRecord) {
+func (s *System) orderApplied(ctx context.Context, rec *orderstore.Record) {
 	deadline := time.Now().Add(appliedWait)
 	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
 		if got, ok, err := s.Orders.Load(rec.Hash); err != nil || ok && got.Version >= rec.Version {

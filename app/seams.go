@@ -11,7 +11,7 @@ import (
 	"github.com/orderengine/orderengine/actors/limiter"
 	"github.com/orderengine/orderengine/actors/order"
 	"github.com/orderengine/orderengine/actors/webhook"
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // seams are what differs between a single node and a cluster node: each
@@ -24,11 +24,11 @@ type seams struct {
 	// at commit: the store's, feeding at commit, on one node; the
 	// JetStream journal without a commit-time feed in a cluster (the
 	// materialiser feeds every node's writes).
-	journal persistence.OrderJournal
+	journal orderstore.Journal
 	feed    order.Feed
 	// applied is the order registry's read-your-writes wait
 	// (order.Options.Applied); settle the order service's Settle.
-	applied func(ctx context.Context, rec *persistence.OrderRecord)
+	applied func(ctx context.Context, rec *orderstore.Record)
 	settle  func(ctx context.Context, h common.Hash) (bool, error)
 	// placement places the orders, the makers and the limiter's subjects
 	// on the members (this node's member); limiter its cluster counting.

@@ -24,6 +24,7 @@ import (
 	"github.com/orderengine/orderengine/cluster/natsjs"
 	"github.com/orderengine/orderengine/config"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // runBootstrap measures how long a replaced cluster node takes to be
@@ -120,7 +121,7 @@ type benchNode struct {
 	dir     string
 	node    *natsjs.Node
 	store   *persistence.Store
-	orders  *persistence.Orders
+	orders  *orderstore.Store
 	journal *natsjs.Journal
 }
 
@@ -198,7 +199,7 @@ func (bn *benchNode) start(ctx context.Context, snapshot bool) error {
 		}
 		_ = st.Close()
 	}
-	bn.orders = persistence.NewOrders(bn.store, persistence.NewOutbox(bn.store, nil, nil))
+	bn.orders = orderstore.New(bn.store, persistence.NewOutbox(bn.store, nil, nil))
 	mat := natsjs.NewMaterialiser(n, bn.orders, nil)
 	bn.journal = natsjs.NewJournal(n, bn.orders, mat, nil)
 	sctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
@@ -251,7 +252,7 @@ func orderHash(i int) common.Hash {
 
 // benchOrder is a pending limit order of realistic size: a full signed
 // struct and a 65-byte signature.
-func benchOrder(i int) *persistence.OrderRecord {
+func benchOrder(i int) *orderstore.Record {
 	h := orderHash(i)
 	maker := common.BytesToAddress(h[:20])
 	o := chain.Order{Maker: maker, Receiver: maker,
@@ -263,7 +264,7 @@ func benchOrder(i int) *persistence.OrderRecord {
 	o.TriggerPrice.SetUint64(2_000_000_000)
 	o.TriggerAmountOut = *uint256.NewInt(2_000_000_000)
 	now := time.Now().UTC()
-	return &persistence.OrderRecord{Hash: h, Version: 1, Class: chain.ClassLimit, Status: persistence.StatusPending,
+	return &orderstore.Record{Hash: h, Version: 1, Class: chain.ClassLimit, Status: orderstore.StatusPending,
 		Order: o, Signature: make([]byte, 65), AccountID: "acc_bench", CreatedAt: now, UpdatedAt: now}
 }
 
@@ -280,7 +281,7 @@ func loadClusterOrders(ctx context.Context, nodes []*benchNode, n, conns int) er
 				if i >= n || ctx.Err() != nil {
 					return
 				}
-				if err := j.AppendOrder(ctx, &persistence.OrderTransition{Record: benchOrder(i)}); err != nil {
+				if err := j.AppendOrder(ctx, &orderstore.Transition{Record: benchOrder(i)}); err != nil {
 					errs <- fmt.Errorf("order %d: %w", i, err)
 					return
 				}

@@ -15,6 +15,7 @@ import (
 	"github.com/orderengine/orderengine/actors/pair"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // market is the triggers mode's synthetic oracle: two tokens per pair, each
@@ -90,7 +91,7 @@ var orderMix = [...]float64{0.30, 0.20, 0.20, 0.15, 0.15}
 // half an interval ago with its stalled flag as the schedule has it; half
 // of the orders have a deadline 1 to 30 days away. Signatures are not
 // checked by the pairs.
-func synthOrder(m *market, i, makers int, now time.Time, rng *rand.Rand) *persistence.OrderRecord {
+func synthOrder(m *market, i, makers int, now time.Time, rng *rand.Rand) *orderstore.Record {
 	p := i % m.pairs
 	in, out := m.pair(p)
 	price := m.price(p)
@@ -106,7 +107,7 @@ func synthOrder(m *market, i, makers int, now time.Time, rng *rand.Rand) *persis
 		binary.BigEndian.PutUint64(h[j:], rng.Uint64())
 	}
 	maker := common.BigToAddress(big.NewInt(int64(1<<32 + i%makers)))
-	rec := &persistence.OrderRecord{Hash: h, Version: 1, Class: class, Status: persistence.StatusPending,
+	rec := &orderstore.Record{Hash: h, Version: 1, Class: class, Status: orderstore.StatusPending,
 		Signature: make([]byte, 65), AccountID: "bench", CreatedAt: now, UpdatedAt: now}
 	rec.Order = chain.Order{Maker: maker, Receiver: maker, TokenIn: in, TokenOut: out, Referrer: maker}
 	rec.Order.Salt.SetUint64(uint64(i))
@@ -129,12 +130,12 @@ func synthOrder(m *market, i, makers int, now time.Time, rng *rand.Rand) *persis
 		}
 	case chain.ClassTrailing:
 		t.Flags, t.KindParamPpm = chain.FlagTrailing, []uint32{10_000, 20_000, 50_000, 100_000}[rng.IntN(4)]
-		rec.Trailing = &persistence.TrailingParams{TrailPpm: t.KindParamPpm}
+		rec.Trailing = &orderstore.TrailingParams{TrailPpm: t.KindParamPpm}
 		trigger.SetInt64(0)
 	case chain.ClassDCA:
 		t.Flags, t.KindParamPpm = chain.FlagDCA, 100_000
 		t.IntervalSeconds, t.TotalExecutions = uint32(3600+rng.IntN(82800)), uint16(2+rng.IntN(9))
-		d := &persistence.DCAParams{IntervalSeconds: t.IntervalSeconds, TotalExecutions: t.TotalExecutions,
+		d := &orderstore.DCAParams{IntervalSeconds: t.IntervalSeconds, TotalExecutions: t.TotalExecutions,
 			FlexibilityPpm: t.KindParamPpm, ShortCircuit: rng.IntN(10) < 3, PriceGated: rng.IntN(10) < 3}
 		if d.ShortCircuit {
 			t.Flags |= chain.FlagShortCircuit
@@ -164,7 +165,7 @@ func loadOrders(ctx context.Context, dir string, m *market, n, makers, conns int
 	if err != nil {
 		return 0, err
 	}
-	orders := persistence.NewOrders(store, nil)
+	orders := orderstore.New(store, nil)
 	start := time.Now()
 	var next atomic.Int64
 	var first atomic.Value
@@ -174,7 +175,7 @@ func loadOrders(ctx context.Context, dir string, m *market, n, makers, conns int
 			rng := rand.New(rand.NewPCG(uint64(w), 2))
 			for i := int(next.Add(1) - 1); i < n && ctx.Err() == nil; i = int(next.Add(1) - 1) {
 				rec := synthOrder(m, i, makers, now, rng)
-				if err := orders.AppendOrder(ctx, &persistence.OrderTransition{Record: rec}); err != nil {
+				if err := orders.AppendOrder(ctx, &orderstore.Transition{Record: rec}); err != nil {
 					first.CompareAndSwap(nil, err)
 					return
 				}

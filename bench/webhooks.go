@@ -28,6 +28,7 @@ import (
 	"github.com/orderengine/orderengine/actors/webhook"
 	"github.com/orderengine/orderengine/internal/clock"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // webhookFlags are the knobs of the webhooks mode.
@@ -105,7 +106,7 @@ func webhookLoad(ctx context.Context, f webhookFlags) (webhookResult, error) {
 	}
 	defer store.Close()
 	outbox := persistence.NewOutbox(store, quiet, nil)
-	orders := persistence.NewOrders(store, outbox)
+	orders := orderstore.New(store, outbox)
 	if err := orders.LoadHashFilter(); err != nil { // as the engine does at start
 		return webhookResult{}, err
 	}
@@ -212,7 +213,7 @@ func processCPU() time.Duration {
 // produce writes one event the way a state transition does: appended to
 // the order journal with the transition that emits it (here a new order,
 // the n-th, carrying the event).
-func produce(orders *persistence.Orders, rc *benchReceiver, account string, n int) error {
+func produce(orders *orderstore.Store, rc *benchReceiver, account string, n int) error {
 	id := persistence.NewEventID()
 	s := &sentEvent{enq: time.Now()}
 	rc.sent.Store(id, s)
@@ -222,12 +223,12 @@ func produce(orders *persistence.Orders, rc *benchReceiver, account string, n in
 	var seed [8]byte
 	binary.BigEndian.PutUint64(seed[:], uint64(n)+1)
 	h := crypto.Keccak256Hash(seed[:])
-	rec := &persistence.OrderRecord{
-		Hash: h, Version: 1, Class: chain.ClassLimit, Status: persistence.StatusPending,
+	rec := &orderstore.Record{
+		Hash: h, Version: 1, Class: chain.ClassLimit, Status: orderstore.StatusPending,
 		Order:     chain.Order{Maker: common.Address{1}, TokenIn: common.Address{2}, TokenOut: common.Address{3}},
 		AccountID: account, CreatedAt: now, UpdatedAt: now,
 	}
-	err := orders.AppendOrder(context.Background(), &persistence.OrderTransition{Record: rec, Events: []persistence.OutboxEvent{{
+	err := orders.AppendOrder(context.Background(), &orderstore.Transition{Record: rec, Events: []persistence.OutboxEvent{{
 		ID: id, Trigger: persistence.TriggerOrderFilled, Data: persistence.EventData{
 			OrderType: "limit", Pair: "0x1111111111111111111111111111111111111111-0x2222222222222222222222222222222222222222",
 			AmountIn: "1000000000000000000", AmountOut: "2000000", OrderHash: h.Hex(), TxHash: "0x" + strings.Repeat("cd", 32),

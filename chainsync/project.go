@@ -11,8 +11,8 @@ import (
 
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors/order"
-	"github.com/orderengine/orderengine/persistence"
 	"github.com/orderengine/orderengine/persistence/chainstore"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // Projector carries the chain's truth into the order records: after each
@@ -31,7 +31,7 @@ import (
 // docs/lifecycle.md.
 type Projector struct {
 	chain    *chainstore.Chain
-	orders   *persistence.Orders
+	orders   *orderstore.Store
 	registry *order.Registry
 	log      *slog.Logger
 	wake     chan struct{}
@@ -67,7 +67,7 @@ func (p *Projector) driving() bool { return p.drive == nil || p.drive() }
 // NewProjector returns a projector; add it to the indexer's Observers and
 // start Run. orders is read for the orders a nonce invalidation concerns
 // (the list index) and for an order's maker and nonce (immutable).
-func NewProjector(ch *chainstore.Chain, orders *persistence.Orders, registry *order.Registry, opts ProjectorOptions) *Projector {
+func NewProjector(ch *chainstore.Chain, orders *orderstore.Store, registry *order.Registry, opts ProjectorOptions) *Projector {
 	log := opts.Log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -105,7 +105,7 @@ func (p *Projector) Reverted(blk chainstore.Block) {
 	at := time.Unix(int64(blk.Time), 0).UTC()
 	hashes := append([]common.Hash(nil), blk.Touched...)
 	for _, n := range blk.Nonces {
-		hs, err := p.nonceOrders(n, []persistence.Status{persistence.StatusCancelled})
+		hs, err := p.nonceOrders(n, []orderstore.Status{orderstore.StatusCancelled})
 		if err != nil {
 			p.log.Warn("orders of a rewound nonce invalidation", "maker", n.Maker, "nonce", n.Nonce, "err", err)
 		}
@@ -268,7 +268,7 @@ func (p *Projector) resync(ctx context.Context, h common.Hash, at time.Time) err
 // before it); it dates activations and cancels, fills keep their own.
 func (p *Projector) reconcileOpen(ctx context.Context, blockTime uint64) error {
 	at := time.Unix(int64(blockTime), 0).UTC()
-	return p.orders.OpenOrders(func(rec *persistence.OrderRecord) error {
+	return p.orders.OpenOrders(func(rec *orderstore.Record) error {
 		h := rec.Hash
 		if _, seen, err := p.chain.Order(h); err != nil {
 			return err
@@ -288,7 +288,7 @@ func (p *Projector) reconcileOpen(ctx context.Context, blockTime uint64) error {
 // invalidate cancels every open order of the maker that carries the nonce.
 func (p *Projector) invalidate(ctx context.Context, n chainstore.Nonce, blockTime uint64) error {
 	at := time.Unix(int64(blockTime), 0).UTC()
-	hs, err := p.nonceOrders(n, []persistence.Status{persistence.StatusPending, persistence.StatusActive})
+	hs, err := p.nonceOrders(n, []orderstore.Status{orderstore.StatusPending, orderstore.StatusActive})
 	if err != nil {
 		return err
 	}
@@ -302,13 +302,13 @@ func (p *Projector) invalidate(ctx context.Context, n chainstore.Nonce, blockTim
 
 // nonceOrders lists the orders of n's maker in the given statuses whose
 // traits carry n's nonce (a query of the list index: the actors decide).
-func (p *Projector) nonceOrders(n chainstore.Nonce, statuses []persistence.Status) ([]common.Hash, error) {
+func (p *Projector) nonceOrders(n chainstore.Nonce, statuses []orderstore.Status) ([]common.Hash, error) {
 	maker := n.Maker
 	var out []common.Hash
 	for _, status := range statuses {
 		var after []byte
 		for {
-			recs, next, err := p.orders.List(persistence.ListFilter{Maker: &maker, Status: status, Limit: 500, After: after})
+			recs, next, err := p.orders.List(orderstore.ListFilter{Maker: &maker, Status: status, Limit: 500, After: after})
 			if err != nil {
 				return out, err
 			}
@@ -320,7 +320,7 @@ func (p *Projector) nonceOrders(n chainstore.Nonce, statuses []persistence.Statu
 			if next == "" {
 				break
 			}
-			if after, err = persistence.ParseCursor(next); err != nil {
+			if after, err = orderstore.ParseCursor(next); err != nil {
 				return out, err
 			}
 		}

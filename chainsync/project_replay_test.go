@@ -10,6 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // sendOne sends the maker's transactions in one block, in order (one
@@ -77,10 +78,10 @@ func TestFillAndCancelInOneBlockAndReplay(t *testing.T) {
 
 	rp, _, _ := e.orders.Load(hPart)
 	rf, _, _ := e.orders.Load(hFull)
-	if rp.Status != persistence.StatusCancelled || rp.FilledIn.Dec() != "200000000" || rp.Executions != 1 {
+	if rp.Status != orderstore.StatusCancelled || rp.FilledIn.Dec() != "200000000" || rp.Executions != 1 {
 		t.Fatalf("partly filled and cancelled: %+v", rp)
 	}
-	if rf.Status != persistence.StatusFilled || rf.FilledIn.Dec() != "700000000" || rf.Executions != 1 {
+	if rf.Status != orderstore.StatusFilled || rf.FilledIn.Dec() != "700000000" || rf.Executions != 1 {
 		t.Fatalf("filled and cancelled: %+v", rf)
 	}
 	fills, _ := e.ix.Chain().Fills(hPart)
@@ -138,7 +139,7 @@ func TestFillAfterOffChainCancel(t *testing.T) {
 	r := e.MustSend(e.Keeper, e.D.Router, e.FillData(o, sig, 1_000_000_000))
 	e.sync()
 	rec, _, _ := e.orders.Load(h)
-	if rec.Status != persistence.StatusCancelled || rec.FilledIn.Dec() != "1000000000" || rec.Executions != 1 {
+	if rec.Status != orderstore.StatusCancelled || rec.FilledIn.Dec() != "1000000000" || rec.Executions != 1 {
 		t.Fatalf("after the fill: %+v", rec)
 	}
 	if fills, _ := e.ix.Chain().Fills(h); len(fills) != 1 || fills[0].TxHash != r.TxHash || fills[0].AmountOut.Dec() != rec.FilledOut.Dec() {

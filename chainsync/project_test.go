@@ -14,6 +14,7 @@ import (
 	"github.com/orderengine/orderengine/chainsync/chainsynctest"
 	"github.com/orderengine/orderengine/contracts/bindings/servicerouter"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // projEnv is the indexer with the real order actors behind the projector.
@@ -21,7 +22,7 @@ type projEnv struct {
 	*chainsynctest.Env
 	store    *persistence.Store
 	outbox   *persistence.Outbox
-	orders   *persistence.Orders
+	orders   *orderstore.Store
 	registry *order.Registry
 	ix       *Indexer
 	proj     *Projector
@@ -40,7 +41,7 @@ func newDrivenProjEnv(t *testing.T, drive func() bool) *projEnv {
 	e.store = chainsynctest.OpenStore(t, t.TempDir())
 	t.Cleanup(func() { _ = e.store.Close() })
 	e.outbox = persistence.NewOutbox(e.store, nil, nil)
-	e.orders = persistence.NewOrders(e.store, e.outbox)
+	e.orders = orderstore.New(e.store, e.outbox)
 	system := actor.NewActorSystem()
 	t.Cleanup(system.Shutdown)
 	e.registry = order.NewRegistry(system, order.Options{Journal: e.orders})
@@ -90,7 +91,7 @@ func TestProjectorDrivesOrderRecords(t *testing.T) {
 	r1 := e.MustSend(e.Keeper, e.D.Router, e.FillData(o, sig, 400_000_000))
 	e.sync()
 	rec, _, _ := e.orders.Load(h)
-	if rec.Status != persistence.StatusActive || rec.FilledIn.Dec() != "400000000" || rec.Executions != 1 {
+	if rec.Status != orderstore.StatusActive || rec.FilledIn.Dec() != "400000000" || rec.Executions != 1 {
 		t.Fatalf("after a partial fill: %+v", rec)
 	}
 	e.MustSend(e.Keeper, e.D.Router, e.FillData(o, sig, 600_000_000))
@@ -98,7 +99,7 @@ func TestProjectorDrivesOrderRecords(t *testing.T) {
 	e.sync() // idempotent: nothing changes on a second pass
 	rec, _, _ = e.orders.Load(h)
 	co := checkOrder(t, e.Env, e.ix, h, 2)
-	if rec.Status != persistence.StatusFilled || rec.FilledIn.Dec() != "1000000000" || rec.FilledOut.Dec() != co.FilledAmountOut.Dec() {
+	if rec.Status != orderstore.StatusFilled || rec.FilledIn.Dec() != "1000000000" || rec.FilledOut.Dec() != co.FilledAmountOut.Dec() {
 		t.Fatalf("after the last fill: %+v (chain %+v)", rec, co)
 	}
 	fills, err := e.ix.Chain().Fills(h)
@@ -124,16 +125,16 @@ func TestProjectorDrivesOrderRecords(t *testing.T) {
 	e.submit(o3, sig3, h3)
 	e.MustSend(e.Maker, e.D.Router, e.Router.PackInvalidateNonce(big.NewInt(12)))
 	e.sync()
-	if rec, _, _ := e.orders.Load(h2); rec.Status != persistence.StatusCancelled {
+	if rec, _, _ := e.orders.Load(h2); rec.Status != orderstore.StatusCancelled {
 		t.Fatalf("nonce 12 order: %s", rec.Status)
 	}
-	if rec, _, _ := e.orders.Load(h3); rec.Status != persistence.StatusPending {
+	if rec, _, _ := e.orders.Load(h3); rec.Status != orderstore.StatusPending {
 		t.Fatalf("nonce 13 order: %s", rec.Status)
 	}
 	// On-chain cancel of the other.
 	e.MustSend(e.Maker, e.D.Router, e.Router.PackCancel(o3))
 	e.sync()
-	if rec, _, _ := e.orders.Load(h3); rec.Status != persistence.StatusCancelled {
+	if rec, _, _ := e.orders.Load(h3); rec.Status != orderstore.StatusCancelled {
 		t.Fatalf("cancelled on chain: %s", rec.Status)
 	}
 	got = e.events()
@@ -152,7 +153,7 @@ func TestProjectorCatchesUpAfterCrash(t *testing.T) {
 	e.MustSend(e.Keeper, e.D.Router, e.FillData(o, sig, 100_000_000))
 	e.MustSend(e.Keeper, e.D.Router, e.FillData(o, sig, 100_000_000))
 	sync1(t, e.ix) // indexed, not projected ("crash" here)
-	if rec, _, _ := e.orders.Load(h); rec.Status != persistence.StatusPending {
+	if rec, _, _ := e.orders.Load(h); rec.Status != orderstore.StatusPending {
 		t.Fatalf("projected without CatchUp: %+v", rec)
 	}
 	fresh := NewProjector(chainsynctest.Chain(t, e.store), e.orders, e.registry, ProjectorOptions{})
@@ -179,7 +180,7 @@ func TestProjectorDrivesOnlyWhileDriving(t *testing.T) {
 	e.MustSend(e.Keeper, e.D.Router, e.FillData(o, sig, 300_000_000))
 	e.sync()
 	ch := chainsynctest.Chain(t, e.store)
-	if rec, _, _ := e.orders.Load(h); rec.Status != persistence.StatusPending || len(e.events()) != 0 {
+	if rec, _, _ := e.orders.Load(h); rec.Status != orderstore.StatusPending || len(e.events()) != 0 {
 		t.Fatalf("projected while not driving: %+v, events %v", rec, e.events())
 	}
 	if proj, err := ch.Projected(); err != nil || proj != 0 {
@@ -189,7 +190,7 @@ func TestProjectorDrivesOnlyWhileDriving(t *testing.T) {
 	e.MustSend(e.Keeper, e.D.Router, e.FillData(o, sig, 700_000_000))
 	e.sync()
 	rec, _, _ := e.orders.Load(h)
-	if rec.Status != persistence.StatusFilled || rec.Executions != 2 || len(e.events()) != 2 {
+	if rec.Status != orderstore.StatusFilled || rec.Executions != 2 || len(e.events()) != 2 {
 		t.Fatalf("after driving: %+v, events %v", rec, e.events())
 	}
 	// A driver whose cursor is behind what another driver projected.

@@ -7,7 +7,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // The indexer and the projector run on their own goroutines, and the
@@ -73,15 +73,15 @@ func TestProjectorCatchesUpPastThePrunedWindow(t *testing.T) {
 	for _, c := range []struct {
 		name     string
 		h        common.Hash
-		status   persistence.Status
+		status   orderstore.Status
 		filledIn string
 		execs    uint32
 	}{
-		{"partly filled", hPartial, persistence.StatusActive, "400000000", 1},
-		{"filled", hFull, persistence.StatusFilled, "2000000000", 1},
-		{"cancelled on-chain", hCancel, persistence.StatusCancelled, "0", 0},
-		{"nonce invalidated", hInv, persistence.StatusCancelled, "0", 0},
-		{"activated on-chain", hArmed, persistence.StatusActive, "0", 0},
+		{"partly filled", hPartial, orderstore.StatusActive, "400000000", 1},
+		{"filled", hFull, orderstore.StatusFilled, "2000000000", 1},
+		{"cancelled on-chain", hCancel, orderstore.StatusCancelled, "0", 0},
+		{"nonce invalidated", hInv, orderstore.StatusCancelled, "0", 0},
+		{"activated on-chain", hArmed, orderstore.StatusActive, "0", 0},
 	} {
 		rec, _, _ := e.orders.Load(c.h)
 		if rec.Status != c.status || rec.FilledIn.Dec() != c.filledIn || rec.Executions != c.execs {

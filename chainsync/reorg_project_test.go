@@ -10,8 +10,8 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/orderengine/orderengine"
-	"github.com/orderengine/orderengine/persistence"
 	"github.com/orderengine/orderengine/persistence/chainstore"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // stepIndexer is an indexer over e's store that applies or rewinds ONE
@@ -62,9 +62,9 @@ func (e *projEnv) consistent() {
 }
 
 // listed reports whether h is in the status list of its maker.
-func (e *projEnv) listed(h common.Hash, maker common.Address, status persistence.Status) bool {
+func (e *projEnv) listed(h common.Hash, maker common.Address, status orderstore.Status) bool {
 	e.T.Helper()
-	recs, _, err := e.orders.List(persistence.ListFilter{Maker: &maker, Status: status, Limit: 100})
+	recs, _, err := e.orders.List(orderstore.ListFilter{Maker: &maker, Status: status, Limit: 100})
 	if err != nil {
 		e.T.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestReorgRollsBackProjectedFill(t *testing.T) {
 	fillBlock := e.Head()
 	e.syncAll(ix)
 	rec, _, _ := e.orders.Load(h)
-	if rec.Status != persistence.StatusFilled || rec.FilledIn.Dec() != "1000000000" || rec.Executions != 1 {
+	if rec.Status != orderstore.StatusFilled || rec.FilledIn.Dec() != "1000000000" || rec.Executions != 1 {
 		t.Fatalf("after the fill: %+v", rec)
 	}
 	firstOut := rec.FilledOut.Dec()
@@ -130,14 +130,14 @@ func TestReorgRollsBackProjectedFill(t *testing.T) {
 		t.Fatalf("cursor after the rewind %+v, want the fork parent %s", cur, parent.Hash())
 	}
 	rec, _, _ = e.orders.Load(h)
-	if rec.Status != persistence.StatusPending || rec.FilledIn.Dec() != "0" || rec.FilledOut.Dec() != "0" || rec.Executions != 0 {
+	if rec.Status != orderstore.StatusPending || rec.FilledIn.Dec() != "0" || rec.FilledOut.Dec() != "0" || rec.Executions != 0 {
 		t.Fatalf("after the rewind: %+v, want the pre-fill record", rec)
 	}
 	if fills, err := e.ix.Chain().Fills(h); err != nil || len(fills) != 0 {
 		t.Fatalf("fills after the rewind: %+v %v", fills, err)
 	}
 	maker := rec.Order.Maker
-	if !e.listed(h, maker, persistence.StatusPending) || e.listed(h, maker, persistence.StatusFilled) {
+	if !e.listed(h, maker, orderstore.StatusPending) || e.listed(h, maker, orderstore.StatusFilled) {
 		t.Fatal("status index entries did not move back to pending")
 	}
 	e.consistent()
@@ -153,7 +153,7 @@ func TestReorgRollsBackProjectedFill(t *testing.T) {
 	}
 	co := checkOrder(t, e.Env, ix, h, 1)
 	rec, _, _ = e.orders.Load(h)
-	if rec.Status != persistence.StatusFilled || rec.FilledIn.Dec() != "1000000000" || rec.Executions != 1 ||
+	if rec.Status != orderstore.StatusFilled || rec.FilledIn.Dec() != "1000000000" || rec.Executions != 1 ||
 		rec.FilledOut.Dec() != co.FilledAmountOut.Dec() || rec.FilledOut.Dec() != firstOut {
 		t.Fatalf("after the re-mined fill: %+v (chain %+v, first %s)", rec, co, firstOut)
 	}
@@ -193,7 +193,7 @@ func TestReorgRollsBackProjectedCancels(t *testing.T) {
 	cancelBlock := e.Head()
 	e.syncAll(ix)
 	for _, h := range []common.Hash{h1, h2} {
-		if rec, _, _ := e.orders.Load(h); rec.Status != persistence.StatusCancelled {
+		if rec, _, _ := e.orders.Load(h); rec.Status != orderstore.StatusCancelled {
 			t.Fatalf("%s after the cancels: %s", h, rec.Status)
 		}
 	}
@@ -204,7 +204,7 @@ func TestReorgRollsBackProjectedCancels(t *testing.T) {
 	}
 	r1, _, _ := e.orders.Load(h1)
 	r2, _, _ := e.orders.Load(h2)
-	if r1.Status != persistence.StatusActive || r1.FilledIn.Dec() != "100000000" || r1.Executions != 1 || r2.Status != persistence.StatusPending {
+	if r1.Status != orderstore.StatusActive || r1.FilledIn.Dec() != "100000000" || r1.Executions != 1 || r2.Status != orderstore.StatusPending {
 		t.Fatalf("after the rewind: %s %s/%d, %s", r1.Status, r1.FilledIn.Dec(), r1.Executions, r2.Status)
 	}
 	e.consistent()
@@ -214,13 +214,13 @@ func TestReorgRollsBackProjectedCancels(t *testing.T) {
 	if err := e.registry.Cancel(context.Background(), h3); err != nil {
 		t.Fatal(err)
 	}
-	if res, err := e.registry.Resync(context.Background(), h3, chainstore.View{}, time.Now()); err != nil || res.Err != nil || res.Changed || res.Record.Status != persistence.StatusCancelled {
+	if res, err := e.registry.Resync(context.Background(), h3, chainstore.View{}, time.Now()); err != nil || res.Err != nil || res.Changed || res.Record.Status != orderstore.StatusCancelled {
 		t.Fatalf("resync of an off-chain cancel: %+v %v", res, err)
 	}
 
 	e.syncAll(ix)
 	for _, h := range []common.Hash{h1, h2} {
-		if rec, _, _ := e.orders.Load(h); rec.Status != persistence.StatusCancelled {
+		if rec, _, _ := e.orders.Load(h); rec.Status != orderstore.StatusCancelled {
 			t.Fatalf("%s after the re-mined cancels: %s", h, rec.Status)
 		}
 	}
@@ -247,7 +247,7 @@ func TestReorgRollsBackProjectedActivation(t *testing.T) {
 	armBlock := e.Head()
 	e.syncAll(ix)
 	rec, _, _ := e.orders.Load(h)
-	if rec.Status != persistence.StatusActive || rec.FilledIn.Dec() != "0" || rec.Executions != 0 {
+	if rec.Status != orderstore.StatusActive || rec.FilledIn.Dec() != "0" || rec.Executions != 0 {
 		t.Fatalf("after the arm: %+v", rec)
 	}
 	if err := e.registry.Cancel(context.Background(), h); orderengine.AsError(err).Code != orderengine.CodeNotCancellable {
@@ -259,10 +259,10 @@ func TestReorgRollsBackProjectedActivation(t *testing.T) {
 	if n := e.step(ix); n != 1 {
 		t.Fatalf("first step after the fork did %d blocks, want the one rewind", n)
 	}
-	if rec, _, _ = e.orders.Load(h); rec.Status != persistence.StatusPending {
+	if rec, _, _ = e.orders.Load(h); rec.Status != orderstore.StatusPending {
 		t.Fatalf("after the rewind: %s, want pending", rec.Status)
 	}
-	if !e.listed(h, maker, persistence.StatusPending) || e.listed(h, maker, persistence.StatusActive) {
+	if !e.listed(h, maker, orderstore.StatusPending) || e.listed(h, maker, orderstore.StatusActive) {
 		t.Fatal("status index entries did not move back to pending")
 	}
 	e.consistent()
@@ -271,7 +271,7 @@ func TestReorgRollsBackProjectedActivation(t *testing.T) {
 	if r, err := e.Client.TransactionReceipt(e.Ctx, arm.TxHash); err != nil || r.BlockHash == armBlock.Hash() {
 		t.Fatalf("the node did not re-include the arm on the new branch: %+v %v", r, err)
 	}
-	if rec, _, _ = e.orders.Load(h); rec.Status != persistence.StatusActive {
+	if rec, _, _ = e.orders.Load(h); rec.Status != orderstore.StatusActive {
 		t.Fatalf("after the re-mined arm: %s", rec.Status)
 	}
 	if got := e.events(); len(got) != 0 {

@@ -21,8 +21,8 @@ import (
 	"github.com/orderengine/orderengine/actors/pair"
 	"github.com/orderengine/orderengine/config"
 	"github.com/orderengine/orderengine/orders"
-	"github.com/orderengine/orderengine/persistence"
 	"github.com/orderengine/orderengine/persistence/chainstore"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // The keeper stream's source (GET /v1/keeper/stream, stream.go): the
@@ -163,7 +163,7 @@ type feedEntry struct {
 	designated [10]byte // makerTraits.allowedSender (zero: any keeper)
 	routeBlock uint64   // the block its route was last built (or tried) at; 0: never
 	json       []byte   // the StreamOrder
-	rec        *persistence.OrderRecord
+	rec        *orderstore.Record
 	fill       *fill
 }
 
@@ -634,13 +634,13 @@ func (f *Feed) reason(h common.Hash, listed bool) string {
 	rec, found, err := f.opts.Pairs.Record(h)
 	if err == nil && found {
 		switch rec.Status {
-		case persistence.StatusFilled:
+		case orderstore.StatusFilled:
 			return ReasonFilled
-		case persistence.StatusCancelled:
+		case orderstore.StatusCancelled:
 			return ReasonCancelled
-		case persistence.StatusExpired:
+		case orderstore.StatusExpired:
 			return ReasonExpired
-		case persistence.StatusFailed:
+		case orderstore.StatusFailed:
 			return ReasonFailed
 		}
 		if f.opts.Chain != nil {

@@ -23,7 +23,7 @@ import (
 	"github.com/orderengine/orderengine/api"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/contracts/bindings/servicerouter"
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 	"github.com/orderengine/orderengine/routing"
 )
 
@@ -94,7 +94,7 @@ type Listing struct {
 }
 
 // listing is rec's Listing for execution x, announced at block.
-func listing(rec *persistence.OrderRecord, x pair.Executable, block uint64) Listing {
+func listing(rec *orderstore.Record, x pair.Executable, block uint64) Listing {
 	l := Listing{
 		OrderHash: rec.Hash.Hex(), OrderType: rec.Class.String(), Order: rec.Order, Signature: hexutil.Encode(rec.Signature),
 		Pair:   chain.Checksum(rec.Order.TokenIn) + "-" + chain.Checksum(rec.Order.TokenOut),
@@ -276,7 +276,7 @@ func isHash(s string) bool {
 // the order is not executable by this keeper now (designated to another
 // keeper, no route, or simulation reverts), routed whether a route was
 // built for it.
-func (s *Service) item(ctx context.Context, x pair.Executable, rec *persistence.OrderRecord, keeper common.Address) (_ Item, ok, routed bool) {
+func (s *Service) item(ctx context.Context, x pair.Executable, rec *orderstore.Record, keeper common.Address) (_ Item, ok, routed bool) {
 	if !visible(rec.Traits().AllowedSender, keeper) {
 		return Item{}, false, false
 	}
@@ -301,7 +301,7 @@ type fill struct {
 
 // buildFill builds a fresh route for x's fill amount and packs fillOrder
 // with it (no simulation); ok is false when there is no route.
-func (s *Service) buildFill(ctx context.Context, x pair.Executable, rec *persistence.OrderRecord) (fill, bool) {
+func (s *Service) buildFill(ctx context.Context, x pair.Executable, rec *orderstore.Record) (fill, bool) {
 	so, tr, sig := signed(rec)
 	slip := int64(tr.SlippagePpm)
 	rt, err := s.opts.Routes.Route(ctx, routing.RouteParams{
@@ -363,7 +363,7 @@ func (s *Service) simulate(ctx context.Context, x pair.Executable, keeper common
 }
 
 // signed converts a stored order into the router's struct.
-func signed(rec *persistence.OrderRecord) (servicerouter.Order, chain.Traits, []byte) {
+func signed(rec *orderstore.Record) (servicerouter.Order, chain.Traits, []byte) {
 	o := &rec.Order
 	return servicerouter.Order{
 		Salt: o.Salt.ToBig(), Maker: o.Maker, Receiver: o.Receiver, TokenIn: o.TokenIn, TokenOut: o.TokenOut,

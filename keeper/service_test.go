@@ -25,6 +25,7 @@ import (
 	"github.com/orderengine/orderengine/internal/syncbuf"
 	"github.com/orderengine/orderengine/market"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 	"github.com/orderengine/orderengine/routing"
 )
 
@@ -67,7 +68,7 @@ func TestExecutableFailsTerminalRevertsAndListsValidOrders(t *testing.T) {
 	badSig[10] ^= 0xff // no longer the maker's signature
 	for _, o := range []struct {
 		h   common.Hash
-		rec *persistence.OrderRecord
+		rec *orderstore.Record
 	}{{goodHash, chainsynctest.Record(good, goodSig, goodHash, "acc", time.Now())}, {badHash, chainsynctest.Record(bad, badSig, badHash, "acc", time.Now())}} {
 		if err := reg.Create(context.Background(), o.rec, nil); err != nil {
 			t.Fatal(err)
@@ -86,7 +87,7 @@ func TestExecutableFailsTerminalRevertsAndListsValidOrders(t *testing.T) {
 		t.Fatalf("listed %+v", list.Orders)
 	}
 	rec, _, _ := orders.Load(badHash)
-	if rec.Status != persistence.StatusFailed || rec.RevertName != "BadSignature" || rec.Reason == "" {
+	if rec.Status != orderstore.StatusFailed || rec.RevertName != "BadSignature" || rec.Reason == "" {
 		t.Fatalf("bad order: status %s revertName %q reason %q", rec.Status, rec.RevertName, rec.Reason)
 	}
 	entries, _ := outbox.Scan("acc", 0, 10)
@@ -427,7 +428,7 @@ func TestRunnerFollowsTheCursor(t *testing.T) {
 // simulated chain when priced), fed by the registry's change feed.
 type stack struct {
 	outbox *persistence.Outbox
-	orders *persistence.Orders
+	orders *orderstore.Store
 	reg    *order.Registry
 	trig   *pair.Pairs
 }
@@ -437,12 +438,12 @@ func newStack(t *testing.T, e *chainsynctest.Env, priced bool) stack {
 	store := chainsynctest.OpenStore(t, t.TempDir())
 	t.Cleanup(func() { _ = store.Close() })
 	outbox := persistence.NewOutbox(store, nil, nil)
-	orders := persistence.NewOrders(store, outbox)
+	orders := orderstore.New(store, outbox)
 	system := actor.NewActorSystem()
 	t.Cleanup(system.Shutdown)
 	var trig *pair.Pairs
 	reg := order.NewRegistry(system, order.Options{Journal: orders,
-		Feed: func(prev persistence.Status, rec *persistence.OrderRecord, _ *common.Address) {
+		Feed: func(prev orderstore.Status, rec *orderstore.Record, _ *common.Address) {
 			trig.Changed(prev, rec)
 		}})
 	opts := pair.Options{System: system, Store: store, Chain: chainsynctest.Chain(t, store), Orders: orders, Registry: reg}

@@ -15,6 +15,7 @@ import (
 	"github.com/orderengine/orderengine/chainsync"
 	"github.com/orderengine/orderengine/persistence"
 	"github.com/orderengine/orderengine/persistence/chainstore"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // Service serves GET /v1/swaps, /v1/volume and /v1/stats (an
@@ -240,7 +241,7 @@ type OrderCounts struct {
 
 // Stats implements http.MarketService.
 func (s *Service) Stats(context.Context) (*StatsBody, error) {
-	counts, err := persistence.CountOrders(s.store)
+	counts, err := orderstore.Count(s.store)
 	if err != nil {
 		return nil, err
 	}
@@ -257,7 +258,7 @@ func (s *Service) Stats(context.Context) (*StatsBody, error) {
 		for typ, n := range byType {
 			body.Orders.ByStatus[status] += n
 			body.Orders.ByClass[typ] += n
-			if st, _ := persistence.ParseStatus(status); st.Open() {
+			if st, _ := orderstore.ParseStatus(status); st.Open() {
 				body.OpenOrders += n
 			}
 		}

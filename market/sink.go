@@ -9,21 +9,21 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/orderengine/orderengine/chainsync"
-	"github.com/orderengine/orderengine/persistence"
 	"github.com/orderengine/orderengine/persistence/chainstore"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // Sink records swaps, fills, volume and counters inside the indexer's block
 // batch (an chainsync.Sink).
 type Sink struct {
-	orders *persistence.Orders
+	orders *orderstore.Store
 	pricer Pricer
 	log    *slog.Logger
 }
 
 // NewSink returns the market sink. orders (for a fill's tokens) and pricer
 // may be nil: fills then carry no tokens and nothing is priced.
-func NewSink(orders *persistence.Orders, pricer Pricer, log *slog.Logger) *Sink {
+func NewSink(orders *orderstore.Store, pricer Pricer, log *slog.Logger) *Sink {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}

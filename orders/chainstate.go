@@ -5,8 +5,8 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/orderengine/orderengine"
-	"github.com/orderengine/orderengine/persistence"
 	"github.com/orderengine/orderengine/persistence/chainstore"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // chainState answers what the indexer already knows about a new order
@@ -62,7 +62,7 @@ func (s *Service) known(h common.Hash, err error) error {
 
 // withChainProgress makes rec the active order the chain already executed
 // in part.
-func withChainProgress(rec *persistence.OrderRecord, co *chainstore.Order) {
-	rec.Status = persistence.StatusActive
+func withChainProgress(rec *orderstore.Record, co *chainstore.Order) {
+	rec.Status = orderstore.StatusActive
 	rec.FilledIn, rec.FilledOut, rec.Executions = co.FilledAmountIn, co.FilledAmountOut, co.Executions
 }

@@ -13,8 +13,8 @@ import (
 
 	"github.com/orderengine/orderengine/actors/pair"
 	"github.com/orderengine/orderengine/chain"
-	"github.com/orderengine/orderengine/persistence"
 	"github.com/orderengine/orderengine/persistence/chainstore"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // The diagnostics of an open order (GET /v1/orders/{hash}): why it waits.
@@ -145,7 +145,7 @@ func (c *diagCache) atLocked(block uint64) {
 
 // diagnostics returns rec's diagnostics as JSON, nil when there are none
 // (a closed order, no evaluated block, no pairs).
-func (s *Service) diagnostics(ctx context.Context, rec *persistence.OrderRecord) []byte {
+func (s *Service) diagnostics(ctx context.Context, rec *orderstore.Record) []byte {
 	if !rec.Status.Open() || s.d.Evaluated == nil {
 		return nil
 	}
@@ -192,7 +192,7 @@ func (s *Service) priceAt(ctx context.Context, ref pair.BlockRef, key string) *b
 }
 
 // diagnose computes rec's diagnostics at ref.
-func (s *Service) diagnose(ctx context.Context, rec *persistence.OrderRecord, ref pair.BlockRef) *Diagnostics {
+func (s *Service) diagnose(ctx context.Context, rec *orderstore.Record, ref pair.BlockRef) *Diagnostics {
 	tr := rec.Traits()
 	d := &Diagnostics{Block: DiagBlock{Number: ref.Number, Hash: ref.Hash.Hex(), Time: time.Unix(int64(ref.Time), 0).UTC()}, WaitingFor: []string{}}
 	key := pair.PairKey(rec.Order.TokenIn, rec.Order.TokenOut)
@@ -266,7 +266,7 @@ func (s *Service) listed(key string, h common.Hash) bool {
 
 // condition fills d's condition (and the WaitingFor it implies) and returns
 // the amount the next fill needs.
-func (s *Service) condition(d *Diagnostics, rec *persistence.OrderRecord, tr chain.Traits, co chainstore.Order, price *big.Int, ref pair.BlockRef) *uint256.Int {
+func (s *Service) condition(d *Diagnostics, rec *orderstore.Record, tr chain.Traits, co chainstore.Order, price *big.Int, ref pair.BlockRef) *uint256.Int {
 	c := &d.Condition
 	if price != nil {
 		p := price.String()
@@ -310,7 +310,7 @@ func (s *Service) condition(d *Diagnostics, rec *persistence.OrderRecord, tr cha
 
 // trailing fills a trailing order's condition: the peak since activation,
 // the price it fires at, and the distance to it.
-func (s *Service) trailing(d *Diagnostics, rec *persistence.OrderRecord, tr chain.Traits, price *big.Int) {
+func (s *Service) trailing(d *Diagnostics, rec *orderstore.Record, tr chain.Traits, price *big.Int) {
 	c := &d.Condition
 	c.Kind = "trailing"
 	trail := tr.TrailPpm()
@@ -349,7 +349,7 @@ func (s *Service) trailing(d *Diagnostics, rec *persistence.OrderRecord, tr chai
 
 // dcaCondition fills a DCA order's schedule and returns the next leg's
 // amount.
-func (s *Service) dcaCondition(d *Diagnostics, rec *persistence.OrderRecord, co chainstore.Order, filled uint256.Int, price *big.Int, ref pair.BlockRef) *uint256.Int {
+func (s *Service) dcaCondition(d *Diagnostics, rec *orderstore.Record, co chainstore.Order, filled uint256.Int, price *big.Int, ref pair.BlockRef) *uint256.Int {
 	c := &d.Condition
 	c.Kind = "dca_schedule"
 	p := rec.DCA

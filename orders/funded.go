@@ -12,7 +12,7 @@ import (
 
 	"github.com/orderengine/orderengine/contracts/bindings/multicall"
 	"github.com/orderengine/orderengine/internal/clock"
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // Balances reads contract state at the latest block (eth_call). The dev
@@ -126,7 +126,7 @@ func (f *fundedCache) prefetch(ctx context.Context, pairs [][2]common.Address) {
 
 // funded reports balance ≥ remaining and allowance ≥ remaining at the
 // latest block; ok is false when the chain could not be read.
-func (f *fundedCache) funded(ctx context.Context, rec *persistence.OrderRecord) (funded, ok bool) {
+func (f *fundedCache) funded(ctx context.Context, rec *orderstore.Record) (funded, ok bool) {
 	rem := rec.Remaining()
 	return f.covers(ctx, rec.Order.TokenIn, rec.Order.Maker, &rem)
 }

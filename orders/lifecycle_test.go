@@ -7,8 +7,8 @@ import (
 
 	"github.com/holiman/uint256"
 	"github.com/orderengine/orderengine/actors/order"
-	"github.com/orderengine/orderengine/persistence"
 	"github.com/orderengine/orderengine/persistence/chainstore"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 func TestLifecycleTransitions(t *testing.T) {
@@ -21,7 +21,7 @@ func TestLifecycleTransitions(t *testing.T) {
 	// limit: two fills, the second completes it.
 	lim := e.submit(defaultSpec("limit", newKey(t)))
 	res, err := e.chainFillOf(lim, testFill(7, 1, "400", "800", "400", 1, now))
-	if err != nil || res.Err != nil || !res.Changed || res.Record.Status != persistence.StatusActive || res.Record.FilledOut.Dec() != "800" {
+	if err != nil || res.Err != nil || !res.Changed || res.Record.Status != orderstore.StatusActive || res.Record.FilledOut.Dec() != "800" {
 		t.Fatalf("first fill: %+v %v", res, err)
 	}
 	// The same facts again change nothing.
@@ -29,7 +29,7 @@ func TestLifecycleTransitions(t *testing.T) {
 		t.Fatal("repeated fill changed the order")
 	}
 	res, _ = e.chainFillOf(lim, testFill(8, 2, "600", "1200", "1000000000000000000", 2, now))
-	if res.Record.Status != persistence.StatusFilled || res.Record.FilledOut.Dec() != "2000" || res.Record.Executions != 2 {
+	if res.Record.Status != orderstore.StatusFilled || res.Record.FilledOut.Dec() != "2000" || res.Record.Executions != 2 {
 		t.Fatalf("second fill: %+v", res.Record)
 	}
 	r := e.srv.Get("/v1/orders/" + lim.Hex() + "/fills")
@@ -49,7 +49,7 @@ func TestLifecycleTransitions(t *testing.T) {
 	if res, _ = reg.Trigger(ctx, stop, uint256.NewInt(1498000000), chainstore.View{}, now); res.Changed {
 		t.Fatal("second trigger changed the order")
 	}
-	if res, _ = reg.Fail(ctx, stop, "slippage exceeded in simulation", "SlippageExceeded", now); res.Record.Status != persistence.StatusFailed || res.Record.RevertName != "SlippageExceeded" {
+	if res, _ = reg.Fail(ctx, stop, "slippage exceeded in simulation", "SlippageExceeded", now); res.Record.Status != orderstore.StatusFailed || res.Record.RevertName != "SlippageExceeded" {
 		t.Fatalf("fail: %+v", res.Record)
 	}
 	if res, _ = reg.Expire(ctx, stop, chainstore.View{}, now); res.Changed {
@@ -61,15 +61,15 @@ func TestLifecycleTransitions(t *testing.T) {
 		t.Fatalf("stall: %+v", res)
 	}
 	res, _ = e.chainFillOf(dca, testFill(9, 0, "1000000000000000000", "800", "1000000000000000000", 4, now))
-	if res.Record.Status != persistence.StatusFilled {
+	if res.Record.Status != orderstore.StatusFilled {
 		t.Fatalf("dca complete: %+v", res.Record)
 	}
 	tp := e.submit(defaultSpec("take_profit", newKey(t)))
-	if res, _ = reg.Expire(ctx, tp, chainstore.View{}, now); res.Record.Status != persistence.StatusExpired {
+	if res, _ = reg.Expire(ctx, tp, chainstore.View{}, now); res.Record.Status != orderstore.StatusExpired {
 		t.Fatalf("expire: %+v", res.Record)
 	}
 	tr := e.submit(defaultSpec("trailing", newKey(t)))
-	if res, _ = e.chainCancel(tr, hashOf("bb"), now); res.Record.Status != persistence.StatusCancelled {
+	if res, _ = e.chainCancel(tr, hashOf("bb"), now); res.Record.Status != orderstore.StatusCancelled {
 		t.Fatalf("on-chain cancel: %+v", res.Record)
 	}
 	// Every transition that produces a webhook delivered it (order is not

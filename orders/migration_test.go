@@ -18,8 +18,8 @@ import (
 // A data folder written by the schema-2 engine (order records stored as
 // the API's JSON) opens migrated, and the API answers every order with the
 // very bytes that engine answered: the migration and the renderer change
-// nothing users see. The records are persistence/testdata's fixtures, one
-// of each shape, written with that engine's encoder.
+// nothing users see. The records are persistence/orderstore/testdata's
+// fixtures, one of each shape, written with that engine's encoder.
 func TestSchema2OrdersReadTheSameAfterMigration(t *testing.T) {
 	dir := t.TempDir()
 	fixtures := readFixtures(t)
@@ -58,7 +58,7 @@ func TestSchema2OrdersReadTheSameAfterMigration(t *testing.T) {
 // readFixtures reads the schema-2 order records, one JSON object a line.
 func readFixtures(t *testing.T) [][]byte {
 	t.Helper()
-	f, err := os.Open(filepath.Join("..", "persistence", "testdata", "orders_schema2.jsonl"))
+	f, err := os.Open(filepath.Join("..", "persistence", "orderstore", "testdata", "orders_schema2.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/orderengine/orderengine/api"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // Get implements http.OrderService: the order, with "funded" for an open
@@ -50,7 +51,7 @@ func (s *Service) Get(ctx context.Context, caller api.Caller, hash string) (api.
 // whose store trails the cluster (it just restarted, resumed or healed,
 // or another node accepted the order a moment ago) waits for its store,
 // or answers 503 NO_QUORUM when it cannot tell.
-func (s *Service) load(ctx context.Context, h common.Hash) (*persistence.OrderRecord, bool, error) {
+func (s *Service) load(ctx context.Context, h common.Hash) (*orderstore.Record, bool, error) {
 	rec, ok, err := s.orders.Load(h)
 	if err != nil || ok || s.d.Settle == nil {
 		return rec, ok, err
@@ -132,7 +133,7 @@ func (s *Service) Fills(ctx context.Context, hash string) (api.Rendered, error) 
 // List implements http.OrderService: newest first, keyset-paginated; each
 // order's accountId only when caller's account submitted it.
 func (s *Service) List(_ context.Context, caller api.Caller, req api.ListOrdersRequest) (api.Rendered, error) {
-	f := persistence.ListFilter{Limit: req.Limit}
+	f := orderstore.ListFilter{Limit: req.Limit}
 	if f.Limit <= 0 || f.Limit > 500 {
 		f.Limit = 100
 	}
@@ -144,7 +145,7 @@ func (s *Service) List(_ context.Context, caller api.Caller, req api.ListOrdersR
 		f.Maker = &w
 	}
 	if req.Status != "" {
-		st, ok := persistence.ParseStatus(req.Status)
+		st, ok := orderstore.ParseStatus(req.Status)
 		if !ok {
 			return nil, orderengine.Errorf(orderengine.CodeInvalidRequest, "status %q is not one of pending, active, filled, cancelled, expired, failed", truncate(req.Status))
 		}
@@ -158,7 +159,7 @@ func (s *Service) List(_ context.Context, caller api.Caller, req api.ListOrdersR
 		f.Class = c
 	}
 	if req.Cursor != "" {
-		after, err := persistence.ParseCursor(req.Cursor)
+		after, err := orderstore.ParseCursor(req.Cursor)
 		if err != nil {
 			return nil, orderengine.Errorf(orderengine.CodeInvalidRequest, "cursor: %v", err)
 		}
@@ -245,6 +246,6 @@ func parsePair(pair string) (common.Address, common.Address, error) {
 // ownOrder reports whether caller's account submitted rec: only that
 // account sees who placed an order (its accountId); any other key sees the
 // order itself.
-func ownOrder(caller api.Caller, rec *persistence.OrderRecord) bool {
+func ownOrder(caller api.Caller, rec *orderstore.Record) bool {
 	return caller.AccountID != "" && caller.AccountID == rec.AccountID
 }

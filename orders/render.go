@@ -5,8 +5,8 @@ import (
 
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/internal/jsonw"
-	"github.com/orderengine/orderengine/persistence"
 	"github.com/orderengine/orderengine/persistence/chainstore"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // The API's JSON of orders and fills, rendered from the typed records by
@@ -25,7 +25,7 @@ type orderView struct {
 }
 
 // appendOrderJSON appends rec as the API's order object.
-func appendOrderJSON(b []byte, rec *persistence.OrderRecord, v orderView) ([]byte, error) {
+func appendOrderJSON(b []byte, rec *orderstore.Record, v orderView) ([]byte, error) {
 	o := &rec.Order
 	tokenIn, tokenOut := chain.Checksum(o.TokenIn), chain.Checksum(o.TokenOut)
 	b = append(b, `{"orderHash":"`...)

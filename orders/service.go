@@ -37,15 +37,15 @@ import (
 	"github.com/orderengine/orderengine/api"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/internal/clock"
-	"github.com/orderengine/orderengine/persistence"
 	"github.com/orderengine/orderengine/persistence/chainstore"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 	"github.com/orderengine/orderengine/routing"
 )
 
 // Deps are what the service is built from.
 type Deps struct {
 	// Orders is the order journal and its reads.
-	Orders *persistence.Orders
+	Orders *orderstore.Store
 	// Chain is the indexer's records the submit path reads (chainstate.go).
 	Chain *chainstore.Chain
 	// Registry holds the order actors.
@@ -90,7 +90,7 @@ type Deps struct {
 type Service struct {
 	d       Deps
 	log     *slog.Logger
-	orders  *persistence.Orders
+	orders  *orderstore.Store
 	chain   *chainstore.Chain
 	reg     *order.Registry
 	parsers fastjson.ParserPool
@@ -152,7 +152,7 @@ func (s *Service) Prefetch(ctx context.Context, pairs [][2]common.Address) {
 func (s *Service) Registry() *order.Registry { return s.reg }
 
 // Orders is the order records' store.
-func (s *Service) Orders() *persistence.Orders { return s.orders }
+func (s *Service) Orders() *orderstore.Store { return s.orders }
 
 // Chain is the indexer's records the submit path reads (chainstate.go).
 func (s *Service) Chain() *chainstore.Chain { return s.chain }
@@ -186,7 +186,7 @@ func (s *Service) Submit(ctx context.Context, caller api.Caller, body []byte) (*
 
 // check runs the submit rules and returns the record to store and the
 // referral binding to write with it.
-func (s *Service) check(ctx context.Context, sub *submission, caller api.Caller) (*persistence.OrderRecord, *common.Address, error) {
+func (s *Service) check(ctx context.Context, sub *submission, caller api.Caller) (*orderstore.Record, *common.Address, error) {
 	o := &sub.order
 	now := s.d.Clock.Now()
 	traits, err := chain.ValidateOrder(sub.class, o, now.Unix())
@@ -293,22 +293,22 @@ func (sub *submission) withHashMismatch(err error) error {
 }
 
 // newRecord builds the pending record of a checked submission.
-func newRecord(sub *submission, t chain.Traits, hash common.Hash, account string, now time.Time) *persistence.OrderRecord {
+func newRecord(sub *submission, t chain.Traits, hash common.Hash, account string, now time.Time) *orderstore.Record {
 	now = now.UTC()
-	rec := &persistence.OrderRecord{
-		Hash: hash, Version: 1, Class: sub.class, Status: persistence.StatusPending,
+	rec := &orderstore.Record{
+		Hash: hash, Version: 1, Class: sub.class, Status: orderstore.StatusPending,
 		Order: sub.order, Signature: sub.signature,
 		AccountID: account, CreatedAt: now, UpdatedAt: now,
 	}
 	switch sub.class {
 	case chain.ClassDCA:
-		rec.DCA = &persistence.DCAParams{
+		rec.DCA = &orderstore.DCAParams{
 			IntervalSeconds: t.IntervalSeconds, TotalExecutions: t.TotalExecutions,
 			FlexibilityPpm: t.FlexibilityPpm(), ShortCircuit: t.Flags&chain.FlagShortCircuit != 0,
 			PriceGated: t.Flags&chain.FlagPriceGated != 0,
 		}
 	case chain.ClassTrailing:
-		rec.Trailing = &persistence.TrailingParams{TrailPpm: t.TrailPpm(), DesignatedKeeper: sub.kind.DesignatedKeeper}
+		rec.Trailing = &orderstore.TrailingParams{TrailPpm: t.TrailPpm(), DesignatedKeeper: sub.kind.DesignatedKeeper}
 	}
 	return rec
 }

@@ -324,7 +324,7 @@ func RestoreBackup(r io.Reader, dataDir string) (*BackupHeader, error) {
 		return nil, err
 	}
 	b := st.db.NewBatch()
-	for _, p := range []string{prefixOrderLog, prefixSharedLog, prefixClosed} {
+	for _, p := range []string{PrefixOrderLog, prefixSharedLog, PrefixClosed} {
 		if err := b.DeleteRange([]byte(p), PrefixUpperBound([]byte(p)), nil); err != nil {
 			_ = st.Close()
 			return nil, err

@@ -17,7 +17,7 @@ import (
 //
 //	n/<accountID>/<seq, uint64 big-endian>   <appended at, unix ns BE8><OutboxEvent JSON>
 //
-// A row is written by stage with the event's outbox row, in the same batch
+// A row is written by Stage with the event's outbox row, in the same batch
 // and under the same seq, so it exists if and only if its transition is
 // durable, and the outbox's in-flight rule holds for it too: a reader never
 // reads past the lowest seq of the account still in flight. An account's
@@ -85,7 +85,7 @@ func (r LogRow) ID() string {
 
 // stageLog adds the log rows of st to w, and the deletion of the rows that
 // fall out of the account's window.
-func (o *Outbox) stageLog(w writer, st *stagedEvents, at time.Time) error {
+func (o *Outbox) stageLog(w Writer, st *StagedEvents, at time.Time) error {
 	keep := uint64(o.LogKeep)
 	if keep == 0 {
 		keep = DefaultLogKeep

@@ -39,9 +39,10 @@ import (
 // A write may carry a precondition (WriteIf): the committer goroutine
 // evaluates it, in queue order, before the write joins the round, against
 // the store as the previous rounds left it and what the round itself has
-// accepted so far (groupRound). A write whose precondition fails is
+// accepted so far (GroupRound). A write whose precondition fails is
 // answered with that error and writes nothing; this is how the order
-// journal's version check (journal.go) is atomic with the write.
+// journal's version check (persistence/orderstore) is atomic with the
+// write.
 type groupCommitter struct {
 	db    *pebble.DB
 	watch *walWatch
@@ -58,25 +59,71 @@ type groupCommitter struct {
 // groupWrite is one caller's writes and their precondition (nil: none).
 type groupWrite struct {
 	ops   []groupOp
-	check func(*groupRound) error
+	check func(*GroupRound) error
 	done  chan error
 }
 
-// groupRound is what a precondition sees: the store after the previous
-// rounds (applied, possibly not yet synced: a failed sync fails the store,
-// walwatch.go) and the order versions accepted earlier in this round.
-type groupRound struct {
+// GroupRound is what a precondition of WriteGroup sees: the store after
+// the previous rounds (applied, possibly not yet synced: a failed sync
+// fails the store, walwatch.go) and the versions of records that the
+// writes accepted earlier in this round set (the order journal's: two
+// appends of one order in a round see each other).
+type GroupRound struct {
 	db       *pebble.DB
 	versions map[common.Hash]uint64
 }
 
-// get reads key from the store.
-func (r *groupRound) get(key []byte) ([]byte, bool, error) { return ReaderGet(r.db, key) }
+// Get reads key from the store as the previous rounds left it; ok is
+// false when absent.
+func (r *GroupRound) Get(key []byte) (value []byte, ok bool, err error) { return ReaderGet(r.db, key) }
+
+// Version returns the version that a write accepted earlier in this round
+// set for the record with hash h (seen false: none did).
+func (r *GroupRound) Version(h common.Hash) (version uint64, seen bool) {
+	version, seen = r.versions[h]
+	return version, seen
+}
+
+// SetVersion records that the write being checked sets the record with
+// hash h to version, for the preconditions after it in this round.
+func (r *GroupRound) SetVersion(h common.Hash, version uint64) { r.versions[h] = version }
 
 // groupOp sets key to value, or deletes key.
 type groupOp struct {
 	key, value []byte
 	del        bool
+}
+
+// Writer is where the keys of a write go: a Pebble batch, or GroupOps for
+// WriteGroup.
+type Writer interface {
+	Set(key, value []byte, _ *pebble.WriteOptions) error
+	Delete(key []byte, _ *pebble.WriteOptions) error
+}
+
+// GroupOps collects the sets and deletes of one WriteGroup, in order. The
+// keys and values must not change until the write returns.
+type GroupOps []groupOp
+
+// Set implements Writer.
+func (l *GroupOps) Set(key, value []byte, _ *pebble.WriteOptions) error {
+	*l = append(*l, groupOp{key: key, value: value})
+	return nil
+}
+
+// Delete implements Writer.
+func (l *GroupOps) Delete(key []byte, _ *pebble.WriteOptions) error {
+	*l = append(*l, groupOp{key: key, del: true})
+	return nil
+}
+
+// WriteGroup makes ops durable, atomically, in a round of the group
+// committer once check (nil: none) passes, run by the committer's
+// goroutine in queue order; it returns check's error, with nothing
+// written, when it does not, and ErrStoreClosed once the store is closed.
+// A caller that reads the store to build ops holds Enter meanwhile.
+func (s *Store) WriteGroup(ops GroupOps, check func(*GroupRound) error) error {
+	return s.group.WriteIf(ops, check)
 }
 
 type appliedRound struct {
@@ -85,8 +132,9 @@ type appliedRound struct {
 	err    error
 }
 
-// errStoreClosed answers writes after Close.
-var errStoreClosed = errors.New("persistence: store is closed")
+// ErrStoreClosed answers the writes that come once Close has begun:
+// nothing was written.
+var ErrStoreClosed = errors.New("persistence: store is closed")
 
 func newGroupCommitter(db *pebble.DB, watch *walWatch) *groupCommitter {
 	g := &groupCommitter{db: db, watch: watch, wake: make(chan struct{}, 1), applied: make(chan appliedRound, 64), done: make(chan struct{})}
@@ -99,7 +147,7 @@ func (g *groupCommitter) Write(ops []groupOp) error { return g.WriteIf(ops, nil)
 
 // WriteIf is Write once check (run by the committer goroutine) passes; it
 // returns check's error, with nothing written, when it does not.
-func (g *groupCommitter) WriteIf(ops []groupOp, check func(*groupRound) error) error {
+func (g *groupCommitter) WriteIf(ops []groupOp, check func(*GroupRound) error) error {
 	w := writePool.Get().(*groupWrite)
 	w.ops, w.check = ops, check
 	defer func() {
@@ -109,7 +157,7 @@ func (g *groupCommitter) WriteIf(ops []groupOp, check func(*groupRound) error) e
 	g.mu.Lock()
 	if g.closed {
 		g.mu.Unlock()
-		return errStoreClosed
+		return ErrStoreClosed
 	}
 	g.queue = append(g.queue, w)
 	first := len(g.queue) == 1
@@ -128,7 +176,7 @@ func (g *groupCommitter) WriteIf(ops []groupOp, check func(*groupRound) error) e
 var writePool = sync.Pool{New: func() any { return &groupWrite{done: make(chan error, 1)} }}
 
 // close answers the queued writes, stops both goroutines and waits for
-// them. Writes after it get errStoreClosed.
+// them. Writes after it get ErrStoreClosed.
 func (g *groupCommitter) close() {
 	g.mu.Lock()
 	g.closed = true
@@ -174,12 +222,12 @@ func (g *groupCommitter) admit(writes []*groupWrite) []*groupWrite {
 	if g.watch.Err() != nil {
 		return writes
 	}
-	var round *groupRound
+	var round *GroupRound
 	kept := writes[:0]
 	for _, w := range writes {
 		if w.check != nil {
 			if round == nil {
-				round = &groupRound{db: g.db, versions: make(map[common.Hash]uint64)}
+				round = &GroupRound{db: g.db, versions: make(map[common.Hash]uint64)}
 			}
 			if err := w.check(round); err != nil {
 				w.done <- err

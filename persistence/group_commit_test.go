@@ -35,7 +35,7 @@ func TestGroupCommitDurableAcrossRounds(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.group.Write([]groupOp{{key: []byte("gc/late"), value: []byte("x")}}); !errors.Is(err, errStoreClosed) {
+	if err := s.group.Write([]groupOp{{key: []byte("gc/late"), value: []byte("x")}}); !errors.Is(err, ErrStoreClosed) {
 		t.Fatalf("write after close: %v", err)
 	}
 	s = openTemp(t, dir)

@@ -52,12 +52,13 @@ import "bytes"
 //	t/      t/<orderHash 32>                      pair.State, JSON: a trailing order's peak, or the
 //	                                              peak group holding it (actors/pair/state.go)
 //	        t/<groupID 8 BE>                      pair.State, JSON: a peak group's peak
-//	o/      o/<orderHash 32>                      OrderRecord, codec 1 (order_codec.go)
+//	o/      o/<orderHash 32>                      orderstore.Record, codec 1 (orderstore/codec.go)
 //	i/      i/<mask>[maker]<status>[type]<tinv 8><hash 32>  empty: list indexes of orders (4 each),
-//	                                              same batch as the record (orders.go)
-//	r/      r/<maker 20>                          referrer (20 bytes): referral binding (orders.go)
+//	                                              same batch as the record (orderstore/keys.go)
+//	r/      r/<maker 20>                          referrer (20 bytes): referral binding
+//	                                              (orderstore/keys.go)
 //	l/      l/<orderHash 32><txHash 32><log BE4>  one byte: order ledger, chain logs whose events
-//	                                              were emitted, cancel origin (orders_ledger.go)
+//	                                              were emitted, cancel origin (orderstore/ledger.go)
 //	y/      y/<wallet 20>                         account id: the account a wallet is linked to
 //	                                              (accountstore/wallets.go)
 //	z/      z/<sha256(session token) 32>          Session, JSON: dashboard sessions
@@ -66,14 +67,14 @@ import "bytes"
 //	        p/v/<referrer 20><maker 20><token 20>  uint256: referee's filled tokenIn
 //	                                              (chainstore/platform.go)
 //	q/      q/<referrer 20><maker 20>             boundAt, order hash: wallets bound to a referrer,
-//	                                              same batch as r/ (referees.go)
+//	                                              same batch as r/ (orderstore/referees.go)
 //	j/      j/<log name>                          uint64 BE: the last message of a replicated order
-//	                                              log applied here, same batch (orders_apply.go)
+//	                                              log applied here, same batch (orderstore/apply.go)
 //	g/      g/<log name>                          uint64 BE: the last message of the replicated
 //	                                              shared-records log applied here (shared.go)
 //	d/      d/<log name>/<closedAt ns BE 8><hash 32>  uint64 BE: the message of a replicated order
 //	                                              log that closed the order, until the log's
-//	                                              compaction removed its subject (orders_apply.go)
+//	                                              compaction removed its subject (orderstore/apply.go)
 //	u/      u/<orderHash 32>                      FailedAttempt, JSON: the last fillOrder of the
 //	                                              order that reverted on chain (chainstore/attempts.go)
 //
@@ -102,6 +103,21 @@ const PrefixWebhook = "w/"
 // order transitions write and the webhook store consumes.
 const PrefixOutbox = "e/"
 
+// The prefixes of the order records (persistence/orderstore): the records,
+// their list indexes, the referral bindings by maker and the referees by
+// referrer, the ledgers, and, in a cluster, the positions of the
+// replicated order logs applied and the orders closed in them (which the
+// snapshots and backups of this package read and detach).
+const (
+	PrefixOrder    = "o/"
+	PrefixIndex    = "i/"
+	PrefixBinding  = "r/"
+	PrefixReferee  = "q/"
+	PrefixLedger   = "l/"
+	PrefixOrderLog = "j/"
+	PrefixClosed   = "d/"
+)
+
 // The prefixes of the chain-derived records (persistence/chainstore): the
 // indexer's bookkeeping and per-order chain state, fills, swaps, hourly
 // volume, referral accruals and referee volume, failed fill attempts.
@@ -117,9 +133,7 @@ const (
 const (
 	prefixMeta      = "m/"
 	prefixTrigger   = "t/"
-	prefixOrderLog  = "j/"
 	prefixSharedLog = "g/"
-	prefixClosed    = "d/"
 )
 
 // SchemaVersion is the version of the key layout written to m/schema.
@@ -148,17 +162,17 @@ var Prefixes = [...]struct {
 	{PrefixSwap, "router swaps and fills by position", true},
 	{PrefixVolume, "hourly USD volume per pair", true},
 	{prefixTrigger, "trailing peaks per order and per peak group", true},
-	{ordPrefixOrder, "order records by hash", true},
-	{ordPrefixIndex, "order list indexes (maker, status, type)", true},
-	{ordPrefixReferee, "referral bindings by maker", false},
-	{ordPrefixLedger, "order ledger: emitted chain logs, cancel origin", true},
+	{PrefixOrder, "order records by hash", true},
+	{PrefixIndex, "order list indexes (maker, status, type)", true},
+	{PrefixBinding, "referral bindings by maker", false},
+	{PrefixLedger, "order ledger: emitted chain logs, cancel origin", true},
 	{PrefixWallet, "linked wallet to account", false},
 	{PrefixSession, "dashboard sessions by token hash", false},
 	{PrefixPlatform, "referral accruals and referee volume", true},
-	{prefixReferee, "referees by referrer", false},
-	{prefixOrderLog, "positions of the replicated order logs applied (cluster)", true},
+	{PrefixReferee, "referees by referrer", false},
+	{PrefixOrderLog, "positions of the replicated order logs applied (cluster)", true},
 	{prefixSharedLog, "positions of the replicated shared-records log applied (cluster)", false},
-	{prefixClosed, "closed orders due for the compaction of their replicated log (cluster)", true},
+	{PrefixClosed, "closed orders due for the compaction of their replicated log (cluster)", true},
 	{PrefixAttempt, "the last failed fill attempt per order", true},
 }
 

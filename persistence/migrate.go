@@ -1,6 +1,7 @@
 package persistence
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 
@@ -8,95 +9,68 @@ import (
 )
 
 // migrate brings a store written by an older binary to SchemaVersion, one
-// step at a time, before anything else reads it. A step's last synced
-// batch sets the new schema version; a step interrupted by a crash runs
-// again at the next start and must therefore be idempotent.
+// step at a time, before anything else reads it. The steps are the domain
+// stores', given to OpenWith in Options.Migrations; once a step returns,
+// a synced batch sets the new schema version. A step interrupted by a
+// crash runs again at the next start and must therefore be idempotent.
 //
 //	1 → 2: the list indexes without a status (masks 0, maker, type,
-//	       maker+type) are dropped: lists merge the status ranges instead
-//	       (orders.go). Their keys are deleted.
+//	       maker+type) are dropped: lists merge the status ranges instead.
+//	       Their keys are deleted (orderstore.Migrations).
 //	2 → 3: order records (o/) move from the API's JSON to the record
-//	       codec (order_codec.go), at journal version 1. Records already
-//	       in codec 1 (a step interrupted earlier) are left alone.
+//	       codec, at journal version 1. Records already in codec 1 (a
+//	       step interrupted earlier) are left alone
+//	       (orderstore.Migrations).
 //	3 → 4: the platform records are built from what the store holds:
-//	       q/ from the referral bindings r/ (Orders.BuildReferees), p/
-//	       from the swap and order records (chainstore.Migrations, given
-//	       in Options).
+//	       q/ from the referral bindings r/, p/ from the swap and order
+//	       records (chainstore.Migrations).
 //	4 → 5: webhook records move to the layout of webhookstore:
 //	       endpoints by id with an account index; deliveries by event and
 //	       endpoint in codec 1, without their body, which is stored once
-//	       per event (webhookstore.Migrations, given in Options). Old rows
-//	       are deleted in the batch that writes their replacement.
+//	       per event (webhookstore.Migrations). Old rows are deleted in
+//	       the batch that writes their replacement.
 func (s *Store) migrate(from uint32) error {
 	for v := from; v < SchemaVersion; v++ {
-		b := s.db.NewBatch()
-		switch v {
-		case 3, 4:
-			m, ok := s.migrations[v]
-			if !ok {
-				_ = b.Close()
-				return fmt.Errorf("persistence: the store has schema version %d; its migration to %d (%s) was not given to Open", v, v+1, domainSteps[v])
+		m, ok := s.migrations[v]
+		if !ok {
+			if records, known := domainSteps[v]; known {
+				return fmt.Errorf("persistence: the store has schema version %d; its migration to %d (%s) was not given to Open", v, v+1, records)
 			}
-			n, err := m.Run(s)
-			if err != nil {
-				_ = b.Close()
-				return err
-			}
-			s.log.Info("store records migrated", "step", m.Name, "count", n)
-		case 2:
-			n, err := s.migrateOrderCodec()
-			if err != nil {
-				_ = b.Close()
-				return err
-			}
-			s.log.Info("order records re-encoded", "count", n)
-		case 1:
-			for _, mask := range []byte{0, IndexMaker, IndexType, IndexMaker | IndexType} {
-				p := append([]byte(ordPrefixIndex), mask)
-				if err := b.DeleteRange(p, PrefixUpperBound(p), nil); err != nil {
-					_ = b.Close()
-					return err
-				}
-			}
-		default:
-			_ = b.Close()
 			return fmt.Errorf("persistence: no migration from schema version %d", v)
 		}
-		var buf [4]byte
-		binary.BigEndian.PutUint32(buf[:], v+1)
-		if err := b.Set(schemaKey(), buf[:], nil); err != nil {
-			_ = b.Close()
+		n, err := m.Run(s)
+		if err != nil {
 			return err
 		}
-		if err := b.Commit(pebble.Sync); err != nil {
-			_ = b.Close()
+		s.log.Info("store records migrated", "step", m.Name, "count", n)
+		var buf [4]byte
+		binary.BigEndian.PutUint32(buf[:], v+1)
+		if err := s.db.Set(schemaKey(), buf[:], pebble.Sync); err != nil {
 			return fmt.Errorf("persistence: migrate schema %d to %d: %w", v, v+1, err)
 		}
-		_ = b.Close()
 		s.log.Info("store migrated", "from", v, "to", v+1)
 	}
 	return nil
 }
 
-// domainSteps name the records of the steps that domain stores give in
-// Options.Migrations, by the version they migrate from.
-var domainSteps = map[uint32]string{
-	3: "the platform records, persistence/chainstore",
-	4: "the webhook records, persistence/webhookstore",
-}
-
-// migrateOrderCodec re-encodes every legacy JSON order record with codec 1,
-// in synced batches of a few thousand, and returns how many it rewrote.
-func (s *Store) migrateOrderCodec() (int, error) {
-	const chunk = 4096
+// RewritePrefix is the loop of a schema step that rewrites records in
+// place: it passes every record under prefix to fn, in key order, a chunk
+// of records at a time, and commits each chunk's writes as one synced
+// batch. fn adds to b what replaces the record at key (value is valid
+// only during the call) and reports whether it rewrote it; it leaves
+// alone a record already in its new form, so that a step a crash
+// interrupted runs again to the same result. RewritePrefix returns how
+// many records fn rewrote; at fn's first error, returned as it is, it
+// stops with the chunks before committed and that chunk not.
+func (s *Store) RewritePrefix(prefix []byte, chunk int, fn func(b *pebble.Batch, key, value []byte) (rewritten bool, err error)) (int, error) {
 	n := 0
 	var after []byte
 	for {
-		lower := []byte(ordPrefixOrder)
+		lower := prefix
 		if after != nil {
-			lower = append(after, 0)
+			lower = append(bytes.Clone(after), 0)
 		}
-		it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: PrefixUpperBound([]byte(ordPrefixOrder))})
+		it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: PrefixUpperBound(prefix)})
 		if err != nil {
 			return n, err
 		}
@@ -106,26 +80,18 @@ func (s *Store) migrateOrderCodec() (int, error) {
 			after = append(after[:0], it.Key()...)
 			rows++
 			v, err := it.ValueAndErr()
+			var rewritten bool
+			if err == nil {
+				rewritten, err = fn(b, it.Key(), v)
+			}
 			if err != nil {
 				_ = it.Close()
 				_ = b.Close()
 				return n, err
 			}
-			if len(v) > 0 && v[0] == orderCodec1 {
-				continue
+			if rewritten {
+				n++
 			}
-			rec, err := decodeLegacyOrder(v)
-			if err != nil {
-				_ = it.Close()
-				_ = b.Close()
-				return n, fmt.Errorf("persistence: migrate order %x: %w", it.Key(), err)
-			}
-			if err := b.Set(it.Key(), appendOrder(nil, rec), nil); err != nil {
-				_ = it.Close()
-				_ = b.Close()
-				return n, err
-			}
-			n++
 		}
 		if err := it.Close(); err != nil {
 			_ = b.Close()
@@ -133,11 +99,20 @@ func (s *Store) migrateOrderCodec() (int, error) {
 		}
 		if err := b.Commit(pebble.Sync); err != nil {
 			_ = b.Close()
-			return n, fmt.Errorf("persistence: migrate order records: %w", err)
+			return n, fmt.Errorf("persistence: rewrite the records under %q: %w", prefix, err)
 		}
 		_ = b.Close()
 		if rows < chunk {
 			return n, nil
 		}
 	}
+}
+
+// domainSteps name the records of the steps that the domain stores give
+// in Options.Migrations, by the version they migrate from.
+var domainSteps = map[uint32]string{
+	1: "the order records, persistence/orderstore",
+	2: "the order records, persistence/orderstore",
+	3: "the platform records, persistence/chainstore",
+	4: "the webhook records, persistence/webhookstore",
 }

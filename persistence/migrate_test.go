@@ -1,204 +1,145 @@
 package persistence
 
 import (
-	"bufio"
 	"encoding/binary"
-	"os"
-	"reflect"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/cockroachdb/pebble/v2"
-	"github.com/ethereum/go-ethereum/common"
-
-	"github.com/orderengine/orderengine/chain"
 )
 
-// legacyFixtures reads testdata/orders_schema2.jsonl: order records exactly
-// as schema 2 stored them (the API's JSON; written by that version's
-// encoder), one of each shape (limit, filled dca, triggered trailing with
-// a designated keeper, trailing without one, failed stop-loss).
-func legacyFixtures(t *testing.T) [][]byte {
+// setSchema writes v as the schema version of the store in dir, as an
+// older binary left it.
+func setSchema(t *testing.T, dir string, v uint32) {
 	t.Helper()
-	f, err := os.Open("testdata/orders_schema2.jsonl")
+	s := openTemp(t, dir)
+	var buf [4]byte
+	binary.BigEndian.PutUint32(buf[:], v)
+	if err := s.db.Set(schemaKey(), buf[:], pebble.Sync); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// schemaOf returns the schema version of the store in dir, read without
+// opening the store (which would migrate it).
+func schemaOf(t *testing.T, dir string) uint32 {
+	t.Helper()
+	db, err := pebble.Open(dir, &pebble.Options{ReadOnly: true, FormatMajorVersion: FormatMajorVersion})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var out [][]byte
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		out = append(out, append([]byte(nil), sc.Bytes()...))
+	defer db.Close()
+	v, ok, err := ReaderGet(db, schemaKey())
+	if err != nil || !ok || len(v) != 4 {
+		t.Fatalf("schema: %x %v %v", v, ok, err)
 	}
-	if err := sc.Err(); err != nil || len(out) == 0 {
-		t.Fatalf("fixtures: %d lines, %v", len(out), err)
-	}
-	return out
+	return binary.BigEndian.Uint32(v)
 }
 
-// writeLegacyStore writes the fixtures as an older schema would have: the
-// JSON records, their four index keys each and, for schema 1, the four
-// status-less index keys too; then the schema version.
-func writeLegacyStore(t *testing.T, s *Store, schema uint32, fixtures [][]byte) []*OrderRecord {
-	t.Helper()
-	b := s.db.NewBatch()
-	var want []*OrderRecord
-	for _, v := range fixtures {
-		rec, err := decodeLegacyOrder(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want = append(want, rec)
-		_ = b.Set(OrderKey(rec.Hash), v, nil)
-		for _, k := range orderIndexKeys(rec, rec.Status) {
-			_ = b.Set(k, nil, nil)
-		}
-		if schema == 1 {
-			suffix := IndexEntry{CreatedAt: rec.CreatedAt, Hash: rec.Hash}.suffix()
-			for _, mask := range []byte{0, IndexMaker, IndexType, IndexMaker | IndexType} {
-				_ = b.Set(append(orderIndexPrefix(mask, rec.Order.Maker, 0, rec.Class), suffix...), nil, nil)
-			}
-		}
+// An older store opens only with every step from its version on, given in
+// any order; they run in version order, each version's once it is
+// reached. Without a step the open stops there and says which records
+// lack it; a step that fails stops the open with its error. Either way
+// the store stays at the version of the step that did not run, so the
+// next open starts there.
+func TestMigrateRunsTheGivenStepsInOrder(t *testing.T) {
+	dir := t.TempDir()
+	setSchema(t, dir, 3)
+	var ran []uint32
+	step := func(from uint32, err error) Migration {
+		return Migration{From: from, Name: "test step", Run: func(*Store) (int, error) {
+			ran = append(ran, from)
+			return 0, err
+		}}
 	}
-	var v [4]byte
-	binary.BigEndian.PutUint32(v[:], schema)
-	_ = b.Set(schemaKey(), v[:], nil)
+	if s, err := OpenWith(dir, Options{Migrations: []Migration{step(3, nil)}}); err == nil || !strings.Contains(err.Error(), "webhook records") {
+		if s != nil {
+			_ = s.Close()
+		}
+		t.Fatalf("opened without the step from 4: %v", err)
+	}
+	if got := schemaOf(t, dir); got != 4 || len(ran) != 1 || ran[0] != 3 {
+		t.Fatalf("without the step from 4: schema %d, steps run %v", got, ran)
+	}
+	failed := errors.New("step failed")
+	ran = nil
+	if _, err := OpenWith(dir, Options{Migrations: []Migration{step(4, failed), step(3, nil)}}); !errors.Is(err, failed) {
+		t.Fatalf("a failing step: %v", err)
+	}
+	if got := schemaOf(t, dir); got != 4 || len(ran) != 1 || ran[0] != 4 {
+		t.Fatalf("after a failing step: schema %d, steps run %v", got, ran)
+	}
+	ran = nil
+	s, err := OpenWith(dir, Options{Migrations: []Migration{step(4, nil), step(3, nil)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := schemaOf(t, dir); got != SchemaVersion || len(ran) != 1 || ran[0] != 4 {
+		t.Fatalf("after the migration: schema %d, steps run %v", got, ran)
+	}
+}
+
+// RewritePrefix hands fn every record under the prefix once, in key
+// order, across chunks, and none outside it; it counts the records fn
+// rewrote and commits their replacements. At fn's first error it stops:
+// the chunks before are committed, the failing one is not.
+func TestRewritePrefixAcrossChunks(t *testing.T) {
+	s := openTemp(t, t.TempDir())
+	defer s.Close()
+	b := s.db.NewBatch()
+	for i := range 10 {
+		v := "old"
+		if i%4 == 0 {
+			v = "new" // already rewritten by an interrupted run
+		}
+		_ = b.Set([]byte(fmt.Sprintf("rw/%02d", i)), []byte(v), nil)
+	}
+	_ = b.Set([]byte("rx/00"), []byte("old"), nil)
 	if err := b.Commit(pebble.Sync); err != nil {
 		t.Fatal(err)
 	}
-	return want
-}
-
-// noPlatform and noWebhooks stand in for the steps of the platform
-// records (chainstore's) and of the webhook records (webhookstore's),
-// which this package's tests cannot import (each has its own tests):
-// these fixtures hold no referral binding, swap record or webhook record.
-var (
-	noPlatform = Migration{From: 3, Name: "no platform records", Run: func(*Store) (int, error) { return 0, nil }}
-	noWebhooks = Migration{From: 4, Name: "no webhook records", Run: func(*Store) (int, error) { return 0, nil }}
-)
-
-// openMigrating opens the store in dir with every migration step the
-// fixtures need.
-func openMigrating(t *testing.T, dir string) *Store {
-	t.Helper()
-	s, err := OpenWith(dir, Options{Migrations: []Migration{noPlatform, noWebhooks}})
-	if err != nil {
-		t.Fatalf("open: %v", err)
-	}
-	return s
-}
-
-// checkMigrated reopens dir and checks the store is at SchemaVersion,
-// consistent, and holds want in codec 1 at version 1.
-func checkMigrated(t *testing.T, dir string, want []*OrderRecord) *Store {
-	t.Helper()
-	s := openMigrating(t, dir)
-	v, ok, err := s.Get(schemaKey())
-	if err != nil || !ok || binary.BigEndian.Uint32(v) != SchemaVersion {
-		t.Fatalf("schema after open: %x %v %v", v, ok, err)
-	}
-	o := NewOrders(s, nil)
-	res, err := o.CheckOrders()
-	if err != nil || len(res.Problems) != 0 || res.Orders != len(want) || res.IndexEntries != len(want)*len(IndexMasks) {
-		t.Fatalf("after migration: %+v, %v", res, err)
-	}
-	for _, w := range want {
-		raw, ok, err := s.Get(OrderKey(w.Hash))
-		if err != nil || !ok || raw[0] != orderCodec1 {
-			t.Fatalf("order %s not re-encoded: %q %v", w.Hash.Hex(), raw, err)
+	var seen []string
+	n, err := s.RewritePrefix([]byte("rw/"), 3, func(b *pebble.Batch, key, v []byte) (bool, error) {
+		seen = append(seen, string(key))
+		if string(v) == "new" {
+			return false, nil
 		}
-		got, ok, err := o.Load(w.Hash)
-		if err != nil || !ok {
-			t.Fatalf("load %s: %v %v", w.Hash.Hex(), ok, err)
-		}
-		if got.Version != 1 || !reflect.DeepEqual(got, w) {
-			t.Fatalf("order %s after migration:\n got %+v\nwant %+v", w.Hash.Hex(), got, w)
+		return true, b.Set(key, []byte("new"), nil)
+	})
+	if err != nil || n != 7 || len(seen) != 10 || seen[0] != "rw/00" || seen[9] != "rw/09" || !slices.IsSorted(seen) {
+		t.Fatalf("rewrote %d (%v), saw %v", n, err, seen)
+	}
+	for i := range 10 {
+		if v, _, _ := s.Get([]byte(fmt.Sprintf("rw/%02d", i))); string(v) != "new" {
+			t.Fatalf("rw/%02d is %q after the rewrite", i, v)
 		}
 	}
-	return s
-}
-
-// A schema-2 store (JSON records) opens as schema 3: every record is in
-// codec 1 at version 1 with the same content, and every list answers.
-func TestMigrateSchema2OrderCodec(t *testing.T) {
-	dir := t.TempDir()
-	s := openTemp(t, dir)
-	fixtures := legacyFixtures(t)
-	want := writeLegacyStore(t, s, 2, fixtures)
-	// The legacy records carry what the fixtures say, typed.
-	if w := want[2]; w.Class != chain.ClassTrailing || w.Trailing == nil || w.Trailing.DesignatedKeeper == nil ||
-		*w.Trailing.DesignatedKeeper != common.HexToAddress("0x000000000000000000000000000000000000bEEF") || w.TriggeredAt.IsZero() ||
-		w.Executions != 1 || w.FilledIn.Uint64() != 300000 {
-		t.Fatalf("legacy trailing order decoded as %+v", w)
+	if v, _, _ := s.Get([]byte("rx/00")); string(v) != "old" {
+		t.Fatalf("a record outside the prefix was rewritten: %q", v)
 	}
-	if w := want[1]; w.DCA == nil || !w.DCA.ShortCircuit || w.DCA.IntervalSeconds != 3600 || w.Status != StatusFilled {
-		t.Fatalf("legacy dca order decoded as %+v", w)
+	failed := errors.New("bad record")
+	n, err = s.RewritePrefix([]byte("rw/"), 3, func(b *pebble.Batch, key, v []byte) (bool, error) {
+		if string(key) == "rw/04" {
+			return false, failed
+		}
+		return true, b.Set(key, []byte("newer"), nil)
+	})
+	if !errors.Is(err, failed) {
+		t.Fatalf("a failing rewrite: %d %v", n, err)
 	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
+	if v, _, _ := s.Get([]byte("rw/02")); string(v) != "newer" {
+		t.Fatalf("the chunk before the failure was not committed: %q", v)
 	}
-	s = checkMigrated(t, dir, want)
-	defer s.Close()
-	o := NewOrders(s, nil)
-	maker := want[0].Order.Maker
-	all, _, err := o.List(ListFilter{Maker: &maker, Limit: 10})
-	if err != nil || len(all) != len(want) {
-		t.Fatalf("wallet list after migration: %d, %v", len(all), err)
-	}
-	trailing, _, err := o.List(ListFilter{Class: chain.ClassTrailing, Limit: 10})
-	if err != nil || len(trailing) != 2 {
-		t.Fatalf("trailing list after migration: %d, %v", len(trailing), err)
-	}
-}
-
-// A schema-1 store (eight index keys per order, JSON records) goes through
-// both steps: the four status-less keys are gone and the records are in
-// codec 1.
-func TestMigrateSchema1(t *testing.T) {
-	dir := t.TempDir()
-	s := openTemp(t, dir)
-	want := writeLegacyStore(t, s, 1, legacyFixtures(t))
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	s = checkMigrated(t, dir, want)
-	defer s.Close()
-	pending, _, err := NewOrders(s, nil).List(ListFilter{Status: StatusPending, Class: chain.ClassTrailing, Limit: 10})
-	if err != nil || len(pending) != 1 {
-		t.Fatalf("pending trailing list after migration: %d, %v", len(pending), err)
-	}
-}
-
-// A migration interrupted after some records were re-encoded (the schema
-// still says 2) completes at the next start without touching them again.
-func TestMigrateOrderCodecResumes(t *testing.T) {
-	dir := t.TempDir()
-	s := openTemp(t, dir)
-	want := writeLegacyStore(t, s, 2, legacyFixtures(t))
-	if err := s.db.Set(OrderKey(want[0].Hash), appendOrder(nil, want[0]), pebble.Sync); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	checkMigrated(t, dir, want).Close()
-}
-
-// A record that is neither JSON of the old layout nor codec 1 stops the
-// migration with an error naming the key, and the store does not open.
-func TestMigrateRefusesACorruptRecord(t *testing.T) {
-	dir := t.TempDir()
-	s := openTemp(t, dir)
-	writeLegacyStore(t, s, 2, legacyFixtures(t))
-	if err := s.db.Set(OrderKey(common.Hash{9}), []byte(`{"orderHash":"nope"}`), pebble.Sync); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if s, err := Open(dir, nil); err == nil {
-		s.Close()
-		t.Fatal("a store with a corrupt order record opened")
+	if v, _, _ := s.Get([]byte("rw/03")); string(v) != "new" {
+		t.Fatalf("the failing chunk was committed: %q", v)
 	}
 }

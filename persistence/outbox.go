@@ -34,10 +34,10 @@ import (
 // restart lower, which is harmless because a consumer only ever sees the
 // keys that are present.
 //
-// Producer protocol: the order journal (orders_store.go) stages a
-// transition's events (stage: seqs assigned and marked in flight, rows
+// Producer protocol: the order journal (persistence/orderstore) stages a
+// transition's events (Stage: seqs assigned and marked in flight, rows
 // added to the transition's writes), writes them with the transition, and
-// settles them whatever the outcome (settle: no longer in flight, cached
+// settles them whatever the outcome (Settle: no longer in flight, cached
 // for the consumer when durable, subscribers notified). A consumer never
 // reads past the lowest in-flight seq of an account, so a write that
 // commits late cannot be skipped by a consumer that already read a later
@@ -223,17 +223,21 @@ func (o *Outbox) TakeChanged() []string {
 	return out
 }
 
-// stagedEvents are a transition's events between stage and settle.
-type stagedEvents struct {
+// StagedEvents are a transition's events between Stage and Settle.
+type StagedEvents struct {
 	accountID string
 	seqs      []uint64
 	rows      []OutboxRow
 }
 
-// stageTwo stages events for account and, when other is not "", for other
-// too (see stage): the same events, ids and times, so a receiver of both
-// dedupes them as one. On an error nothing stays staged.
-func (o *Outbox) stageTwo(w writer, account, other string, events []OutboxEvent) (first, second *stagedEvents, err error) {
+// Stage stages events for account and, when other is not "", for other
+// too: it assigns their seqs, marks them in flight and adds their rows
+// (outbox and event log) to w, the writes of the transition that produces
+// them. Both accounts get the same events, ids and times, so a receiver of
+// both dedupes them as one. The caller must Settle each result whatever
+// happens next; on an error nothing stays staged. A nil Outbox stages
+// nothing (the caller has checked there are no events).
+func (o *Outbox) Stage(w Writer, account, other string, events []OutboxEvent) (first, second *StagedEvents, err error) {
 	if other != "" {
 		now := o.now().UTC()
 		events = slices.Clone(events)
@@ -250,24 +254,23 @@ func (o *Outbox) stageTwo(w writer, account, other string, events []OutboxEvent)
 		return first, nil, err
 	}
 	if second, err = o.stage(w, other, events); err != nil {
-		o.settle(first, false)
+		o.Settle(first, false)
 		return nil, nil, err
 	}
 	return first, second, nil
 }
 
 // stage assigns seqs to events under accountID, marks them in flight and
-// adds their rows to w. The caller must call settle with the result
-// whatever happens next. A nil Outbox stages nothing (the caller has
-// checked there are no events).
-func (o *Outbox) stage(w writer, accountID string, events []OutboxEvent) (*stagedEvents, error) {
+// adds their rows to w. The caller must call Settle with the result
+// whatever happens next.
+func (o *Outbox) stage(w Writer, accountID string, events []OutboxEvent) (*StagedEvents, error) {
 	if len(events) == 0 {
 		return nil, nil
 	}
 	if accountID == "" {
 		return nil, fmt.Errorf("persistence: outbox events need an account")
 	}
-	st := &stagedEvents{accountID: accountID, seqs: make([]uint64, len(events)), rows: make([]OutboxRow, len(events))}
+	st := &StagedEvents{accountID: accountID, seqs: make([]uint64, len(events)), rows: make([]OutboxRow, len(events))}
 	now := o.now().UTC()
 	for i, ev := range events {
 		if ev.Trigger == "" {
@@ -302,22 +305,23 @@ func (o *Outbox) stage(w writer, accountID string, events []OutboxEvent) (*stage
 	o.mu.Unlock()
 	for i, seq := range st.seqs {
 		if err := w.Set(OutboxKey(accountID, seq), st.rows[i].JSON, nil); err != nil {
-			o.settle(st, false)
+			o.Settle(st, false)
 			return nil, fmt.Errorf("persistence: outbox stage: %w", err)
 		}
 	}
 	if err := o.stageLog(w, st, at); err != nil {
-		o.settle(st, false)
+		o.Settle(st, false)
 		return nil, err
 	}
 	return st, nil
 }
 
-// settle ends stage: the seqs are no longer in flight; when durable the
-// rows are cached for the consumer (who otherwise reads them back from
-// disk); the account is marked changed either way (a later event may have
-// waited behind these).
-func (o *Outbox) settle(st *stagedEvents, durable bool) {
+// Settle ends Stage: the seqs of st are no longer in flight; when durable
+// (their transition was committed) the rows are cached for the consumer
+// (who otherwise reads them back from disk); the account is marked changed
+// either way (a later event may have waited behind these). A nil st (no
+// events staged) settles nothing.
+func (o *Outbox) Settle(st *StagedEvents, durable bool) {
 	if st == nil {
 		return
 	}

@@ -10,7 +10,7 @@ import (
 
 // appendOne stages one event in a batch of its own, as a producer does
 // with its transition's writes.
-func appendOne(t *testing.T, o *Outbox, s *Store, acct, trigger string) (*pebble.Batch, *stagedEvents) {
+func appendOne(t *testing.T, o *Outbox, s *Store, acct, trigger string) (*pebble.Batch, *StagedEvents) {
 	t.Helper()
 	b := s.DB().NewBatch()
 	st, err := o.stage(b, acct, []OutboxEvent{{Trigger: trigger, Data: EventData{OrderHash: "0xabc"}}})
@@ -21,9 +21,9 @@ func appendOne(t *testing.T, o *Outbox, s *Store, acct, trigger string) (*pebble
 }
 
 // commitOne commits a staged batch and settles it as durable.
-func commitOne(o *Outbox, b *pebble.Batch, st *stagedEvents) error {
+func commitOne(o *Outbox, b *pebble.Batch, st *StagedEvents) error {
 	err := b.Commit(pebble.Sync)
-	o.settle(st, err == nil)
+	o.Settle(st, err == nil)
 	return err
 }
 
@@ -97,7 +97,7 @@ func TestOutboxOrderingAndVisibility(t *testing.T) {
 	// An abandoned batch leaves a gap and does not block.
 	b3, r3 := appendOne(t, o, s, "acc_1", TriggerOrderExpired)
 	_ = b3.Close()
-	o.settle(r3, false)
+	o.Settle(r3, false)
 	if got, _ := o.Scan("acc_1", 0, 10); len(got) != 2 {
 		t.Fatalf("abandoned event visible or blocking: %+v", got)
 	}
@@ -146,10 +146,10 @@ func TestOutboxMemoryAndDiskPathsAgree(t *testing.T) {
 	if err := b2.Commit(pebble.Sync); err != nil {
 		t.Fatal(err)
 	}
-	o.settle(r2, false) // on disk, not cached: Scan reads it back
+	o.Settle(r2, false) // on disk, not cached: Scan reads it back
 	b3, r3 := appendOne(t, o, s, "acc_1", TriggerOrderExpired)
 	_ = b3.Close()
-	o.settle(r3, false) // abandoned: never durable
+	o.Settle(r3, false) // abandoned: never durable
 	b4, r4 := appendOne(t, o, s, "acc_1", TriggerOrderFailed)
 	if err := commitOne(o, b4, r4); err != nil {
 		t.Fatal(err)

@@ -58,6 +58,12 @@ type SharedLog interface {
 // changed the entity since BeginShared: nothing was written.
 var ErrSharedConflict = errors.New("persistence: the shared record changed since it was read")
 
+// ErrOutcomeUnknown wraps the failure of a write that happened after the
+// write was handed on (to the store, which failed while making it
+// durable, or to the cluster, which did not confirm it in time): the write
+// may be durable, after a restart if need be.
+var ErrOutcomeUnknown = errors.New("persistence: the write may or may not be durable")
+
 // ErrUnavailable is returned by a replicated write that was refused
 // because the cluster cannot make writes durable now (no quorum, no
 // leader): nothing was written; retry later.
@@ -211,7 +217,7 @@ func (s *Store) ApplyShared(repr []byte, log string, seq uint64) error {
 // SharedPosition returns the last message of the shared log applied to
 // this store (0: none).
 func (s *Store) SharedPosition(log string) (uint64, error) {
-	return readPosition(s, sharedLogKey(log))
+	return s.Position(sharedLogKey(log))
 }
 
 // sharedApplied tells the listeners the keys of a shared batch.

@@ -23,8 +23,9 @@ import (
 // from the replicated logs, installs a peer's snapshot in its data folder
 // (cluster/natsjs, bootstrap.go) before opening its store, and then
 // follows the logs from the positions the snapshot holds: the positions
-// are written in the same batch as what they applied (OrderApply, the
-// shared log), so the copy and its positions agree.
+// are written in the same batch as what they applied (the order store's
+// orderstore.ApplyBatch, the shared log), so the copy and its positions
+// agree.
 //
 // The install survives a crash at any point: the snapshot is received
 // into <dataDir>/snapshot.incoming; a file COMPLETE is written there once
@@ -69,9 +70,23 @@ func SnapshotPositions(dir string) (map[string]uint64, error) {
 	return pos, err
 }
 
+// Position returns the position stored at key, a key under PrefixOrderLog
+// or the shared log's prefix: the last message of that replicated log
+// applied to this store (0: none).
+func (s *Store) Position(key []byte) (uint64, error) {
+	v, ok, err := s.Get(key)
+	if err != nil || !ok {
+		return 0, err
+	}
+	if len(v) != 8 {
+		return 0, fmt.Errorf("persistence: corrupt log position %q", key)
+	}
+	return binary.BigEndian.Uint64(v), nil
+}
+
 func positions(db pebble.Reader) (map[string]uint64, error) {
 	out := map[string]uint64{}
-	for _, prefix := range []string{prefixOrderLog, prefixSharedLog} {
+	for _, prefix := range []string{PrefixOrderLog, prefixSharedLog} {
 		it, err := db.NewIter(&pebble.IterOptions{LowerBound: []byte(prefix), UpperBound: PrefixUpperBound([]byte(prefix))})
 		if err != nil {
 			return nil, err

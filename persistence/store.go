@@ -42,6 +42,8 @@ type Store struct {
 	attached map[any]any
 	// group makes new orders durable in sorted rounds (group_commit.go).
 	group *groupCommitter
+	// done is exit, made once for Enter and Gate.
+	done func()
 	// closers stop the goroutines of the domain stores that write
 	// through this store (the webhook writers), at Close (OnClose).
 	closers []func()
@@ -51,8 +53,8 @@ type Store struct {
 	watch *walWatch
 	// shared routes the writes of shared records (shared.go).
 	shared sharedState
-	// users counts the gated writes in flight (Orders.Commit,
-	// Outbox.Commit: the order actors', which may still run when the
+	// users counts the gated writes in flight (Enter, Gate, Commit: the
+	// order actors' appends among them, which may still run when the
 	// store closes at shutdown); Close refuses new ones and waits for
 	// them, so none reaches a closed Pebble (which panics).
 	usersMu sync.Mutex
@@ -60,19 +62,32 @@ type Store struct {
 	users   sync.WaitGroup
 }
 
-// enter admits a gated write, or returns errStoreClosed once Close has
+// enter admits a gated write, or returns ErrStoreClosed once Close has
 // begun. Every enter that succeeds is followed by one exit.
 func (s *Store) enter() error {
 	s.usersMu.Lock()
 	defer s.usersMu.Unlock()
 	if s.closing {
-		return errStoreClosed
+		return ErrStoreClosed
 	}
 	s.users.Add(1)
 	return nil
 }
 
 func (s *Store) exit() { s.users.Done() }
+
+// Enter admits a write of a domain store that reads the store before it
+// commits (the order journal's appends, which stage their events), or
+// returns ErrStoreClosed once Close has begun. Unlike Gate it admits
+// writes after the store has failed: their commit path answers them with
+// the failure. Every Enter that succeeds is followed by one call of done;
+// Close waits for them.
+func (s *Store) Enter() (done func(), err error) {
+	if err := s.enter(); err != nil {
+		return nil, err
+	}
+	return s.done, nil
+}
 
 // Gate admits a write of a domain store that commits through its own
 // batches (the webhook writers), or returns the store's failure or the
@@ -82,10 +97,7 @@ func (s *Store) Gate() (done func(), err error) {
 	if err := s.Err(); err != nil {
 		return nil, err
 	}
-	if err := s.enter(); err != nil {
-		return nil, err
-	}
-	return s.exit, nil
+	return s.Enter()
 }
 
 // OnClose registers fn to run at Close, once every gated write has been
@@ -138,12 +150,11 @@ type Options struct {
 	// of a cluster (shared.go); nil on a single node, where a shared
 	// write is a synced commit.
 	Shared SharedLog
-	// Migrations are the schema steps of the domain stores that are
-	// packages of their own (chainstore.Migrations,
-	// webhookstore.Migrations), by the version
-	// they migrate from; the core's own steps are in migrate.go. A
-	// store written by an older binary needs every step from its
-	// version on, or it does not open.
+	// Migrations are the schema steps of the domain stores
+	// (orderstore.Migrations, chainstore.Migrations,
+	// webhookstore.Migrations), by the version they migrate from
+	// (migrate.go lists them). A store written by an older binary needs
+	// every step from its version on, or it does not open.
 	Migrations []Migration
 }
 
@@ -196,6 +207,7 @@ func OpenWith(dir string, o Options) (*Store, error) {
 		return nil, fmt.Errorf("persistence: open %s: %w", dir, err)
 	}
 	s := &Store{db: db, log: log, watch: watch, shared: sharedState{log: o.Shared}, migrations: map[uint32]Migration{}}
+	s.done = s.exit
 	for _, m := range o.Migrations {
 		s.migrations[m.From] = m
 	}
@@ -207,15 +219,15 @@ func OpenWith(dir string, o Options) (*Store, error) {
 	return s, nil
 }
 
-// DB returns the underlying Pebble handle for record kinds that live in
-// other files of this package.
+// DB returns the underlying Pebble handle, for the record kinds of the
+// domain stores and of the other files of this package.
 func (s *Store) DB() *pebble.DB { return s.db }
 
 // Commit commits b, a batch of this store's database, unless the store has
 // failed (walwatch.go: Pebble would panic or keep writes answered as
 // failed) or has begun to close (a closed Pebble panics): then it writes
 // nothing and returns the reason. Every commit path goes through it, or
-// through the group committer and Outbox.Commit, which check the same.
+// through the group committer (WriteGroup), which checks the same.
 func (s *Store) Commit(b *pebble.Batch, opts *pebble.WriteOptions) error {
 	if err := s.Err(); err != nil {
 		return err
@@ -272,7 +284,7 @@ func (s *Store) checkSchema() error {
 	return nil
 }
 
-// get returns a copy of the value at key; ok is false when absent.
+// Get returns a copy of the value at key; ok is false when absent.
 func (s *Store) Get(key []byte) (value []byte, ok bool, err error) {
 	return ReaderGet(s.db, key)
 }

@@ -12,9 +12,9 @@ import (
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/api"
 	"github.com/orderengine/orderengine/chain"
-	"github.com/orderengine/orderengine/persistence"
 	"github.com/orderengine/orderengine/persistence/accountstore"
 	"github.com/orderengine/orderengine/persistence/chainstore"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // Service serves the platform lists of the caller's account.
@@ -22,12 +22,12 @@ type Service struct {
 	// platform reads the accruals and the referees' volume; orders the
 	// wallets bound to a referrer and their order counts.
 	platform *chainstore.Platform
-	orders   *persistence.Orders
+	orders   *orderstore.Store
 	accounts *accountstore.Accounts
 }
 
 // NewService returns the platform service.
-func NewService(p *chainstore.Platform, orders *persistence.Orders, accounts *accountstore.Accounts) *Service {
+func NewService(p *chainstore.Platform, orders *orderstore.Store, accounts *accountstore.Accounts) *Service {
 	return &Service{platform: p, orders: orders, accounts: accounts}
 }
 
@@ -192,7 +192,7 @@ func (s *Service) Referees(_ context.Context, caller api.Caller, req api.Referee
 	if err != nil {
 		return nil, err
 	}
-	after, err := parseCursor(req.Cursor, persistence.RefereeCursorLen)
+	after, err := parseCursor(req.Cursor, orderstore.RefereeCursorLen)
 	if err != nil {
 		return nil, err
 	}

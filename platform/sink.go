@@ -2,8 +2,8 @@ package platform
 
 import (
 	"github.com/orderengine/orderengine/chainsync"
-	"github.com/orderengine/orderengine/persistence"
 	"github.com/orderengine/orderengine/persistence/chainstore"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // Sink records, inside the indexer's block batch (a chainsync.Sink), one
@@ -19,11 +19,11 @@ import (
 // Everything goes through the block's batch, so a rewound block takes its
 // accruals and volume with it.
 type Sink struct {
-	orders *persistence.Orders
+	orders *orderstore.Store
 }
 
 // NewSink returns the platform sink reading orders.
-func NewSink(orders *persistence.Orders) *Sink { return &Sink{orders: orders} }
+func NewSink(orders *orderstore.Store) *Sink { return &Sink{orders: orders} }
 
 // ApplyBlock implements chainsync.Sink.
 func (s *Sink) ApplyBlock(cb *chainstore.Batch, b *chainsync.Block) error {

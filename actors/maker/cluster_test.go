@@ -13,7 +13,7 @@ import (
 
 	"github.com/orderengine/orderengine/actors/kind/kindtest"
 	"github.com/orderengine/orderengine/internal/clock"
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 func newClusterMakers(t *testing.T, n int, opts Options) (*kindtest.Network, []*Makers, *clock.Manual) {
@@ -80,7 +80,7 @@ func TestOpenCapAndOwnerDown(t *testing.T) {
 	ctx := context.Background()
 	for range 2 {
 		for _, m := range ms {
-			m.Changed(0, &persistence.OrderRecord{Status: persistence.StatusPending, Order: orderOf(maker)}, nil)
+			m.Changed(0, &orderstore.Record{Status: orderstore.StatusPending, Order: orderOf(maker)}, nil)
 		}
 	}
 	for _, m := range ms {
@@ -90,7 +90,7 @@ func TestOpenCapAndOwnerDown(t *testing.T) {
 	net.SetDown(owner, true)
 	other := ms[1-owner]
 	rateLimited(t, other.Admit(ctx, maker)) // the cap, from this member's own count
-	other.Changed(persistence.StatusPending, &persistence.OrderRecord{Status: persistence.StatusFilled, Order: orderOf(maker)}, nil)
+	other.Changed(orderstore.StatusPending, &orderstore.Record{Status: orderstore.StatusFilled, Order: orderOf(maker)}, nil)
 	if err := other.Admit(ctx, maker); err != nil {
 		t.Fatalf("with the owner down and room under the cap: %v", err)
 	}

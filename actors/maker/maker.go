@@ -45,7 +45,7 @@ import (
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors/kind"
 	"github.com/orderengine/orderengine/internal/clock"
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // Options configure Makers.
@@ -197,7 +197,7 @@ func ceilSeconds(d time.Duration) int { return int((d + time.Second - 1) / time.
 // Changed is the makers' part of the order change feed: an order of the
 // maker changed from prev (0: new) to rec's status, binding the maker to
 // bind when set. It runs on the caller's goroutine.
-func (m *Makers) Changed(prev persistence.Status, rec *persistence.OrderRecord, bind *common.Address) {
+func (m *Makers) Changed(prev orderstore.Status, rec *orderstore.Record, bind *common.Address) {
 	wasOpen, isOpen := prev.Open(), rec.Status.Open()
 	if wasOpen == isOpen && bind == nil {
 		return

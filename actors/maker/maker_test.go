@@ -13,7 +13,7 @@ import (
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/internal/clock"
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -67,19 +67,19 @@ func TestSubmitsPerWindow(t *testing.T) {
 func TestOpenOrdersCap(t *testing.T) {
 	m, _ := newMakers(t, Options{Submits: 100, Window: time.Second, OpenOrders: 2})
 	maker := common.Address{7}
-	rec := func(s persistence.Status) *persistence.OrderRecord {
-		return &persistence.OrderRecord{Status: s, Order: orderOf(maker)}
+	rec := func(s orderstore.Status) *orderstore.Record {
+		return &orderstore.Record{Status: s, Order: orderOf(maker)}
 	}
-	m.Changed(0, rec(persistence.StatusPending), nil)
-	m.Changed(0, rec(persistence.StatusPending), nil)
-	m.Changed(persistence.StatusPending, rec(persistence.StatusActive), nil)
+	m.Changed(0, rec(orderstore.StatusPending), nil)
+	m.Changed(0, rec(orderstore.StatusPending), nil)
+	m.Changed(orderstore.StatusPending, rec(orderstore.StatusActive), nil)
 	if n := m.OpenOrders(maker); n != 2 {
 		t.Fatalf("open %d, want 2", n)
 	}
 	if rateLimited(t, m.Admit(context.Background(), maker)) < 1 {
 		t.Fatal("no Retry-After on the cap")
 	}
-	m.Changed(persistence.StatusActive, rec(persistence.StatusFilled), nil)
+	m.Changed(orderstore.StatusActive, rec(orderstore.StatusFilled), nil)
 	if err := m.Admit(context.Background(), maker); err != nil {
 		t.Fatalf("after a close: %v", err)
 	}
@@ -109,7 +109,7 @@ func TestBindingReadOnceAndUpdatedByTheFeed(t *testing.T) {
 		t.Fatal("an unbound wallet is bound")
 	}
 	ref := common.Address{0xbb}
-	m.Changed(0, &persistence.OrderRecord{Status: persistence.StatusPending, Order: orderOf(common.Address{2})}, &ref)
+	m.Changed(0, &orderstore.Record{Status: orderstore.StatusPending, Order: orderOf(common.Address{2})}, &ref)
 	if r, ok, _ := m.BoundReferrer(ctx, common.Address{2}); !ok || r != ref {
 		t.Fatalf("after the binding create: %v %v", r, ok)
 	}
@@ -120,7 +120,7 @@ func TestBindingReadOnceAndUpdatedByTheFeed(t *testing.T) {
 func TestPassivationKeepsWhatCannotBeReloaded(t *testing.T) {
 	m, clk := newMakers(t, Options{Submits: 5, Window: 10 * time.Second, OpenOrders: 10, Idle: time.Hour})
 	open, recent, idle := common.Address{1}, common.Address{2}, common.Address{3}
-	m.Changed(0, &persistence.OrderRecord{Status: persistence.StatusPending, Order: orderOf(open)}, nil)
+	m.Changed(0, &orderstore.Record{Status: orderstore.StatusPending, Order: orderOf(open)}, nil)
 	if err := m.Admit(context.Background(), recent); err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors/kind"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // orderActor owns one order: its record (and ledger) is loaded from the
@@ -21,7 +22,7 @@ import (
 type orderActor struct {
 	reg    *Registry
 	hash   common.Hash
-	rec    *persistence.OrderRecord
+	rec    *orderstore.Record
 	ledger ledger
 	loaded bool
 }
@@ -76,7 +77,7 @@ func (a *orderActor) create(req *CreateRequest) *Response {
 	if a.rec != nil {
 		return &Response{Record: a.rec, Err: alreadyExists(a.rec)}
 	}
-	if err := a.reg.commit(&persistence.OrderTransition{Record: req.Record, Bind: req.BindReferrer}); err != nil {
+	if err := a.reg.commit(&orderstore.Transition{Record: req.Record, Bind: req.BindReferrer}); err != nil {
 		if errors.Is(err, errTaken) {
 			a.loaded = false // another writer stored it: read it next time
 		}
@@ -142,13 +143,13 @@ var errTaken = errors.New("order: the stored version moved")
 // listeners. It is the one write path of orders: the actor's and the fast
 // create's (create.go). The error is an *orderengine.Error for the client,
 // wrapping errTaken on a version conflict.
-func (r *Registry) commit(t *persistence.OrderTransition) error {
+func (r *Registry) commit(t *orderstore.Transition) error {
 	err := r.opts.Journal.AppendOrder(context.Background(), t)
 	switch {
 	case err == nil:
 		r.changed(t.Prev, t.Record, t.Bind)
 		return nil
-	case errors.Is(err, persistence.ErrVersionConflict):
+	case errors.Is(err, orderstore.ErrVersionConflict):
 		if t.Expect == 0 {
 			return &takenError{orderengine.Errorf(orderengine.CodeAlreadyExists, "order %s already exists", t.Record.Hash.Hex())}
 		}
@@ -177,7 +178,7 @@ func (e *takenError) Error() string        { return e.err.Error() }
 func (e *takenError) Unwrap() error        { return e.err }
 func (e *takenError) Is(target error) bool { return target == errTaken }
 
-func alreadyExists(rec *persistence.OrderRecord) error {
+func alreadyExists(rec *orderstore.Record) error {
 	return orderengine.Errorf(orderengine.CodeAlreadyExists, "order %s already exists (status %s)", rec.Hash.Hex(), rec.Status)
 }
 
@@ -199,7 +200,7 @@ func loadError(err error) error {
 // noQuorum is the client error of an append the replicated journal could
 // not make durable for want of a quorum (cluster mode): 503 NO_QUORUM with
 // Retry-After; when the publish may have landed, the message says so.
-func noQuorum(t *persistence.OrderTransition, err error, log *slog.Logger) error {
+func noQuorum(t *orderstore.Transition, err error, log *slog.Logger) error {
 	log.Warn("order: no quorum for the write", "order", t.Record.Hash.Hex(), "err", err)
 	e := &orderengine.Error{Code: orderengine.CodeNoQuorum, RetryAfterSeconds: 1}
 	switch {

@@ -7,7 +7,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/orderengine/orderengine"
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // TestCancelDeliveredAgainSucceeds: a cancel request delivered a second
@@ -48,7 +48,7 @@ func TestCancelDeliveredAgainSucceeds(t *testing.T) {
 		}
 	}
 	got, ok, err := r.opts.Journal.LoadOrder(rec.Hash)
-	if err != nil || !ok || got.Status != persistence.StatusCancelled || got.Version != 2 {
+	if err != nil || !ok || got.Status != orderstore.StatusCancelled || got.Version != 2 {
 		t.Fatalf("stored %+v %v %v: want cancelled at version 2", got, ok, err)
 	}
 	if n, ok := changes.Load(rec.Hash.Hex() + " pending>cancelled"); !ok || n.(interface{ Load() int32 }).Load() != 1 {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors/kind"
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // In a cluster (Options.Placement) the order is a cluster kind placed by hash: every
@@ -109,11 +109,11 @@ type wireError struct {
 func encodeMessage(msg any) (kind.Message, error) {
 	switch m := msg.(type) {
 	case *CreateRequest:
-		return jsonMessage(typeCreate, &wireCreate{Record: persistence.MarshalOrderRecord(m.Record), Bind: m.BindReferrer})
+		return jsonMessage(typeCreate, &wireCreate{Record: orderstore.MarshalRecord(m.Record), Bind: m.BindReferrer})
 	case *Response:
 		w := &wireResponse{Changed: m.Changed}
 		if m.Record != nil {
-			w.Record = persistence.MarshalOrderRecord(m.Record)
+			w.Record = orderstore.MarshalRecord(m.Record)
 		}
 		if m.Err != nil {
 			e := orderengine.AsError(m.Err)
@@ -164,7 +164,7 @@ func decodeMessage(m kind.Message) (any, error) {
 		if err := json.Unmarshal(m.Data, &w); err != nil {
 			return nil, fmt.Errorf("order: decode %s: %w", m.Type, err)
 		}
-		rec, err := persistence.UnmarshalOrderRecord(w.Record)
+		rec, err := orderstore.UnmarshalRecord(w.Record)
 		if err != nil {
 			return nil, err
 		}
@@ -213,7 +213,7 @@ func decodeResponse(data []byte) (*Response, error) {
 	}
 	res := &Response{Changed: w.Changed}
 	if w.Record != nil {
-		rec, err := persistence.UnmarshalOrderRecord(w.Record)
+		rec, err := orderstore.UnmarshalRecord(w.Record)
 		if err != nil {
 			return nil, err
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/orderengine/orderengine/actors/kind/kindtest"
 	"github.com/orderengine/orderengine/persistence"
 	"github.com/orderengine/orderengine/persistence/chainstore"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // Every message the order kind accepts from other members, and its answer,
@@ -86,14 +87,14 @@ func TestCodecRoundTrip(t *testing.T) {
 
 // newClusterOrders places an order registry on each member of a fake
 // network of n, over one shared journal (the cluster's replicated one).
-func newClusterOrders(t *testing.T, n int) (*kindtest.Network, []*Registry, *persistence.Orders) {
+func newClusterOrders(t *testing.T, n int) (*kindtest.Network, []*Registry, *orderstore.Store) {
 	t.Helper()
 	store, err := persistence.Open(t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = store.Close() })
-	journal := persistence.NewOrders(store, persistence.NewOutbox(store, nil, nil))
+	journal := orderstore.New(store, persistence.NewOutbox(store, nil, nil))
 	net := kindtest.NewNetwork(n)
 	out := make([]*Registry, n)
 	for i := range n {

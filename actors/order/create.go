@@ -5,7 +5,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // Create stores a new, fully checked order as pending. It returns
@@ -34,7 +34,7 @@ import (
 // itself unless it runs the order's actor: the journal's create is
 // conditional across the cluster (a hash taken anywhere is ALREADY_EXISTS),
 // and a hash filter on one member proves nothing about the others.
-func (r *Registry) Create(ctx context.Context, rec *persistence.OrderRecord, bind *common.Address) error {
+func (r *Registry) Create(ctx context.Context, rec *orderstore.Record, bind *common.Address) error {
 	h := rec.Hash
 	var release func()
 	if r.opts.Placement != nil || !r.opts.Journal.MayExist(h) {
@@ -48,7 +48,7 @@ func (r *Registry) Create(ctx context.Context, rec *persistence.OrderRecord, bin
 		return res.Err
 	}
 	defer release()
-	return r.commit(&persistence.OrderTransition{Record: rec, Bind: bind})
+	return r.commit(&orderstore.Transition{Record: rec, Bind: bind})
 }
 
 // Warm starts the actor of h, if it is not running, with its record

@@ -14,6 +14,7 @@ import (
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/persistence"
 	"github.com/orderengine/orderengine/persistence/chainstore"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // The lifecycle API: what the chain projection and the pair actors call
@@ -81,7 +82,7 @@ func (r *Registry) Cancel(ctx context.Context, h common.Hash) error {
 // transition applies msg to rec (a copy the actor owns) and returns the
 // transition to append without its record and versions, or nil when msg
 // changes nothing.
-func transition(rec *persistence.OrderRecord, l *ledger, msg any, now time.Time) (*persistence.OrderTransition, error) {
+func transition(rec *orderstore.Record, l *ledger, msg any, now time.Time) (*orderstore.Transition, error) {
 	open := rec.Status.Open()
 	switch m := msg.(type) {
 	case *CancelRequest:
@@ -96,13 +97,13 @@ func transition(rec *persistence.OrderRecord, l *ledger, msg any, now time.Time)
 		if !open || endedOnChain(rec, m.Chain) {
 			return nil, nil
 		}
-		return closeWith(rec, persistence.StatusExpired, persistence.TriggerOrderExpired, common.Hash{}, m.At), nil
+		return closeWith(rec, orderstore.StatusExpired, persistence.TriggerOrderExpired, common.Hash{}, m.At), nil
 	case *FailRequest:
 		if !open {
 			return nil, nil
 		}
 		rec.Reason, rec.RevertName = m.Reason, m.RevertName
-		t := closeWith(rec, persistence.StatusFailed, persistence.TriggerOrderFailed, common.Hash{}, m.At)
+		t := closeWith(rec, orderstore.StatusFailed, persistence.TriggerOrderFailed, common.Hash{}, m.At)
 		t.Events[0].Data.Reason, t.Events[0].Data.RevertName = m.Reason, m.RevertName
 		return t, nil
 	case *TriggerRequest:
@@ -118,13 +119,13 @@ func transition(rec *persistence.OrderRecord, l *ledger, msg any, now time.Time)
 		rec.TriggeredAt, rec.UpdatedAt = at, at
 		ev := event(rec, persistence.TriggerStopTriggered, at)
 		ev.Data.TriggerPrice = m.Price.Dec()
-		return &persistence.OrderTransition{Events: []persistence.OutboxEvent{ev}}, nil
+		return &orderstore.Transition{Events: []persistence.OutboxEvent{ev}}, nil
 	case *StallRequest:
 		if !open || rec.Class != chain.ClassDCA || rec.Stalled == m.Stalled || (m.Stalled && endedOnChain(rec, m.Chain)) {
 			return nil, nil
 		}
 		rec.Stalled, rec.UpdatedAt = m.Stalled, m.At.UTC()
-		t := &persistence.OrderTransition{}
+		t := &orderstore.Transition{}
 		if m.Stalled {
 			t.Events = []persistence.OutboxEvent{dcaEvent(rec, persistence.TriggerDCAStalled, rec.UpdatedAt)}
 		}
@@ -135,33 +136,33 @@ func transition(rec *persistence.OrderRecord, l *ledger, msg any, now time.Time)
 
 // cancelOffChain cancels a pending order. The ledger entry marks the
 // cancel final: a rewind never reopens it.
-func cancelOffChain(rec *persistence.OrderRecord, l *ledger, id common.Hash, now time.Time) (*persistence.OrderTransition, error) {
-	mine := persistence.LedgerEntry{TxHash: id, LogIndex: persistence.LedgerNoLog, Kind: persistence.LedgerOffChain}
+func cancelOffChain(rec *orderstore.Record, l *ledger, id common.Hash, now time.Time) (*orderstore.Transition, error) {
+	mine := orderstore.LedgerEntry{TxHash: id, LogIndex: orderstore.LedgerNoLog, Kind: orderstore.LedgerOffChain}
 	switch rec.Status {
-	case persistence.StatusCancelled:
+	case orderstore.StatusCancelled:
 		if id != (common.Hash{}) && l.has(mine) {
 			return nil, nil // this request's own cancel, delivered again
 		}
 		return nil, orderengine.Errorf(orderengine.CodeNotCancellable,
 			"order is already cancelled; only pending orders can be cancelled off-chain")
-	case persistence.StatusPending:
+	case orderstore.StatusPending:
 	default:
 		return nil, orderengine.Errorf(orderengine.CodeNotCancellable,
 			"order is %s; only pending orders can be cancelled off-chain: cancel it on-chain through the router", rec.Status)
 	}
-	t := closeWith(rec, persistence.StatusCancelled, persistence.TriggerOrderCancelled, common.Hash{}, now)
-	t.Ledger = []persistence.LedgerEntry{mine}
+	t := closeWith(rec, orderstore.StatusCancelled, persistence.TriggerOrderCancelled, common.Hash{}, now)
+	t.Ledger = []orderstore.LedgerEntry{mine}
 	return t, nil
 }
 
 // closeWith moves an open order to a terminal status with its event.
-func closeWith(rec *persistence.OrderRecord, status persistence.Status, trigger string, tx common.Hash, at time.Time) *persistence.OrderTransition {
+func closeWith(rec *orderstore.Record, status orderstore.Status, trigger string, tx common.Hash, at time.Time) *orderstore.Transition {
 	rec.Status, rec.UpdatedAt = status, at.UTC()
 	ev := event(rec, trigger, rec.UpdatedAt)
 	if tx != (common.Hash{}) {
 		ev.Data.TxHash = tx.Hex()
 	}
-	return &persistence.OrderTransition{Events: []persistence.OutboxEvent{ev}}
+	return &orderstore.Transition{Events: []persistence.OutboxEvent{ev}}
 }
 
 // endedOnChain reports whether the chain facts hold the order's end:
@@ -172,7 +173,7 @@ func closeWith(rec *persistence.OrderRecord, status persistence.Status, trigger 
 // (a fill cannot execute after the deadline), so the engine's transition
 // is refused and the projection records the fill or cancel with its own
 // event (docs/lifecycle.md).
-func endedOnChain(rec *persistence.OrderRecord, v chainstore.View) bool {
+func endedOnChain(rec *orderstore.Record, v chainstore.View) bool {
 	if v.Order.CancelledBlock != 0 || v.NonceInvalidated {
 		return true
 	}
@@ -181,11 +182,11 @@ func endedOnChain(rec *persistence.OrderRecord, v chainstore.View) bool {
 
 // observe applies the chain's facts: activation, every fill not applied
 // yet (in chain order), an on-chain cancel.
-func observe(rec *persistence.OrderRecord, l *ledger, m *ChainObserved) *persistence.OrderTransition {
-	t := &persistence.OrderTransition{}
+func observe(rec *orderstore.Record, l *ledger, m *ChainObserved) *orderstore.Transition {
+	t := &orderstore.Transition{}
 	changed := false
-	if m.Chain.ActivatedBlock != 0 && rec.Status == persistence.StatusPending && len(m.Fills) == 0 {
-		rec.Status, rec.UpdatedAt, changed = persistence.StatusActive, m.At.UTC(), true
+	if m.Chain.ActivatedBlock != 0 && rec.Status == orderstore.StatusPending && len(m.Fills) == 0 {
+		rec.Status, rec.UpdatedAt, changed = orderstore.StatusActive, m.At.UTC(), true
 	}
 	for i := range m.Fills {
 		if applyFill(rec, l, &m.Fills[i], t) {
@@ -209,7 +210,7 @@ func observe(rec *persistence.OrderRecord, l *ledger, m *ChainObserved) *persist
 // executions counter is above the record's) and adds its ledger entry and
 // events to t. A fill already announced (its chain log is in the ledger: a
 // fill re-mined after a reorg) updates the record but emits nothing.
-func applyFill(rec *persistence.OrderRecord, l *ledger, f *chainstore.Fill, t *persistence.OrderTransition) bool {
+func applyFill(rec *orderstore.Record, l *ledger, f *chainstore.Fill, t *orderstore.Transition) bool {
 	if f.Executions <= rec.Executions {
 		return false
 	}
@@ -217,14 +218,14 @@ func applyFill(rec *persistence.OrderRecord, l *ledger, f *chainstore.Fill, t *p
 	rec.FilledIn = f.FilledAmountIn
 	rec.FilledOut.Add(&rec.FilledOut, &f.AmountOut)
 	rec.Executions, rec.UpdatedAt = f.Executions, at
-	if rec.Status == persistence.StatusPending {
-		rec.Status = persistence.StatusActive
+	if rec.Status == orderstore.StatusPending {
+		rec.Status = orderstore.StatusActive
 	}
 	if !rec.FilledIn.Lt(&rec.Order.AmountIn) && rec.Status.Open() {
-		rec.Status = persistence.StatusFilled
+		rec.Status = orderstore.StatusFilled
 		rec.Stalled = false // no leg is left to be overdue; the engine no longer sees the order
 	}
-	entry := persistence.LedgerEntry{TxHash: f.TxHash, LogIndex: f.LogIndex, Kind: persistence.LedgerFill}
+	entry := orderstore.LedgerEntry{TxHash: f.TxHash, LogIndex: f.LogIndex, Kind: orderstore.LedgerFill}
 	announced := l.has(entry) || pendingHas(t, entry)
 	t.Ledger = append(t.Ledger, entry)
 	switch {
@@ -233,7 +234,7 @@ func applyFill(rec *persistence.OrderRecord, l *ledger, f *chainstore.Fill, t *p
 		ev := event(rec, persistence.TriggerOrderFilled, at)
 		ev.Data.AmountIn, ev.Data.AmountOut, ev.Data.TxHash = f.AmountIn.Dec(), f.AmountOut.Dec(), f.TxHash.Hex()
 		t.Events = append(t.Events, ev)
-	case rec.Status == persistence.StatusFilled:
+	case rec.Status == orderstore.StatusFilled:
 		ev := dcaEvent(rec, persistence.TriggerDCACompleted, at)
 		ev.Data.TxHash = f.TxHash.Hex()
 		t.Events = append(t.Events, ev)
@@ -243,7 +244,7 @@ func applyFill(rec *persistence.OrderRecord, l *ledger, f *chainstore.Fill, t *p
 
 // pendingHas reports whether t already carries e (two observations of the
 // same log in one message cannot happen, but a ledger write must be once).
-func pendingHas(t *persistence.OrderTransition, e persistence.LedgerEntry) bool {
+func pendingHas(t *orderstore.Transition, e orderstore.LedgerEntry) bool {
 	for _, x := range t.Ledger {
 		if x.TxHash == e.TxHash && x.LogIndex == e.LogIndex {
 			return true
@@ -255,22 +256,22 @@ func pendingHas(t *persistence.OrderTransition, e persistence.LedgerEntry) bool 
 // cancelOnChain closes an open order as cancelled by transaction tx, with
 // order.cancelled unless the ledger shows that this transaction's cancel
 // was already announced (a cancel re-mined after a reorg).
-func cancelOnChain(rec *persistence.OrderRecord, l *ledger, tx common.Hash, at time.Time) *persistence.OrderTransition {
+func cancelOnChain(rec *orderstore.Record, l *ledger, tx common.Hash, at time.Time) *orderstore.Transition {
 	if !rec.Status.Open() {
 		return nil
 	}
-	t := closeWith(rec, persistence.StatusCancelled, persistence.TriggerOrderCancelled, tx, at)
-	entry := persistence.LedgerEntry{TxHash: tx, LogIndex: persistence.LedgerNoLog, Kind: persistence.LedgerCancel}
+	t := closeWith(rec, orderstore.StatusCancelled, persistence.TriggerOrderCancelled, tx, at)
+	entry := orderstore.LedgerEntry{TxHash: tx, LogIndex: orderstore.LedgerNoLog, Kind: orderstore.LedgerCancel}
 	if l.has(entry) {
 		t.Events = nil
 	}
-	t.Ledger = []persistence.LedgerEntry{entry}
+	t.Ledger = []orderstore.LedgerEntry{entry}
 	return t
 }
 
 // event is the outbox event of rec with the data fields of specification
 // section 6; amountIn/amountOut are the order's totals.
-func event(rec *persistence.OrderRecord, trigger string, at time.Time) persistence.OutboxEvent {
+func event(rec *orderstore.Record, trigger string, at time.Time) persistence.OutboxEvent {
 	o := &rec.Order
 	return persistence.OutboxEvent{
 		Trigger:   trigger,
@@ -284,7 +285,7 @@ func event(rec *persistence.OrderRecord, trigger string, at time.Time) persisten
 	}
 }
 
-func dcaEvent(rec *persistence.OrderRecord, trigger string, at time.Time) persistence.OutboxEvent {
+func dcaEvent(rec *orderstore.Record, trigger string, at time.Time) persistence.OutboxEvent {
 	ev := event(rec, trigger, at)
 	ev.Data.AmountIn = rec.FilledIn.Dec()
 	ev.Data.Executions = strconv.FormatUint(uint64(rec.Executions), 10)
@@ -305,13 +306,13 @@ type ledgerKey struct {
 	log uint32
 }
 
-func newLedger(entries []persistence.LedgerEntry) ledger {
+func newLedger(entries []orderstore.LedgerEntry) ledger {
 	l := ledger{}
 	l.add(entries...)
 	return l
 }
 
-func (l *ledger) add(entries ...persistence.LedgerEntry) {
+func (l *ledger) add(entries ...orderstore.LedgerEntry) {
 	if len(entries) == 0 {
 		return
 	}
@@ -323,7 +324,7 @@ func (l *ledger) add(entries ...persistence.LedgerEntry) {
 	}
 }
 
-func (l *ledger) has(e persistence.LedgerEntry) bool {
+func (l *ledger) has(e orderstore.LedgerEntry) bool {
 	_, ok := l.entries[ledgerKey{e.TxHash, e.LogIndex}]
 	return ok
 }
@@ -335,9 +336,9 @@ func (l *ledger) cancelledOnChain() bool {
 	onChain := false
 	for _, kind := range l.entries {
 		switch kind {
-		case persistence.LedgerOffChain:
+		case orderstore.LedgerOffChain:
 			return false
-		case persistence.LedgerCancel:
+		case orderstore.LedgerCancel:
 			onChain = true
 		}
 	}

@@ -6,15 +6,15 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
 
-	"github.com/orderengine/orderengine/persistence"
 	"github.com/orderengine/orderengine/persistence/chainstore"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // CreateRequest asks the actor of a new order's hash to store it as
 // pending. The signature, fee fields and limits are checked before it is
 // sent; the actor checks only that the hash is not taken (ALREADY_EXISTS).
 type CreateRequest struct {
-	Record *persistence.OrderRecord
+	Record *orderstore.Record
 	// BindReferrer binds the maker to this referrer in the same write.
 	BindReferrer *common.Address
 }
@@ -36,7 +36,7 @@ type CancelRequest struct {
 // order. The actor activates the order, applies the fills it has not
 // applied yet (by the router's executions counter) and records an
 // on-chain cancel, each with its event once per chain log over the order's
-// life (the ledger, persistence/orders_ledger.go).
+// life (the ledger, persistence/orderstore/ledger.go).
 type ChainObserved struct {
 	Chain chainstore.Order
 	Fills []chainstore.Fill
@@ -96,7 +96,7 @@ type StallRequest struct {
 // (nil when the order does not exist), whether the request changed it, and
 // the error (an *orderengine.Error for refusals).
 type Response struct {
-	Record  *persistence.OrderRecord
+	Record  *orderstore.Record
 	Changed bool
 	Err     error
 }

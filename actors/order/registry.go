@@ -1,6 +1,6 @@
 // Package order holds the order actors: one per order hash, the only
 // writer of the order's record (contract.md section 3). An actor loads its
-// record and ledger from the journal (persistence.OrderJournal) on its
+// record and ledger from the journal (orderstore.Journal) on its
 // first message, decides each transition from the facts in the message
 // and its own state, appends it conditional on the version it loaded
 // before it replies, and is passivated after Options.Idle without
@@ -39,14 +39,14 @@ import (
 
 	"github.com/orderengine/orderengine/actors/kind"
 	"github.com/orderengine/orderengine/internal/clock"
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // Options configure a Registry.
 type Options struct {
-	// Journal loads and appends order transitions (persistence.Orders on
+	// Journal loads and appends order transitions (orderstore.Store on
 	// one node).
-	Journal persistence.OrderJournal
+	Journal orderstore.Journal
 	Clock   clock.Clock
 	Log     *slog.Logger
 	// Idle passivates an order's actor after this long without a request.
@@ -60,7 +60,7 @@ type Options struct {
 	// record changed by a request this node made (its actor may run on
 	// another node), so that this node reads its own writes; nil on one
 	// node, where the append itself is the store's write.
-	Applied func(ctx context.Context, rec *persistence.OrderRecord)
+	Applied func(ctx context.Context, rec *orderstore.Record)
 	// Placement makes the orders a cluster kind placed by it
 	// (cluster/members, cluster.go); nil: a single node's orders.
 	Placement kind.Placement
@@ -73,7 +73,7 @@ type Options struct {
 // order. rec is never modified after the call (the next change is a new
 // record), so a listener may keep it; it must not modify it, and must not
 // block.
-type Feed func(prev persistence.Status, rec *persistence.OrderRecord, bind *common.Address)
+type Feed func(prev orderstore.Status, rec *orderstore.Record, bind *common.Address)
 
 // Registry finds or starts the actor of an order hash. It is safe for
 // concurrent use.
@@ -172,7 +172,7 @@ func (r *Registry) Passivate(_ context.Context, h common.Hash) (bool, error) {
 	return r.reg.Passivate(h), nil
 }
 
-func (r *Registry) changed(prev persistence.Status, rec *persistence.OrderRecord, bind *common.Address) {
+func (r *Registry) changed(prev orderstore.Status, rec *orderstore.Record, bind *common.Address) {
 	if r.opts.Feed != nil {
 		r.opts.Feed(prev, rec, bind)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 func newTestRegistry(t *testing.T) *Registry {
@@ -38,14 +39,14 @@ func openTestRegistry(t *testing.T, filter bool) (*Registry, *sync.Map) {
 	t.Cleanup(func() { _ = store.Close() })
 	system := actor.NewActorSystem()
 	t.Cleanup(system.Shutdown)
-	orders := persistence.NewOrders(store, persistence.NewOutbox(store, nil, nil))
+	orders := orderstore.New(store, persistence.NewOutbox(store, nil, nil))
 	if filter {
 		if err := orders.LoadHashFilter(); err != nil {
 			t.Fatal(err)
 		}
 	}
 	var changes sync.Map
-	feed := func(prev persistence.Status, rec *persistence.OrderRecord, _ *common.Address) {
+	feed := func(prev orderstore.Status, rec *orderstore.Record, _ *common.Address) {
 		n, _ := changes.LoadOrStore(rec.Hash.Hex()+" "+prev.String()+">"+rec.Status.String(), new(atomic.Int32))
 		n.(*atomic.Int32).Add(1)
 	}
@@ -53,10 +54,10 @@ func openTestRegistry(t *testing.T, filter bool) (*Registry, *sync.Map) {
 	return NewRegistry(system, Options{Journal: orders, Idle: time.Hour, Feed: feed}), &changes
 }
 
-func testRecord(i int) *persistence.OrderRecord {
+func testRecord(i int) *orderstore.Record {
 	now := time.Unix(1_800_000_000, 0).UTC()
-	return &persistence.OrderRecord{
-		Hash: common.BigToHash(big.NewInt(int64(i + 1))), Version: 1, Class: chain.ClassLimit, Status: persistence.StatusPending, AccountID: "acc",
+	return &orderstore.Record{
+		Hash: common.BigToHash(big.NewInt(int64(i + 1))), Version: 1, Class: chain.ClassLimit, Status: orderstore.StatusPending, AccountID: "acc",
 		Order:     chain.Order{Maker: common.HexToAddress("0x1000000000000000000000000000000000000001"), AmountIn: *uint256.NewInt(1)},
 		CreatedAt: now, UpdatedAt: now,
 	}
@@ -79,7 +80,7 @@ func TestActorsOwnTheirOrder(t *testing.T) {
 			}
 			h := rec.Hash
 			res, err := r.request(ctx, h, &CancelRequest{})
-			if err == nil && (res.Err != nil || res.Record.Hash != rec.Hash || res.Record.Status != persistence.StatusCancelled) {
+			if err == nil && (res.Err != nil || res.Record.Hash != rec.Hash || res.Record.Status != orderstore.StatusCancelled) {
 				err = fmt.Errorf("cancel %s answered %+v", rec.Hash.Hex(), res)
 			}
 			if err != nil {
@@ -193,7 +194,7 @@ func TestRequestWaitsForTheClaim(t *testing.T) {
 	got := make(chan error, 1)
 	go func() { got <- r.Cancel(ctx, h) }()
 	time.Sleep(20 * time.Millisecond) // without the wait, the cancel would answer NOT_FOUND by now
-	if err := r.opts.Journal.AppendOrder(ctx, &persistence.OrderTransition{Record: rec}); err != nil {
+	if err := r.opts.Journal.AppendOrder(ctx, &orderstore.Transition{Record: rec}); err != nil {
 		t.Fatal(err)
 	}
 	release()
@@ -216,13 +217,13 @@ func TestFeedHearsEveryChange(t *testing.T) {
 	t.Cleanup(func() { _ = store.Close() })
 	system := actor.NewActorSystem()
 	t.Cleanup(system.Shutdown)
-	orders := persistence.NewOrders(store, persistence.NewOutbox(store, nil, nil))
+	orders := orderstore.New(store, persistence.NewOutbox(store, nil, nil))
 	if err := orders.LoadHashFilter(); err != nil {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
 	var got []string
-	r := NewRegistry(system, Options{Journal: orders, Feed: func(prev persistence.Status, rec *persistence.OrderRecord, bind *common.Address) {
+	r := NewRegistry(system, Options{Journal: orders, Feed: func(prev orderstore.Status, rec *orderstore.Record, bind *common.Address) {
 		mu.Lock()
 		defer mu.Unlock()
 		hex := rec.Hash.Hex()
@@ -267,8 +268,8 @@ func TestActorReloadsOnAVersionConflict(t *testing.T) {
 		t.Fatal(err)
 	}
 	v2 := rec.Clone()
-	v2.Version, v2.Status = 2, persistence.StatusActive
-	if err := r.opts.Journal.AppendOrder(ctx, &persistence.OrderTransition{Record: v2, Expect: 1, Prev: persistence.StatusPending}); err != nil {
+	v2.Version, v2.Status = 2, orderstore.StatusActive
+	if err := r.opts.Journal.AppendOrder(ctx, &orderstore.Transition{Record: v2, Expect: 1, Prev: orderstore.StatusPending}); err != nil {
 		t.Fatal(err)
 	}
 	err := r.Cancel(ctx, rec.Hash)
@@ -276,7 +277,7 @@ func TestActorReloadsOnAVersionConflict(t *testing.T) {
 		t.Fatalf("cancel over a newer version: %v", err)
 	}
 	res, err := r.request(ctx, rec.Hash, &WarmRequest{})
-	if err != nil || res.Record.Version != 2 || res.Record.Status != persistence.StatusActive {
+	if err != nil || res.Record.Version != 2 || res.Record.Status != orderstore.StatusActive {
 		t.Fatalf("the actor holds %+v, %v; want version 2 active", res, err)
 	}
 	if _, ok := changes.Load(rec.Hash.Hex() + " pending>cancelled"); ok {

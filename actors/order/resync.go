@@ -1,7 +1,7 @@
 package order
 
 import (
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // resync is the Resync transition: after the indexer rewound a block, the
@@ -24,7 +24,7 @@ import (
 // an event already sent for an undone fill or cancel cannot be taken back
 // (docs/lifecycle.md), and the ledger keeps a re-mined one from being sent
 // twice. The status change moves the index keys in the same write.
-func resync(rec *persistence.OrderRecord, l *ledger, m *ResyncRequest) *persistence.OrderTransition {
+func resync(rec *orderstore.Record, l *ledger, m *ResyncRequest) *orderstore.Transition {
 	co := &m.Chain.Order
 	changed := false
 	if rec.Executions > co.Executions {
@@ -32,20 +32,20 @@ func resync(rec *persistence.OrderRecord, l *ledger, m *ResyncRequest) *persiste
 		changed = true
 	}
 	activated := co.ActivatedBlock != 0 || co.Fills > 0
-	reopen := persistence.StatusPending
+	reopen := orderstore.StatusPending
 	if activated {
-		reopen = persistence.StatusActive
+		reopen = orderstore.StatusActive
 	}
 	switch rec.Status {
-	case persistence.StatusActive:
+	case orderstore.StatusActive:
 		if !activated {
-			rec.Status, changed = persistence.StatusPending, true
+			rec.Status, changed = orderstore.StatusPending, true
 		}
-	case persistence.StatusFilled:
+	case orderstore.StatusFilled:
 		if co.FilledAmountIn.Lt(&rec.Order.AmountIn) {
 			rec.Status, changed = reopen, true
 		}
-	case persistence.StatusCancelled:
+	case orderstore.StatusCancelled:
 		if co.CancelledBlock == 0 && !m.Chain.NonceInvalidated && l.cancelledOnChain() {
 			rec.Status, changed = reopen, true
 		}
@@ -54,5 +54,5 @@ func resync(rec *persistence.OrderRecord, l *ledger, m *ResyncRequest) *persiste
 		return nil
 	}
 	rec.UpdatedAt = m.At.UTC()
-	return &persistence.OrderTransition{}
+	return &orderstore.Transition{}
 }

@@ -13,14 +13,15 @@ import (
 	"github.com/orderengine/orderengine/api"
 	"github.com/orderengine/orderengine/persistence"
 	"github.com/orderengine/orderengine/persistence/chainstore"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // OrderChanged is the change feed's message to a pair: order Record
 // changed from status Prev (0: new). An open record is put in the pair, a
 // closed one taken out.
 type OrderChanged struct {
-	Prev   persistence.Status
-	Record *persistence.OrderRecord
+	Prev   orderstore.Status
+	Record *orderstore.Record
 }
 
 // ChainChanged carries the chain records an applied block left for some

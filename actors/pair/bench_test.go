@@ -12,7 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/orderengine/orderengine/chain"
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // walkPrices answers each token at a USD price that step moves (6
@@ -56,7 +56,7 @@ func (w *walkPrices) step(ppm int64) {
 // spreadRecord is synthRecord with the trigger prices of the limit and
 // stop orders spread over 10 % on either side of the pairs' first price
 // (10^6), so that a price move crosses some.
-func spreadRecord(i int) (*persistence.OrderRecord, common.Hash) {
+func spreadRecord(i int) (*orderstore.Record, common.Hash) {
 	rec, h := synthRecord(i)
 	if rec.Class != chain.ClassTrailing {
 		rec.Order.TriggerPrice.SetUint64(900_000 + uint64(i*7919%200_001))

@@ -19,12 +19,13 @@ import (
 	"github.com/orderengine/orderengine/chainsync/chainsynctest"
 	"github.com/orderengine/orderengine/persistence"
 	"github.com/orderengine/orderengine/persistence/chainstore"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // testOrder is an open order with hash n at trigger price.
-func testOrder(t testing.TB, n int, price string) *persistence.OrderRecord {
+func testOrder(t testing.TB, n int, price string) *orderstore.Record {
 	t.Helper()
-	rec := &persistence.OrderRecord{Hash: common.BigToHash(big.NewInt(int64(n))), Version: 1, Class: chain.ClassLimit, Status: persistence.StatusPending}
+	rec := &orderstore.Record{Hash: common.BigToHash(big.NewInt(int64(n))), Version: 1, Class: chain.ClassLimit, Status: orderstore.StatusPending}
 	if err := rec.Order.TriggerPrice.SetFromDecimal(price); err != nil {
 		t.Fatal(err)
 	}
@@ -50,8 +51,8 @@ func put(t testing.TB, a *pairActor, n int, price string) {
 // closeOrder tells the pair that order n closed.
 func closeOrder(t testing.TB, a *pairActor, n int) {
 	rec := testOrder(t, n, "0")
-	rec.Status = persistence.StatusCancelled
-	a.orderChanged(&OrderChanged{Prev: persistence.StatusPending, Record: rec})
+	rec.Status = orderstore.StatusCancelled
+	a.orderChanged(&OrderChanged{Prev: orderstore.StatusPending, Record: rec})
 }
 
 // prices pages through a pair's book two at a time.
@@ -89,7 +90,7 @@ func TestBookOrderUpdatesAndPages(t *testing.T) {
 	}
 	moved := testOrder(t, 1, "60") // a newer version at another price moves the order
 	moved.Version = 2
-	a.orderChanged(&OrderChanged{Prev: persistence.StatusPending, Record: moved})
+	a.orderChanged(&OrderChanged{Prev: orderstore.StatusPending, Record: moved})
 	closeOrder(t, a, 3)
 	closeOrder(t, a, 99) // unknown: ignored
 	if got := prices(t, a); got != "10,20,20,40,60" {
@@ -112,7 +113,7 @@ func TestBookOrderUpdatesAndPages(t *testing.T) {
 // amounts, RFC 3339 UTC time.
 func TestRowRendersTheOrder(t *testing.T) {
 	rec := testOrder(t, 7, "2000000123")
-	rec.Class, rec.Status = chain.ClassDCA, persistence.StatusActive
+	rec.Class, rec.Status = chain.ClassDCA, orderstore.StatusActive
 	rec.Order.Maker = common.HexToAddress("0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed")
 	rec.Order.AmountIn.SetUint64(1_000_000_000_000_000_000)
 	rec.FilledIn.SetUint64(250)
@@ -248,7 +249,7 @@ func BenchmarkUpsertMillion(b *testing.B) {
 	for n := range 1_000_000 {
 		put(b, a, n+1, fmt.Sprint(rng.IntN(5000)))
 	}
-	recs := make([]*persistence.OrderRecord, b.N)
+	recs := make([]*orderstore.Record, b.N)
 	for i := range recs {
 		recs[i] = testOrder(b, 2_000_000+i, fmt.Sprint(rng.IntN(5000)))
 	}

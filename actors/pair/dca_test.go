@@ -8,6 +8,7 @@ import (
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/contracts"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // A SHORT_CIRCUIT dca that falls behind catches up in one execution
@@ -46,7 +47,7 @@ func TestDCAShortCircuitCompletes(t *testing.T) {
 		t.Fatal("completed dca still executable")
 	}
 	rec := e.record(h)
-	if rec.Status != persistence.StatusFilled || rec.FilledIn.Dec() != "3000000" || rec.Executions != 2 {
+	if rec.Status != orderstore.StatusFilled || rec.FilledIn.Dec() != "3000000" || rec.Executions != 2 {
 		t.Fatalf("after the catch-up: %+v", rec)
 	}
 	if rec.Stalled {

@@ -20,6 +20,7 @@ import (
 	"github.com/orderengine/orderengine/chainsync/chainsynctest"
 	"github.com/orderengine/orderengine/persistence"
 	"github.com/orderengine/orderengine/persistence/chainstore"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // The pair actor decides only the orders a block may change; the
@@ -69,8 +70,8 @@ type diffEnv struct {
 	ref                *refPair
 	act                *pairActor
 
-	recs     map[common.Hash]*persistence.OrderRecord // latest version of every order made
-	closedAt map[common.Hash]int                      // evaluations done when a trailing order closed
+	recs     map[common.Hash]*orderstore.Record // latest version of every order made
+	closedAt map[common.Hash]int                // evaluations done when a trailing order closed
 	makers   []common.Address
 	next     int // orders made
 	now      uint64
@@ -95,7 +96,7 @@ func newDiffEnv(t *testing.T, seed uint64) *diffEnv {
 		return s
 	}
 	e := &diffEnv{t: t, rng: rand.New(rand.NewPCG(seed, 7)), refStore: open(), actStore: open(),
-		recs: map[common.Hash]*persistence.OrderRecord{}, closedAt: map[common.Hash]int{}, seen: map[string]int{},
+		recs: map[common.Hash]*orderstore.Record{}, closedAt: map[common.Hash]int{}, seen: map[string]int{},
 		now: 1_700_000_000, price: big.NewInt(1000)}
 	e.chain = chainsynctest.Chain(t, e.refStore)
 	if err := e.chain.SetCursor(chainstore.Block{Number: 0, Hash: common.Hash{1}}); err != nil {
@@ -129,14 +130,14 @@ func (e *diffEnv) sortedHashes() []common.Hash {
 	return hs
 }
 
-func (e *diffEnv) send(prev persistence.Status, rec *persistence.OrderRecord) {
+func (e *diffEnv) send(prev orderstore.Status, rec *orderstore.Record) {
 	m := &OrderChanged{Prev: prev, Record: rec}
 	e.ref.orderChanged(m)
 	e.act.orderChanged(m)
 }
 
 // change sends a new version of order h made by fn.
-func (e *diffEnv) change(h common.Hash, fn func(*persistence.OrderRecord)) {
+func (e *diffEnv) change(h common.Hash, fn func(*orderstore.Record)) {
 	old := e.recs[h]
 	rec := old.Clone()
 	rec.Version++
@@ -174,7 +175,7 @@ func (e *diffEnv) step(step int) {
 	switch {
 	case x < 6:
 		if h, ok := e.pick(); ok {
-			e.change(h, func(rec *persistence.OrderRecord) { rec.Status = persistence.StatusCancelled })
+			e.change(h, func(rec *orderstore.Record) { rec.Status = orderstore.StatusCancelled })
 		}
 	case x < 16:
 		e.project()
@@ -206,7 +207,7 @@ func (e *diffEnv) create() {
 	if r.IntN(2) == 0 {
 		tr.Deadline = e.now + uint64(r.IntN(400))
 	}
-	rec := &persistence.OrderRecord{Hash: h, Version: 1, Class: class, Status: persistence.StatusPending,
+	rec := &orderstore.Record{Hash: h, Version: 1, Class: class, Status: orderstore.StatusPending,
 		CreatedAt: time.Unix(int64(e.now)-int64(r.IntN(60)), 0).UTC()}
 	rec.Order.Maker = e.makers[r.IntN(len(e.makers))]
 	rec.Order.TokenIn, rec.Order.TokenOut = common.HexToAddress("0x01"), common.HexToAddress("0x02")
@@ -227,7 +228,7 @@ func (e *diffEnv) create() {
 	case chain.ClassTrailing:
 		tr.Flags = chain.FlagTrailing
 		tr.KindParamPpm = []uint32{0, 10_000, 30_000, 50_000, 100_000, 250_000, 999_999, uint32(r.IntN(200_000))}[r.IntN(8)]
-		rec.Trailing = &persistence.TrailingParams{TrailPpm: tr.KindParamPpm}
+		rec.Trailing = &orderstore.TrailingParams{TrailPpm: tr.KindParamPpm}
 		if r.IntN(2) == 0 {
 			trigger.SetInt64(0)
 		}
@@ -235,7 +236,7 @@ func (e *diffEnv) create() {
 		tr.Flags = chain.FlagDCA
 		tr.IntervalSeconds, tr.TotalExecutions = uint32(10+r.IntN(110)), uint16(1+r.IntN(4))
 		tr.KindParamPpm = []uint32{0, 100_000, 500_000, 1_000_000}[r.IntN(4)]
-		p := &persistence.DCAParams{IntervalSeconds: tr.IntervalSeconds, TotalExecutions: tr.TotalExecutions,
+		p := &orderstore.DCAParams{IntervalSeconds: tr.IntervalSeconds, TotalExecutions: tr.TotalExecutions,
 			FlexibilityPpm: tr.KindParamPpm, ShortCircuit: r.IntN(2) == 0, PriceGated: r.IntN(3) == 0}
 		if p.ShortCircuit {
 			tr.Flags |= chain.FlagShortCircuit
@@ -266,10 +267,10 @@ func (e *diffEnv) project() {
 	if err != nil || !found {
 		return
 	}
-	e.change(h, func(rec *persistence.OrderRecord) {
-		rec.FilledIn, rec.Executions, rec.Status = co.FilledAmountIn, co.Executions, persistence.StatusActive
+	e.change(h, func(rec *orderstore.Record) {
+		rec.FilledIn, rec.Executions, rec.Status = co.FilledAmountIn, co.Executions, orderstore.StatusActive
 		if !rec.FilledIn.Lt(&rec.Order.AmountIn) {
-			rec.Status = persistence.StatusFilled
+			rec.Status = orderstore.StatusFilled
 		}
 	})
 }
@@ -358,10 +359,10 @@ func (e *diffEnv) rewind() {
 func (e *diffEnv) reopen() {
 	for _, h := range e.sortedHashes() {
 		rec := e.recs[h]
-		if rec.Status != persistence.StatusCancelled || (rec.Class == chain.ClassTrailing && e.closedAt[h] == e.evals) {
+		if rec.Status != orderstore.StatusCancelled || (rec.Class == chain.ClassTrailing && e.closedAt[h] == e.evals) {
 			continue
 		}
-		e.change(h, func(rec *persistence.OrderRecord) { rec.Status = persistence.StatusActive })
+		e.change(h, func(rec *orderstore.Record) { rec.Status = orderstore.StatusActive })
 		e.seen["reopen"]++
 		return
 	}
@@ -469,13 +470,13 @@ func (e *diffEnv) evaluate(step int) {
 	}
 	at := time.Unix(int64(e.now), 0).UTC()
 	for _, tr := range want.Expire {
-		e.change(tr.Hash, func(rec *persistence.OrderRecord) { rec.Status = persistence.StatusExpired })
+		e.change(tr.Hash, func(rec *orderstore.Record) { rec.Status = orderstore.StatusExpired })
 	}
 	for _, tr := range want.Fire {
-		e.change(tr.Hash, func(rec *persistence.OrderRecord) { rec.TriggeredAt = at })
+		e.change(tr.Hash, func(rec *orderstore.Record) { rec.TriggeredAt = at })
 	}
 	for _, tr := range want.Stall {
-		e.change(tr.Hash, func(rec *persistence.OrderRecord) { rec.Stalled = tr.Stalled })
+		e.change(tr.Hash, func(rec *orderstore.Record) { rec.Stalled = tr.Stalled })
 	}
 }
 

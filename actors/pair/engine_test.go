@@ -19,6 +19,7 @@ import (
 	"github.com/orderengine/orderengine/market"
 	"github.com/orderengine/orderengine/persistence"
 	"github.com/orderengine/orderengine/persistence/chainstore"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // env is the simulated chain with the indexer, projector, order actors and
@@ -27,7 +28,7 @@ type env struct {
 	*chainsynctest.Env
 	store    *persistence.Store
 	outbox   *persistence.Outbox
-	orders   *persistence.Orders
+	orders   *orderstore.Store
 	registry *order.Registry
 	ix       *chainsync.Indexer
 	proj     *chainsync.Projector
@@ -42,12 +43,12 @@ func newEnv(t *testing.T) *env {
 	e.store = chainsynctest.OpenStore(t, t.TempDir())
 	t.Cleanup(func() { _ = e.store.Close() })
 	e.outbox = persistence.NewOutbox(e.store, nil, nil)
-	e.orders = persistence.NewOrders(e.store, e.outbox)
+	e.orders = orderstore.New(e.store, e.outbox)
 	e.system = actor.NewActorSystem()
 	t.Cleanup(e.system.Shutdown)
 	// The change feed goes to whichever pairs run (restart replaces them).
 	e.registry = order.NewRegistry(e.system, order.Options{Journal: e.orders,
-		Feed: func(prev persistence.Status, rec *persistence.OrderRecord, _ *common.Address) {
+		Feed: func(prev orderstore.Status, rec *orderstore.Record, _ *common.Address) {
 			e.trig.Changed(prev, rec)
 		}})
 	e.prices = market.NewOraclePricer(e.Client.(market.HashCaller), e.D.Oracle, nil)
@@ -118,7 +119,7 @@ func (e *env) submit(o servicerouter.Order, sig []byte, h common.Hash, created t
 	}
 }
 
-func (e *env) record(h common.Hash) *persistence.OrderRecord {
+func (e *env) record(h common.Hash) *orderstore.Record {
 	e.T.Helper()
 	rec, ok, err := e.orders.Load(h)
 	if err != nil || !ok {
@@ -173,7 +174,7 @@ func TestStopLossFiresAndKeeperFillCompletes(t *testing.T) {
 		t.Fatal("filled order still executable")
 	}
 	rec := e.record(h)
-	if rec.Status != persistence.StatusFilled || rec.FilledIn.Dec() != "100000000" {
+	if rec.Status != orderstore.StatusFilled || rec.FilledIn.Dec() != "100000000" {
 		t.Fatalf("after the fill: %+v", rec)
 	}
 	if got := e.triggers(); len(got) != 2 || got[0] != persistence.TriggerStopTriggered || got[1] != persistence.TriggerOrderFilled {
@@ -211,7 +212,7 @@ func TestTrailingPeakSurvivesRestart(t *testing.T) {
 	}
 	e.MustSend(e.Keeper, e.D.Router, e.FillData(o, sig, x.FillIn.Int64()))
 	e.tick()
-	if rec := e.record(h); rec.Status != persistence.StatusFilled {
+	if rec := e.record(h); rec.Status != orderstore.StatusFilled {
 		t.Fatalf("status %s", rec.Status)
 	}
 	if p, _ := loadPeak(e.store, h); p != nil {
@@ -242,7 +243,7 @@ func TestDCAScheduleAcrossRestartAndStall(t *testing.T) {
 	if x == nil || x.FillIn.String() != "1000000" {
 		t.Fatalf("second leg after restart: %+v", x)
 	}
-	if rec := e.record(h); rec.Stalled || rec.Executions != 1 || rec.Status != persistence.StatusActive {
+	if rec := e.record(h); rec.Stalled || rec.Executions != 1 || rec.Status != orderstore.StatusActive {
 		t.Fatalf("record %+v", rec)
 	}
 	// 400 s late with a 360 s grace: stalled.
@@ -270,7 +271,7 @@ func TestDCAScheduleAcrossRestartAndStall(t *testing.T) {
 	e.MustSend(e.Keeper, e.D.Router, e.FillData(o, sig, 1_000_000))
 	e.tick()
 	rec := e.record(h)
-	if rec.Status != persistence.StatusFilled || rec.Executions != 3 {
+	if rec.Status != orderstore.StatusFilled || rec.Executions != 3 {
 		t.Fatalf("after the last leg: %+v", rec)
 	}
 	if got := e.triggers(); len(got) != 2 || got[0] != persistence.TriggerDCAStalled || got[1] != persistence.TriggerDCACompleted {
@@ -293,7 +294,7 @@ func TestExpiryByBlockTime(t *testing.T) {
 	if find(e.tick(), h) != nil {
 		t.Fatal("expired order executable")
 	}
-	if rec := e.record(h); rec.Status != persistence.StatusExpired {
+	if rec := e.record(h); rec.Status != orderstore.StatusExpired {
 		t.Fatalf("status %s", rec.Status)
 	}
 	if got := e.triggers(); len(got) != 1 || got[0] != persistence.TriggerOrderExpired {

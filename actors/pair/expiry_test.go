@@ -16,6 +16,7 @@ import (
 	"github.com/orderengine/orderengine/contracts"
 	"github.com/orderengine/orderengine/contracts/bindings/servicerouter"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // eventsOf returns the outbox triggers of order h (every order's for the
@@ -80,7 +81,7 @@ func TestExpiryAtTheDeadline(t *testing.T) {
 	if find(e.tick(), h) == nil {
 		t.Fatal("order not executable at a block whose time is its deadline")
 	}
-	if rec := e.record(h); rec.Status != persistence.StatusPending {
+	if rec := e.record(h); rec.Status != orderstore.StatusPending {
 		t.Fatalf("status at the deadline: %s", rec.Status)
 	}
 	if name := e.simulateFill(o, sig); name != "" {
@@ -93,7 +94,7 @@ func TestExpiryAtTheDeadline(t *testing.T) {
 	if find(e.tick(), h) != nil {
 		t.Fatal("order executable one second after its deadline")
 	}
-	if rec := e.record(h); rec.Status != persistence.StatusExpired {
+	if rec := e.record(h); rec.Status != orderstore.StatusExpired {
 		t.Fatalf("status after the deadline: %s", rec.Status)
 	}
 	if name := e.simulateFill(o, sig); name != "OrderExpired" {
@@ -141,10 +142,10 @@ func TestChainOutcomeBeforeTheDeadlineWinsOverExpiry(t *testing.T) {
 	e.tick() // the projection catches up
 
 	e.expectOutcomes([]outcome{
-		{"filled", filled, persistence.StatusFilled, []string{persistence.TriggerOrderFilled}},
-		{"cancelled", cancelled, persistence.StatusCancelled, []string{persistence.TriggerOrderCancelled}},
-		{"nonce invalidated", invalidated, persistence.StatusCancelled, []string{persistence.TriggerOrderCancelled}},
-		{"no chain outcome", idle, persistence.StatusExpired, []string{persistence.TriggerOrderExpired}},
+		{"filled", filled, orderstore.StatusFilled, []string{persistence.TriggerOrderFilled}},
+		{"cancelled", cancelled, orderstore.StatusCancelled, []string{persistence.TriggerOrderCancelled}},
+		{"nonce invalidated", invalidated, orderstore.StatusCancelled, []string{persistence.TriggerOrderCancelled}},
+		{"no chain outcome", idle, orderstore.StatusExpired, []string{persistence.TriggerOrderExpired}},
 	})
 	if rec := e.record(filled); rec.FilledIn.Dec() != "1000000" || rec.Executions != 1 {
 		t.Errorf("filled order's totals: %s / %d", rec.FilledIn.Dec(), rec.Executions)
@@ -191,11 +192,11 @@ func TestChainCancelWinsOverTriggerAndStall(t *testing.T) {
 	e.evaluate(false) // before the projection
 	e.tick()
 	e.expectOutcomes([]outcome{
-		{"cancelled stop", cancelled, persistence.StatusCancelled, []string{persistence.TriggerOrderCancelled}},
-		{"nonce invalidated stop", invalidated, persistence.StatusCancelled, []string{persistence.TriggerOrderCancelled}},
-		{"live stop", live, persistence.StatusPending, []string{persistence.TriggerStopTriggered}},
-		{"cancelled dca", dcaCancelled, persistence.StatusCancelled, []string{persistence.TriggerOrderCancelled}},
-		{"live dca", dcaLive, persistence.StatusPending, []string{persistence.TriggerDCAStalled}},
+		{"cancelled stop", cancelled, orderstore.StatusCancelled, []string{persistence.TriggerOrderCancelled}},
+		{"nonce invalidated stop", invalidated, orderstore.StatusCancelled, []string{persistence.TriggerOrderCancelled}},
+		{"live stop", live, orderstore.StatusPending, []string{persistence.TriggerStopTriggered}},
+		{"cancelled dca", dcaCancelled, orderstore.StatusCancelled, []string{persistence.TriggerOrderCancelled}},
+		{"live dca", dcaLive, orderstore.StatusPending, []string{persistence.TriggerDCAStalled}},
 	})
 }
 
@@ -203,7 +204,7 @@ func TestChainCancelWinsOverTriggerAndStall(t *testing.T) {
 type outcome struct {
 	name   string
 	h      common.Hash
-	status persistence.Status
+	status orderstore.Status
 	events []string
 }
 
@@ -216,7 +217,7 @@ func (e *env) expectOutcomes(want []outcome) {
 		rec := e.record(c.h)
 		got := e.eventsOf(c.h)
 		if rec.Status != c.status || len(got) != len(c.events) || (len(got) > 0 && got[0] != c.events[0]) ||
-			(c.status == persistence.StatusCancelled && (!rec.TriggeredAt.IsZero() || rec.Stalled)) {
+			(c.status == orderstore.StatusCancelled && (!rec.TriggeredAt.IsZero() || rec.Stalled)) {
 			e.T.Errorf("%s: status %s, triggeredAt %v, stalled %v, events %v; want %s, %v",
 				c.name, rec.Status, rec.TriggeredAt, rec.Stalled, got, c.status, c.events)
 		}
@@ -241,13 +242,13 @@ func TestExpirySentOnlyWhileDriving(t *testing.T) {
 		if find(e.tick(), h) != nil {
 			t.Fatal("order executable after its deadline")
 		}
-		if rec := e.record(h); rec.Status != persistence.StatusPending || len(e.eventsOf(h)) != 0 {
+		if rec := e.record(h); rec.Status != orderstore.StatusPending || len(e.eventsOf(h)) != 0 {
 			t.Fatalf("expired while not driving: %s, events %v", rec.Status, e.eventsOf(h))
 		}
 	}
 	driving.Store(true)
 	e.tick()
-	if rec := e.record(h); rec.Status != persistence.StatusExpired {
+	if rec := e.record(h); rec.Status != orderstore.StatusExpired {
 		t.Fatalf("status once driving: %s", rec.Status)
 	}
 	if got := e.eventsOf(h); len(got) != 1 || got[0] != persistence.TriggerOrderExpired {

@@ -12,8 +12,8 @@ import (
 
 	"github.com/orderengine/orderengine/api"
 	"github.com/orderengine/orderengine/chain"
-	"github.com/orderengine/orderengine/persistence"
 	"github.com/orderengine/orderengine/persistence/chainstore"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // openOrder is an open order as its pair actor holds it: what the book
@@ -35,11 +35,11 @@ type openOrder struct {
 	createdAt       int64
 	amountIn, shown uint256.Int
 	maker, tokenIn  common.Address
-	dca             *persistence.DCAParams
+	dca             *orderstore.DCAParams
 	deadline, nonce uint64
 	trailPpm        uint32
 	class           chain.Class
-	status          persistence.Status
+	status          orderstore.Status
 	stalled, fired  bool // the record's stalled flag, and whether its triggeredAt is set
 	// filled is the larger of the record's and the chain's filledAmountIn
 	// (the chain may be ahead of the projection into the record); left
@@ -64,7 +64,7 @@ type openOrder struct {
 
 // newOpenOrder is rec as its pair holds it, with the chain's record of it
 // (found false: the chain has not seen it).
-func newOpenOrder(rec *persistence.OrderRecord, co chainstore.Order, found bool) *openOrder {
+func newOpenOrder(rec *orderstore.Record, co chainstore.Order, found bool) *openOrder {
 	o := &openOrder{Key: Key{Price: rec.Order.TriggerPrice, Hash: rec.Hash}, version: rec.Version, createdAt: rec.CreatedAt.UnixNano(),
 		amountIn: rec.Order.AmountIn, shown: rec.FilledIn, maker: rec.Order.Maker, tokenIn: rec.Order.TokenIn, dca: rec.DCA,
 		class: rec.Class, status: rec.Status, stalled: rec.Stalled, fired: !rec.TriggeredAt.IsZero()}

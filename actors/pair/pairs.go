@@ -21,6 +21,7 @@ import (
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/persistence"
 	"github.com/orderengine/orderengine/persistence/chainstore"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // Prices reads the oracle at a block hash.
@@ -38,7 +39,7 @@ type Options struct {
 	System *actor.ActorSystem
 	Store  *persistence.Store
 	Chain  *chainstore.Chain
-	Orders *persistence.Orders
+	Orders *orderstore.Store
 	// Registry receives the decided transitions (nil: decisions are only
 	// published).
 	Registry *order.Registry
@@ -146,7 +147,7 @@ func (p *Pairs) Live() int { return p.reg.Live() }
 
 // Changed is the pairs' part of the order change feed: the order's pair
 // learns it, if it is or was open. It does not wait.
-func (p *Pairs) Changed(prev persistence.Status, rec *persistence.OrderRecord) {
+func (p *Pairs) Changed(prev orderstore.Status, rec *orderstore.Record) {
 	if !prev.Open() && !rec.Status.Open() {
 		return
 	}
@@ -256,6 +257,6 @@ func (p *Pairs) EachExecutable(pair string, after common.Hash, fn func(Executabl
 
 // Record reads an order's record from the store (found false: unknown),
 // for the keeper interface to build its transaction.
-func (p *Pairs) Record(h common.Hash) (*persistence.OrderRecord, bool, error) {
+func (p *Pairs) Record(h common.Hash) (*orderstore.Record, bool, error) {
 	return p.opts.Orders.Load(h)
 }

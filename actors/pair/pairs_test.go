@@ -16,8 +16,8 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/orderengine/orderengine/chain"
-	"github.com/orderengine/orderengine/persistence"
 	"github.com/orderengine/orderengine/persistence/chainstore"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // books prints every pair's whole book (page by page), sorted by pair.
@@ -257,7 +257,7 @@ func TestClosedOrderLosesItsPeak(t *testing.T) {
 
 // loadOpen feeds p every stored open order, as the engine does at start.
 func loadOpen(p *Pairs) error {
-	return p.opts.Orders.OpenOrders(func(rec *persistence.OrderRecord) error {
+	return p.opts.Orders.OpenOrders(func(rec *orderstore.Record) error {
 		p.Changed(0, rec)
 		return nil
 	})
@@ -303,7 +303,7 @@ func TestUnchangedPairsAreNotAsked(t *testing.T) {
 	eval(0)
 	eval(0) // at the deadline the order is open
 	eval(1) // past it: expired
-	if rec, _, _ := env.orders.Load(rec.Hash); rec.Status != persistence.StatusExpired {
+	if rec, _, _ := env.orders.Load(rec.Hash); rec.Status != orderstore.StatusExpired {
 		t.Fatalf("order past its deadline: %s", rec.Status)
 	}
 	eval(1) // the order closed

@@ -17,6 +17,7 @@ import (
 	"github.com/orderengine/orderengine/contracts/bindings/servicerouter"
 	"github.com/orderengine/orderengine/persistence"
 	"github.com/orderengine/orderengine/persistence/chainstore"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // synthEnv is a store holding open orders (a mix of limit, stop-loss and
@@ -26,11 +27,11 @@ type synthEnv struct {
 	store    *persistence.Store
 	chain    *chainstore.Chain
 	system   *actor.ActorSystem
-	orders   *persistence.Orders
+	orders   *orderstore.Store
 	registry *order.Registry
 	engine   *Pairs
 	prices   Prices
-	record   func(i int) (*persistence.OrderRecord, common.Hash)
+	record   func(i int) (*orderstore.Record, common.Hash)
 	mu       sync.Mutex
 	hashes   []common.Hash // of the created orders
 }
@@ -49,7 +50,7 @@ func (fixedPrices) Decimals(context.Context, common.Hash, common.Address) (uint8
 
 // syntheticOrder is an unsigned order of maker i for the benchmarks: the
 // engine never checks signatures.
-func syntheticOrder(i int, tokenIn, tokenOut common.Address, t chain.Traits, trigger uint64) (*persistence.OrderRecord, common.Hash) {
+func syntheticOrder(i int, tokenIn, tokenOut common.Address, t chain.Traits, trigger uint64) (*orderstore.Record, common.Hash) {
 	tr, err := chain.EncodeTraits(t)
 	if err != nil {
 		panic(err)
@@ -73,16 +74,16 @@ func newSynthEnv(b testing.TB, n int) *synthEnv {
 
 // newSynthEnvAt is newSynthEnv with the pairs deciding at prices, and
 // record making order i.
-func newSynthEnvAt(b testing.TB, n int, prices Prices, record func(int) (*persistence.OrderRecord, common.Hash)) *synthEnv {
+func newSynthEnvAt(b testing.TB, n int, prices Prices, record func(int) (*orderstore.Record, common.Hash)) *synthEnv {
 	b.Helper()
 	e := &synthEnv{store: chainsynctest.OpenStore(b, b.TempDir()), prices: prices, record: record}
 	b.Cleanup(func() { _ = e.store.Close() })
 	e.chain = chainsynctest.Chain(b, e.store)
-	e.orders = persistence.NewOrders(e.store, persistence.NewOutbox(e.store, nil, nil))
+	e.orders = orderstore.New(e.store, persistence.NewOutbox(e.store, nil, nil))
 	e.system = actor.NewActorSystem()
 	b.Cleanup(e.system.Shutdown)
 	e.registry = order.NewRegistry(e.system, order.Options{Journal: e.orders,
-		Feed: func(prev persistence.Status, rec *persistence.OrderRecord, _ *common.Address) {
+		Feed: func(prev orderstore.Status, rec *orderstore.Record, _ *common.Address) {
 			e.engine.Changed(prev, rec)
 		}})
 	e.engine = e.newPairs()
@@ -104,7 +105,7 @@ func (e *synthEnv) newPairs() *Pairs {
 // synthRecord is order i: pair USDC-WETH for even i/2, USDC-DAI for odd;
 // i%4 == 1 a stop-loss not hit at the fixed price, i%4 == 3 a trailing
 // order, otherwise a limit order executable at the fixed price.
-func synthRecord(i int) (*persistence.OrderRecord, common.Hash) {
+func synthRecord(i int) (*orderstore.Record, common.Hash) {
 	usdc, weth, dai := common.HexToAddress("0x01"), common.HexToAddress("0x02"), common.HexToAddress("0x03")
 	out := weth
 	if i/2%2 == 1 {

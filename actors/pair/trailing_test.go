@@ -8,8 +8,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/orderengine/orderengine/chain"
-	"github.com/orderengine/orderengine/persistence"
 	"github.com/orderengine/orderengine/persistence/chainstore"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // trailingOrder makes an open trailing order of trailPpm with a deadline
@@ -21,8 +21,8 @@ func (e *diffEnv) trailingOrder(trailPpm uint32, deadline uint64) common.Hash {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	rec := &persistence.OrderRecord{Hash: h, Version: 1, Class: chain.ClassTrailing, Status: persistence.StatusPending,
-		Trailing: &persistence.TrailingParams{TrailPpm: trailPpm}, CreatedAt: time.Unix(int64(e.now), 0).UTC()}
+	rec := &orderstore.Record{Hash: h, Version: 1, Class: chain.ClassTrailing, Status: orderstore.StatusPending,
+		Trailing: &orderstore.TrailingParams{TrailPpm: trailPpm}, CreatedAt: time.Unix(int64(e.now), 0).UTC()}
 	rec.Order.Maker, rec.Order.MakerTraits = e.makers[0], traits
 	rec.Order.AmountIn.SetUint64(1000)
 	e.recs[h] = rec

@@ -22,6 +22,7 @@ import (
 	"github.com/orderengine/orderengine/actors/webhook"
 	"github.com/orderengine/orderengine/internal/clock"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // harness is a manager over a real Pebble store in a temp dir, a real actor
@@ -111,14 +112,14 @@ func emitEvents(t *testing.T, ob *persistence.Outbox, store *persistence.Store, 
 	var h common.Hash
 	binary.BigEndian.PutUint64(h[24:], emitted.Add(1))
 	now := time.Unix(1_800_000_000, 0).UTC()
-	rec := &persistence.OrderRecord{Hash: h, Version: 1, Class: chain.ClassLimit, Status: persistence.StatusPending,
+	rec := &orderstore.Record{Hash: h, Version: 1, Class: chain.ClassLimit, Status: orderstore.StatusPending,
 		AccountID: account, CreatedAt: now, UpdatedAt: now}
 	for i := range events {
 		if events[i].Data.OrderHash == "" && events[i].Trigger != persistence.TriggerTestPing {
 			events[i].Data.OrderHash = h.Hex() // the events are about this order
 		}
 	}
-	if err := persistence.NewOrders(store, ob).AppendOrder(context.Background(), &persistence.OrderTransition{Record: rec, Events: events}); err != nil {
+	if err := orderstore.New(store, ob).AppendOrder(context.Background(), &orderstore.Transition{Record: rec, Events: events}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -29,6 +29,7 @@ import (
 	"github.com/orderengine/orderengine/contracts/bindings/testtoken"
 	"github.com/orderengine/orderengine/persistence"
 	"github.com/orderengine/orderengine/persistence/chainstore"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 const testChainID = 4663
@@ -175,11 +176,11 @@ func (e *Env) SignOrder(amountIn int64, triggerPrice uint64, t chain.Traits) (se
 }
 
 // Record is the order record the submit path would store for o.
-func Record(o servicerouter.Order, sig []byte, h common.Hash, accountID string, created time.Time) *persistence.OrderRecord {
+func Record(o servicerouter.Order, sig []byte, h common.Hash, accountID string, created time.Time) *orderstore.Record {
 	t := chain.DecodeTraits(uint256.MustFromBig(o.MakerTraits))
 	class, _ := t.Class()
-	rec := &persistence.OrderRecord{
-		Hash: h, Version: 1, Class: class, Status: persistence.StatusPending,
+	rec := &orderstore.Record{
+		Hash: h, Version: 1, Class: class, Status: orderstore.StatusPending,
 		Order: chain.Order{
 			Maker: o.Maker, Receiver: o.Receiver, TokenIn: o.TokenIn, TokenOut: o.TokenOut,
 			Referrer: o.Referrer, ReferralFeePpm: o.ReferralFeePpm,
@@ -191,13 +192,13 @@ func Record(o servicerouter.Order, sig []byte, h common.Hash, accountID string, 
 	}
 	switch class {
 	case chain.ClassDCA:
-		rec.DCA = &persistence.DCAParams{
+		rec.DCA = &orderstore.DCAParams{
 			IntervalSeconds: t.IntervalSeconds, TotalExecutions: t.TotalExecutions,
 			FlexibilityPpm: t.FlexibilityPpm(), ShortCircuit: t.Flags&chain.FlagShortCircuit != 0,
 			PriceGated: t.Flags&chain.FlagPriceGated != 0,
 		}
 	case chain.ClassTrailing:
-		rec.Trailing = &persistence.TrailingParams{TrailPpm: t.TrailPpm()}
+		rec.Trailing = &orderstore.TrailingParams{TrailPpm: t.TrailPpm()}
 	}
 	return rec
 }

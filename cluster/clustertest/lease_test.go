@@ -27,6 +27,7 @@ import (
 	"github.com/orderengine/orderengine/contracts/bindings/testtoken"
 	"github.com/orderengine/orderengine/keeper"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // leaseTTL is the test cluster's cluster.leaseTTL.
@@ -229,7 +230,7 @@ func journalEvents(t *testing.T, s *apptest.Server, h common.Hash) (map[string]i
 		if err != nil {
 			t.Fatalf("order %s: read its stream: %v", h.Hex(), err)
 		}
-		tr, err := persistence.DecodeTransition(msg.Data)
+		tr, err := orderstore.DecodeTransition(msg.Data)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -237,7 +238,7 @@ func journalEvents(t *testing.T, s *apptest.Server, h common.Hash) (map[string]i
 			events[ev.Trigger]++
 		}
 		for _, e := range tr.Ledger {
-			if e.Kind == persistence.LedgerFill {
+			if e.Kind == orderstore.LedgerFill {
 				fills[fmt.Sprintf("%s/%d", e.TxHash.Hex(), e.LogIndex)]++
 			}
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/orderengine/orderengine/config"
 	"github.com/orderengine/orderengine/internal/testport"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // The members of these tests run with a short TTL and tick, so that a
@@ -109,7 +110,7 @@ func (c *testCluster) start(nd *node) error {
 	if err := js.Setup(ctx); err != nil {
 		return err
 	}
-	orders := persistence.NewOrders(store, persistence.NewOutbox(store, nil, nil))
+	orders := orderstore.New(store, persistence.NewOutbox(store, nil, nil))
 	if err := natsjs.NewMaterialiser(js, orders, nil).Start(ctx); err != nil {
 		return err
 	}

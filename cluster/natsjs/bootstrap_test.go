@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // TestSnapshotTransfer: two ready nodes serving snapshots both offer one
@@ -75,7 +76,7 @@ func TestSnapshotTransfer(t *testing.T) {
 	if got, err := st.Positions(); err != nil || !maps.Equal(got, want) {
 		t.Fatalf("the installed snapshot's positions %v (%v), want %v", got, err, want)
 	}
-	orders := persistence.NewOrders(st, persistence.NewOutbox(st, nil, nil))
+	orders := orderstore.New(st, persistence.NewOutbox(st, nil, nil))
 	for i := range n {
 		rec := testOrder(first + i)
 		got, ok, err := orders.Load(rec.Hash)

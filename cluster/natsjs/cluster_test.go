@@ -20,6 +20,7 @@ import (
 	"github.com/orderengine/orderengine/config"
 	"github.com/orderengine/orderengine/internal/testport"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // testLog prints warnings and errors of the nodes (NATSJS_TEST_LOG=1).
@@ -37,7 +38,7 @@ type testNode struct {
 	dir     string
 	node    *Node
 	store   *persistence.Store
-	orders  *persistence.Orders
+	orders  *orderstore.Store
 	mat     *Materialiser
 	journal *Journal
 	shared  *SharedLog
@@ -50,7 +51,7 @@ type feedLog struct {
 	changes []string
 }
 
-func (f *feedLog) add(prev persistence.Status, rec *persistence.OrderRecord, _ *common.Address) {
+func (f *feedLog) add(prev orderstore.Status, rec *orderstore.Record, _ *common.Address) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.changes = append(f.changes, fmt.Sprintf("%s v%d %s->%s", rec.Hash.Hex()[:10], rec.Version, prev, rec.Status))
@@ -186,7 +187,7 @@ func (tn *testNode) start() error {
 	}
 	tn.store = store
 	outbox := persistence.NewOutbox(store, nil, nil)
-	tn.orders = persistence.NewOrders(store, outbox)
+	tn.orders = orderstore.New(store, outbox)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	t0 := time.Now()
@@ -232,25 +233,25 @@ var ordersUsed atomic.Int64
 
 // testOrder is the i-th test order (hash sha256(i), so the partitions
 // spread), version 1, pending.
-func testOrder(i int) *persistence.OrderRecord {
+func testOrder(i int) *orderstore.Record {
 	h := sha256.Sum256(binary.BigEndian.AppendUint64(nil, uint64(i)))
-	return &persistence.OrderRecord{
-		Hash: h, Version: 1, Class: chain.ClassLimit, Status: persistence.StatusPending, AccountID: "acc_test",
+	return &orderstore.Record{
+		Hash: h, Version: 1, Class: chain.ClassLimit, Status: orderstore.StatusPending, AccountID: "acc_test",
 		Order:     chain.Order{Maker: common.HexToAddress("0x1000000000000000000000000000000000000001"), AmountIn: *uint256.NewInt(uint64(i + 1))},
 		CreatedAt: time.Unix(1_800_000_000+int64(i), 0).UTC(), UpdatedAt: time.Unix(1_800_000_000, 0).UTC(),
 	}
 }
 
 // create appends a new order to j.
-func create(j *Journal, rec *persistence.OrderRecord) error {
-	return j.AppendOrder(context.Background(), &persistence.OrderTransition{Record: rec})
+func create(j *Journal, rec *orderstore.Record) error {
+	return j.AppendOrder(context.Background(), &orderstore.Transition{Record: rec})
 }
 
 // next returns rec's next version with status st, and its transition.
-func next(rec *persistence.OrderRecord, st persistence.Status) *persistence.OrderTransition {
+func next(rec *orderstore.Record, st orderstore.Status) *orderstore.Transition {
 	n := rec.Clone()
 	n.Version, n.Status = rec.Version+1, st
-	return &persistence.OrderTransition{Record: n, Expect: rec.Version, Prev: rec.Status}
+	return &orderstore.Transition{Record: n, Expect: rec.Version, Prev: rec.Status}
 }
 
 // waitFor polls cond until it holds or 20 s pass.

@@ -15,6 +15,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // The journal's compaction keeps JetStream bounded by the open orders and
@@ -63,7 +64,7 @@ type CompactOptions struct {
 // positions on every node.
 type Compactor struct {
 	n      *Node
-	orders *persistence.Orders
+	orders *orderstore.Store
 	store  *persistence.Store
 	opts   CompactOptions
 	lease  *Lease
@@ -81,7 +82,7 @@ const (
 
 // NewCompactor returns the compaction of node n's streams, whose store is
 // store (orders its order journal).
-func NewCompactor(n *Node, store *persistence.Store, orders *persistence.Orders, opts CompactOptions) *Compactor {
+func NewCompactor(n *Node, store *persistence.Store, orders *orderstore.Store, opts CompactOptions) *Compactor {
 	if opts.Retention <= 0 {
 		opts.Retention = 24 * time.Hour
 	}
@@ -312,8 +313,8 @@ func (c *Compactor) compactOrders(ctx context.Context, p int, cutoff time.Time, 
 	if applied == 0 {
 		return 0, 0, nil
 	}
-	var due []persistence.ClosedOrder
-	if err := c.orders.Closed(stream, cutoff, c.opts.Batch, func(o persistence.ClosedOrder) bool {
+	var due []orderstore.ClosedOrder
+	if err := c.orders.Closed(stream, cutoff, c.opts.Batch, func(o orderstore.ClosedOrder) bool {
 		if o.Seq <= applied {
 			due = append(due, o)
 		}
@@ -321,7 +322,7 @@ func (c *Compactor) compactOrders(ctx context.Context, p int, cutoff time.Time, 
 	}); err != nil {
 		return 0, 0, err
 	}
-	var done []persistence.ClosedOrder
+	var done []orderstore.ClosedOrder
 	for _, o := range due {
 		if err := c.n.purge(ctx, stream, orderSubject(p, o.Hash), 0); err != nil {
 			err = fmt.Errorf("natsjs: remove order %s from %s: %w", o.Hash.Hex(), stream, err)

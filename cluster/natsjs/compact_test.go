@@ -10,6 +10,7 @@ import (
 	"github.com/orderengine/orderengine/config"
 	"github.com/orderengine/orderengine/persistence"
 	"github.com/orderengine/orderengine/persistence/accountstore"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // TestCompaction: a compaction round removes from the order streams the
@@ -25,7 +26,7 @@ func TestCompaction(t *testing.T) {
 	ctx := context.Background()
 	first := freshOrders()
 	const n = 40
-	recs := make([]*persistence.OrderRecord, n)
+	recs := make([]*orderstore.Record, n)
 	for i := range recs {
 		recs[i] = testOrder(first + i)
 		if err := create(nodes[i%3].journal, recs[i]); err != nil {
@@ -35,7 +36,7 @@ func TestCompaction(t *testing.T) {
 	// The first half closes now, before the retention's cutoff.
 	old := time.Now().Add(-time.Hour).UTC()
 	for i := range n / 2 {
-		tr := next(recs[i], persistence.StatusCancelled)
+		tr := next(recs[i], orderstore.StatusCancelled)
 		tr.Record.UpdatedAt = old
 		if err := nodes[0].journal.AppendOrder(ctx, tr); err != nil {
 			t.Fatal(err)
@@ -43,7 +44,7 @@ func TestCompaction(t *testing.T) {
 		recs[i] = tr.Record
 	}
 	// One closes within the retention: it stays.
-	recent := next(recs[n/2], persistence.StatusCancelled)
+	recent := next(recs[n/2], orderstore.StatusCancelled)
 	recent.Record.UpdatedAt = time.Now().UTC()
 	if err := nodes[1].journal.AppendOrder(ctx, recent); err != nil {
 		t.Fatal(err)
@@ -92,7 +93,7 @@ func TestCompaction(t *testing.T) {
 		t.Fatalf("LoadOrder of a removed order: %+v %v %v, want its closed record", got, found, err)
 	}
 	err = create(nodes[1].journal, testOrder(first))
-	if !errors.Is(err, persistence.ErrVersionConflict) {
+	if !errors.Is(err, orderstore.ErrVersionConflict) {
 		t.Fatalf("a create of a removed order: %v, want a version conflict (ALREADY_EXISTS)", err)
 	}
 
@@ -121,7 +122,7 @@ func TestCompaction(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	orders := persistence.NewOrders(store, persistence.NewOutbox(store, nil, nil))
+	orders := orderstore.New(store, persistence.NewOutbox(store, nil, nil))
 	err = NewMaterialiser(nodes[0].node, orders, nil).Start(ctx)
 	if !errors.Is(err, ErrBehindCompaction) {
 		t.Fatalf("a materialiser of an empty store after a compaction: %v, want ErrBehindCompaction", err)
@@ -137,7 +138,7 @@ func TestCompactionWaitsForEveryNode(t *testing.T) {
 	if err := create(nodes[0].journal, rec); err != nil {
 		t.Fatal(err)
 	}
-	tr := next(rec, persistence.StatusExpired)
+	tr := next(rec, orderstore.StatusExpired)
 	tr.Record.UpdatedAt = time.Now().Add(-2 * time.Hour).UTC()
 	if err := nodes[0].journal.AppendOrder(ctx, tr); err != nil {
 		t.Fatal(err)

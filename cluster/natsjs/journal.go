@@ -13,9 +13,10 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
-// Journal is the order journal (persistence.OrderJournal) on JetStream:
+// Journal is the order journal (orderstore.Journal) on JetStream:
 // one message per transition on the order's subject, published
 // conditional on the subject's last sequence (the version the writer
 // loaded), acknowledged once a quorum of replicas has it on disk, then
@@ -30,25 +31,25 @@ import (
 // acknowledged as a duplicate of the winner.
 type Journal struct {
 	n      *Node
-	orders *persistence.Orders
+	orders *orderstore.Store
 	mat    *Materialiser
 	now    func() time.Time
 	seqs   seqCache
 }
 
-var _ persistence.OrderJournal = (*Journal)(nil)
+var _ orderstore.Journal = (*Journal)(nil)
 
 // NewJournal returns the journal of node n, whose materialiser mat applies
 // the streams to orders (this node's store). now stamps events without a
 // time (nil: time.Now).
-func NewJournal(n *Node, orders *persistence.Orders, mat *Materialiser, now func() time.Time) *Journal {
+func NewJournal(n *Node, orders *orderstore.Store, mat *Materialiser, now func() time.Time) *Journal {
 	if now == nil {
 		now = time.Now
 	}
 	return &Journal{n: n, orders: orders, mat: mat, now: now, seqs: seqCache{max: seqCacheMax}}
 }
 
-// AppendOrder implements persistence.OrderJournal. It returns nil once the
+// AppendOrder implements orderstore.Journal. It returns nil once the
 // transition is durable on a quorum, after waiting (within the write's
 // deadline) until this node's store has applied it (and told the feed), so
 // that the node reads its own write; a durable transition not applied
@@ -58,7 +59,7 @@ func NewJournal(n *Node, orders *persistence.Orders, mat *Materialiser, now func
 // wrapping persistence.ErrUnavailable when nothing could be written for
 // want of a quorum, with persistence.ErrOutcomeUnknown too when the write
 // may have landed.
-func (j *Journal) AppendOrder(ctx context.Context, t *persistence.OrderTransition) error {
+func (j *Journal) AppendOrder(ctx context.Context, t *orderstore.Transition) error {
 	rec := t.Record
 	if rec.Version != t.Expect+1 {
 		return fmt.Errorf("natsjs: order %s: version %d does not follow %d", rec.Hash.Hex(), rec.Version, t.Expect)
@@ -74,7 +75,7 @@ func (j *Journal) AppendOrder(ctx context.Context, t *persistence.OrderTransitio
 	if err != nil {
 		return err
 	}
-	data, err := persistence.EncodeTransition(t, j.now())
+	data, err := orderstore.EncodeTransition(t, j.now())
 	if err != nil {
 		return err
 	}
@@ -82,7 +83,7 @@ func (j *Journal) AppendOrder(ctx context.Context, t *persistence.OrderTransitio
 	seq, err := j.n.publishCAS(ctx, stream, subj, id, expect, data)
 	if errors.Is(err, errCASConflict) {
 		j.seqs.drop(rec.Hash)
-		return fmt.Errorf("%w: %v", persistence.ErrVersionConflict, err)
+		return fmt.Errorf("%w: %v", orderstore.ErrVersionConflict, err)
 	}
 	if err != nil {
 		return err
@@ -141,7 +142,7 @@ func (j *Journal) expectedSeq(ctx context.Context, stream, subj string, h common
 		if _, found, err := j.orders.Load(h); err != nil {
 			return 0, err
 		} else if found {
-			return 0, fmt.Errorf("%w: order %s exists", persistence.ErrVersionConflict, h.Hex())
+			return 0, fmt.Errorf("%w: order %s exists", orderstore.ErrVersionConflict, h.Hex())
 		}
 		return 0, nil
 	}
@@ -165,14 +166,14 @@ func (j *Journal) expectedSeq(ctx context.Context, stream, subj string, h common
 		}
 	}
 	if !found || rec.Version != expect {
-		return 0, fmt.Errorf("%w: order %s is not at version %d", persistence.ErrVersionConflict, h.Hex(), expect)
+		return 0, fmt.Errorf("%w: order %s is not at version %d", orderstore.ErrVersionConflict, h.Hex(), expect)
 	}
 	return seq, nil
 }
 
 // last reads the order's last transition from its stream's leader and
 // caches its sequence.
-func (j *Journal) last(ctx context.Context, stream, subj string) (*persistence.OrderRecord, uint64, bool, error) {
+func (j *Journal) last(ctx context.Context, stream, subj string) (*orderstore.Record, uint64, bool, error) {
 	m, found, err := j.n.leaderGet(ctx, stream, subj, 0)
 	if err != nil {
 		return nil, 0, false, fmt.Errorf("%w: read %s: %v", persistence.ErrUnavailable, subj, err)
@@ -180,7 +181,7 @@ func (j *Journal) last(ctx context.Context, stream, subj string) (*persistence.O
 	if !found {
 		return nil, 0, false, nil
 	}
-	t, err := persistence.DecodeTransition(m.Data)
+	t, err := orderstore.DecodeTransition(m.Data)
 	if err != nil {
 		return nil, 0, false, fmt.Errorf("natsjs: %s %d: %w", stream, m.Seq, err)
 	}
@@ -188,13 +189,13 @@ func (j *Journal) last(ctx context.Context, stream, subj string) (*persistence.O
 	return t.Record, m.Seq, true, nil
 }
 
-// LoadOrder implements persistence.OrderJournal: the order's last
+// LoadOrder implements orderstore.Journal: the order's last
 // transition as its stream's leader has it (the truth, where this node's
 // store may trail by the replication delay). An order the stream no
 // longer holds is read from this node's store: the compaction removed it,
 // closed, after every node applied it (expectedSeq), and a closed order
 // takes no further transition.
-func (j *Journal) LoadOrder(h common.Hash) (*persistence.OrderRecord, bool, error) {
+func (j *Journal) LoadOrder(h common.Hash) (*orderstore.Record, bool, error) {
 	ctx, cancel := j.n.writeContext(context.Background())
 	defer cancel()
 	p := Partition(h, j.n.OrderPartitions())
@@ -205,10 +206,10 @@ func (j *Journal) LoadOrder(h common.Hash) (*persistence.OrderRecord, bool, erro
 	return j.orders.Load(h)
 }
 
-// LoadLedger implements persistence.OrderJournal: the order's ledger from
+// LoadLedger implements orderstore.Journal: the order's ledger from
 // this node's store, once the store has applied the order's last
 // transition (read from the leader).
-func (j *Journal) LoadLedger(h common.Hash) ([]persistence.LedgerEntry, error) {
+func (j *Journal) LoadLedger(h common.Hash) ([]orderstore.LedgerEntry, error) {
 	ctx, cancel := j.n.writeContext(context.Background())
 	defer cancel()
 	p := Partition(h, j.n.OrderPartitions())
@@ -224,7 +225,7 @@ func (j *Journal) LoadLedger(h common.Hash) ([]persistence.LedgerEntry, error) {
 	return j.orders.LoadLedger(h)
 }
 
-// MayExist implements persistence.OrderJournal. This node's hash filter
+// MayExist implements orderstore.Journal. This node's hash filter
 // knows only the orders its store has applied, and another node may have
 // created h a moment ago, so absence cannot be proven without a read: it
 // reports true, and the order's actor reads (LoadOrder).

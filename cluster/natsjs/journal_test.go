@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // TestFsyncAlways: the servers are configured and run with an fsync after
@@ -51,7 +51,7 @@ func TestCreateConflictAcrossNodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tn := range nodes[1:] {
-		if err := create(tn.journal, testOrder(base+1)); !errors.Is(err, persistence.ErrVersionConflict) {
+		if err := create(tn.journal, testOrder(base+1)); !errors.Is(err, orderstore.ErrVersionConflict) {
 			t.Fatalf("second create: %v", err)
 		}
 	}
@@ -70,7 +70,7 @@ func TestCreateConflictAcrossNodes(t *testing.T) {
 		switch err := <-errs; {
 		case err == nil:
 			won++
-		case errors.Is(err, persistence.ErrVersionConflict):
+		case errors.Is(err, orderstore.ErrVersionConflict):
 			lost++
 		default:
 			t.Fatalf("racing create: %v", err)
@@ -100,7 +100,7 @@ func TestVersionConflictAndReadYourWrites(t *testing.T) {
 	if err != nil || !ok || loaded.Version != 1 {
 		t.Fatalf("LoadOrder on another node: %+v %v %v", loaded, ok, err)
 	}
-	active := next(loaded, persistence.StatusActive)
+	active := next(loaded, orderstore.StatusActive)
 	if err := b.journal.AppendOrder(context.Background(), active); err != nil {
 		t.Fatal(err)
 	}
@@ -109,12 +109,12 @@ func TestVersionConflictAndReadYourWrites(t *testing.T) {
 	}
 	// Node a still holds version 1 in its sequence cache: its append from
 	// version 1 is refused, and nothing is written.
-	stale := next(rec, persistence.StatusCancelled)
-	if err := a.journal.AppendOrder(context.Background(), stale); !errors.Is(err, persistence.ErrVersionConflict) {
+	stale := next(rec, orderstore.StatusCancelled)
+	if err := a.journal.AppendOrder(context.Background(), stale); !errors.Is(err, orderstore.ErrVersionConflict) {
 		t.Fatalf("stale append: %v", err)
 	}
 	latest, _, err := a.journal.LoadOrder(rec.Hash)
-	if err != nil || latest.Version != 2 || latest.Status != persistence.StatusActive {
+	if err != nil || latest.Version != 2 || latest.Status != orderstore.StatusActive {
 		t.Fatalf("LoadOrder after the stale append: %+v %v", latest, err)
 	}
 	if _, found, err := a.journal.LoadOrder(testOrder(base + 999).Hash); found || err != nil {
@@ -141,7 +141,7 @@ func TestMaterialisedEqualEverywhere(t *testing.T) {
 			t.Fatal(err)
 		}
 		if i%4 == 0 {
-			if err := tn.journal.AppendOrder(context.Background(), next(rec, persistence.StatusCancelled)); err != nil {
+			if err := tn.journal.AppendOrder(context.Background(), next(rec, orderstore.StatusCancelled)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -194,8 +194,8 @@ func storesDiffer(t *testing.T, nodes []*testNode) string {
 func snapshot(t *testing.T, tn *testNode) map[string]string {
 	t.Helper()
 	out := make(map[string]string)
-	for _, st := range persistence.Statuses {
-		list, _, err := tn.orders.List(persistence.ListFilter{Status: st, Limit: 10_000})
+	for _, st := range orderstore.Statuses {
+		list, _, err := tn.orders.List(orderstore.ListFilter{Status: st, Limit: 10_000})
 		if err != nil {
 			t.Fatal(err)
 		}

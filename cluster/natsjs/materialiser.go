@@ -7,7 +7,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // Feed is told of every order transition this node's store applied, in
@@ -15,16 +15,16 @@ import (
 // write and before any writer waiting for it is released: the engine's
 // change feed (its maker and pair actors). Its arguments follow
 // actors/order.Feed.
-type Feed func(prev persistence.Status, rec *persistence.OrderRecord, bind *common.Address)
+type Feed func(prev orderstore.Status, rec *orderstore.Record, bind *common.Address)
 
 // Materialiser applies every order stream, on every node, to the node's
-// store (persistence.OrderApply: the same writes as a local append, with
+// store (orderstore.ApplyBatch: the same writes as a local append, with
 // the stream position in the same batch), and tells the feed. Every read
 // of orders then stays local, and every node's pair and maker actors see
 // every order, whichever node accepted it.
 type Materialiser struct {
 	n      *Node
-	orders *persistence.Orders
+	orders *orderstore.Store
 	feed   Feed
 	// followers holds one follower per partition once Start has run.
 	followers atomic.Pointer[[]*follower]
@@ -32,7 +32,7 @@ type Materialiser struct {
 
 // NewMaterialiser returns the materialiser of the order streams into
 // orders; feed may be nil.
-func NewMaterialiser(n *Node, orders *persistence.Orders, feed Feed) *Materialiser {
+func NewMaterialiser(n *Node, orders *orderstore.Store, feed Feed) *Materialiser {
 	return &Materialiser{n: n, orders: orders, feed: feed}
 }
 
@@ -66,7 +66,7 @@ func (m *Materialiser) apply(stream string, msgs []record) error {
 	defer a.Close()
 	var last uint64
 	for _, msg := range msgs {
-		t, err := persistence.DecodeTransition(msg.data)
+		t, err := orderstore.DecodeTransition(msg.data)
 		if err != nil {
 			return fmt.Errorf("natsjs: %s: %w", msg.subject, err)
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // writeOrders creates n orders from first on, spread over the nodes given,
@@ -28,7 +29,7 @@ func writeOrders(t *testing.T, first, n int, nodes ...*testNode) {
 			t.Fatalf("create %d on %s: %v", first+i, tn.cfg.Node, err)
 		}
 		if i%3 == 0 {
-			if err := tn.journal.AppendOrder(context.Background(), next(rec, persistence.StatusCancelled)); err != nil {
+			if err := tn.journal.AppendOrder(context.Background(), next(rec, orderstore.StatusCancelled)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -153,7 +154,7 @@ func TestRetrySameMessageIDNotAppliedTwice(t *testing.T) {
 	base := freshOrders()
 	rec := testOrder(base)
 	retryID, anotherID := fmt.Sprintf("retry-%d", base), fmt.Sprintf("another-%d", base)
-	data, err := persistence.EncodeTransition(&persistence.OrderTransition{Record: rec}, time.Now())
+	data, err := orderstore.EncodeTransition(&orderstore.Transition{Record: rec}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}

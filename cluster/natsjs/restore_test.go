@@ -16,8 +16,8 @@ import (
 
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/config"
-	"github.com/orderengine/orderengine/persistence"
 	"github.com/orderengine/orderengine/persistence/accountstore"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // streamMsgs returns how many messages the order streams and the shared
@@ -128,7 +128,7 @@ func TestBackupRestore(t *testing.T) {
 	// A create of an order the restored streams hold is refused as one
 	// on the cluster that took it first (the registry answers it
 	// ALREADY_EXISTS).
-	if err := create(dst[0].journal, testOrder(first)); !errors.Is(err, persistence.ErrVersionConflict) {
+	if err := create(dst[0].journal, testOrder(first)); !errors.Is(err, orderstore.ErrVersionConflict) {
 		t.Fatalf("resubmit of a restored order: %v, want a version conflict", err)
 	}
 

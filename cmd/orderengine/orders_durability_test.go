@@ -28,6 +28,7 @@ import (
 	"github.com/orderengine/orderengine/internal/syncbuf"
 	"github.com/orderengine/orderengine/internal/testport"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // TestOrdersSurviveKill9 runs the real binary against a dev chain served
@@ -148,11 +149,11 @@ func TestOrdersSurviveKill9(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	res, err := persistence.NewOrders(store, nil).CheckOrders()
+	res, err := orderstore.New(store, nil).CheckOrders()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Problems) > 0 || res.Orders < len(acked) || res.IndexEntries != len(persistence.IndexMasks)*res.Orders {
+	if len(res.Problems) > 0 || res.Orders < len(acked) || res.IndexEntries != len(orderstore.IndexMasks)*res.Orders {
 		t.Fatalf("after kill -9: %d orders, %d index entries, problems %v", res.Orders, res.IndexEntries, res.Problems)
 	}
 	t.Logf("store: %d orders (%d acknowledged), %d index entries, consistent", res.Orders, len(acked), res.IndexEntries)

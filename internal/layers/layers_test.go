@@ -76,12 +76,12 @@ var rules = []rule{
 	{
 		name: "the store core imports none of the domain stores built on it",
 		from: []string{"persistence"},
-		to:   []string{"persistence/accountstore", "persistence/webhookstore", "persistence/chainstore"},
+		to:   []string{"persistence/accountstore", "persistence/webhookstore", "persistence/chainstore", "persistence/orderstore"},
 	},
 	{
 		name: "the domain stores do not import one another",
-		from: []string{"persistence/accountstore", "persistence/webhookstore", "persistence/chainstore"},
-		to:   []string{"persistence/accountstore", "persistence/webhookstore", "persistence/chainstore"},
+		from: []string{"persistence/accountstore", "persistence/webhookstore", "persistence/chainstore", "persistence/orderstore"},
+		to:   []string{"persistence/accountstore", "persistence/webhookstore", "persistence/chainstore", "persistence/orderstore"},
 	},
 	{
 		name: "only tests import the store's test helpers",

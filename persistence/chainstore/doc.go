@@ -18,5 +18,7 @@
 // The keys are under the chain prefixes of persistence/keys.go
 // (persistence.PrefixChain, PrefixFill, PrefixSwap, PrefixVolume,
 // PrefixPlatform, PrefixAttempt). The platform records' schema step (3 to
-// 4) is Migrations, which the engine passes to persistence.OpenWith.
+// 4) is Migrations, which the engine passes to persistence.OpenWith; it
+// reads the order records, another store's, through Orders, which the
+// engine gives.
 package chainstore

@@ -9,19 +9,40 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
 
+	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/persistence"
 )
 
-// Migrations are the schema steps of the platform records, for
-// persistence.Options.Migrations.
-var Migrations = []persistence.Migration{{From: 3, Name: "platform records built", Run: migratePlatform}}
+// Orders is what the platform records' schema step reads and builds of the
+// order records, which are another store's (persistence/orderstore): the
+// referee index, an order's signed terms, a maker's referral binding.
+type Orders interface {
+	// BuildReferees writes the referee index (q/) of the referral
+	// bindings (r/) and returns how many bindings it wrote.
+	BuildReferees() (int, error)
+	// Terms returns the signed order with hash h (found false: the store
+	// holds no such order).
+	Terms(h common.Hash) (order chain.Order, found bool, err error)
+	// Binding returns the referrer maker is bound to (found false:
+	// unbound).
+	Binding(maker common.Address) (referrer common.Address, found bool, err error)
+}
+
+// Migrations returns the schema steps of the platform records, for
+// persistence.Options.Migrations. orders returns the order records of the
+// store being migrated.
+func Migrations(orders func(*persistence.Store) Orders) []persistence.Migration {
+	return []persistence.Migration{{From: 3, Name: "platform records built", Run: func(s *persistence.Store) (int, error) {
+		return migratePlatform(s, orders(s))
+	}}}
+}
 
 // migratePlatform is the step from schema 3 to 4: it builds the platform
 // records of what the store already holds, and returns how many referee
 // bindings and accruals it wrote.
 //
 //   - q/: one referee binding per r/ binding, dated by the maker's oldest
-//     order naming the referrer (persistence.Orders.BuildReferees).
+//     order naming the referrer (Orders.BuildReferees).
 //   - p/: an accrual per referral leg paid and the referees' filled
 //     volume, from the swap records (s/, every router swap and order fill
 //     in chain order, never pruned) and the order records (o/, for a
@@ -34,8 +55,7 @@ var Migrations = []persistence.Migration{{From: 3, Name: "platform records built
 // block's batch would have. Every write is a Set of a value computed from
 // unchanged inputs (the volume sums are recomputed from zero), so a step
 // interrupted by a crash runs again to the same result.
-func migratePlatform(s *persistence.Store) (int, error) {
-	orders := persistence.NewOrders(s, nil)
+func migratePlatform(s *persistence.Store, orders Orders) (int, error) {
 	referees, err := orders.BuildReferees()
 	if err != nil {
 		return referees, err
@@ -47,7 +67,7 @@ func migratePlatform(s *persistence.Store) (int, error) {
 // platformBackfill accumulates the p/ writes of one block.
 type platformBackfill struct {
 	s      *persistence.Store
-	orders *persistence.Orders
+	orders Orders
 	block  uint64
 	writes map[string][]byte // key → value after the block
 	order  []string
@@ -55,7 +75,7 @@ type platformBackfill struct {
 	volume map[string]*uint256.Int
 }
 
-func migrateAccruals(s *persistence.Store, orders *persistence.Orders) (int, error) {
+func migrateAccruals(s *persistence.Store, orders Orders) (int, error) {
 	it, err := s.DB().NewIter(&pebble.IterOptions{LowerBound: []byte(persistence.PrefixSwap), UpperBound: persistence.PrefixUpperBound([]byte(persistence.PrefixSwap))})
 	if err != nil {
 		return 0, err
@@ -106,24 +126,24 @@ func (bf *platformBackfill) add(r *SwapRecord) (int, error) {
 		a.Referrer, a.Token = common.HexToAddress(r.Referrer), common.HexToAddress(r.TokenOut)
 	case "fill":
 		h := common.HexToHash(r.OrderHash)
-		rec, ok, err := bf.orders.Load(h)
+		o, ok, err := bf.orders.Terms(h)
 		if err != nil {
 			return 0, fmt.Errorf("persistence: migrate fill of %s: %w", h.Hex(), err)
 		}
 		if !ok {
 			return 0, nil
 		}
-		a.Referrer, a.Token, a.OrderHash = rec.Order.Referrer, rec.Order.TokenOut, &h
-		bound, ok, err := bf.orders.Binding(rec.Order.Maker)
+		a.Referrer, a.Token, a.OrderHash = o.Referrer, o.TokenOut, &h
+		bound, ok, err := bf.orders.Binding(o.Maker)
 		if err != nil {
 			return 0, err
 		}
-		if ok && bound == rec.Order.Referrer {
+		if ok && bound == o.Referrer {
 			in, err := uint256.FromDecimal(r.AmountIn)
 			if err != nil {
 				return 0, fmt.Errorf("persistence: migrate fill of %s: amountIn %q", h.Hex(), r.AmountIn)
 			}
-			k := string(refVolumeKey(rec.Order.Referrer, rec.Order.Maker, rec.Order.TokenIn))
+			k := string(refVolumeKey(o.Referrer, o.Maker, o.TokenIn))
 			sum := bf.volume[k]
 			if sum == nil {
 				sum = new(uint256.Int)

@@ -15,7 +15,7 @@ import (
 // The chain-derived platform (referral) records: the referral legs the
 // router paid, and what each referrer's referees have filled. The wallets
 // bound to each referrer (q/) are written with the orders that bind them,
-// in the core (persistence/referees.go).
+// by the order store (persistence/orderstore/referees.go).
 //
 // THIS IS THE ON-DISK FORMAT; DO NOT CHANGE (see persistence/keys.go).
 //

@@ -3,10 +3,8 @@ package chainstore
 import (
 	"encoding/binary"
 	"encoding/json"
-	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/ethereum/go-ethereum/common"
@@ -131,42 +129,34 @@ func TestAccrualsPaginateFilterAndRewind(t *testing.T) {
 }
 
 // TestMigrateToSchema4BuildsPlatformRecords writes a schema-3 store with
-// bound and unbound makers' orders, their fills and a direct swap as swap
-// records, and the last block's undo record; the migration builds q/ and
-// p/, and rewinding that block afterwards removes exactly its rows and
-// its volume.
+// a bound and an unbound maker's fills and a direct swap as swap records,
+// and the last block's undo record; the migration builds the referee
+// index through the order records and p/, and rewinding that block
+// afterwards removes exactly its rows and its volume.
 func TestMigrateToSchema4BuildsPlatformRecords(t *testing.T) {
 	dir := t.TempDir()
 	s := persistencetest.Open(t, dir)
-	o := persistence.NewOrders(s, persistence.NewOutbox(s, nil, nil))
 	c := mustChain(t, s)
-	bound := testRecord(1, persistence.StatusActive)
-	bound.Order.Maker, bound.Order.Referrer = common.HexToAddress("0x0000000000000000000000000000000000000D01"), refA
-	bound.Order.TokenIn, bound.Order.TokenOut = tokenX, tokenY
-	unbound := testRecord(2, persistence.StatusActive)
-	unbound.Order.Maker, unbound.Order.Referrer = common.HexToAddress("0x0000000000000000000000000000000000000D02"), refB
-	unbound.Order.TokenIn, unbound.Order.TokenOut = tokenY, tokenX
-	if err := o.AppendOrder(t.Context(), &persistence.OrderTransition{Record: bound, Bind: &refA}); err != nil {
-		t.Fatal(err)
-	}
-	if err := o.AppendOrder(t.Context(), &persistence.OrderTransition{Record: unbound}); err != nil {
-		t.Fatal(err)
+	bound := chain.Order{Maker: common.HexToAddress("0x0000000000000000000000000000000000000D01"), Referrer: refA, TokenIn: tokenX, TokenOut: tokenY}
+	unbound := chain.Order{Maker: common.HexToAddress("0x0000000000000000000000000000000000000D02"), Referrer: refB, TokenIn: tokenY, TokenOut: tokenX}
+	boundHash, unboundHash := common.Hash{0xB1}, common.Hash{0xB2}
+	orders := &fakeOrders{
+		orders:   map[common.Hash]chain.Order{boundHash: bound, unboundHash: unbound},
+		bindings: map[common.Address]common.Address{bound.Maker: refA},
 	}
 	// Blocks 1 and 2 with their swap records; block 2 keeps an undo record.
 	applyAccruals(t, c, 1, [][]Accrual{nil, nil})
 	b := s.DB().NewBatch()
 	for _, r := range []SwapRecord{
-		{Kind: "fill", BlockNumber: 1, LogIndex: 0, Timestamp: 1_800_000_010, TxHash: common.Hash{1}.Hex(), OrderHash: bound.Hash.Hex(), AmountIn: "1000", ReferralFee: "11"},
-		{Kind: "fill", BlockNumber: 1, LogIndex: 1, Timestamp: 1_800_000_010, TxHash: common.Hash{1}.Hex(), OrderHash: unbound.Hash.Hex(), AmountIn: "50", ReferralFee: "3"},
+		{Kind: "fill", BlockNumber: 1, LogIndex: 0, Timestamp: 1_800_000_010, TxHash: common.Hash{1}.Hex(), OrderHash: boundHash.Hex(), AmountIn: "1000", ReferralFee: "11"},
+		{Kind: "fill", BlockNumber: 1, LogIndex: 1, Timestamp: 1_800_000_010, TxHash: common.Hash{1}.Hex(), OrderHash: unboundHash.Hex(), AmountIn: "50", ReferralFee: "3"},
 		{Kind: "swap", BlockNumber: 2, LogIndex: 0, Timestamp: 1_800_000_020, TxHash: common.Hash{2}.Hex(), Referrer: refA.Hex(), TokenOut: tokenX.Hex(), AmountIn: "9", ReferralFee: "4"},
-		{Kind: "fill", BlockNumber: 2, LogIndex: 1, Timestamp: 1_800_000_020, TxHash: common.Hash{2}.Hex(), OrderHash: bound.Hash.Hex(), AmountIn: "500", ReferralFee: "6"},
+		{Kind: "fill", BlockNumber: 2, LogIndex: 1, Timestamp: 1_800_000_020, TxHash: common.Hash{2}.Hex(), OrderHash: boundHash.Hex(), AmountIn: "500", ReferralFee: "6"},
 		{Kind: "fill", BlockNumber: 2, LogIndex: 2, Timestamp: 1_800_000_020, TxHash: common.Hash{2}.Hex(), OrderHash: common.Hash{0xEE}.Hex(), AmountIn: "1", ReferralFee: "1"},
 	} {
 		v, _ := json.Marshal(r)
 		_ = b.Set(swapKey(r.BlockNumber, r.LogIndex), v, nil)
 	}
-	// Schema 3 had no q/ and no p/.
-	_ = b.DeleteRange([]byte(refereePrefix), persistence.PrefixUpperBound([]byte(refereePrefix)), nil)
 	var ver [4]byte
 	binary.BigEndian.PutUint32(ver[:], 3)
 	_ = b.Set(schemaKey(), ver[:], nil)
@@ -177,29 +167,28 @@ func TestMigrateToSchema4BuildsPlatformRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	s = openMigrating(t, dir)
+	s = openMigrating(t, dir, orders)
 	defer s.Close()
 	if v, _, _ := s.Get(schemaKey()); binary.BigEndian.Uint32(v) != persistence.SchemaVersion {
 		t.Fatalf("schema %x after the migration", v)
 	}
-	p := NewPlatform(s)
-	refs, _, err := persistence.NewOrders(s, nil).Referees([]common.Address{refA, refB}, nil, 10)
-	if err != nil || len(refs) != 1 || refs[0].Wallet != bound.Order.Maker || refs[0].OrderHash != bound.Hash || !refs[0].BoundAt.Equal(bound.CreatedAt) {
-		t.Fatalf("referees after the migration: %+v %v", refs, err)
+	if orders.built != 1 {
+		t.Fatalf("the referee index was built %d times, want once", orders.built)
 	}
+	p := NewPlatform(s)
 	rows, _, err := p.Accruals([]common.Address{refA, refB}, AccrualFilter{}, nil, 10)
 	if err != nil || len(rows) != 4 {
 		t.Fatalf("accruals after the migration: %d %v", len(rows), err)
 	}
-	if rows[0].OrderHash == nil || *rows[0].OrderHash != bound.Hash || rows[0].Token != tokenY || rows[0].Amount.Uint64() != 6 ||
+	if rows[0].OrderHash == nil || *rows[0].OrderHash != boundHash || rows[0].Token != tokenY || rows[0].Amount.Uint64() != 6 ||
 		rows[1].OrderHash != nil || rows[1].Token != tokenX || rows[1].Amount.Uint64() != 4 || rows[2].Referrer != refB || rows[3].Amount.Uint64() != 11 {
 		t.Fatalf("accrual rows: %+v", rows)
 	}
-	vol, _ := p.RefereeVolume(refA, bound.Order.Maker)
+	vol, _ := p.RefereeVolume(refA, bound.Maker)
 	if len(vol) != 1 || vol[0].Token != tokenX || vol[0].Amount.Uint64() != 1500 {
 		t.Fatalf("referee volume: %+v", vol)
 	}
-	if vol, _ := p.RefereeVolume(refB, unbound.Order.Maker); len(vol) != 0 {
+	if vol, _ := p.RefereeVolume(refB, unbound.Maker); len(vol) != 0 {
 		t.Fatalf("an unbound maker has volume: %+v", vol)
 	}
 	c = mustChain(t, s)
@@ -207,43 +196,54 @@ func TestMigrateToSchema4BuildsPlatformRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows, _, _ = p.Accruals([]common.Address{refA, refB}, AccrualFilter{}, nil, 10)
-	vol, _ = p.RefereeVolume(refA, bound.Order.Maker)
+	vol, _ = p.RefereeVolume(refA, bound.Maker)
 	if len(rows) != 2 || rows[0].BlockNumber != 1 || len(vol) != 1 || vol[0].Amount.Uint64() != 1000 {
 		t.Fatalf("after rewinding block 2: rows %+v volume %+v", rows, vol)
 	}
 }
 
-// The keys the migration test writes in the core's key space
-// (persistence/keys.go).
-const refereePrefix = "q/"
-
+// schemaKey is the core's key of the schema version (persistence/keys.go).
 func schemaKey() []byte { return []byte("m/schema") }
 
 // noWebhooks stands in for the webhook records' step (webhookstore's, which
 // has its own tests): these fixtures hold no webhook record.
 var noWebhooks = persistence.Migration{From: 4, Name: "no webhook records", Run: func(*persistence.Store) (int, error) { return 0, nil }}
 
-// openMigrating opens the store in dir with the platform records' step and
-// a stand-in for the webhook records' one.
-func openMigrating(t *testing.T, dir string) *persistence.Store {
+// openMigrating opens the store in dir with the platform records' step
+// over orders and a stand-in for the webhook records' one.
+func openMigrating(t *testing.T, dir string, orders *fakeOrders) *persistence.Store {
 	t.Helper()
-	s, err := persistence.OpenWith(dir, persistence.Options{Migrations: append(slices.Clone(Migrations), noWebhooks)})
+	steps := Migrations(func(*persistence.Store) Orders { return orders })
+	s, err := persistence.OpenWith(dir, persistence.Options{Migrations: append(steps, noWebhooks)})
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}
 	return s
 }
 
-// testRecord is the i-th test order (hash i+1) in status, as the core's
-// tests make it.
-func testRecord(i int, status persistence.Status) *persistence.OrderRecord {
-	var h common.Hash
-	h[31], h[30], h[29] = byte(i+1), byte((i+1)>>8), byte((i+1)>>16)
-	return &persistence.OrderRecord{
-		Hash: h, Version: 1, Class: chain.ClassLimit, Status: status,
-		Order:     chain.Order{Maker: common.HexToAddress("0x1000000000000000000000000000000000000001"), AmountIn: *uint256.NewInt(1)},
-		CreatedAt: time.Unix(1_800_000_000+int64(i), 0).UTC(), UpdatedAt: time.Unix(1_800_000_000, 0).UTC(),
-	}
+// fakeOrders stands in for the order records (persistence/orderstore's,
+// which this package does not import; its own tests cover its referee
+// index): the signed orders by hash and the referral bindings by maker.
+// It counts the builds of the referee index.
+type fakeOrders struct {
+	orders   map[common.Hash]chain.Order
+	bindings map[common.Address]common.Address
+	built    int
+}
+
+func (f *fakeOrders) BuildReferees() (int, error) {
+	f.built++
+	return len(f.bindings), nil
+}
+
+func (f *fakeOrders) Terms(h common.Hash) (chain.Order, bool, error) {
+	o, ok := f.orders[h]
+	return o, ok, nil
+}
+
+func (f *fakeOrders) Binding(maker common.Address) (common.Address, bool, error) {
+	r, ok := f.bindings[maker]
+	return r, ok, nil
 }
 
 // A store that needs the platform records' step does not open without
@@ -266,7 +266,7 @@ func TestPlatformMigrationNeededToOpen(t *testing.T) {
 		}
 		t.Fatalf("a schema-3 store opened without its platform step: %v", err)
 	}
-	s = openMigrating(t, dir)
+	s = openMigrating(t, dir, &fakeOrders{})
 	defer s.Close()
 	if v, _, _ := s.Get(schemaKey()); binary.BigEndian.Uint32(v) != persistence.SchemaVersion {
 		t.Fatalf("schema %x after the migration", v)

@@ -52,8 +52,7 @@ var Migrations = []persistence.Migration{{From: 4, Name: "webhook deliveries re-
 // body, so their event has none. Rows already in codec 1 (a step
 // interrupted earlier) are left alone. It returns the deliveries rewritten.
 func migrateWebhooks(s *persistence.Store) (int, error) {
-	db := s.DB()
-	if err := migrateEndpoints(db); err != nil {
+	if err := migrateEndpoints(s.DB()); err != nil {
 		return 0, err
 	}
 	accounts := make(map[string]string) // endpoint → account
@@ -64,50 +63,12 @@ func migrateWebhooks(s *persistence.Store) (int, error) {
 	for _, ep := range eps {
 		accounts[ep.ID] = ep.AccountID
 	}
-	const chunk = 2048
-	n := 0
-	var after []byte
-	for {
-		lower := []byte(deliveriesPrefix)
-		if after != nil {
-			lower = append(after, 0)
+	return s.RewritePrefix([]byte(deliveriesPrefix), 2048, func(b *pebble.Batch, key, v []byte) (bool, error) {
+		if len(v) > 0 && v[0] == deliveryCodec1 {
+			return false, nil
 		}
-		it, err := db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: persistence.PrefixUpperBound([]byte(deliveriesPrefix))})
-		if err != nil {
-			return n, err
-		}
-		b := db.NewBatch()
-		rows := 0
-		for ok := it.First(); ok && rows < chunk; ok = it.Next() {
-			after = append(after[:0], it.Key()...)
-			rows++
-			v, err := it.ValueAndErr()
-			if err == nil && len(v) > 0 && v[0] == deliveryCodec1 {
-				continue
-			}
-			if err == nil {
-				err = migrateDelivery(b, it.Key(), v, accounts)
-			}
-			if err != nil {
-				_ = it.Close()
-				_ = b.Close()
-				return n, err
-			}
-			n++
-		}
-		if err := it.Close(); err != nil {
-			_ = b.Close()
-			return n, err
-		}
-		if err := b.Commit(pebble.Sync); err != nil {
-			_ = b.Close()
-			return n, fmt.Errorf("persistence: migrate webhook deliveries: %w", err)
-		}
-		_ = b.Close()
-		if rows < chunk {
-			return n, nil
-		}
-	}
+		return true, migrateDelivery(b, key, v, accounts)
+	})
 }
 
 // migrateDelivery adds to b the codec-1 row of the schema-4 delivery at

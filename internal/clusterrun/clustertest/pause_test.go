@@ -15,7 +15,7 @@ import (
 
 	"github.com/orderengine/orderengine/config"
 	"github.com/orderengine/orderengine/internal/clusterrun/clustertest"
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // TestClusterPausedNode freezes (SIGSTOP) the chain lifecycle's driver
@@ -220,7 +220,7 @@ func checkJournalOnce(t *testing.T, h *clustertest.Harness, via int, hash common
 	if len(js) == 0 {
 		t.Fatalf("order %s: no transition in the journal", hash.Hex())
 	}
-	events := map[persistence.LedgerEntry]bool{}
+	events := map[orderstore.LedgerEntry]bool{}
 	triggers := map[string]bool{}
 	terminal := 0
 	for k, tr := range js {

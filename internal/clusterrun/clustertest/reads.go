@@ -15,7 +15,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/orderengine/orderengine/cluster/natsjs"
-	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 )
 
 // ListAll walks a paged list endpoint of node i (GET path, with its own
@@ -56,7 +56,7 @@ func (h *Harness) ListAll(i int, key, path string) ([]json.RawMessage, error) {
 // Journal reads, through node via's embedded NATS server, every
 // transition of order hash in its order stream (the replicated journal),
 // in order. An order that was never stored has none.
-func (h *Harness) Journal(via int, hash common.Hash) []*persistence.OrderTransition {
+func (h *Harness) Journal(via int, hash common.Hash) []*orderstore.Transition {
 	h.t.Helper()
 	ctx, cancel := context.WithTimeout(h.ctx, 30*time.Second)
 	defer cancel()
@@ -84,7 +84,7 @@ func (h *Harness) Journal(via int, hash common.Hash) []*persistence.OrderTransit
 		h.t.Fatal(err)
 	}
 	subj := fmt.Sprintf("orders.%d.%x", p, hash[:])
-	var out []*persistence.OrderTransition
+	var out []*orderstore.Transition
 	for seq := uint64(1); ; {
 		m, err := s.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(subj))
 		if errors.Is(err, jetstream.ErrMsgNotFound) {
@@ -93,7 +93,7 @@ func (h *Harness) Journal(via int, hash common.Hash) []*persistence.OrderTransit
 		if err != nil {
 			h.t.Fatalf("clustertest: journal of %s: %v", hash.Hex(), err)
 		}
-		t, err := persistence.DecodeTransition(m.Data)
+		t, err := orderstore.DecodeTransition(m.Data)
 		if err != nil {
 			h.t.Fatalf("clustertest: journal of %s at %d: %v", hash.Hex(), m.Sequence, err)
 		}

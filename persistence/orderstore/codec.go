@@ -1,4 +1,4 @@
-package persistence
+package orderstore
 
 import (
 	"encoding/binary"
@@ -60,7 +60,7 @@ const (
 var errCorruptOrder = errors.New("persistence: corrupt order record")
 
 // appendOrder appends r's codec-1 encoding to b.
-func appendOrder(b []byte, r *OrderRecord) []byte {
+func appendOrder(b []byte, r *Record) []byte {
 	var flags byte
 	if r.Stalled {
 		flags |= orderFlagStalled
@@ -132,12 +132,12 @@ func appendBytes(b, v []byte) []byte {
 }
 
 // decodeOrder decodes a stored record into r.
-func decodeOrder(v []byte, r *OrderRecord) error {
+func decodeOrder(v []byte, r *Record) error {
 	if len(v) == 0 || v[0] != orderCodec1 {
 		return fmt.Errorf("%w: unknown codec", errCorruptOrder)
 	}
 	d := orderReader{b: v, i: 1}
-	*r = OrderRecord{}
+	*r = Record{}
 	r.Version = d.uvarint()
 	r.Class, r.Status = chain.Class(d.byte()), Status(d.byte())
 	flags := d.byte()

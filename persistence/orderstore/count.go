@@ -1,4 +1,4 @@
-package persistence
+package orderstore
 
 import (
 	"fmt"
@@ -7,15 +7,16 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/orderengine/orderengine/chain"
+	"github.com/orderengine/orderengine/persistence"
 )
 
-// CountOrders counts orders per status and type from the list indexes.
-func CountOrders(s *Store) (map[string]map[string]int, error) {
+// Count counts orders per status and type from the list indexes.
+func Count(s *persistence.Store) (map[string]map[string]int, error) {
 	out := map[string]map[string]int{}
 	for _, status := range Statuses {
 		for class := chain.ClassLimit; class <= chain.ClassTrailing; class++ {
 			p := orderIndexPrefix(IndexStatus|IndexType, common.Address{}, status, class)
-			it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: PrefixUpperBound(p)})
+			it, err := s.DB().NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: persistence.PrefixUpperBound(p)})
 			if err != nil {
 				return nil, fmt.Errorf("persistence: count orders: %w", err)
 			}
@@ -37,11 +38,11 @@ func CountOrders(s *Store) (map[string]map[string]int, error) {
 
 // MakerOrderCount counts maker's orders, every status (a scan of its list
 // index keys, no record read).
-func (o *Orders) MakerOrderCount(maker common.Address) (int, error) {
+func (o *Store) MakerOrderCount(maker common.Address) (int, error) {
 	n := 0
 	for _, st := range Statuses {
 		prefix := orderIndexPrefix(IndexStatus|IndexMaker, maker, st, 0)
-		it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: PrefixUpperBound(prefix)})
+		it, err := o.store.DB().NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: persistence.PrefixUpperBound(prefix)})
 		if err != nil {
 			return 0, err
 		}

@@ -1,4 +1,4 @@
-package persistence
+package orderstore
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 func TestListMergesStatuses(t *testing.T) {
 	s := openTemp(t, t.TempDir())
 	defer s.Close()
-	o := NewOrders(s, nil)
+	o := New(s, nil)
 	statuses := []Status{StatusPending, StatusFilled, StatusCancelled, StatusActive, StatusExpired, StatusFailed, StatusPending}
 	for i, st := range statuses {
 		mustPut(t, o, testRecord(i, st))
@@ -48,7 +48,7 @@ func TestListMergesStatuses(t *testing.T) {
 func TestListIsOneSnapshot(t *testing.T) {
 	s := openTemp(t, t.TempDir())
 	defer s.Close()
-	o := NewOrders(s, nil)
+	o := New(s, nil)
 	const n = 50
 	for i := range n {
 		mustPut(t, o, testRecord(i, StatusPending))

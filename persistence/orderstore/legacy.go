@@ -1,4 +1,4 @@
-package persistence
+package orderstore
 
 import (
 	"encoding/hex"
@@ -61,13 +61,13 @@ type legacyOrder struct {
 
 // decodeLegacyOrder decodes a schema-2 record into a typed one at version
 // 1 (the journal starts counting at the migration).
-func decodeLegacyOrder(v []byte) (*OrderRecord, error) {
+func decodeLegacyOrder(v []byte) (*Record, error) {
 	var l legacyOrder
 	if err := json.Unmarshal(v, &l); err != nil {
 		return nil, fmt.Errorf("persistence: legacy order record: %w", err)
 	}
 	p := legacyParser{}
-	r := &OrderRecord{Version: 1}
+	r := &Record{Version: 1}
 	r.Hash = p.hash("orderHash", l.OrderHash)
 	class, err := chain.ParseClass(l.OrderType)
 	if err != nil {

@@ -1,13 +1,15 @@
-package persistence
+package orderstore
 
 import (
 	"fmt"
 
 	"github.com/cockroachdb/pebble/v2"
+
+	"github.com/orderengine/orderengine/persistence"
 )
 
-// OrderConsistency is the result of CheckOrders.
-type OrderConsistency struct {
+// Consistency is the result of CheckOrders.
+type Consistency struct {
 	Orders, IndexEntries, Fills int
 	// Problems lists every inconsistency found (empty when consistent).
 	Problems []string
@@ -18,19 +20,19 @@ type OrderConsistency struct {
 // an order whose current keys include it; every fill key is well formed
 // (fills are the indexer's rows and may be of orders not submitted here).
 // It reads one consistent snapshot, so it may run while the engine writes.
-func (o *Orders) CheckOrders() (OrderConsistency, error) {
-	var res OrderConsistency
-	snap := o.store.db.NewSnapshot()
+func (o *Store) CheckOrders() (Consistency, error) {
+	var res Consistency
+	snap := o.store.DB().NewSnapshot()
 	defer snap.Close()
 	expected := make(map[string]bool)
-	err := ordersScan(snap, []byte(ordPrefixOrder), func(k, v []byte) {
+	err := ordersScan(snap, []byte(persistence.PrefixOrder), func(k, v []byte) {
 		res.Orders++
-		var rec OrderRecord
+		var rec Record
 		if err := decodeOrder(v, &rec); err != nil {
 			res.Problems = append(res.Problems, fmt.Sprintf("order %x: undecodable: %v", k, err))
 			return
 		}
-		if h := OrderKey(rec.Hash); string(h) != string(k) {
+		if h := Key(rec.Hash); string(h) != string(k) {
 			res.Problems = append(res.Problems, fmt.Sprintf("order %x: record says hash %s", k, rec.Hash.Hex()))
 		}
 		for _, ik := range orderIndexKeys(&rec, rec.Status) {
@@ -41,7 +43,7 @@ func (o *Orders) CheckOrders() (OrderConsistency, error) {
 		return res, err
 	}
 	seen := make(map[string]bool, len(expected))
-	err = ordersScan(snap, []byte(ordPrefixIndex), func(k, _ []byte) {
+	err = ordersScan(snap, []byte(persistence.PrefixIndex), func(k, _ []byte) {
 		res.IndexEntries++
 		seen[string(k)] = true
 		if !expected[string(k)] {
@@ -56,9 +58,9 @@ func (o *Orders) CheckOrders() (OrderConsistency, error) {
 			res.Problems = append(res.Problems, fmt.Sprintf("order is missing index entry %x", k))
 		}
 	}
-	err = ordersScan(snap, []byte(PrefixFill), func(k, _ []byte) {
+	err = ordersScan(snap, []byte(persistence.PrefixFill), func(k, _ []byte) {
 		res.Fills++
-		if len(k) != len(PrefixFill)+32+12 {
+		if len(k) != len(persistence.PrefixFill)+32+12 {
 			res.Problems = append(res.Problems, fmt.Sprintf("malformed fill key %x", k))
 		}
 	})
@@ -66,7 +68,7 @@ func (o *Orders) CheckOrders() (OrderConsistency, error) {
 }
 
 func ordersScan(r pebble.Reader, p []byte, fn func(k, v []byte)) error {
-	it, err := r.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: PrefixUpperBound(p)})
+	it, err := r.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: persistence.PrefixUpperBound(p)})
 	if err != nil {
 		return err
 	}

@@ -1,10 +1,12 @@
-package persistence
+package orderstore
 
 import (
 	"encoding/binary"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/orderengine/orderengine/persistence"
 )
 
 // BenchmarkOrderApplyCreates applies new orders the way a cluster node's
@@ -13,13 +15,13 @@ import (
 // tables, with the hash filter loaded as the engine loads it at start.
 // The figure is per order.
 func BenchmarkOrderApplyCreates(b *testing.B) {
-	s, err := Open(b.TempDir(), nil)
+	s, err := persistence.Open(b.TempDir(), nil)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	o := NewOrders(s, NewOutbox(s, nil, nil))
-	record := func(i int) *OrderRecord {
+	o := New(s, persistence.NewOutbox(s, nil, nil))
+	record := func(i int) *Record {
 		r := testRecord(i, StatusPending)
 		r.Hash = crypto.Keccak256Hash(binary.BigEndian.AppendUint64(nil, uint64(i)))
 		return r
@@ -31,7 +33,7 @@ func BenchmarkOrderApplyCreates(b *testing.B) {
 		defer a.Close()
 		for i := first; i < first+n; i++ {
 			seq++
-			if _, err := a.Add(&OrderTransition{Record: record(i)}, seq); err != nil {
+			if _, err := a.Add(&Transition{Record: record(i)}, seq); err != nil {
 				b.Fatal(err)
 			}
 		}

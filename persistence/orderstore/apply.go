@@ -1,4 +1,4 @@
-package persistence
+package orderstore
 
 import (
 	"encoding/binary"
@@ -7,6 +7,8 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/orderengine/orderengine/persistence"
 )
 
 // Applying a replicated order journal. In a cluster the order transitions
@@ -25,15 +27,15 @@ import (
 // is the durable copy, and Pebble's write-ahead log keeps a prefix of what
 // was applied, with its position, after any crash.
 
-// AppliedChange is one transition an OrderApply wrote: what the engine's
+// AppliedChange is one transition an ApplyBatch wrote: what the engine's
 // change feed is told (the previous status here, 0 for a new order).
 type AppliedChange struct {
 	Prev   Status
-	Record *OrderRecord
+	Record *Record
 	Bind   *common.Address
 }
 
-// OrderApply is one batch of transitions applied from a replicated log. It
+// ApplyBatch is one batch of transitions applied from a replicated log. It
 // is used by one goroutine: Add the messages in log order, then Commit with
 // the position of the last one, then Close.
 //
@@ -43,24 +45,24 @@ type AppliedChange struct {
 // (version 1) whose hash the store's hash filter has never seen is not
 // read at all: the filter has no false negatives once loaded, so most
 // creates cost no read.
-type OrderApply struct {
-	o       *Orders
+type ApplyBatch struct {
+	o       *Store
 	log     string
 	b       *pebble.Batch
 	written map[common.Hash]appliedHead
-	staged  []*stagedEvents
+	staged  []*persistence.StagedEvents
 	changes []AppliedChange
 }
 
-// appliedHead is what an OrderApply knows of an order it wrote.
+// appliedHead is what an ApplyBatch knows of an order it wrote.
 type appliedHead struct {
 	status  Status
 	version uint64
 }
 
 // BeginApply starts a batch of replicated transitions of log.
-func (o *Orders) BeginApply(log string) *OrderApply {
-	return &OrderApply{o: o, log: log, b: o.store.db.NewBatch()}
+func (o *Store) BeginApply(log string) *ApplyBatch {
+	return &ApplyBatch{o: o, log: log, b: o.store.DB().NewBatch()}
 }
 
 // Add writes t, the log's message seq, to the batch unless the store (or
@@ -69,7 +71,7 @@ func (o *Orders) BeginApply(log string) *OrderApply {
 // entered in the log's closed orders (d/, Closed), with seq: its
 // subject's last message, which the compaction of the log removes once
 // every node applied it and its retention passed.
-func (a *OrderApply) Add(t *OrderTransition, seq uint64) (applied bool, err error) {
+func (a *ApplyBatch) Add(t *Transition, seq uint64) (applied bool, err error) {
 	rec := t.Record
 	if err := rec.check(); err != nil {
 		return false, err
@@ -106,7 +108,7 @@ func (a *OrderApply) Add(t *OrderTransition, seq uint64) (applied bool, err erro
 		if err != nil {
 			return false, err
 		}
-		first, second, err := a.o.outbox.stageTwo(a.b, rec.AccountID, other, t.Events)
+		first, second, err := a.o.outbox.Stage(a.b, rec.AccountID, other, t.Events)
 		if err != nil {
 			return false, err
 		}
@@ -122,14 +124,14 @@ func (a *OrderApply) Add(t *OrderTransition, seq uint64) (applied bool, err erro
 // stored returns the status and version of the order h as the batch sees
 // it (found false: no record). version is the version being applied: a
 // new order (1) that the hash filter proves absent is not read.
-func (a *OrderApply) stored(h common.Hash, version uint64) (Status, uint64, bool, error) {
+func (a *ApplyBatch) stored(h common.Hash, version uint64) (Status, uint64, bool, error) {
 	if w, ok := a.written[h]; ok {
 		return w.status, w.version, true, nil
 	}
 	if version == 1 && !a.o.stored.MayContain(h) {
 		return 0, 0, false, nil
 	}
-	v, closer, err := a.o.store.db.Get(OrderKey(h))
+	v, closer, err := a.o.store.DB().Get(Key(h))
 	if err == pebble.ErrNotFound {
 		return 0, 0, false, nil
 	}
@@ -147,14 +149,14 @@ func (a *OrderApply) stored(h common.Hash, version uint64) (Status, uint64, bool
 // Commit writes the batch with the log's position seq and returns the
 // changes applied, in order, for the change feed. Events staged are
 // settled either way.
-func (a *OrderApply) Commit(seq uint64) ([]AppliedChange, error) {
+func (a *ApplyBatch) Commit(seq uint64) ([]AppliedChange, error) {
 	log := a.log
 	err := a.b.Set(orderLogKey(log), binary.BigEndian.AppendUint64(nil, seq), nil)
 	if err == nil {
 		err = a.o.store.Commit(a.b, pebble.NoSync)
 	}
 	for _, st := range a.staged {
-		a.o.outbox.settle(st, err == nil)
+		a.o.outbox.Settle(st, err == nil)
 	}
 	a.staged = nil
 	if err != nil {
@@ -165,9 +167,9 @@ func (a *OrderApply) Commit(seq uint64) ([]AppliedChange, error) {
 
 // Close releases the batch. Events staged and not committed are settled as
 // not durable.
-func (a *OrderApply) Close() {
+func (a *ApplyBatch) Close() {
 	for _, st := range a.staged {
-		a.o.outbox.settle(st, false)
+		a.o.outbox.Settle(st, false)
 	}
 	a.staged = nil
 	_ = a.b.Close()
@@ -175,28 +177,16 @@ func (a *OrderApply) Close() {
 
 // LogPosition returns the last message of the replicated order log applied
 // to this store (0: none).
-func (o *Orders) LogPosition(log string) (uint64, error) {
-	return readPosition(o.store, orderLogKey(log))
+func (o *Store) LogPosition(log string) (uint64, error) {
+	return o.store.Position(orderLogKey(log))
 }
 
-// readPosition reads a position key (absent: 0).
-func readPosition(s *Store, key []byte) (uint64, error) {
-	v, ok, err := s.Get(key)
-	if err != nil || !ok {
-		return 0, err
-	}
-	if len(v) != 8 {
-		return 0, fmt.Errorf("persistence: corrupt log position %q", key)
-	}
-	return binary.BigEndian.Uint64(v), nil
-}
-
-func orderLogKey(log string) []byte { return []byte(prefixOrderLog + log) }
+func orderLogKey(log string) []byte { return []byte(persistence.PrefixOrderLog + log) }
 
 // closedKey is the key of order h, closed at t, in log's closed orders.
 func closedKey(log string, t time.Time, h common.Hash) []byte {
-	k := make([]byte, 0, len(prefixClosed)+len(log)+1+8+len(h))
-	k = append(k, prefixClosed...)
+	k := make([]byte, 0, len(persistence.PrefixClosed)+len(log)+1+8+len(h))
+	k = append(k, persistence.PrefixClosed...)
 	k = append(k, log...)
 	k = append(k, '/')
 	k = binary.BigEndian.AppendUint64(k, uint64(t.UnixNano()))
@@ -214,10 +204,10 @@ type ClosedOrder struct {
 // Closed calls fn with the orders of log closed before before, oldest
 // first, until fn returns false or limit were read. They stay listed until
 // DropClosed.
-func (o *Orders) Closed(log string, before time.Time, limit int, fn func(ClosedOrder) bool) error {
-	lower := []byte(prefixClosed + log + "/")
+func (o *Store) Closed(log string, before time.Time, limit int, fn func(ClosedOrder) bool) error {
+	lower := []byte(persistence.PrefixClosed + log + "/")
 	upper := binary.BigEndian.AppendUint64(append([]byte(nil), lower...), uint64(before.UnixNano()))
-	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
+	it, err := o.store.DB().NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
 	if err != nil {
 		return fmt.Errorf("persistence: closed orders of %s: %w", log, err)
 	}
@@ -244,11 +234,11 @@ func (o *Orders) Closed(log string, before time.Time, limit int, fn func(ClosedO
 
 // DropClosed removes orders from log's closed orders (their subjects are
 // gone from the log).
-func (o *Orders) DropClosed(log string, closed []ClosedOrder) error {
+func (o *Store) DropClosed(log string, closed []ClosedOrder) error {
 	if len(closed) == 0 {
 		return nil
 	}
-	b := o.store.db.NewBatch()
+	b := o.store.DB().NewBatch()
 	defer b.Close()
 	for _, c := range closed {
 		if err := b.Delete(closedKey(log, c.ClosedAt, c.Hash), nil); err != nil {

@@ -2,24 +2,23 @@ package persistence
 
 import (
 	"encoding/binary"
-	"fmt"
 	"sync"
 
 	"github.com/ethereum/go-ethereum/common"
 )
 
-// hashFilter is one Bloom filter of stored order hashes. Orders keeps a
-// chain of them so that a new order's actor can skip the Pebble read that
-// proves its hash absent (without filter blocks in the store, a missing key
-// costs a seek through every level: about as much CPU as the signature
-// recovery).
+// hashFilter is one Bloom filter of stored hashes. A HashSet keeps a chain
+// of them so that, for instance, a new order's actor can skip the Pebble
+// read that proves its hash absent (without filter blocks in the store, a
+// missing key costs a seek through every level: about as much CPU as the
+// signature recovery).
 //
-// The chain never gives a false negative: it is filled from the store
-// before the order service starts, and every Commit adds its hash before
-// the batch is written. When the newest filter is full a new one, twice as
-// large, is appended (old ones are kept and still answered from), so no
+// The chain never gives a false negative: its owner fills it from the
+// store before anything writes (Load), and adds every hash before the
+// record is written (Add). When the newest filter is full a new one, twice
+// as large, is appended (old ones are kept and still answered from), so no
 // rebuild can miss a hash in flight. A false positive only costs the read
-// it would have skipped. Memory: about 10 bits per order (1.25 bytes) plus
+// it would have skipped. Memory: about 10 bits per hash (1.25 bytes) plus
 // the spare capacity of the newest filter.
 type hashFilter struct {
 	bits  []uint64
@@ -66,9 +65,9 @@ func (f *hashFilter) mayContain(h common.Hash) bool {
 
 // HashSet is a chain of hashFilters that answers "may h be stored?"
 // without a false negative once loaded; before it is loaded it answers
-// true (the caller reads). The order records keep one (Orders.MayExist),
-// the chain store one per record kind it filters (persistence/chainstore).
-// Safe for concurrent use.
+// true (the caller reads). The order store keeps one (orderstore's
+// Store.MayExist), the chain store one per record kind it filters
+// (persistence/chainstore). Safe for concurrent use.
 type HashSet struct {
 	mu      sync.RWMutex
 	filters []*hashFilter
@@ -115,27 +114,3 @@ func (s *HashSet) Add(h common.Hash) {
 	}
 	last.add(h)
 }
-
-// LoadHashFilter reads every stored order hash (from the status list
-// indexes: keys only) into the filter chain that Commit keeps current and
-// MayExist answers from. Call it once, before any order actor runs.
-func (o *Orders) LoadHashFilter() error {
-	var hashes []common.Hash
-	for _, st := range Statuses {
-		p := orderIndexPrefix(IndexStatus, common.Address{}, st, 0)
-		err := ordersScan(o.store.db, p, func(k, _ []byte) {
-			if len(k) == len(p)+40 {
-				hashes = append(hashes, common.BytesToHash(k[len(p)+8:]))
-			}
-		})
-		if err != nil {
-			return fmt.Errorf("persistence: order hash filter: %w", err)
-		}
-	}
-	o.stored.Load(hashes)
-	return nil
-}
-
-// MayExist reports whether an order with hash may be stored: false means
-// certainly not (no read needed). Without a loaded filter it is always true.
-func (o *Orders) MayExist(h common.Hash) bool { return o.stored.MayContain(h) }

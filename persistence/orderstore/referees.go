@@ -1,4 +1,4 @@
-package persistence
+package orderstore
 
 import (
 	"bytes"
@@ -9,24 +9,25 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/orderengine/orderengine/persistence"
 )
 
 // The referee index: the wallets bound to each referrer.
 //
-// THIS IS THE ON-DISK FORMAT; DO NOT CHANGE (see keys.go).
+// THIS IS THE ON-DISK FORMAT; DO NOT CHANGE (see persistence/keys.go).
 //
 //	prefix  key                         value
 //	------  --------------------------  ----------------------------------
 //	q/      q/<referrer 20><maker 20>   RefereeBinding, binary (below)
 //
-// q/ is written with the referral binding r/<maker> (orders.go), in the
+// q/ is written with the referral binding r/<maker> (keys.go), in the
 // same batch as the order that binds; like r/ it is not chain-bound. The
 // chain-derived half of the platform records (p/: accruals and referee
 // volume) is in persistence/chainstore.
 //
 // RefereeBinding value: boundAt unix nanoseconds BE8, the binding order's
-// hash 32.
-const prefixReferee = "q/"
+// hash 32. The prefix is the core's (persistence.PrefixReferee).
 
 // RefereeBinding is a wallet bound to a referrer: when, and by which order.
 type RefereeBinding struct {
@@ -36,8 +37,8 @@ type RefereeBinding struct {
 }
 
 func refereeIndexKey(referrer, maker common.Address) []byte {
-	k := make([]byte, 0, len(prefixReferee)+40)
-	k = append(k, prefixReferee...)
+	k := make([]byte, 0, len(persistence.PrefixReferee)+40)
+	k = append(k, persistence.PrefixReferee...)
 	k = append(k, referrer[:]...)
 	return append(k, maker[:]...)
 }
@@ -54,7 +55,7 @@ const RefereeCursorLen = 40
 // Referees returns up to limit wallets bound to referrers, by referrer then
 // wallet (byte order), after the cursor when not nil, and the next cursor
 // (nil at the end).
-func (o *Orders) Referees(referrers []common.Address, after []byte, limit int) ([]RefereeBinding, []byte, error) {
+func (o *Store) Referees(referrers []common.Address, after []byte, limit int) ([]RefereeBinding, []byte, error) {
 	refs := slices.Clone(referrers)
 	slices.SortFunc(refs, func(a, b common.Address) int { return bytes.Compare(a[:], b[:]) })
 	var out []RefereeBinding
@@ -62,13 +63,13 @@ func (o *Orders) Referees(referrers []common.Address, after []byte, limit int) (
 		if after != nil && bytes.Compare(r[:], after[:20]) < 0 {
 			continue
 		}
-		lower := refereeIndexKey(r, common.Address{})[:len(prefixReferee)+20]
-		upper := PrefixUpperBound(lower)
+		lower := refereeIndexKey(r, common.Address{})[:len(persistence.PrefixReferee)+20]
+		upper := persistence.PrefixUpperBound(lower)
 		if after != nil && bytes.Equal(r[:], after[:20]) {
-			lower = append(append([]byte{}, prefixReferee...), after...)
+			lower = append(append([]byte{}, persistence.PrefixReferee...), after...)
 			lower = append(lower, 0)
 		}
-		it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
+		it, err := o.store.DB().NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
 		if err != nil {
 			return nil, nil, err
 		}
@@ -78,7 +79,7 @@ func (o *Orders) Referees(referrers []common.Address, after []byte, limit int) (
 				last := out[len(out)-1]
 				return out, append(last.Referrer.Bytes(), last.Wallet[:]...), nil
 			}
-			k := it.Key()[len(prefixReferee):]
+			k := it.Key()[len(persistence.PrefixReferee):]
 			v, err := it.ValueAndErr()
 			if err != nil || len(v) != 40 || len(k) != 40 {
 				_ = it.Close()
@@ -101,14 +102,14 @@ func (o *Orders) Referees(referrers []common.Address, after []byte, limit int) (
 // one synced batch. Every write is a Set of a value computed from
 // unchanged inputs, so a run a crash interrupted runs again to the same
 // result. It returns the bindings written.
-func (o *Orders) BuildReferees() (int, error) {
+func (o *Store) BuildReferees() (int, error) {
 	s := o.store
-	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: []byte(ordPrefixReferee), UpperBound: PrefixUpperBound([]byte(ordPrefixReferee))})
+	it, err := s.DB().NewIter(&pebble.IterOptions{LowerBound: []byte(persistence.PrefixBinding), UpperBound: persistence.PrefixUpperBound([]byte(persistence.PrefixBinding))})
 	if err != nil {
 		return 0, err
 	}
 	defer func() { _ = it.Close() }()
-	b := s.db.NewBatch()
+	b := s.DB().NewBatch()
 	defer func() { _ = b.Close() }()
 	n := 0
 	for it.First(); it.Valid(); it.Next() {
@@ -116,7 +117,7 @@ func (o *Orders) BuildReferees() (int, error) {
 		if err != nil || len(v) != 20 {
 			return n, fmt.Errorf("persistence: migrate referral binding %x: %v", it.Key(), err)
 		}
-		maker := common.BytesToAddress(it.Key()[len(ordPrefixReferee):])
+		maker := common.BytesToAddress(it.Key()[len(persistence.PrefixBinding):])
 		referrer := common.BytesToAddress(v)
 		at, hash, err := o.bindingOrder(maker, referrer)
 		if err != nil {
@@ -139,24 +140,24 @@ func (o *Orders) BuildReferees() (int, error) {
 
 // bindingOrder returns the creation time and hash of maker's oldest order
 // naming referrer (zero when none is stored).
-func (o *Orders) bindingOrder(maker, referrer common.Address) (time.Time, common.Hash, error) {
+func (o *Store) bindingOrder(maker, referrer common.Address) (time.Time, common.Hash, error) {
 	s := o.store
 	var at time.Time
 	var hash common.Hash
 	for _, st := range Statuses {
 		prefix := orderIndexPrefix(IndexStatus|IndexMaker, maker, st, 0)
-		it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: PrefixUpperBound(prefix)})
+		it, err := s.DB().NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: persistence.PrefixUpperBound(prefix)})
 		if err != nil {
 			return at, hash, err
 		}
 		for it.First(); it.Valid(); it.Next() {
 			h := common.BytesToHash(it.Key()[len(prefix)+8:])
-			v, ok, err := s.Get(OrderKey(h))
+			v, ok, err := s.Get(Key(h))
 			if err != nil {
 				_ = it.Close()
 				return at, hash, err
 			}
-			var rec OrderRecord
+			var rec Record
 			if !ok || decodeOrder(v, &rec) != nil || rec.Order.Referrer != referrer {
 				continue
 			}

@@ -1,4 +1,4 @@
-package persistence
+package orderstore
 
 import (
 	"fmt"
@@ -11,8 +11,8 @@ import (
 )
 
 // Status is an order's lifecycle status (contract.md section 3). Its
-// numeric value is the status byte of the list index keys (orders.go) and
-// of the record codec (order_codec.go): THIS IS THE ON-DISK FORMAT.
+// numeric value is the status byte of the list index keys (keys.go) and
+// of the record codec (codec.go): THIS IS THE ON-DISK FORMAT.
 type Status uint8
 
 // The statuses, in index-code order.
@@ -56,11 +56,11 @@ func (s Status) Open() bool { return s == StatusPending || s == StatusActive }
 // Terminal reports whether s is final (filled, cancelled, expired, failed).
 func (s Status) Terminal() bool { return s >= StatusFilled && s <= StatusFailed }
 
-// OrderRecord is an order's whole state: the signed order and what the
+// Record is an order's whole state: the signed order and what the
 // engine knows of it. Amounts, addresses and hashes are typed; the stored
-// form is the record codec (order_codec.go) and the API's JSON is rendered
+// form is the record codec (codec.go) and the API's JSON is rendered
 // from this struct by the order service, so neither constrains the other.
-type OrderRecord struct {
+type Record struct {
 	// Hash is the order's EIP-712 hash (router v7.1).
 	Hash common.Hash
 	// Version is the journal version of this state: 1 when the order was
@@ -109,10 +109,10 @@ type TrailingParams struct {
 }
 
 // Traits decodes the record's makerTraits.
-func (r *OrderRecord) Traits() chain.Traits { return chain.DecodeTraits(&r.Order.MakerTraits) }
+func (r *Record) Traits() chain.Traits { return chain.DecodeTraits(&r.Order.MakerTraits) }
 
 // Remaining is amountIn − filledIn (zero once filled or over-filled).
-func (r *OrderRecord) Remaining() uint256.Int {
+func (r *Record) Remaining() uint256.Int {
 	var out uint256.Int
 	if !r.FilledIn.Gt(&r.Order.AmountIn) {
 		out.Sub(&r.Order.AmountIn, &r.FilledIn)
@@ -121,7 +121,7 @@ func (r *OrderRecord) Remaining() uint256.Int {
 }
 
 // Clone returns a copy of r that shares nothing mutable with it.
-func (r *OrderRecord) Clone() *OrderRecord {
+func (r *Record) Clone() *Record {
 	c := *r
 	c.Signature = append([]byte(nil), r.Signature...)
 	if r.DCA != nil {
@@ -141,7 +141,7 @@ func (r *OrderRecord) Clone() *OrderRecord {
 
 // check reports a record that cannot be stored: no hash, an unknown class
 // or status, or a zero version.
-func (r *OrderRecord) check() error {
+func (r *Record) check() error {
 	switch {
 	case r.Hash == (common.Hash{}):
 		return fmt.Errorf("persistence: order record without a hash")

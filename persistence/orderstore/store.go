@@ -1,4 +1,4 @@
-package persistence
+package orderstore
 
 import (
 	"bytes"
@@ -12,36 +12,38 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/ethereum/go-ethereum/common"
+
 	"github.com/orderengine/orderengine/chain"
+	"github.com/orderengine/orderengine/persistence"
 )
 
-// Orders reads and writes order records, their indexes, ledgers and
-// referral bindings, and is the store's OrderJournal (journal.go): every
-// write is an AppendOrder from the order's actor. Reads may come from
-// anywhere. It is safe for concurrent use.
-type Orders struct {
-	store  *Store
-	outbox *Outbox
+// Store reads and writes the order records of a persistence.Store, their
+// indexes, ledgers and referral bindings, and is that store's Journal
+// (journal.go): every write is an AppendOrder from the order's actor.
+// Reads may come from anywhere. It is safe for concurrent use.
+type Store struct {
+	store  *persistence.Store
+	outbox *persistence.Outbox
 	// wallets finds the account a maker is linked to (nil: none is).
 	wallets WalletAccounts
 
-	// stored holds the hashes of stored orders (orders_filter.go); it
+	// stored holds the hashes of stored orders (filter.go); it
 	// answers "maybe" for everything until LoadHashFilter.
-	stored HashSet
+	stored persistence.HashSet
 }
 
-// NewOrders returns the order records of store. outbox receives the events
+// New returns the order records of store. outbox receives the events
 // of transitions; it may be nil only if no transition carries events.
-func NewOrders(store *Store, outbox *Outbox, opts ...OrdersOption) *Orders {
-	o := &Orders{store: store, outbox: outbox}
+func New(store *persistence.Store, outbox *persistence.Outbox, opts ...Option) *Store {
+	o := &Store{store: store, outbox: outbox}
 	for _, opt := range opts {
 		opt(o)
 	}
 	return o
 }
 
-// OrdersOption configures NewOrders.
-type OrdersOption func(*Orders)
+// Option configures New.
+type Option func(*Store)
 
 // WalletAccounts answers which account a wallet is linked to
 // (accountstore.Accounts.AccountOfWallet).
@@ -54,12 +56,12 @@ type WalletAccounts interface {
 // whose key submitted it: an account's webhooks receive the events of its
 // linked wallets' orders whoever submitted them (contract.md section 10).
 // The link is read when the event is written.
-func WithLinkedWallets(w WalletAccounts) OrdersOption { return func(o *Orders) { o.wallets = w } }
+func WithLinkedWallets(w WalletAccounts) Option { return func(o *Store) { o.wallets = w } }
 
 // linkedAccount returns the account whose outbox receives the events of
 // a transition of rec besides its submitter's: its maker's linked
 // account when that is another ("" otherwise).
-func (o *Orders) linkedAccount(rec *OrderRecord) (string, error) {
+func (o *Store) linkedAccount(rec *Record) (string, error) {
 	if o.wallets == nil {
 		return "", nil
 	}
@@ -74,21 +76,17 @@ func (o *Orders) linkedAccount(rec *OrderRecord) (string, error) {
 }
 
 // ErrNoOutbox is returned by AppendOrder for a transition with events when
-// the Orders has no outbox.
+// the Store has no outbox.
 var ErrNoOutbox = errors.New("persistence: order transition carries events but no outbox is configured")
 
-// ErrOutcomeUnknown wraps an AppendOrder failure that happened after the
-// write was handed to the store: the store failed while the batch was
-// being made durable, so the transition may be durable after a restart.
-var ErrOutcomeUnknown = errors.New("persistence: the write may or may not be durable")
-
-// AppendOrder implements OrderJournal: one batch through the group
+// AppendOrder implements Journal: one batch through the group
 // committer, whose goroutine checks the stored version first.
-func (o *Orders) AppendOrder(_ context.Context, t *OrderTransition) error {
-	if err := o.store.enter(); err != nil {
+func (o *Store) AppendOrder(_ context.Context, t *Transition) error {
+	done, err := o.store.Enter()
+	if err != nil {
 		return err
 	}
-	defer o.store.exit()
+	defer done()
 	rec := t.Record
 	if err := rec.check(); err != nil {
 		return err
@@ -99,29 +97,29 @@ func (o *Orders) AppendOrder(_ context.Context, t *OrderTransition) error {
 	if len(t.Events) > 0 && o.outbox == nil {
 		return ErrNoOutbox
 	}
-	ops := make(opList, 0, 10+2*len(t.Events)+len(t.Ledger))
+	ops := make(persistence.GroupOps, 0, 10+2*len(t.Events)+len(t.Ledger))
 	val := appendOrder(make([]byte, 0, 384), rec)
 	if err := o.writeTransition(&ops, t, val); err != nil {
 		return err
 	}
-	var staged, linked *stagedEvents
+	var staged, linked *persistence.StagedEvents
 	if len(t.Events) > 0 {
 		other, err := o.linkedAccount(rec)
 		if err != nil {
 			return err
 		}
-		if staged, linked, err = o.outbox.stageTwo(&ops, rec.AccountID, other, t.Events); err != nil {
+		if staged, linked, err = o.outbox.Stage(&ops, rec.AccountID, other, t.Events); err != nil {
 			return err
 		}
 	}
-	err := o.store.group.WriteIf(ops, o.versionCheck(rec.Hash, t.Expect, rec.Version))
-	o.outbox.settle(staged, err == nil)
-	o.outbox.settle(linked, err == nil)
+	err = o.store.WriteGroup(ops, o.versionCheck(rec.Hash, t.Expect, rec.Version))
+	o.outbox.Settle(staged, err == nil)
+	o.outbox.Settle(linked, err == nil)
 	switch {
-	case errors.Is(err, ErrVersionConflict), errors.Is(err, errStoreClosed):
+	case errors.Is(err, ErrVersionConflict), errors.Is(err, persistence.ErrStoreClosed):
 		return err
 	case err != nil:
-		return fmt.Errorf("%w: commit order %s: %w", ErrOutcomeUnknown, rec.Hash.Hex(), err)
+		return fmt.Errorf("%w: commit order %s: %w", persistence.ErrOutcomeUnknown, rec.Hash.Hex(), err)
 	}
 	return nil
 }
@@ -132,15 +130,15 @@ func (o *Orders) AppendOrder(_ context.Context, t *OrderTransition) error {
 // known absent without a read when the hash filter says so, and is added
 // to the filter here, in the committer's one goroutine, so two creates of
 // one hash can never both pass).
-func (o *Orders) versionCheck(h common.Hash, expect, next uint64) func(*groupRound) error {
-	key := OrderKey(h)
-	return func(r *groupRound) error {
-		cur, seen := r.versions[h]
+func (o *Store) versionCheck(h common.Hash, expect, next uint64) func(*persistence.GroupRound) error {
+	key := Key(h)
+	return func(r *persistence.GroupRound) error {
+		cur, seen := r.Version(h)
 		if !seen {
 			if expect == 0 && !o.stored.MayContain(h) {
 				cur = 0
 			} else {
-				v, ok, err := r.get(key)
+				v, ok, err := r.Get(key)
 				if err != nil {
 					return err
 				}
@@ -157,38 +155,16 @@ func (o *Orders) versionCheck(h common.Hash, expect, next uint64) func(*groupRou
 		if expect == 0 {
 			o.stored.Add(h)
 		}
-		r.versions[h] = next
+		r.SetVersion(h, next)
 		return nil
 	}
 }
 
-// writer is where a transition's keys go.
-type writer interface {
-	Set(key, value []byte, _ *pebble.WriteOptions) error
-	Delete(key []byte, _ *pebble.WriteOptions) error
-}
-
-// opList collects a transition's writes for the group committer. The keys
-// and values must not change until the write returns.
-type opList []groupOp
-
-// Set implements writer.
-func (l *opList) Set(key, value []byte, _ *pebble.WriteOptions) error {
-	*l = append(*l, groupOp{key: key, value: value})
-	return nil
-}
-
-// Delete implements writer.
-func (l *opList) Delete(key []byte, _ *pebble.WriteOptions) error {
-	*l = append(*l, groupOp{key: key, del: true})
-	return nil
-}
-
 // writeTransition writes t's record (encoded as val), index moves, ledger
 // entries and referral binding to w.
-func (o *Orders) writeTransition(w writer, t *OrderTransition, val []byte) error {
+func (o *Store) writeTransition(w persistence.Writer, t *Transition, val []byte) error {
 	rec := t.Record
-	if err := w.Set(OrderKey(rec.Hash), val, nil); err != nil {
+	if err := w.Set(Key(rec.Hash), val, nil); err != nil {
 		return err
 	}
 	if err := moveIndexes(w, rec, t.Prev); err != nil {
@@ -212,7 +188,7 @@ func (o *Orders) writeTransition(w writer, t *OrderTransition, val []byte) error
 
 // moveIndexes writes rec's four index keys, deleting prev's when the
 // status changed.
-func moveIndexes(b writer, rec *OrderRecord, prev Status) error {
+func moveIndexes(b persistence.Writer, rec *Record, prev Status) error {
 	if prev == rec.Status {
 		return nil
 	}
@@ -231,17 +207,17 @@ func moveIndexes(b writer, rec *OrderRecord, prev Status) error {
 	return nil
 }
 
-// LoadOrder implements OrderJournal: the stored record of the order with
+// LoadOrder implements Journal: the stored record of the order with
 // hash.
-func (o *Orders) LoadOrder(hash common.Hash) (*OrderRecord, bool, error) { return o.Load(hash) }
+func (o *Store) LoadOrder(hash common.Hash) (*Record, bool, error) { return o.Load(hash) }
 
 // Load returns the decoded record of the order with hash.
-func (o *Orders) Load(hash common.Hash) (*OrderRecord, bool, error) {
-	val, ok, err := o.store.Get(OrderKey(hash))
+func (o *Store) Load(hash common.Hash) (*Record, bool, error) {
+	val, ok, err := o.store.Get(Key(hash))
 	if err != nil || !ok {
 		return nil, ok, err
 	}
-	var rec OrderRecord
+	var rec Record
 	if err := decodeOrder(val, &rec); err != nil {
 		return nil, false, fmt.Errorf("persistence: decode order %s: %w", hash.Hex(), err)
 	}
@@ -250,11 +226,11 @@ func (o *Orders) Load(hash common.Hash) (*OrderRecord, bool, error) {
 
 // Exists reports whether an order with hash is stored (a point read,
 // nothing decoded).
-func (o *Orders) Exists(hash common.Hash) (bool, error) {
+func (o *Store) Exists(hash common.Hash) (bool, error) {
 	if !o.stored.MayContain(hash) {
 		return false, nil
 	}
-	_, ok, err := o.store.Get(OrderKey(hash))
+	_, ok, err := o.store.Get(Key(hash))
 	return ok, err
 }
 
@@ -271,7 +247,7 @@ type ListFilter struct {
 // List returns up to f.Limit orders matching f, newest first, and the
 // cursor of the next page ("" at the end). Without a status filter it
 // merges the six status ranges of the same mask.
-func (o *Orders) List(f ListFilter) (records []*OrderRecord, next string, err error) {
+func (o *Store) List(f ListFilter) (records []*Record, next string, err error) {
 	mask := byte(IndexStatus)
 	var maker common.Address
 	statuses := Statuses[:]
@@ -290,7 +266,7 @@ func (o *Orders) List(f ListFilter) (records []*OrderRecord, next string, err er
 	}
 	// One snapshot for the ranges and the records: an order whose status
 	// changes meanwhile is listed once, as the snapshot has it.
-	snap := o.store.db.NewSnapshot()
+	snap := o.store.DB().NewSnapshot()
 	ranges := make([]*indexRange, 0, len(statuses))
 	defer func() {
 		for _, r := range ranges {
@@ -325,14 +301,14 @@ func (o *Orders) List(f ListFilter) (records []*OrderRecord, next string, err er
 			return nil, "", fmt.Errorf("persistence: malformed index key %x", best.it.Key())
 		}
 		h := common.BytesToHash(suffix[8:])
-		val, ok, err := ReaderGet(snap, OrderKey(h))
+		val, ok, err := persistence.ReaderGet(snap, Key(h))
 		if err != nil {
 			return nil, "", err
 		}
 		if !ok {
 			return nil, "", fmt.Errorf("persistence: index entry %x has no order", best.it.Key())
 		}
-		rec := new(OrderRecord)
+		rec := new(Record)
 		if err := decodeOrder(val, rec); err != nil {
 			return nil, "", fmt.Errorf("persistence: decode order %s: %w", h.Hex(), err)
 		}
@@ -362,7 +338,7 @@ func openRange(r pebble.Reader, p, after []byte) (*indexRange, error) {
 	if after != nil {
 		lower = append(append(bytes.Clone(p), after...), 0)
 	}
-	it, err := r.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: PrefixUpperBound(p)})
+	it, err := r.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: persistence.PrefixUpperBound(p)})
 	if err != nil {
 		return nil, fmt.Errorf("persistence: list: %w", err)
 	}
@@ -391,11 +367,11 @@ func orderCursorHex(suffix []byte) string {
 // before. The records are loaded a chunk at a time by GOMAXPROCS
 // goroutines before fn sees them. (One iterator per goroutine seeking
 // through sorted hashes was slower than point reads.)
-func (o *Orders) OpenOrders(fn func(*OrderRecord) error) error {
+func (o *Store) OpenOrders(fn func(*Record) error) error {
 	var hashes []common.Hash
 	for _, status := range []Status{StatusPending, StatusActive} {
 		p := orderIndexPrefix(IndexStatus, common.Address{}, status, 0)
-		it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: PrefixUpperBound(p)})
+		it, err := o.store.DB().NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: persistence.PrefixUpperBound(p)})
 		if err != nil {
 			return fmt.Errorf("persistence: open orders: %w", err)
 		}
@@ -408,7 +384,7 @@ func (o *Orders) OpenOrders(fn func(*OrderRecord) error) error {
 	}
 	slices.SortFunc(hashes, func(a, b common.Hash) int { return bytes.Compare(a[:], b[:]) })
 	const chunk = 1024
-	recs := make([]*OrderRecord, min(chunk, len(hashes)))
+	recs := make([]*Record, min(chunk, len(hashes)))
 	for start := 0; start < len(hashes); start += chunk {
 		part := hashes[start:min(start+chunk, len(hashes))]
 		if err := o.loadAll(part, recs[:len(part)]); err != nil {
@@ -426,7 +402,7 @@ func (o *Orders) OpenOrders(fn func(*OrderRecord) error) error {
 
 // loadAll loads the order of each hash into the same place of into, from
 // GOMAXPROCS goroutines. An index entry without its order is an error.
-func (o *Orders) loadAll(hashes []common.Hash, into []*OrderRecord) error {
+func (o *Store) loadAll(hashes []common.Hash, into []*Record) error {
 	errs := make([]error, len(hashes))
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -452,7 +428,7 @@ func (o *Orders) loadAll(hashes []common.Hash, into []*OrderRecord) error {
 
 // Binding returns the referrer maker is bound to (r/<maker>; found false:
 // unbound). The maker actors read it once per activation.
-func (o *Orders) Binding(maker common.Address) (referrer common.Address, found bool, err error) {
+func (o *Store) Binding(maker common.Address) (referrer common.Address, found bool, err error) {
 	v, ok, err := o.store.Get(refereeKey(maker))
 	if err != nil || !ok {
 		return referrer, false, err

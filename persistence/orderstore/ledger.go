@@ -1,4 +1,4 @@
-package persistence
+package orderstore
 
 import (
 	"encoding/binary"
@@ -6,24 +6,26 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/orderengine/orderengine/persistence"
 )
 
 // The order ledger: which chain logs an order's events were already emitted
 // for, and how the order was cancelled. It is written by the order actors
-// in the batch of the transition (Change.Ledger) and is NOT undone by a
+// in the batch of the transition (Transition.Ledger) and is NOT undone by a
 // chain rewind, which is the point: a fill that a reorg removed and the new
 // branch re-mines is recognised by its (txHash, logIndex) and emits no
 // second event, and a rewind can tell an on-chain cancel (to be undone with
 // the block) from an off-chain one (final).
 //
-// THIS IS THE ON-DISK FORMAT (see keys.go):
+// THIS IS THE ON-DISK FORMAT (see persistence/keys.go):
 //
 //	l/<orderHash 32><txHash 32><logIndex BE4>   one byte: LedgerFill, LedgerCancel or LedgerOffChain
 //
 // An on-chain cancel has no log index of its own in the order layer; it is
 // keyed by its transaction with LedgerNoLog. The off-chain cancel is keyed by
-// the zero transaction hash and LedgerNoLog.
-const ordPrefixLedger = "l/"
+// the zero transaction hash and LedgerNoLog. The prefix is the core's
+// (persistence.PrefixLedger).
 
 // Ledger entry kinds.
 const (
@@ -47,8 +49,8 @@ type LedgerEntry struct {
 }
 
 func orderLedgerPrefix(h common.Hash) []byte {
-	k := make([]byte, 0, len(ordPrefixLedger)+32+36)
-	k = append(k, ordPrefixLedger...)
+	k := make([]byte, 0, len(persistence.PrefixLedger)+32+36)
+	k = append(k, persistence.PrefixLedger...)
 	return append(k, h[:]...)
 }
 
@@ -57,10 +59,10 @@ func orderLedgerKey(h common.Hash, e LedgerEntry) []byte {
 	return binary.BigEndian.AppendUint32(k, e.LogIndex)
 }
 
-// LoadLedger implements OrderJournal: every entry of order h's ledger.
-func (o *Orders) LoadLedger(h common.Hash) ([]LedgerEntry, error) {
+// LoadLedger implements Journal: every entry of order h's ledger.
+func (o *Store) LoadLedger(h common.Hash) ([]LedgerEntry, error) {
 	p := orderLedgerPrefix(h)
-	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: PrefixUpperBound(p)})
+	it, err := o.store.DB().NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: persistence.PrefixUpperBound(p)})
 	if err != nil {
 		return nil, fmt.Errorf("persistence: order ledger: %w", err)
 	}

@@ -1,4 +1,4 @@
-package persistence
+package orderstore
 
 import (
 	"context"
@@ -9,13 +9,24 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/orderengine/orderengine/chain"
+	"github.com/orderengine/orderengine/persistence"
 )
 
+// openTemp opens (or creates) the store in dir.
+func openTemp(t *testing.T, dir string) *persistence.Store {
+	t.Helper()
+	s, err := persistence.Open(dir, nil)
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	return s
+}
+
 // testRecord is the i-th test order (hash i+1) in status.
-func testRecord(i int, status Status) *OrderRecord {
+func testRecord(i int, status Status) *Record {
 	var h common.Hash
 	h[31], h[30], h[29] = byte(i+1), byte((i+1)>>8), byte((i+1)>>16)
-	return &OrderRecord{
+	return &Record{
 		Hash: h, Version: 1, Class: chain.ClassLimit, Status: status,
 		Order:     chain.Order{Maker: common.HexToAddress("0x1000000000000000000000000000000000000001"), AmountIn: *uint256.NewInt(1)},
 		CreatedAt: time.Unix(1_800_000_000+int64(i), 0).UTC(), UpdatedAt: time.Unix(1_800_000_000, 0).UTC(),
@@ -24,8 +35,8 @@ func testRecord(i int, status Status) *OrderRecord {
 
 // put appends rec as the next version of its order (a create when none is
 // stored), with events, and returns the append's error.
-func put(o *Orders, rec *OrderRecord, events ...OutboxEvent) error {
-	t := &OrderTransition{Record: rec, Events: events}
+func put(o *Store, rec *Record, events ...persistence.OutboxEvent) error {
+	t := &Transition{Record: rec, Events: events}
 	if cur, ok, err := o.Load(rec.Hash); err != nil {
 		return err
 	} else if ok {
@@ -36,7 +47,7 @@ func put(o *Orders, rec *OrderRecord, events ...OutboxEvent) error {
 }
 
 // mustPut is put that fails the test on an error.
-func mustPut(t testing.TB, o *Orders, rec *OrderRecord, events ...OutboxEvent) {
+func mustPut(t testing.TB, o *Store, rec *Record, events ...persistence.OutboxEvent) {
 	t.Helper()
 	if err := put(o, rec, events...); err != nil {
 		t.Fatal(err)

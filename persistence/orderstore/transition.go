@@ -1,4 +1,4 @@
-package persistence
+package orderstore
 
 import (
 	"encoding/binary"
@@ -8,13 +8,15 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/orderengine/orderengine/persistence"
 )
 
-// The transition codec: one OrderTransition as the payload of one message
-// of a replicated order journal (cluster/natsjs). Every node decodes the
-// same bytes and applies them with ApplyOrders, so the encoding carries
-// everything a node writes: the record, the events with their ids and
-// times, the ledger entries and the binding.
+// The transition codec: one Transition as the payload of one message of a
+// replicated order journal (cluster/natsjs). Every node decodes the same
+// bytes and applies them with an ApplyBatch (apply.go), so the encoding
+// carries everything a node writes: the record, the events with their ids
+// and times, the ledger entries and the binding.
 //
 // THIS IS A DURABLE FORMAT (the replicated log keeps it for ever); DO NOT
 // CHANGE codec 1. A new layout gets a new codec byte and a decoder next to
@@ -25,7 +27,7 @@ import (
 //	codec        1 byte: 1
 //	expect       uvarint: the version the writer loaded (0: a new order)
 //	prev         1 byte: the status of that version (0 for a new order)
-//	record       uvarint length, then the order codec's bytes (order_codec.go)
+//	record       uvarint length, then the order codec's bytes (codec.go)
 //	bind         1 byte: 0 none, 1 then 20 bytes: the referrer bound
 //	ledger       uvarint count, then per entry: txHash 32, logIndex BE4, kind 1
 //	events       uvarint count, then per event: uvarint length, then the
@@ -38,7 +40,7 @@ var errCorruptTransition = errors.New("persistence: corrupt order transition")
 // EncodeTransition checks t as AppendOrder does and returns its codec-1
 // encoding. Events without an id or a time get them here (in t as well),
 // so every node that applies the encoding writes the same event.
-func EncodeTransition(t *OrderTransition, now time.Time) ([]byte, error) {
+func EncodeTransition(t *Transition, now time.Time) ([]byte, error) {
 	if err := checkTransition(t); err != nil {
 		return nil, err
 	}
@@ -63,7 +65,7 @@ func EncodeTransition(t *OrderTransition, now time.Time) ([]byte, error) {
 	for i := range t.Events {
 		ev := &t.Events[i]
 		if ev.ID == "" {
-			ev.ID = NewEventID()
+			ev.ID = persistence.NewEventID()
 		}
 		if ev.CreatedAt.IsZero() {
 			ev.CreatedAt = now.UTC()
@@ -80,7 +82,7 @@ func EncodeTransition(t *OrderTransition, now time.Time) ([]byte, error) {
 // checkTransition refuses what no store could apply: a record that is not
 // valid, a version that does not follow Expect, events without a trigger
 // or an account.
-func checkTransition(t *OrderTransition) error {
+func checkTransition(t *Transition) error {
 	rec := t.Record
 	if rec == nil {
 		return errors.New("persistence: transition without a record")
@@ -103,12 +105,12 @@ func checkTransition(t *OrderTransition) error {
 }
 
 // DecodeTransition decodes a codec-1 transition.
-func DecodeTransition(v []byte) (*OrderTransition, error) {
+func DecodeTransition(v []byte) (*Transition, error) {
 	if len(v) == 0 || v[0] != transitionCodec1 {
 		return nil, fmt.Errorf("%w: unknown codec", errCorruptTransition)
 	}
 	d := orderReader{b: v, i: 1}
-	t := &OrderTransition{Expect: d.uvarint(), Prev: Status(d.byte())}
+	t := &Transition{Expect: d.uvarint(), Prev: Status(d.byte())}
 	rec := d.bytes()
 	if d.byte() == 1 {
 		var a common.Address
@@ -127,7 +129,7 @@ func DecodeTransition(v []byte) (*OrderTransition, error) {
 	if d.i != len(v) {
 		return nil, fmt.Errorf("%w: %d trailing bytes", errCorruptTransition, len(v)-d.i)
 	}
-	t.Record = new(OrderRecord)
+	t.Record = new(Record)
 	if err := decodeOrder(rec, t.Record); err != nil {
 		return nil, fmt.Errorf("%w: %w", errCorruptTransition, err)
 	}
@@ -152,18 +154,18 @@ func decodeLedgerEntries(d *orderReader) []LedgerEntry {
 }
 
 // decodeEvents reads the events part of a transition.
-func decodeEvents(d *orderReader) ([]OutboxEvent, error) {
+func decodeEvents(d *orderReader) ([]persistence.OutboxEvent, error) {
 	n := d.uvarintMax(uint64(len(d.b)))
 	if n == 0 {
 		return nil, nil
 	}
-	out := make([]OutboxEvent, 0, min(n, 16))
+	out := make([]persistence.OutboxEvent, 0, min(n, 16))
 	for range n {
 		js := d.bytes()
 		if d.err != nil {
 			return nil, fmt.Errorf("%w: %w", errCorruptTransition, d.err)
 		}
-		var ev OutboxEvent
+		var ev persistence.OutboxEvent
 		if err := json.Unmarshal(js, &ev); err != nil {
 			return nil, fmt.Errorf("%w: event: %w", errCorruptTransition, err)
 		}

@@ -1,4 +1,4 @@
-package persistence
+package orderstore
 
 import (
 	"context"
@@ -17,7 +17,7 @@ import (
 
 // randomRecord is a record with every field set from rng, in every shape
 // the codec knows (dca, trailing with and without a keeper, triggered).
-func randomRecord(rng *rand.Rand) *OrderRecord {
+func randomRecord(rng *rand.Rand) *Record {
 	u := func() uint256.Int {
 		var v uint256.Int
 		v[0], v[1], v[2], v[3] = rng.Uint64(), rng.Uint64(), rng.Uint64(), rng.Uint64()
@@ -32,7 +32,7 @@ func randomRecord(rng *rand.Rand) *OrderRecord {
 		return x
 	}
 	t := func() time.Time { return time.Unix(0, rng.Int64N(4_000_000_000_000_000_000)).UTC() }
-	r := &OrderRecord{
+	r := &Record{
 		Version: 1 + rng.Uint64N(1<<40), Class: chain.Class(1 + rng.IntN(5)), Status: Statuses[rng.IntN(len(Statuses))],
 		Order: chain.Order{Salt: u(), Maker: a(), Receiver: a(), TokenIn: a(), TokenOut: a(), AmountIn: u(),
 			TriggerPrice: u(), TriggerAmountOut: u(), MakerTraits: u(), Referrer: a(), ReferralFeePpm: rng.Uint32()},
@@ -71,7 +71,7 @@ func TestOrderCodecRoundTrips(t *testing.T) {
 	for range 5000 {
 		r := randomRecord(rng)
 		v := appendOrder(nil, r)
-		var got OrderRecord
+		var got Record
 		if err := decodeOrder(v, &got); err != nil {
 			t.Fatalf("decode: %v (record %+v)", err, r)
 		}
@@ -93,12 +93,12 @@ func TestOrderCodecRefusesCorruptValues(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	v := appendOrder(nil, randomRecord(rng))
 	for n := range len(v) {
-		var r OrderRecord
+		var r Record
 		if err := decodeOrder(v[:n], &r); !errors.Is(err, errCorruptOrder) {
 			t.Fatalf("a value cut to %d of %d bytes decoded: %v", n, len(v), err)
 		}
 	}
-	var r OrderRecord
+	var r Record
 	if err := decodeOrder(append(append([]byte(nil), v...), 0), &r); !errors.Is(err, errCorruptOrder) {
 		t.Fatalf("a value with a trailing byte decoded: %v", err)
 	}
@@ -115,28 +115,28 @@ func TestOrderCodecRefusesCorruptValues(t *testing.T) {
 func TestAppendOrderChecksTheVersion(t *testing.T) {
 	s := openTemp(t, t.TempDir())
 	defer s.Close()
-	o := NewOrders(s, nil)
+	o := New(s, nil)
 	if err := o.LoadHashFilter(); err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
 	rec := testRecord(1, StatusPending)
-	if err := o.AppendOrder(ctx, &OrderTransition{Record: rec}); err != nil {
+	if err := o.AppendOrder(ctx, &Transition{Record: rec}); err != nil {
 		t.Fatal(err)
 	}
 	dup := testRecord(1, StatusPending)
-	if err := o.AppendOrder(ctx, &OrderTransition{Record: dup}); !errors.Is(err, ErrVersionConflict) {
+	if err := o.AppendOrder(ctx, &Transition{Record: dup}); !errors.Is(err, ErrVersionConflict) {
 		t.Fatalf("second create of one hash: %v", err)
 	}
 	v2 := testRecord(1, StatusActive)
 	v2.Version = 2
-	if err := o.AppendOrder(ctx, &OrderTransition{Record: v2, Expect: 1, Prev: StatusPending}); err != nil {
+	if err := o.AppendOrder(ctx, &Transition{Record: v2, Expect: 1, Prev: StatusPending}); err != nil {
 		t.Fatal(err)
 	}
 	// A writer that loaded version 1 cannot commit over version 2.
 	stale := testRecord(1, StatusCancelled)
 	stale.Version = 2
-	if err := o.AppendOrder(ctx, &OrderTransition{Record: stale, Expect: 1, Prev: StatusPending}); !errors.Is(err, ErrVersionConflict) {
+	if err := o.AppendOrder(ctx, &Transition{Record: stale, Expect: 1, Prev: StatusPending}); !errors.Is(err, ErrVersionConflict) {
 		t.Fatalf("append over a newer version: %v", err)
 	}
 	got, _, err := o.Load(rec.Hash)
@@ -149,7 +149,7 @@ func TestAppendOrderChecksTheVersion(t *testing.T) {
 	// A version that does not follow Expect is refused before any write.
 	skip := testRecord(1, StatusFilled)
 	skip.Version = 5
-	if err := o.AppendOrder(ctx, &OrderTransition{Record: skip, Expect: 2, Prev: StatusActive}); err == nil {
+	if err := o.AppendOrder(ctx, &Transition{Record: skip, Expect: 2, Prev: StatusActive}); err == nil {
 		t.Fatal("an append skipping versions was accepted")
 	}
 }
@@ -159,7 +159,7 @@ func TestAppendOrderChecksTheVersion(t *testing.T) {
 func TestAppendOrderRacingWritersOneWinsEachVersion(t *testing.T) {
 	s := openTemp(t, t.TempDir())
 	defer s.Close()
-	o := NewOrders(s, nil)
+	o := New(s, nil)
 	if err := o.LoadHashFilter(); err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func TestAppendOrderRacingWritersOneWinsEachVersion(t *testing.T) {
 				if v > 0 {
 					prev = StatusPending
 				}
-				switch err := o.AppendOrder(ctx, &OrderTransition{Record: rec, Expect: v, Prev: prev}); {
+				switch err := o.AppendOrder(ctx, &Transition{Record: rec, Expect: v, Prev: prev}); {
 				case err == nil:
 					wins <- w
 				case !errors.Is(err, ErrVersionConflict):

@@ -1,4 +1,4 @@
-package persistence
+package orderstore
 
 import (
 	"encoding/binary"
@@ -9,16 +9,16 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/orderengine/orderengine/chain"
+	"github.com/orderengine/orderengine/persistence"
 )
 
-// Orders, their secondary indexes, their fills and referral bindings.
+// The order records, their secondary indexes and referral bindings.
 //
-// THIS IS THE ON-DISK FORMAT; DO NOT CHANGE (see keys.go).
+// THIS IS THE ON-DISK FORMAT; DO NOT CHANGE (see persistence/keys.go).
 //
 //	prefix  key                                                   value
 //	------  ----------------------------------------------------  ---------------------------
-//	o/      o/<orderHash 32>                                      OrderRecord, codec 1
-//	                                                              (order_codec.go)
+//	o/      o/<orderHash 32>                                      Record, codec 1 (codec.go)
 //	i/      i/<mask 1>[maker 20][status 1][type 1]<tinv 8><hash 32>  empty: list indexes
 //	r/      r/<maker 20>                                          referrer, 20 raw bytes
 //
@@ -33,12 +33,8 @@ import (
 // index keys of its current status, written in the same batch as the
 // record; a status change deletes them and writes the new status's four in
 // the same batch as the new record. Fills (f/) are the chain indexer's
-// rows (persistence/chainstore).
-const (
-	ordPrefixOrder   = "o/"
-	ordPrefixIndex   = "i/"
-	ordPrefixReferee = "r/"
-)
+// rows (persistence/chainstore). The prefixes are the core's
+// (persistence.PrefixOrder, PrefixIndex, PrefixBinding).
 
 // The index mask bits.
 const (
@@ -51,10 +47,10 @@ const (
 // carry the status.
 var IndexMasks = [...]byte{IndexStatus, IndexStatus | IndexMaker, IndexStatus | IndexType, IndexStatus | IndexMaker | IndexType}
 
-// OrderKey is the o/ key of an order.
-func OrderKey(hash common.Hash) []byte {
-	k := make([]byte, 0, len(ordPrefixOrder)+32)
-	k = append(k, ordPrefixOrder...)
+// Key is the o/ key of an order.
+func Key(hash common.Hash) []byte {
+	k := make([]byte, 0, len(persistence.PrefixOrder)+32)
+	k = append(k, persistence.PrefixOrder...)
 	return append(k, hash[:]...)
 }
 
@@ -89,7 +85,7 @@ func orderIndexPrefix(mask byte, maker common.Address, status Status, class chai
 
 // appendIndexPrefix is orderIndexPrefix appended to k.
 func appendIndexPrefix(k []byte, mask byte, maker common.Address, status Status, class chain.Class) []byte {
-	k = append(k, ordPrefixIndex...)
+	k = append(k, persistence.PrefixIndex...)
 	k = append(k, mask)
 	if mask&IndexMaker != 0 {
 		k = append(k, maker[:]...)
@@ -105,7 +101,7 @@ func appendIndexPrefix(k []byte, mask byte, maker common.Address, status Status,
 
 // orderIndexKeys returns the four index keys of rec with the given status.
 // The keys share one allocation (they are written together).
-func orderIndexKeys(rec *OrderRecord, status Status) [][]byte {
+func orderIndexKeys(rec *Record, status Status) [][]byte {
 	suffix := IndexEntry{CreatedAt: rec.CreatedAt, Hash: rec.Hash}.suffix()
 	const most = 2 + 1 + 20 + 2 + 40 // the longest key: maker, status and type
 	buf := make([]byte, 0, len(IndexMasks)*most)
@@ -120,7 +116,7 @@ func orderIndexKeys(rec *OrderRecord, status Status) [][]byte {
 }
 
 func refereeKey(maker common.Address) []byte {
-	k := make([]byte, 0, len(ordPrefixReferee)+20)
-	k = append(k, ordPrefixReferee...)
+	k := make([]byte, 0, len(persistence.PrefixBinding)+20)
+	k = append(k, persistence.PrefixBinding...)
 	return append(k, maker[:]...)
 }

@@ -1,4 +1,4 @@
-package persistence
+package orderstore
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/orderengine/orderengine/persistence"
 )
 
 // TestCommitsRacingCloseAreRefusedNotPanicking: order changes with events
@@ -17,8 +19,8 @@ import (
 func TestCommitsRacingCloseAreRefusedNotPanicking(t *testing.T) {
 	dir := t.TempDir()
 	s := openTemp(t, dir)
-	ob := NewOutbox(s, nil, nil)
-	o := NewOrders(s, ob)
+	ob := persistence.NewOutbox(s, nil, nil)
+	o := New(s, ob)
 	const writers, each = 8, 400
 	var (
 		mu    sync.Mutex
@@ -32,13 +34,13 @@ func TestCommitsRacingCloseAreRefusedNotPanicking(t *testing.T) {
 			for i := range each {
 				rec := testRecord(w*each+i, StatusPending)
 				rec.AccountID = "acc_close"
-				var events []OutboxEvent
+				var events []persistence.OutboxEvent
 				if i%2 == 0 {
-					events = []OutboxEvent{{Trigger: TriggerOrderCancelled}}
+					events = []persistence.OutboxEvent{{Trigger: persistence.TriggerOrderCancelled}}
 				}
-				err := o.AppendOrder(context.Background(), &OrderTransition{Record: rec, Events: events})
+				err := o.AppendOrder(context.Background(), &Transition{Record: rec, Events: events})
 				if err != nil {
-					if !errors.Is(err, errStoreClosed) {
+					if !errors.Is(err, persistence.ErrStoreClosed) {
 						errs <- err
 					}
 					return
@@ -63,7 +65,7 @@ func TestCommitsRacingCloseAreRefusedNotPanicking(t *testing.T) {
 	}
 	s = openTemp(t, dir)
 	defer s.Close()
-	o = NewOrders(s, nil)
+	o = New(s, nil)
 	for _, h := range acked {
 		if _, ok, err := o.Load(h); err != nil || !ok {
 			t.Fatalf("order %s committed before Close is gone after reopening (%v)", h.Hex(), err)

@@ -1,4 +1,4 @@
-package persistence_test
+package orderstore_test
 
 import (
 	"testing"
@@ -6,6 +6,7 @@ import (
 	"github.com/orderengine/orderengine/config"
 	"github.com/orderengine/orderengine/persistence"
 	"github.com/orderengine/orderengine/persistence/accountstore"
+	"github.com/orderengine/orderengine/persistence/orderstore"
 	"github.com/orderengine/orderengine/persistence/persistencetest"
 )
 
@@ -28,7 +29,7 @@ func TestOrderEventsReachTheMakersLinkedAccount(t *testing.T) {
 		t.Fatal(err)
 	}
 	ob := persistence.NewOutbox(s, nil, nil)
-	o := persistence.NewOrders(s, ob, persistence.WithLinkedWallets(accts))
+	o := orderstore.New(s, ob, orderstore.WithLinkedWallets(accts))
 	rows := func(account string) []persistence.OutboxRow {
 		t.Helper()
 		r, err := ob.ScanRows(account, 0, 100)
@@ -38,10 +39,10 @@ func TestOrderEventsReachTheMakersLinkedAccount(t *testing.T) {
 		return r
 	}
 
-	rec := persistence.TestRecord(0, persistence.StatusPending)
+	rec := orderstore.TestRecord(0, orderstore.StatusPending)
 	rec.AccountID = submitter.ID
-	persistence.MustPut(t, o, rec) // created: no events
-	persistence.MustPut(t, o, rec, persistence.OutboxEvent{Trigger: persistence.TriggerOrderCancelled, Data: persistence.EventData{OrderHash: rec.Hash.Hex()}})
+	orderstore.MustPut(t, o, rec) // created: no events
+	orderstore.MustPut(t, o, rec, persistence.OutboxEvent{Trigger: persistence.TriggerOrderCancelled, Data: persistence.EventData{OrderHash: rec.Hash.Hex()}})
 	if n, m := len(rows(submitter.ID)), len(rows(owner.ID)); n != 1 || m != 0 {
 		t.Fatalf("maker linked to nobody: %d events for the submitter, %d for the other account", n, m)
 	}
@@ -49,7 +50,7 @@ func TestOrderEventsReachTheMakersLinkedAccount(t *testing.T) {
 	if _, err := accts.LinkWallet(owner.ID, rec.Order.Maker, 10); err != nil {
 		t.Fatal(err)
 	}
-	persistence.MustPut(t, o, rec, persistence.OutboxEvent{Trigger: persistence.TriggerOrderExpired, Data: persistence.EventData{OrderHash: rec.Hash.Hex()}})
+	orderstore.MustPut(t, o, rec, persistence.OutboxEvent{Trigger: persistence.TriggerOrderExpired, Data: persistence.EventData{OrderHash: rec.Hash.Hex()}})
 	sub, own := rows(submitter.ID), rows(owner.ID)
 	if len(sub) != 2 || len(own) != 1 {
 		t.Fatalf("maker linked to the owner: %d events for the submitter, %d for the owner; want 2 and 1", len(sub), len(own))
@@ -65,7 +66,7 @@ func TestOrderEventsReachTheMakersLinkedAccount(t *testing.T) {
 	if _, err := accts.LinkWallet(submitter.ID, rec.Order.Maker, 10); err != nil {
 		t.Fatal(err)
 	}
-	persistence.MustPut(t, o, rec, persistence.OutboxEvent{Trigger: persistence.TriggerOrderFailed})
+	orderstore.MustPut(t, o, rec, persistence.OutboxEvent{Trigger: persistence.TriggerOrderFailed})
 	if n, m := len(rows(submitter.ID)), len(rows(owner.ID)); n != 3 || m != 1 {
 		t.Fatalf("maker linked to the submitter: %d events for it, %d for the former owner; want 3 and 1", n, m)
 	}
@@ -87,16 +88,16 @@ func TestAppliedOrderEventsReachTheMakersLinkedAccount(t *testing.T) {
 		t.Fatal(err)
 	}
 	ob := persistence.NewOutbox(s, nil, nil)
-	o := persistence.NewOrders(s, ob, persistence.WithLinkedWallets(accts))
-	rec := persistence.TestRecord(0, persistence.StatusPending)
+	o := orderstore.New(s, ob, orderstore.WithLinkedWallets(accts))
+	rec := orderstore.TestRecord(0, orderstore.StatusPending)
 	rec.AccountID = submitter.ID
 	if _, err := accts.LinkWallet(owner.ID, rec.Order.Maker, 10); err != nil {
 		t.Fatal(err)
 	}
 	cancelled := *rec
-	cancelled.Version, cancelled.Status = 2, persistence.StatusCancelled
+	cancelled.Version, cancelled.Status = 2, orderstore.StatusCancelled
 	ev := persistence.OutboxEvent{ID: persistence.NewEventID(), Trigger: persistence.TriggerOrderCancelled, Data: persistence.EventData{OrderHash: rec.Hash.Hex()}}
-	persistence.ApplyAll(t, o, "orders-0", 2, &persistence.OrderTransition{Record: rec}, &persistence.OrderTransition{Record: &cancelled, Expect: 1, Prev: persistence.StatusPending, Events: []persistence.OutboxEvent{ev}})
+	orderstore.ApplyAll(t, o, "orders-0", 2, &orderstore.Transition{Record: rec}, &orderstore.Transition{Record: &cancelled, Expect: 1, Prev: orderstore.StatusPending, Events: []persistence.OutboxEvent{ev}})
 	for _, acct := range []string{submitter.ID, owner.ID} {
 		rows, err := ob.ScanRows(acct, 0, 10)
 		if err != nil || len(rows) != 1 || rows[0].ID != ev.ID {
