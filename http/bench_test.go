@@ -19,9 +19,20 @@ import (
 // benchmark measures the middleware chain, not the kernel.
 func serveInProcess(b *testing.B, h fasthttp.RequestHandler, method, uri string, header map[string]string) {
 	b.Helper()
+	serveRequest(b, h, method, uri, header, nil, 0)
+}
+
+// serveRequest is serveInProcess with a JSON body, failing on any status
+// but want (0: any).
+func serveRequest(b *testing.B, h fasthttp.RequestHandler, method, uri string, header map[string]string, body []byte, want int) {
+	b.Helper()
 	var req fasthttp.Request
 	req.Header.SetMethod(method)
 	req.SetRequestURI(uri)
+	if body != nil {
+		req.Header.SetContentType("application/json")
+		req.SetBody(body)
+	}
 	for k, v := range header {
 		req.Header.Set(k, v)
 	}
@@ -34,8 +45,11 @@ func serveInProcess(b *testing.B, h fasthttp.RequestHandler, method, uri string,
 	for range b.N {
 		ctx.Init(&req, addr, nil)
 		h(&ctx)
-		if ctx.Response.StatusCode() == 0 {
+		switch got := ctx.Response.StatusCode(); {
+		case got == 0:
 			b.Fatal("no response")
+		case want != 0 && got != want:
+			b.Fatalf("status %d: %s", got, ctx.Response.Body())
 		}
 	}
 }

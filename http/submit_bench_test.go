@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"log/slog"
-	"net"
 	"testing"
 
 	"github.com/gofiber/fiber/v2"
@@ -42,27 +41,7 @@ func (stubOrders) Submit(_ context.Context, _ api.Caller, body []byte) (*api.Sub
 // serveSubmit drives POST /v1/orders through h without a network.
 func serveSubmit(b *testing.B, h fasthttp.RequestHandler, header map[string]string) {
 	b.Helper()
-	var req fasthttp.Request
-	req.Header.SetMethod("POST")
-	req.SetRequestURI("/v1/orders")
-	req.Header.SetContentType("application/json")
-	for k, v := range header {
-		req.Header.Set(k, v)
-	}
-	req.SetBody(submitBody)
-	addr := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 40000}
-	b.ReportAllocs()
-	b.ResetTimer()
-	var ctx fasthttp.RequestCtx
-	before := cpuTime()
-	defer func() { b.ReportMetric(float64(cpuTime()-before)/float64(b.N), "cpu-ns/op") }()
-	for range b.N {
-		ctx.Init(&req, addr, nil)
-		h(&ctx)
-		if ctx.Response.StatusCode() != 201 {
-			b.Fatalf("status %d: %s", ctx.Response.StatusCode(), ctx.Response.Body())
-		}
-	}
+	serveRequest(b, h, "POST", "/v1/orders", header, submitBody, 201)
 }
 
 // BenchmarkBareSubmit is the floor's handler without its recovery: a Fiber
