@@ -17,19 +17,7 @@ import (
 // puts each event in one outbox only; after an unlink the next event goes
 // to the submitter alone.
 func TestOrderEventsReachTheMakersLinkedAccount(t *testing.T) {
-	s := persistencetest.Open(t, t.TempDir())
-	defer s.Close()
-	accts := accountstore.NewAccounts(s, nil)
-	submitter, err := accts.CreateAccount("submitter", config.TierFree, config.BucketLimits{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	owner, err := accts.CreateAccount("owner", config.TierFree, config.BucketLimits{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ob := persistence.NewOutbox(s, nil, nil)
-	o := orderstore.New(s, ob, orderstore.WithLinkedWallets(accts))
+	accts, submitter, owner, ob, o := linkedStore(t)
 	rows := func(account string) []persistence.OutboxRow {
 		t.Helper()
 		r, err := ob.ScanRows(account, 0, 100)
@@ -76,19 +64,7 @@ func TestOrderEventsReachTheMakersLinkedAccount(t *testing.T) {
 // outboxes as a local AppendOrder: the submitter's and the maker's linked
 // account's, one event (the id the message carries) in both.
 func TestAppliedOrderEventsReachTheMakersLinkedAccount(t *testing.T) {
-	s := persistencetest.Open(t, t.TempDir())
-	defer s.Close()
-	accts := accountstore.NewAccounts(s, nil)
-	submitter, err := accts.CreateAccount("submitter", config.TierFree, config.BucketLimits{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	owner, err := accts.CreateAccount("owner", config.TierFree, config.BucketLimits{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ob := persistence.NewOutbox(s, nil, nil)
-	o := orderstore.New(s, ob, orderstore.WithLinkedWallets(accts))
+	accts, submitter, owner, ob, o := linkedStore(t)
 	rec := orderstore.TestRecord(0, orderstore.StatusPending)
 	rec.AccountID = submitter.ID
 	if _, err := accts.LinkWallet(owner.ID, rec.Order.Maker, 10); err != nil {
@@ -104,4 +80,24 @@ func TestAppliedOrderEventsReachTheMakersLinkedAccount(t *testing.T) {
 			t.Fatalf("outbox of %s: %+v %v, want the one event %s", acct, rows, err, ev.ID)
 		}
 	}
+}
+
+// linkedStore opens a store in a temporary folder (closed with the test)
+// with two accounts, the submitter and owner, and an order store that
+// sends events to a maker's linked account.
+func linkedStore(t *testing.T) (*accountstore.Accounts, *accountstore.Account, *accountstore.Account, *persistence.Outbox, *orderstore.Store) {
+	t.Helper()
+	s := persistencetest.Open(t, t.TempDir())
+	t.Cleanup(func() { _ = s.Close() })
+	accts := accountstore.NewAccounts(s, nil)
+	submitter, err := accts.CreateAccount("submitter", config.TierFree, config.BucketLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	owner, err := accts.CreateAccount("owner", config.TierFree, config.BucketLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ob := persistence.NewOutbox(s, nil, nil)
+	return accts, submitter, owner, ob, orderstore.New(s, ob, orderstore.WithLinkedWallets(accts))
 }
