@@ -74,7 +74,9 @@ func (l *crashLife) stop() {
 func TestCrashBeforeFanoutSyncRedelivers(t *testing.T) {
 	dir, fs, clk := t.TempDir(), vfs.NewCrashableMem(), clock.NewManual(t0)
 	hang := make(chan struct{})
-	defer close(hang)
+	var once sync.Once
+	release := func() { once.Do(func() { close(hang) }) }
+	defer release()
 	var healthy atomic.Bool
 	rc := newReceiver(t, func(r *http.Request, n int) (int, http.Header) {
 		if !healthy.Load() {
@@ -101,6 +103,7 @@ func TestCrashBeforeFanoutSyncRedelivers(t *testing.T) {
 
 	// Power loss now: only synced data survives.
 	crashed := fs.CrashClone(vfs.CrashCloneCfg{})
+	release() // the crashed life's stop waits for its attempt in flight
 	one.stop()
 
 	healthy.Store(true)

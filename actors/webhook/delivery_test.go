@@ -612,3 +612,56 @@ func TestEndpointGetsEventsFromItsCreationOn(t *testing.T) {
 		t.Fatalf("the endpoint got %d deliveries, the first %q; want the later order.filled alone", rv.count(), got)
 	}
 }
+
+// A planned stop lets the attempts in flight finish and keeps their
+// outcomes: after the restart nothing the receiver took is sent again.
+func TestStopWaitsForAttemptsInFlight(t *testing.T) {
+	h := newHarness(t, nil)
+	release := make(chan struct{})
+	var once sync.Once
+	open := func() { once.Do(func() { close(release) }) }
+	rc := newReceiver(t, func(*http.Request, int) (int, http.Header) {
+		<-release
+		return 200, nil
+	})
+	t.Cleanup(open) // before the receiver's own cleanup, which waits for its handlers
+	ep := h.create("acc_a", rc.srv.URL)
+	for range 5 {
+		h.emit("acc_a", persistence.TriggerOrderCancelled)
+	}
+	eventually(t, "five attempts in flight", func() bool { return rc.count() == 5 })
+	stopped := make(chan struct{})
+	go func() {
+		h.close()
+		close(stopped)
+	}()
+	select {
+	case <-stopped:
+		t.Fatal("the stop returned while five attempts were in flight")
+	case <-time.After(200 * time.Millisecond):
+	}
+	open()
+	select {
+	case <-stopped:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the stop did not return once the attempts were answered")
+	}
+	h.open()
+	h.advance(time.Hour) // past every retry delay
+	l, err := h.m.Deliveries("acc_a", ep.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Deliveries) != 5 {
+		t.Fatalf("%d deliveries after the restart, want 5", len(l.Deliveries))
+	}
+	for _, d := range l.Deliveries {
+		if d.Status != "delivered" || d.Attempts != 1 {
+			t.Fatalf("delivery %s after the restart: %s after %d attempts, want delivered after 1", d.ID, d.Status, d.Attempts)
+		}
+	}
+	time.Sleep(100 * time.Millisecond) // a resend would come now
+	if n := rc.count(); n != 5 {
+		t.Fatalf("the receiver got %d requests, want 5 (none sent again after the restart)", n)
+	}
+}

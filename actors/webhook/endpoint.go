@@ -301,7 +301,7 @@ func newDelivery(endpointID, eventID, trigger string, now time.Time) *webhooksto
 // pump starts every due delivery the concurrency bound allows and arms the
 // timer for the next one.
 func (a *endpointActor) pump(ctx actor.Context) {
-	if a.rec == nil || !a.rec.Enabled || a.m.closed.Load() || !a.m.sends(a.id) {
+	if a.rec == nil || !a.rec.Enabled || a.m.draining.Load() || !a.m.sends(a.id) {
 		return
 	}
 	now := a.m.clock.Now()
@@ -313,6 +313,7 @@ func (a *endpointActor) pump(ctx actor.Context) {
 		if p == nil {
 			break
 		}
+		a.m.attempting.Add(1)
 		go a.m.attempt(ctx.Self(), a.client, a.rec.AccountID, a.rec.URL, signers{a.secret, a.previous}, p.d.EventID, p.d.Trigger, p.body)
 	}
 	next, ok := a.queue.nextAt()

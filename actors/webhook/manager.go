@@ -60,6 +60,11 @@ type Manager struct {
 	ctx    context.Context // cancelled by Close
 	cancel context.CancelFunc
 	closed atomic.Bool
+	// draining stops new attempts while Close waits for those in flight;
+	// attempting counts the attempts started and not yet taken by their
+	// endpoint's actor (deliver.go).
+	draining   atomic.Bool
+	attempting atomic.Int64
 	// background counts the goroutines that may touch the store or the
 	// actors (the dispatcher, the sweeper, the fan-outs); Close waits for
 	// them.
@@ -232,13 +237,18 @@ func (m *Manager) sweep() {
 	}
 }
 
-// Close stops the fan-out and the endpoint actors; attempts in flight are
-// abandoned (their deliveries stay outstanding and are retried after the
-// next start).
+// Close stops the fan-out and the endpoint actors. It first lets the
+// attempts in flight finish and their outcomes be written, starting no new
+// one, for at most the attempt timeout plus drainMargin: a planned stop
+// does not send again what a receiver already took. An attempt still out
+// after that is abandoned (its delivery stays outstanding and is attempted
+// again after the next start: at least once).
 func (m *Manager) Close() {
-	if !m.closed.CompareAndSwap(false, true) {
+	if m.closed.Load() || !m.draining.CompareAndSwap(false, true) {
 		return
 	}
+	m.drain(m.cfg.Timeout + drainMargin)
+	m.closed.Store(true)
 	m.fanMu.Lock() // a fan-out starting now sees the cancel (notify)
 	m.cancel()
 	m.fanMu.Unlock()
@@ -247,6 +257,27 @@ func (m *Manager) Close() {
 	<-m.consumer.quit
 	m.endpoints.Stop()
 	m.endpoints.StopAll()
+}
+
+// drainMargin is what Close waits, beyond the attempt timeout, for the
+// outcome of an attempt that timed out to be written.
+const drainMargin = time.Second
+
+// drainPoll is how often drain looks at the attempts in flight.
+const drainPoll = 10 * time.Millisecond
+
+// drain waits until no attempt is in flight, or for d. An attempt whose
+// actor stopped before it landed is never taken: drain then waits d.
+func (m *Manager) drain(d time.Duration) {
+	deadline := time.Now().Add(d)
+	for m.attempting.Load() > 0 {
+		if time.Now().After(deadline) {
+			m.log.Warn("webhook: attempts still in flight at stop are abandoned; their deliveries are attempted again after the next start",
+				"attempts", m.attempting.Load())
+			return
+		}
+		time.Sleep(drainPoll)
+	}
 }
 
 // Live returns the number of live endpoint actors: one per stored
