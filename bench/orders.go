@@ -37,6 +37,7 @@ type orderFlags struct {
 	ppm             int
 	vault           string
 	cpuprofile      string
+	traceFile       string
 	floorprofile    string
 	floor           bool
 	reads, rounds   int
@@ -63,6 +64,7 @@ func parseOrderFlags(name string, args []string) (orderFlags, error) {
 	fs.IntVar(&f.cluster, "cluster", 0, "run N engines in this process as one JetStream cluster and submit to the first (0: one engine, the Pebble journal)")
 	fs.BoolVar(&f.floor, "floor", true, "submit: also measure the floor (HTTP exchange plus one Ecrecover, nothing else) with the same client and bodies")
 	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile of the load phase (in-process engine: server and harness)")
+	fs.StringVar(&f.traceFile, "trace", "", "submit: write an execution trace of the load phase (go tool trace; -pprof=sync shows where requests wait)")
 	fs.StringVar(&f.floorprofile, "floorprofile", "", "submit: write a CPU profile of the floor's load phase")
 	if err := fs.Parse(args); err != nil {
 		return f, err
@@ -437,7 +439,7 @@ func runSubmit(ctx context.Context, out io.Writer, args []string) error {
 	}
 	ecr := bestEcrecoverRate(3, time.Second)
 	rss0 := rssKiB(t.pid)
-	stopProfile, err := startProfiles("", f.cpuprofile)
+	stopProfile, err := startProfiles(f.traceFile, f.cpuprofile)
 	if err != nil {
 		return err
 	}
