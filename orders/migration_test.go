@@ -1,11 +1,9 @@
 package orders_test
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -13,6 +11,7 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/orderengine/orderengine/app/apptest"
+	"github.com/orderengine/orderengine/persistence/persistencetest"
 )
 
 // A data folder written by the schema-2 engine (order records stored as
@@ -22,7 +21,7 @@ import (
 // fixtures, one of each shape, written with that engine's encoder.
 func TestSchema2OrdersReadTheSameAfterMigration(t *testing.T) {
 	dir := t.TempDir()
-	fixtures := readFixtures(t)
+	fixtures := persistencetest.Lines(t, filepath.Join("..", "persistence", "orderstore", "testdata", "orders_schema2.jsonl"))
 	writeSchema2Store(t, dir, fixtures)
 	e := newEnv(t, apptest.WithDataDir(dir))
 	for _, want := range fixtures {
@@ -53,26 +52,6 @@ func TestSchema2OrdersReadTheSameAfterMigration(t *testing.T) {
 		}
 	}
 	e.consistent()
-}
-
-// readFixtures reads the schema-2 order records, one JSON object a line.
-func readFixtures(t *testing.T) [][]byte {
-	t.Helper()
-	f, err := os.Open(filepath.Join("..", "persistence", "orderstore", "testdata", "orders_schema2.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out [][]byte
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		out = append(out, append([]byte(nil), sc.Bytes()...))
-	}
-	if err := sc.Err(); err != nil || len(out) == 0 {
-		t.Fatalf("fixtures: %d, %v", len(out), err)
-	}
-	return out
 }
 
 // writeSchema2Store writes the fixtures into a fresh Pebble folder laid

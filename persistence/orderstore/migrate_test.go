@@ -1,10 +1,8 @@
 package orderstore
 
 import (
-	"bufio"
 	"encoding/binary"
 	"fmt"
-	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/persistencetest"
 )
 
 // legacyFixtures reads testdata/orders_schema2.jsonl: order records exactly
@@ -23,21 +22,7 @@ import (
 // a designated keeper, trailing without one, failed stop-loss).
 func legacyFixtures(t *testing.T) [][]byte {
 	t.Helper()
-	f, err := os.Open("testdata/orders_schema2.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out [][]byte
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		out = append(out, append([]byte(nil), sc.Bytes()...))
-	}
-	if err := sc.Err(); err != nil || len(out) == 0 {
-		t.Fatalf("fixtures: %d lines, %v", len(out), err)
-	}
-	return out
+	return persistencetest.Lines(t, "testdata/orders_schema2.jsonl")
 }
 
 // writeLegacyStore writes the fixtures as an older schema would have: the

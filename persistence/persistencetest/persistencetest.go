@@ -5,7 +5,9 @@
 package persistencetest
 
 import (
+	"bufio"
 	"context"
+	"os"
 	"testing"
 
 	"github.com/orderengine/orderengine/persistence"
@@ -86,4 +88,25 @@ func (f *SharedLog) land(repr []byte) error {
 		}
 	}
 	return nil
+}
+
+// Lines reads a fixture of one record a line (JSON Lines), failing t when
+// the file cannot be read or holds no line.
+func Lines(t testing.TB, path string) [][]byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out [][]byte
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		out = append(out, append([]byte(nil), sc.Bytes()...))
+	}
+	if err := sc.Err(); err != nil || len(out) == 0 {
+		t.Fatalf("fixture %s: %d lines, %v", path, len(out), err)
+	}
+	return out
 }
