@@ -78,6 +78,28 @@ func TestOrderPartitionsSettle(t *testing.T) {
 	if got := streams(n); len(got) != 4 {
 		t.Fatalf("order streams: %v, want the four made first", got)
 	}
+
+	// Another node made the streams between this node's reading (which
+	// found none, so it took one stream) and its setting them up: the
+	// update to one is refused, not final, and the streams keep their
+	// number, which the next attempt takes.
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	n.partitions.Store(1)
+	for _, c := range n.streamConfigs() {
+		if c.Name != orderStream(0) {
+			continue
+		}
+		if _, err := n.ensureStream(ctx, c); err == nil || errors.Is(err, errPartitionsChanged) {
+			t.Fatalf("setting up ORDERS_0 for one partition over the streams made for four: err %v, want a retry", err)
+		}
+	}
+	if got := streams(n); len(got) != 4 || got[0] != "ORDERS_0/4" {
+		t.Fatalf("order streams after the refused update: %v, want the four made first, ORDERS_0/4", got)
+	}
+	if err := n.Setup(ctx); err != nil || n.OrderPartitions() != 4 {
+		t.Fatalf("the next setup: err %v, %d partitions, want 4", err, n.OrderPartitions())
+	}
 	_ = n.Close()
 
 	n, err = setup(2)

@@ -158,8 +158,30 @@ func (n *Node) ensureStream(ctx context.Context, cfg jetstream.StreamConfig) (je
 	case sameStream(s.CachedInfo().Config, cfg):
 		return s, nil
 	}
+	if err := n.samePartitions(s.CachedInfo().Config, cfg); err != nil {
+		return nil, err
+	}
 	n.log.Info("natsjs: updating a stream's settings", "stream", cfg.Name)
 	return n.js.UpdateStream(actx, cfg)
+}
+
+// samePartitions refuses to update an order stream made for another
+// number of partitions than this node's: another node made the cluster's
+// streams between this node's reading of them (settlePartitions) and now.
+// With cluster.orderPartitions 0 the error is not final, and Setup's next
+// attempt takes their number; with another number than theirs it is
+// errPartitionsChanged. An update would rewrite the number the streams
+// hold and place orders differently on the nodes.
+func (n *Node) samePartitions(got, want jetstream.StreamConfig) error {
+	theirs, ours := got.Metadata[partitionsKey], want.Metadata[partitionsKey]
+	if theirs == "" || theirs == ours {
+		return nil
+	}
+	if n.opts.Cluster.OrderPartitions != 0 {
+		return fmt.Errorf("%w: stream %s was made for %s partitions, cluster.orderPartitions is %d (0 takes the streams' number)",
+			errPartitionsChanged, got.Name, theirs, n.opts.Cluster.OrderPartitions)
+	}
+	return fmt.Errorf("natsjs: stream %s was made for %s partitions, not the %s this node read a moment ago; reading them again", got.Name, theirs, ours)
 }
 
 // sameStream reports whether the stream has the settings of want that the
