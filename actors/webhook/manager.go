@@ -237,17 +237,22 @@ func (m *Manager) sweep() {
 	}
 }
 
-// Close stops the fan-out and the endpoint actors. It first lets the
-// attempts in flight finish and their outcomes be written, starting no new
-// one, for at most the attempt timeout plus drainMargin: a planned stop
-// does not send again what a receiver already took. An attempt still out
-// after that is abandoned (its delivery stays outstanding and is attempted
-// again after the next start: at least once).
+// Close stops the fan-out and the endpoint actors. On a single node it
+// first lets the attempts in flight finish and their outcomes be written,
+// starting no new one, for at most the attempt timeout plus drainMargin:
+// a planned stop does not send again what a receiver already took. An
+// attempt still out after that is abandoned (its delivery stays
+// outstanding and is attempted again after the next start: at least
+// once). A cluster node abandons its attempts at once: the member that
+// takes its endpoints over attempts them again, under the same ids, while
+// a drain would hold the endpoints on a node that no longer sends.
 func (m *Manager) Close() {
 	if m.closed.Load() || !m.draining.CompareAndSwap(false, true) {
 		return
 	}
-	m.drain(m.cfg.Timeout + drainMargin)
+	if m.owns == nil {
+		m.drain(m.cfg.Timeout + drainMargin)
+	}
 	m.closed.Store(true)
 	m.fanMu.Lock() // a fan-out starting now sees the cancel (notify)
 	m.cancel()
