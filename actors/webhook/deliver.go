@@ -30,10 +30,11 @@ const maxResponseRead = 1 << 20
 // attempt makes one attempt of the delivery of eventID and reports it to
 // the endpoint actor self, which writes its outcome. It runs in its own
 // goroutine, the request included. body is the event's body, or nil to
-// read it from the store. Close waits for its report to be taken (a
-// bounded wait, Manager.drain); when the manager closed meanwhile, the
-// report is dropped and the delivery, still outstanding on disk, is
-// attempted again after the next start.
+// read it from the store. A single node's Close waits for its report to
+// be taken (a bounded wait, Manager.drain); when the manager closed
+// meanwhile, the report is dropped and the delivery, still outstanding on
+// disk, is attempted again after the next start (or by the member that
+// takes the endpoint over).
 func (m *Manager) attempt(self *actor.PID, client *sender, account, url string, secrets signers, eventID, trigger string, body []byte) {
 	if m.closed.Load() {
 		m.attempting.Add(-1)
