@@ -8,6 +8,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/persistencetest"
 )
 
 // TestTransitionCodecRoundTrip: a transition with every part survives the
@@ -48,7 +49,7 @@ func TestTransitionCodecRoundTrip(t *testing.T) {
 // append writes, with the position in the same batch; applying them again
 // (or an older version) changes nothing and reports nothing to the feed.
 func TestOrderApplyIdempotent(t *testing.T) {
-	s := openTestStore(t)
+	s := persistencetest.OpenShared(t, nil)
 	o := New(s, persistence.NewOutbox(s, nil, nil))
 	rec := testRecord(1, StatusPending)
 	rec.AccountID = "acc_1"
@@ -95,7 +96,7 @@ func TestOrderApplyIdempotent(t *testing.T) {
 // order is applied without a read, and a create of an order the store
 // holds (its hash in the filter) is still recognised and skipped.
 func TestOrderApplyWithLoadedFilter(t *testing.T) {
-	s := openTestStore(t)
+	s := persistencetest.OpenShared(t, nil)
 	o := New(s, persistence.NewOutbox(s, nil, nil))
 	old := testRecord(1, StatusPending)
 	applyAll(t, o, "ORDERS_0", 1, &Transition{Record: old})
@@ -135,15 +136,4 @@ func applyAll(t *testing.T, o *Store, log string, seq uint64, ts ...*Transition)
 		t.Fatal(err)
 	}
 	return changes
-}
-
-// openTestStore opens a store in a temporary folder, closed at the end.
-func openTestStore(t *testing.T) *persistence.Store {
-	t.Helper()
-	s, err := persistence.Open(t.TempDir(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = s.Close() })
-	return s
 }

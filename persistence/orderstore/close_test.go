@@ -9,6 +9,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/persistencetest"
 )
 
 // TestCommitsRacingCloseAreRefusedNotPanicking: order changes with events
@@ -18,7 +19,7 @@ import (
 // which panics.
 func TestCommitsRacingCloseAreRefusedNotPanicking(t *testing.T) {
 	dir := t.TempDir()
-	s := openTemp(t, dir)
+	s := persistencetest.Open(t, dir)
 	ob := persistence.NewOutbox(s, nil, nil)
 	o := New(s, ob)
 	const writers, each = 8, 400
@@ -63,7 +64,7 @@ func TestCommitsRacingCloseAreRefusedNotPanicking(t *testing.T) {
 	for err := range errs {
 		t.Fatalf("commit racing Close: %v", err)
 	}
-	s = openTemp(t, dir)
+	s = persistencetest.Open(t, dir)
 	defer s.Close()
 	o = New(s, nil)
 	for _, h := range acked {

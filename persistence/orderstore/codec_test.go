@@ -113,9 +113,7 @@ func TestOrderCodecRefusesCorruptValues(t *testing.T) {
 // one, whether the writer is behind (another writer appended meanwhile)
 // or the hash of a new order is taken, and writes nothing then.
 func TestAppendOrderChecksTheVersion(t *testing.T) {
-	s := openTemp(t, t.TempDir())
-	defer s.Close()
-	o := New(s, nil)
+	_, o := openOrders(t)
 	if err := o.LoadHashFilter(); err != nil {
 		t.Fatal(err)
 	}
@@ -157,9 +155,7 @@ func TestAppendOrderChecksTheVersion(t *testing.T) {
 // Writers racing on one order from the same loaded version: exactly one
 // wins each version, and the stored record is the winners' last.
 func TestAppendOrderRacingWritersOneWinsEachVersion(t *testing.T) {
-	s := openTemp(t, t.TempDir())
-	defer s.Close()
-	o := New(s, nil)
+	_, o := openOrders(t)
 	if err := o.LoadHashFilter(); err != nil {
 		t.Fatal(err)
 	}

@@ -10,16 +10,15 @@ import (
 
 	"github.com/orderengine/orderengine/chain"
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/persistencetest"
 )
 
-// openTemp opens (or creates) the store in dir.
-func openTemp(t *testing.T, dir string) *persistence.Store {
+// openOrders opens a store in a new temporary folder, closed when the
+// test ends, and an order store on it without an outbox.
+func openOrders(t *testing.T) (*persistence.Store, *Store) {
 	t.Helper()
-	s, err := persistence.Open(dir, nil)
-	if err != nil {
-		t.Fatalf("open: %v", err)
-	}
-	return s
+	s := persistencetest.OpenShared(t, nil)
+	return s, New(s, nil)
 }
 
 // testRecord is the i-th test order (hash i+1) in status.

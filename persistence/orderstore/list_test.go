@@ -9,9 +9,7 @@ import (
 // A list without a status merges the status ranges newest first, and its
 // cursor pages through them without a gap or a repeat.
 func TestListMergesStatuses(t *testing.T) {
-	s := openTemp(t, t.TempDir())
-	defer s.Close()
-	o := New(s, nil)
+	_, o := openOrders(t)
 	statuses := []Status{StatusPending, StatusFilled, StatusCancelled, StatusActive, StatusExpired, StatusFailed, StatusPending}
 	for i, st := range statuses {
 		mustPut(t, o, testRecord(i, st))
@@ -46,9 +44,7 @@ func TestListMergesStatuses(t *testing.T) {
 // A list without a status reads every status range and the records from
 // one snapshot: an order moving between statuses meanwhile is listed once.
 func TestListIsOneSnapshot(t *testing.T) {
-	s := openTemp(t, t.TempDir())
-	defer s.Close()
-	o := New(s, nil)
+	_, o := openOrders(t)
 	const n = 50
 	for i := range n {
 		mustPut(t, o, testRecord(i, StatusPending))

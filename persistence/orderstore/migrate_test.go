@@ -121,7 +121,7 @@ func checkMigrated(t *testing.T, dir string, want []*Record) *persistence.Store 
 // codec 1 at version 1 with the same content, and every list answers.
 func TestMigrateSchema2OrderCodec(t *testing.T) {
 	dir := t.TempDir()
-	s := openTemp(t, dir)
+	s := persistencetest.Open(t, dir)
 	fixtures := legacyFixtures(t)
 	want := writeLegacyStore(t, s, 2, fixtures)
 	// The legacy records carry what the fixtures say, typed.
@@ -155,7 +155,7 @@ func TestMigrateSchema2OrderCodec(t *testing.T) {
 // codec 1.
 func TestMigrateSchema1(t *testing.T) {
 	dir := t.TempDir()
-	s := openTemp(t, dir)
+	s := persistencetest.Open(t, dir)
 	want := writeLegacyStore(t, s, 1, legacyFixtures(t))
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
@@ -172,7 +172,7 @@ func TestMigrateSchema1(t *testing.T) {
 // still says 2) completes at the next start without touching them again.
 func TestMigrateOrderCodecResumes(t *testing.T) {
 	dir := t.TempDir()
-	s := openTemp(t, dir)
+	s := persistencetest.Open(t, dir)
 	want := writeLegacyStore(t, s, 2, legacyFixtures(t))
 	if err := s.DB().Set(Key(want[0].Hash), appendOrder(nil, want[0]), pebble.Sync); err != nil {
 		t.Fatal(err)
@@ -187,7 +187,7 @@ func TestMigrateOrderCodecResumes(t *testing.T) {
 // migration with an error naming the key, and the store does not open.
 func TestMigrateRefusesACorruptRecord(t *testing.T) {
 	dir := t.TempDir()
-	s := openTemp(t, dir)
+	s := persistencetest.Open(t, dir)
 	writeLegacyStore(t, s, 2, legacyFixtures(t))
 	if err := s.DB().Set(Key(common.Hash{9}), []byte(`{"orderHash":"nope"}`), pebble.Sync); err != nil {
 		t.Fatal(err)
@@ -209,7 +209,7 @@ func TestMigrateRefusesACorruptRecord(t *testing.T) {
 // and says which records it lacks a step for.
 func TestOrderMigrationsNeededToOpen(t *testing.T) {
 	dir := t.TempDir()
-	s := openTemp(t, dir)
+	s := persistencetest.Open(t, dir)
 	want := writeLegacyStore(t, s, 1, legacyFixtures(t))
 	if err := s.Close(); err != nil {
 		t.Fatal(err)

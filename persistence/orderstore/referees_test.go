@@ -8,6 +8,7 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/orderengine/orderengine/persistence"
+	"github.com/orderengine/orderengine/persistence/persistencetest"
 )
 
 var (
@@ -18,8 +19,7 @@ var (
 // A binding written with its order lands in q/ and Referees pages through
 // it by referrer, then wallet; MakerOrderCount counts the maker's orders.
 func TestRefereesFromBindings(t *testing.T) {
-	s := openTemp(t, t.TempDir())
-	defer s.Close()
+	s := persistencetest.OpenShared(t, nil)
 	o := New(s, persistence.NewOutbox(s, nil, nil))
 	var makers []common.Address
 	for i := range 5 {
@@ -67,8 +67,7 @@ func TestRefereesFromBindings(t *testing.T) {
 // and hash) when the store holds no such order; a maker without a binding
 // gets no row.
 func TestBuildRefereesFromBindings(t *testing.T) {
-	s := openTemp(t, t.TempDir())
-	defer s.Close()
+	s := persistencetest.OpenShared(t, nil)
 	o := New(s, persistence.NewOutbox(s, nil, nil))
 	bound := testRecord(1, StatusActive)
 	bound.Order.Maker, bound.Order.Referrer = common.HexToAddress("0x0000000000000000000000000000000000000D01"), refA

@@ -7,17 +7,10 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/ethereum/go-ethereum/common"
-
-	"github.com/orderengine/orderengine/persistence"
 )
 
 func TestCheckOrdersFindsEveryInconsistency(t *testing.T) {
-	s, err := persistence.Open(t.TempDir(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	o := New(s, nil)
+	s, o := openOrders(t)
 	for i := range 3 {
 		mustPut(t, o, testRecord(i, StatusPending))
 	}
@@ -55,12 +48,7 @@ func TestCheckOrdersFindsEveryInconsistency(t *testing.T) {
 }
 
 func TestHashFilterHasNoFalseNegatives(t *testing.T) {
-	s, err := persistence.Open(t.TempDir(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	o := New(s, nil)
+	_, o := openOrders(t)
 	if !o.MayExist(common.Hash{1}) {
 		t.Fatal("without a loaded filter every hash may exist")
 	}
@@ -85,12 +73,7 @@ func TestHashFilterHasNoFalseNegatives(t *testing.T) {
 // active ones, in hash order, and fails on an index entry whose order is
 // missing.
 func TestOpenOrdersInHashOrder(t *testing.T) {
-	s, err := persistence.Open(t.TempDir(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	o := New(s, nil)
+	s, o := openOrders(t)
 	statuses := []Status{StatusPending, StatusActive, StatusCancelled}
 	var want []string
 	for i := range 3000 {
@@ -122,7 +105,7 @@ func TestOpenOrdersInHashOrder(t *testing.T) {
 	if err := s.DB().Set(stray[0], nil, pebble.Sync); err != nil {
 		t.Fatal(err)
 	}
-	err = o.OpenOrders(func(*Record) error { return nil })
+	err := o.OpenOrders(func(*Record) error { return nil })
 	if err == nil || !strings.Contains(err.Error(), "has no order") {
 		t.Fatalf("walk over a dangling index entry: %v", err)
 	}
