@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/valyala/fasthttp"
 
 	"github.com/orderengine/orderengine"
 	"github.com/orderengine/orderengine/actors/limiter"
@@ -73,35 +74,16 @@ func (s *Server) setLimitHeaders(c *fiber.Ctx, d limiter.Decision, policy string
 	}
 }
 
-// The rate-limit header names as the response writes them (fasthttp's
-// normalization: each word capitalised, the rest lower case), so that
-// setting them skips normalizing each name on every request.
+// The rate-limit header names as the response writes them (normalized by
+// fasthttp's own rule), so that setting them skips normalizing each name on
+// every request.
 var (
-	canonicalLimit           = canonicalHeader(headerLimit)
-	canonicalRemaining       = canonicalHeader(headerRemaining)
-	canonicalReset           = canonicalHeader(headerReset)
-	canonicalRateLimitPolicy = canonicalHeader(headerRateLimitPolicy)
-	canonicalRateLimit       = canonicalHeader(headerRateLimit)
+	canonicalLimit           = fasthttp.AppendNormalizedHeaderKey(nil, headerLimit)
+	canonicalRemaining       = fasthttp.AppendNormalizedHeaderKey(nil, headerRemaining)
+	canonicalReset           = fasthttp.AppendNormalizedHeaderKey(nil, headerReset)
+	canonicalRateLimitPolicy = fasthttp.AppendNormalizedHeaderKey(nil, headerRateLimitPolicy)
+	canonicalRateLimit       = fasthttp.AppendNormalizedHeaderKey(nil, headerRateLimit)
 )
-
-// canonicalHeader returns name normalized as fasthttp normalizes a header
-// name it is given: upper case at the start and after each '-', lower case
-// elsewhere.
-func canonicalHeader(name string) []byte {
-	b := []byte(name)
-	upper := true
-	for i, c := range b {
-		switch {
-		case upper && 'a' <= c && c <= 'z':
-			c -= 'a' - 'A'
-		case !upper && 'A' <= c && c <= 'Z':
-			c += 'a' - 'A'
-		}
-		b[i] = c
-		upper = c == '-'
-	}
-	return b
-}
 
 // appendPolicyName appends a bucket name as a Structured Field String (the
 // names are lower-case letters: nothing to escape).
