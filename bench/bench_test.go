@@ -59,6 +59,28 @@ func TestOrderReadRuns(t *testing.T) {
 	}
 }
 
+// TestSubmitRounds: with -rounds the submit mode posts fresh orders in
+// every round (each answered 201: an order sent twice would be refused
+// as already existing), measures the floor beside each, and prints the
+// medians of the rounds' ratios.
+func TestSubmitRounds(t *testing.T) {
+	var out bytes.Buffer
+	err := modes()["submit"].run(context.Background(), &out, []string{"-n", "60", "-rounds", "3", "-conns", "4"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	if got := len(regexp.MustCompile(`(?m)^  201 +60$`).FindAllString(text, -1)); got != 3 {
+		t.Errorf("%d rounds answered 201 to all 60 orders, want 3:\n%s", got, text)
+	}
+	if got := len(regexp.MustCompile(`(?m)^floor \(same client`).FindAllString(text, -1)); got != 3 {
+		t.Errorf("%d floor loads, want 3:\n%s", got, text)
+	}
+	if !regexp.MustCompile(`(?m)^over 3 rounds: durable submits are [0-9.]+ % of the floor \(median; [0-9.]+–[0-9.]+ %.*; a submit's CPU is [0-9.]+ × the floor's`).MatchString(text) {
+		t.Errorf("no summary of the rounds:\n%s", text)
+	}
+}
+
 // TestProgressBarEnds: drive's bar ends on the final count, also for a
 // run shorter than one redraw (it used to stop at the last 250 ms tick,
 // and show nothing at all for a short run).

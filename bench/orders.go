@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -41,6 +42,7 @@ type orderFlags struct {
 	floorprofile    string
 	floor           bool
 	reads, rounds   int
+	roundsSet       bool
 	cluster         int
 }
 
@@ -60,7 +62,7 @@ func parseOrderFlags(name string, args []string) (orderFlags, error) {
 	fs.IntVar(&f.ppm, "referral-ppm", -1, "referralFeePpm of the limit × pair-class cell (-1: the default policy's limit × major)")
 	fs.StringVar(&f.vault, "vault", "", "fee vault for -url (default: GET /v1/config feeVault)")
 	fs.IntVar(&f.reads, "reads", 0, "order-read: requests per target per round (0: 4 × n)")
-	fs.IntVar(&f.rounds, "rounds", 3, "order-read: alternating rounds")
+	fs.IntVar(&f.rounds, "rounds", 3, "order-read: alternating rounds; submit: rounds of submits alternating with the floor, each of -n fresh orders (default 1 for submit)")
 	fs.IntVar(&f.cluster, "cluster", 0, "run N engines in this process as one JetStream cluster and submit to the first (0: one engine, the Pebble journal)")
 	fs.BoolVar(&f.floor, "floor", true, "submit: also measure the floor (HTTP exchange plus one Ecrecover, nothing else) with the same client and bodies")
 	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile of the load phase (in-process engine: server and harness)")
@@ -69,8 +71,13 @@ func parseOrderFlags(name string, args []string) (orderFlags, error) {
 	if err := fs.Parse(args); err != nil {
 		return f, err
 	}
+	fs.Visit(func(fl *flag.Flag) { f.roundsSet = f.roundsSet || fl.Name == "rounds" })
 	if f.makers <= 0 {
-		f.makers = max(1, (f.n+9)/10)
+		n := f.n
+		if name == "submit" && f.roundsSet {
+			n *= max(1, f.rounds) // every round's orders are fresh
+		}
+		f.makers = max(1, (n+9)/10)
 	}
 	if f.ppm < 0 {
 		f.ppm = defaultReferralPpm()
@@ -418,11 +425,19 @@ func ecrecoverRate(d time.Duration) float64 {
 }
 
 // runSubmit is the submit mode: pre-signed orders posted flat out or at a
-// rate, against bare Ecrecover × cores measured in the same run.
+// rate, against bare Ecrecover × cores measured in the same run. With
+// -rounds N (N > 1) it alternates N submit loads of -n fresh orders with N
+// floor loads (submit first in odd rounds, the floor first in even ones),
+// so that the machine's drift between minutes weighs on both sides, and
+// reports each round's ratios and their medians.
 func runSubmit(ctx context.Context, out io.Writer, args []string) error {
 	f, err := parseOrderFlags("submit", args)
 	if err != nil {
 		return err
+	}
+	rounds := 1
+	if f.roundsSet {
+		rounds = max(1, f.rounds)
 	}
 	t, err := openTarget(f)
 	if err != nil {
@@ -432,44 +447,41 @@ func runSubmit(ctx context.Context, out io.Writer, args []string) error {
 	if f.cluster > 0 {
 		clusterNote(out, f.cluster)
 	}
-	fmt.Fprintf(out, "mode submit: signing %d v7.1 limit orders from %d makers...\n", f.n, f.makers)
-	bodies, _, err := signOrders(t, f)
+	all := f
+	all.n = rounds * f.n
+	fmt.Fprintf(out, "mode submit: signing %d v7.1 limit orders from %d makers...\n", all.n, f.makers)
+	bodies, _, err := signOrders(t, all)
 	if err != nil {
 		return err
 	}
 	ecr := bestEcrecoverRate(3, time.Second)
 	rss0 := rssKiB(t.pid)
-	stopProfile, err := startProfiles(f.traceFile, f.cpuprofile)
-	if err != nil {
-		return err
-	}
-	cpu0 := processCPU()
-	lat, codes, elapsed := drive(ctx, t.addr, f.n, f.conns, f.rate, postOrder(t.addr, t.key, func(i int) []byte { return bodies[i] }))
-	cpu := processCPU() - cpu0
-	stopProfile()
-	report(out, "submit", lat, codes, elapsed)
-	rps := durableRate(codes, elapsed)
-	if t.inProcessRSS {
-		fmt.Fprintf(out, "CPU (server and harness): %.0f µs per submit, %.2f cores busy\n", float64(cpu.Microseconds())/float64(f.n), cpu.Seconds()/elapsed.Seconds())
-	}
-	fmt.Fprintf(out, "bare Ecrecover × %d cores: %.0f/s; durable submits (201: %.0f/s) are %.1f %% of it (target ≥ 40 %%)\n",
-		runtime.GOMAXPROCS(0), ecr, rps, 100*rps/ecr)
-	if f.floor {
-		stopProfile, err := startProfiles("", f.floorprofile)
-		if err != nil {
+	if rounds == 1 {
+		if _, err := submitRound(ctx, out, t, f, bodies, ecr, true); err != nil {
 			return err
 		}
-		floor, floorCPU, err := floorRate(ctx, bodies, f.conns)
-		stopProfile()
-		if err != nil {
-			return err
+	} else {
+		if !f.floor {
+			return fmt.Errorf("submit: -rounds alternates submits with the floor; it needs -floor")
 		}
-		fmt.Fprintf(out, "floor (same client and bodies; a bare Fiber POST handler doing one Ecrecover, no parse, no store): %.0f/s = %.1f %% of bare Ecrecover; durable submits are %.1f %% of the floor (target ≥ 50 %%)\n",
-			floor, 100*floor/ecr, 100*rps/floor)
-		fmt.Fprintf(out, "floor CPU (server and harness): %.0f µs per request", float64(floorCPU.Nanoseconds())/1e3)
-		if t.inProcessRSS && floorCPU > 0 {
-			perSubmit := float64(cpu.Nanoseconds()) / float64(f.n)
-			fmt.Fprintf(out, "; a durable submit costs %.0f µs, %.2f × the floor's (target ≤ 2 ×)", perSubmit/1e3, perSubmit/float64(floorCPU.Nanoseconds()))
+		var ratios, cpuRatios []float64
+		for r := range rounds {
+			fmt.Fprintf(out, "round %d of %d\n", r+1, rounds)
+			res, err := submitRound(ctx, out, t, f, bodies[r*f.n:(r+1)*f.n], ecr, r%2 == 0)
+			if err != nil {
+				return err
+			}
+			ratios = append(ratios, res.ratio)
+			if res.cpuRatio > 0 {
+				cpuRatios = append(cpuRatios, res.cpuRatio)
+			}
+		}
+		slices.Sort(ratios)
+		slices.Sort(cpuRatios)
+		fmt.Fprintf(out, "over %d rounds: durable submits are %.1f %% of the floor (median; %.1f–%.1f %%, target ≥ 50 %%)",
+			rounds, 100*median(ratios), 100*ratios[0], 100*ratios[len(ratios)-1])
+		if len(cpuRatios) > 0 {
+			fmt.Fprintf(out, "; a submit's CPU is %.2f × the floor's (median; %.2f–%.2f ×, target ≤ 2 ×)", median(cpuRatios), cpuRatios[0], cpuRatios[len(cpuRatios)-1])
 		}
 		fmt.Fprintln(out)
 	}
@@ -477,4 +489,77 @@ func runSubmit(ctx context.Context, out io.Writer, args []string) error {
 		fmt.Fprintf(out, "server RSS (pid %d%s): %d KiB before, %d KiB after\n", t.pid, map[bool]string{true: ", harness in the same process"}[t.inProcessRSS], rss0, rss)
 	}
 	return nil
+}
+
+// submitResult is one round of the submit mode: durable submits as a
+// share of the floor's rate, and a submit's CPU as a multiple of a floor
+// request's (0 when not measured).
+// median is the middle of xs, sorted (the mean of the two middle ones
+// for an even count).
+func median(xs []float64) float64 {
+	m := len(xs) / 2
+	if len(xs)%2 == 0 {
+		return (xs[m-1] + xs[m]) / 2
+	}
+	return xs[m]
+}
+
+type submitResult struct{ ratio, cpuRatio float64 }
+
+// submitRound posts bodies (fresh orders) and, with -floor, the floor's
+// load with the same bodies, submits first or the floor first. Profiles
+// and the trace cover the first round's loads.
+func submitRound(ctx context.Context, out io.Writer, t *target, f orderFlags, bodies [][]byte, ecr float64, submitFirst bool) (submitResult, error) {
+	var res submitResult
+	var floor float64
+	var floorCPU time.Duration
+	runFloor := func() error {
+		stopProfile, err := startProfiles("", f.floorprofile)
+		if err != nil {
+			return err
+		}
+		f.floorprofile = ""
+		floor, floorCPU, err = floorRate(ctx, bodies, f.conns)
+		stopProfile()
+		return err
+	}
+	if f.floor && !submitFirst {
+		if err := runFloor(); err != nil {
+			return res, err
+		}
+	}
+	stopProfile, err := startProfiles(f.traceFile, f.cpuprofile)
+	if err != nil {
+		return res, err
+	}
+	cpu0 := processCPU()
+	lat, codes, elapsed := drive(ctx, t.addr, len(bodies), f.conns, f.rate, postOrder(t.addr, t.key, func(i int) []byte { return bodies[i] }))
+	cpu := processCPU() - cpu0
+	stopProfile()
+	report(out, "submit", lat, codes, elapsed)
+	rps := durableRate(codes, elapsed)
+	perSubmit := float64(cpu.Nanoseconds()) / float64(len(bodies))
+	if t.inProcessRSS {
+		fmt.Fprintf(out, "CPU (server and harness): %.0f µs per submit, %.2f cores busy\n", perSubmit/1e3, cpu.Seconds()/elapsed.Seconds())
+	}
+	fmt.Fprintf(out, "bare Ecrecover × %d cores: %.0f/s; durable submits (201: %.0f/s) are %.1f %% of it (target ≥ 40 %%)\n",
+		runtime.GOMAXPROCS(0), ecr, rps, 100*rps/ecr)
+	if !f.floor {
+		return res, nil
+	}
+	if submitFirst {
+		if err := runFloor(); err != nil {
+			return res, err
+		}
+	}
+	res.ratio = rps / floor
+	fmt.Fprintf(out, "floor (same client and bodies; a bare Fiber POST handler doing one Ecrecover, no parse, no store): %.0f/s = %.1f %% of bare Ecrecover; durable submits are %.1f %% of the floor (target ≥ 50 %%)\n",
+		floor, 100*floor/ecr, 100*res.ratio)
+	fmt.Fprintf(out, "floor CPU (server and harness): %.0f µs per request", float64(floorCPU.Nanoseconds())/1e3)
+	if t.inProcessRSS && floorCPU > 0 {
+		res.cpuRatio = perSubmit / float64(floorCPU.Nanoseconds())
+		fmt.Fprintf(out, "; a durable submit costs %.0f µs, %.2f × the floor's (target ≤ 2 ×)", perSubmit/1e3, res.cpuRatio)
+	}
+	fmt.Fprintln(out)
+	return res, nil
 }
