@@ -19,9 +19,24 @@ import (
 const KindName = "maker"
 
 // Serve implements the cluster's handler of the maker kind (the
-// admissions other members ask for): see kind.Registry.Serve.
+// admissions other members ask for): see kind.Registry.Serve. An
+// admission is decided on the request's goroutine under the maker's
+// state lock, as the owner's own submissions are (Admit), not through the
+// maker actor's mailbox: the same decision without a hand-off to another
+// goroutine and back on every remote submission.
 func (m *Makers) Serve(ctx context.Context, key string, req kind.Message, oneWay bool) (kind.Message, error) {
-	return m.reg.Serve(ctx, key, req, oneWay)
+	if req.Type != typeAdmit || oneWay {
+		return m.reg.Serve(ctx, key, req, oneWay)
+	}
+	maker, err := codec.Parse(key)
+	if err != nil {
+		return kind.Message{}, fmt.Errorf("maker: identity %q: %w", key, err)
+	}
+	ans := &AdmitAnswer{}
+	if err := m.admitHere(maker); err != nil {
+		ans.Err = orderengine.AsError(err)
+	}
+	return codec.Encode(ans)
 }
 
 // ownerWait bounds how long a submission waits for its maker's owner
