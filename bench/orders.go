@@ -471,6 +471,7 @@ func runSubmit(ctx context.Context, out io.Writer, args []string) error {
 			if err != nil {
 				return err
 			}
+			f.cpuprofile, f.floorprofile, f.traceFile = "", "", "" // the first round's
 			ratios = append(ratios, res.ratio)
 			if res.cpuRatio > 0 {
 				cpuRatios = append(cpuRatios, res.cpuRatio)
@@ -491,9 +492,6 @@ func runSubmit(ctx context.Context, out io.Writer, args []string) error {
 	return nil
 }
 
-// submitResult is one round of the submit mode: durable submits as a
-// share of the floor's rate, and a submit's CPU as a multiple of a floor
-// request's (0 when not measured).
 // median is the middle of xs, sorted (the mean of the two middle ones
 // for an even count).
 func median(xs []float64) float64 {
@@ -504,11 +502,15 @@ func median(xs []float64) float64 {
 	return xs[m]
 }
 
+// submitResult is one round of the submit mode: durable submits as a
+// share of the floor's rate, and a submit's CPU as a multiple of a floor
+// request's (0 when not measured).
 type submitResult struct{ ratio, cpuRatio float64 }
 
 // submitRound posts bodies (fresh orders) and, with -floor, the floor's
-// load with the same bodies, submits first or the floor first. Profiles
-// and the trace cover the first round's loads.
+// load with the same bodies, submits first or the floor first, with the
+// profiles and the trace f asks for (runSubmit asks for them in the first
+// round only).
 func submitRound(ctx context.Context, out io.Writer, t *target, f orderFlags, bodies [][]byte, ecr float64, submitFirst bool) (submitResult, error) {
 	var res submitResult
 	var floor float64
@@ -518,7 +520,6 @@ func submitRound(ctx context.Context, out io.Writer, t *target, f orderFlags, bo
 		if err != nil {
 			return err
 		}
-		f.floorprofile = ""
 		floor, floorCPU, err = floorRate(ctx, bodies, f.conns)
 		stopProfile()
 		return err
