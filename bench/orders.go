@@ -10,7 +10,6 @@ import (
 	"net"
 	"os"
 	"runtime"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -477,12 +476,11 @@ func runSubmit(ctx context.Context, out io.Writer, args []string) error {
 				cpuRatios = append(cpuRatios, res.cpuRatio)
 			}
 		}
-		slices.Sort(ratios)
-		slices.Sort(cpuRatios)
 		fmt.Fprintf(out, "over %d rounds: durable submits are %.1f %% of the floor (median; %.1f–%.1f %%, target ≥ 50 %%)",
-			rounds, 100*median(ratios), 100*ratios[0], 100*ratios[len(ratios)-1])
+			rounds, 100*quantile(ratios, 0.5), 100*quantile(ratios, 0), 100*quantile(ratios, 1))
 		if len(cpuRatios) > 0 {
-			fmt.Fprintf(out, "; a submit's CPU is %.2f × the floor's (median; %.2f–%.2f ×, target ≤ 2 ×)", median(cpuRatios), cpuRatios[0], cpuRatios[len(cpuRatios)-1])
+			fmt.Fprintf(out, "; a submit's CPU is %.2f × the floor's (median; %.2f–%.2f ×, target ≤ 2 ×)",
+				quantile(cpuRatios, 0.5), quantile(cpuRatios, 0), quantile(cpuRatios, 1))
 		}
 		fmt.Fprintln(out)
 	}
@@ -490,16 +488,6 @@ func runSubmit(ctx context.Context, out io.Writer, args []string) error {
 		fmt.Fprintf(out, "server RSS (pid %d%s): %d KiB before, %d KiB after\n", t.pid, map[bool]string{true: ", harness in the same process"}[t.inProcessRSS], rss0, rss)
 	}
 	return nil
-}
-
-// median is the middle of xs, sorted (the mean of the two middle ones
-// for an even count).
-func median(xs []float64) float64 {
-	m := len(xs) / 2
-	if len(xs)%2 == 0 {
-		return (xs[m-1] + xs[m]) / 2
-	}
-	return xs[m]
 }
 
 // submitResult is one round of the submit mode: durable submits as a
