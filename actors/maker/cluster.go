@@ -32,11 +32,16 @@ func (m *Makers) Serve(ctx context.Context, key string, req kind.Message, oneWay
 	if err != nil {
 		return kind.Message{}, fmt.Errorf("maker: identity %q: %w", key, err)
 	}
-	ans := &AdmitAnswer{}
-	if err := m.admitHere(maker); err != nil {
-		ans.Err = orderengine.AsError(err)
+	return codec.Encode(admitAnswer(m.admitHere(maker)))
+}
+
+// admitAnswer is the answer to another member's admission that err
+// decided (nil: admitted).
+func admitAnswer(err error) *AdmitAnswer {
+	if err != nil {
+		return &AdmitAnswer{Err: orderengine.AsError(err)}
 	}
-	return codec.Encode(ans)
+	return &AdmitAnswer{}
 }
 
 // ownerWait bounds how long a submission waits for its maker's owner
@@ -96,11 +101,7 @@ func (a *makerActor) Receive(ctx actor.Context) {
 		a.st.mu.Lock()
 		err := a.m.admitLocked(a.st)
 		a.st.mu.Unlock()
-		ans := &AdmitAnswer{}
-		if err != nil {
-			ans.Err = orderengine.AsError(err)
-		}
-		ctx.Respond(ans)
+		ctx.Respond(admitAnswer(err))
 	}
 }
 
