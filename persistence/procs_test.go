@@ -1,0 +1,124 @@
+package persistence
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// fakeProcs stands in for runtime.GOMAXPROCS in the unit test: changing
+// the real one would race the other tests of the package.
+type fakeProcs struct {
+	mu       sync.Mutex
+	n        int
+	restores []int
+}
+
+func (f *fakeProcs) set(n int) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	prev := f.n
+	if n > 0 {
+		f.n = n
+	}
+	return prev
+}
+
+func (f *fakeProcs) restore(base int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.n = base
+	f.restores = append(f.restores, base)
+}
+
+func (f *fakeProcs) get() (int, []int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.n, append([]int(nil), f.restores...)
+}
+
+// waitProcs waits until f reports want (the applier runs on its own
+// goroutine).
+func waitProcs(t *testing.T, f *fakeProcs, want int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		n, _ := f.get()
+		if n == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("GOMAXPROCS %d, want %d", n, want)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// Each running job adds a P, at most the base count more, and the base
+// comes back once the last one ends.
+func TestProcBoostAddsAPerJob(t *testing.T) {
+	f := &fakeProcs{n: 2}
+	b := newProcBoost(f.set, f.restore)
+	l := b.listener()
+
+	l.FlushBegin(pebble.FlushInfo{})
+	waitProcs(t, f, 3)
+	l.CompactionBegin(pebble.CompactionInfo{})
+	waitProcs(t, f, 4)
+	l.CompactionBegin(pebble.CompactionInfo{}) // a third job: capped at twice the base
+	time.Sleep(20 * time.Millisecond)
+	waitProcs(t, f, 4)
+	l.CompactionEnd(pebble.CompactionInfo{})
+	l.CompactionEnd(pebble.CompactionInfo{})
+	waitProcs(t, f, 3)
+	l.FlushEnd(pebble.FlushInfo{})
+	waitProcs(t, f, 2)
+	if _, restores := f.get(); len(restores) != 1 || restores[0] != 2 {
+		t.Fatalf("restores %v, want one to 2", restores)
+	}
+
+	// The next job starts from the base as it is then, not from a
+	// count the applier set.
+	f.set(5)
+	l.FlushBegin(pebble.FlushInfo{})
+	waitProcs(t, f, 6)
+	l.FlushEnd(pebble.FlushInfo{})
+	waitProcs(t, f, 5)
+	if applied, begun := b.state(); applied != 0 || begun != 4 {
+		t.Fatalf("applied %d begun %d after the jobs, want 0 and 4", applied, begun)
+	}
+}
+
+// A store's flushes reach the process's counter, and GOMAXPROCS is back
+// where it was once they end.
+func TestStoreFlushRunsOnItsOwnP(t *testing.T) {
+	before := runtime.GOMAXPROCS(0)
+	_, begun0 := jobProcs.state()
+	s := openTemp(t, t.TempDir())
+	for i := range 1000 {
+		if err := s.DB().Set(fmt.Appendf(nil, "t/%04d", i), make([]byte, 100), pebble.NoSync); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.DB().Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if _, begun := jobProcs.state(); begun <= begun0 {
+		t.Fatalf("jobs begun %d after a flush, want more than %d", begun, begun0)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		applied, _ := jobProcs.state()
+		if applied == 0 && runtime.GOMAXPROCS(0) == before {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("GOMAXPROCS %d (applied %d) after the flush, want %d", runtime.GOMAXPROCS(0), applied, before)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
