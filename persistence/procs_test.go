@@ -96,6 +96,7 @@ func TestProcBoostAddsAPerJob(t *testing.T) {
 // A store's flushes reach the process's counter, and GOMAXPROCS is back
 // where it was once they end.
 func TestStoreFlushRunsOnItsOwnP(t *testing.T) {
+	waitNoJobProcs(t) // a job of an earlier test's store would raise it
 	before := runtime.GOMAXPROCS(0)
 	_, begun0 := jobProcs.state()
 	s := openTemp(t, t.TempDir())
@@ -110,14 +111,26 @@ func TestStoreFlushRunsOnItsOwnP(t *testing.T) {
 	if _, begun := jobProcs.state(); begun <= begun0 {
 		t.Fatalf("jobs begun %d after a flush, want more than %d", begun, begun0)
 	}
+	waitNoJobProcs(t)
+	if n := runtime.GOMAXPROCS(0); n != before {
+		t.Fatalf("GOMAXPROCS %d after the flush, want %d", n, before)
+	}
+}
+
+// waitNoJobProcs waits until no job of the process runs and GOMAXPROCS
+// is back at its base.
+func waitNoJobProcs(t *testing.T) {
+	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		applied, _ := jobProcs.state()
-		if applied == 0 && runtime.GOMAXPROCS(0) == before {
+		jobProcs.mu.Lock()
+		running, raised := jobProcs.running, jobProcs.raised
+		jobProcs.mu.Unlock()
+		if running == 0 && !raised {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("GOMAXPROCS %d (applied %d) after the flush, want %d", runtime.GOMAXPROCS(0), applied, before)
+			t.Fatalf("after 10 s, %d jobs running, GOMAXPROCS raised %v", running, raised)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
