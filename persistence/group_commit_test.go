@@ -83,3 +83,35 @@ func TestGroupCommitRoundKeepsOrderOfEqualKeys(t *testing.T) {
 		t.Fatalf("k/c = %q", v)
 	}
 }
+
+// BatchBytes bounds the batch it sizes: sets and deletes of any key and
+// value length fit without growing the buffer.
+func TestBatchBytesBoundsTheBatch(t *testing.T) {
+	s := openTemp(t, t.TempDir())
+	for _, size := range []int{0, 1, 127, 128, 16383, 16384, 70000} {
+		key, value := make([]byte, 1+size%300), make([]byte, size)
+		n, kv := 20, 0
+		b := s.DB().NewBatchWithSize(BatchBytes(n, n*(len(key)+len(value))))
+		capBefore := cap(b.Repr())
+		for i := range n {
+			if i%3 == 2 {
+				kv += len(key)
+				if err := b.Delete(key, nil); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			kv += len(key) + len(value)
+			if err := b.Set(key, value, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got, bound := len(b.Repr()), BatchBytes(n, kv); got > bound {
+			t.Fatalf("value size %d: batch of %d bytes over the bound %d", size, got, bound)
+		}
+		if cap(b.Repr()) != capBefore {
+			t.Fatalf("value size %d: the batch grew from %d to %d bytes", size, capBefore, cap(b.Repr()))
+		}
+		_ = b.Close()
+	}
+}

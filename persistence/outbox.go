@@ -103,6 +103,11 @@ type EventData struct {
 	Message string `json:"message,omitempty"`
 }
 
+// eventJSONSize is the buffer an event's JSON starts in: an order event's
+// is 400–500 bytes (its id, trigger, time, pair, amounts and hashes), so
+// it is built without regrowing.
+const eventJSONSize = 640
+
 // AppendJSON appends the JSON of e to dst: the same bytes as json.Marshal(e)
 // (TestOutboxEventJSONMatchesMarshal), without reflection. It is the
 // outbox row's value and the body of the event's webhook deliveries.
@@ -283,7 +288,7 @@ func (o *Outbox) stage(w Writer, accountID string, events []OutboxEvent) (*Stage
 			ev.CreatedAt = now
 		}
 		ev.CreatedAt = ev.CreatedAt.UTC() // the body's createdAt is UTC
-		v, err := ev.AppendJSON(nil)
+		v, err := ev.AppendJSON(make([]byte, 0, eventJSONSize))
 		if err != nil {
 			return nil, fmt.Errorf("persistence: encode event: %w", err)
 		}

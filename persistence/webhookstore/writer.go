@@ -284,7 +284,11 @@ func (st *Store) applyWebhookWrites(r *webhookTx, writes []*webhookWrite) pendin
 		answer(r.kept, nil)
 		return pendingSync{}
 	}
-	b := st.db.NewBatch()
+	kv := 0
+	for _, o := range r.ops {
+		kv += len(o.key) + len(o.value) + len(o.end)
+	}
+	b := st.db.NewBatchWithSize(persistence.BatchBytes(len(r.ops), kv))
 	err := r.fill(b)
 	if err == nil && durable {
 		err = st.db.ApplyNoSyncWait(b, pebble.Sync)
