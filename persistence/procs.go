@@ -66,8 +66,22 @@ func (b *procBoost) listener() *pebble.EventListener {
 	return &pebble.EventListener{
 		FlushBegin:      func(pebble.FlushInfo) { b.add(1) },
 		FlushEnd:        func(pebble.FlushInfo) { b.add(-1) },
-		CompactionBegin: func(pebble.CompactionInfo) { b.add(1) },
-		CompactionEnd:   func(pebble.CompactionInfo) { b.add(-1) },
+		CompactionBegin: func(i pebble.CompactionInfo) { b.addIf(rewrites(i), 1) },
+		CompactionEnd:   func(i pebble.CompactionInfo) { b.addIf(rewrites(i), -1) },
+	}
+}
+
+// rewrites reports whether a compaction reads and writes tables. A move
+// (a table relinked one level down) or a delete-only compaction (tables
+// dropped whole) changes the manifest only: it is over before a P would
+// help, and raising GOMAXPROCS for it would stop the world twice for
+// nothing. The Begin and End of one compaction carry the same reason.
+func rewrites(i pebble.CompactionInfo) bool { return i.Reason != "move" && i.Reason != "delete-only" }
+
+// addIf is add when cond holds.
+func (b *procBoost) addIf(cond bool, d int) {
+	if cond {
+		b.add(d)
 	}
 }
 

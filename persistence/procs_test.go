@@ -75,6 +75,13 @@ func TestProcBoostAddsAPerJob(t *testing.T) {
 	l.CompactionEnd(pebble.CompactionInfo{})
 	l.CompactionEnd(pebble.CompactionInfo{})
 	waitProcs(t, f, 3)
+	// A move or a delete-only compaction rewrites nothing: no P for it.
+	for _, reason := range []string{"move", "delete-only"} {
+		l.CompactionBegin(pebble.CompactionInfo{Reason: reason})
+		time.Sleep(20 * time.Millisecond)
+		waitProcs(t, f, 3)
+		l.CompactionEnd(pebble.CompactionInfo{Reason: reason})
+	}
 	l.FlushEnd(pebble.FlushInfo{})
 	waitProcs(t, f, 2)
 	if _, restores := f.get(); len(restores) != 1 || restores[0] != 2 {
