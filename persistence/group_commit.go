@@ -288,8 +288,8 @@ func (g *groupCommitter) apply(writes []*groupWrite, ops []sortedOp) (*pebble.Ba
 // values total kv bytes: the batch header, and per entry its kind and two
 // length varints at most. A batch made with this size
 // (pebble.DB.NewBatchWithSize) is built without growing its buffer, which
-// from Pebble's initial 1 KiB doubles four or five times for a round of
-// new orders or a shard's webhook writes.
+// starts at 1 KiB and doubles: four or five times for a webhook shard's
+// batch under load, or a burst's round of new orders.
 func BatchBytes(n, kv int) int { return batchHeader + n*(1+2*binary.MaxVarintLen32) + kv }
 
 // batchHeader is the size of a Pebble batch's header (sequence number and

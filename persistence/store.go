@@ -186,7 +186,8 @@ func OpenWith(dir string, o Options) (*Store, error) {
 		Cache:              cache,
 		MemTableSize:       memTableSize,
 		WALMinSyncInterval: func() time.Duration { return walMinSyncInterval },
-		// Each flush or compaction runs on a P of its own (procs.go).
+		// Each flush, and each compaction that rewrites tables, runs on
+		// a P of its own (procs.go).
 		EventListener: jobProcs.listener(),
 	}
 	watch := newWALWatch()
