@@ -21,6 +21,14 @@ import (
 // ends, GOMAXPROCS returns to what it was (restoreProcs).
 // docs/performance.md, "Webhooks", has the measurements.
 //
+// Only when the Ps already match the CPUs the process may run on
+// (GOMAXPROCS at least runtime.NumCPU): an extra P then time-shares those
+// CPUs and never adds to them. Under a container's CPU limit below the
+// machine's cores (the runtime's default follows the limit) or a lower
+// GOMAXPROCS someone chose, an extra P would let the process run on more
+// cores than it was given, and a CPU quota would throttle it: nothing
+// changes then.
+//
 // The count covers every store of the process (GOMAXPROCS is the
 // process's), and it changes on a goroutine of its own: Pebble calls its
 // event listener holding its database mutex, and changing GOMAXPROCS
@@ -28,7 +36,7 @@ import (
 
 // jobProcs is the process's count of running flushes and compactions and
 // the GOMAXPROCS they run under.
-var jobProcs = newProcBoost(runtime.GOMAXPROCS, restoreProcs)
+var jobProcs = newProcBoost(runtime.NumCPU(), runtime.GOMAXPROCS, restoreProcs)
 
 // restoreProcs sets GOMAXPROCS back to base. When base is the runtime's
 // default, the default is restored as such, so it keeps following the
@@ -41,9 +49,11 @@ func restoreProcs(base int) {
 	}
 }
 
-// procBoost raises GOMAXPROCS by one per running job. set and restore are
-// runtime.GOMAXPROCS and restoreProcs, replaced in tests.
+// procBoost raises GOMAXPROCS by one per running job. cpus, set and
+// restore are runtime.NumCPU(), runtime.GOMAXPROCS and restoreProcs,
+// replaced in tests.
 type procBoost struct {
+	cpus    int
 	set     func(int) int
 	restore func(base int)
 	poke    chan struct{} // one token: the count changed
@@ -57,8 +67,8 @@ type procBoost struct {
 	applied int    // GOMAXPROCS as the applier last set it (0: not set)
 }
 
-func newProcBoost(set func(int) int, restore func(int)) *procBoost {
-	return &procBoost{set: set, restore: restore, poke: make(chan struct{}, 1)}
+func newProcBoost(cpus int, set func(int) int, restore func(int)) *procBoost {
+	return &procBoost{cpus: cpus, set: set, restore: restore, poke: make(chan struct{}, 1)}
 }
 
 // listener returns the event listener that counts a store's jobs.
@@ -112,7 +122,7 @@ func (b *procBoost) apply() {
 		b.mu.Lock()
 		running, base := b.running, b.base
 		want, restore := 0, false
-		if running > 0 {
+		if running > 0 && base >= b.cpus {
 			want = base + min(running, base)
 			if want == b.applied {
 				want = 0

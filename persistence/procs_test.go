@@ -62,7 +62,7 @@ func waitProcs(t *testing.T, f *fakeProcs, want int) {
 // comes back once the last one ends.
 func TestProcBoostAddsAPerJob(t *testing.T) {
 	f := &fakeProcs{n: 2}
-	b := newProcBoost(f.set, f.restore)
+	b := newProcBoost(2, f.set, f.restore)
 	l := b.listener()
 
 	l.FlushBegin(pebble.FlushInfo{})
@@ -98,6 +98,33 @@ func TestProcBoostAddsAPerJob(t *testing.T) {
 	if applied, begun := b.state(); applied != 0 || begun != 4 {
 		t.Fatalf("applied %d begun %d after the jobs, want 0 and 4", applied, begun)
 	}
+}
+
+// Below the CPUs the process may run on (a CPU limit, or a lower count
+// chosen), no P is added: it would let the process use more cores than it
+// was given.
+func TestProcBoostKeepsALimitedCount(t *testing.T) {
+	f := &fakeProcs{n: 2}
+	b := newProcBoost(8, f.set, f.restore)
+	l := b.listener()
+	l.FlushBegin(pebble.FlushInfo{})
+	time.Sleep(20 * time.Millisecond)
+	waitProcs(t, f, 2)
+	l.FlushEnd(pebble.FlushInfo{})
+	time.Sleep(20 * time.Millisecond)
+	if n, restores := f.get(); n != 2 || len(restores) != 0 {
+		t.Fatalf("GOMAXPROCS %d, restores %v after a flush under a limit, want 2 and none", n, restores)
+	}
+	if applied, begun := b.state(); applied != 0 || begun != 1 {
+		t.Fatalf("applied %d begun %d, want 0 and 1", applied, begun)
+	}
+
+	// At the machine's count, the same store's flush gets its P.
+	f.set(8)
+	l.FlushBegin(pebble.FlushInfo{})
+	waitProcs(t, f, 9)
+	l.FlushEnd(pebble.FlushInfo{})
+	waitProcs(t, f, 8)
 }
 
 // A store's flushes reach the process's counter, and GOMAXPROCS is back
