@@ -133,11 +133,14 @@ type Member struct {
 	memberRenewed time.Time
 	memberFailing time.Time
 	memberSeqs    [2]uint64
-	joined        chan struct{}
-	started       bool
-	stopped       atomic.Bool
-	stopc         chan struct{}
-	done          chan struct{}
+	// readTerms reads the lease terms: the node's Terms (a test puts a
+	// replica that trails in front of it).
+	readTerms func(ctx context.Context, prefix string) (map[string]natsjs.Term, error)
+	joined    chan struct{}
+	started   bool
+	stopped   atomic.Bool
+	stopc     chan struct{}
+	done      chan struct{}
 }
 
 // shard is one shard's lease as this member handles it.
@@ -190,6 +193,7 @@ func New(cfg Config) *Member {
 	if cfg.Node != nil {
 		m.nc = cfg.Node.Conn()
 		m.member = cfg.Node.Lease(memberLease(cfg.Name), cfg.Name, cfg.TTL)
+		m.readTerms = cfg.Node.Terms
 		for i := range cfg.Shards {
 			m.shards = append(m.shards, &shard{i: i, lease: cfg.Node.Lease(shardLease(i), cfg.Name, cfg.TTL)})
 		}

@@ -142,12 +142,14 @@ var errStaleRead = errors.New("members: the lease terms read trail this member's
 func (m *Member) read(ctx context.Context) *view {
 	prev := m.view.Load()
 	var want uint64
-	if m.member.Held() {
-		m.mu.Lock()
+	held := m.member.Held()
+	m.mu.Lock()
+	if held {
 		want = cmp.Or(m.memberSeqs[0], m.memberSeqs[1])
-		m.mu.Unlock()
 	}
-	terms, err := m.cfg.Node.Terms(ctx, "")
+	readTerms := m.readTerms
+	m.mu.Unlock()
+	terms, err := readTerms(ctx, "")
 	if err == nil && want > 0 && terms[memberLease(m.cfg.Name)].Seq < want {
 		err = errStaleRead
 	}
