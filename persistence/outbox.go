@@ -103,15 +103,16 @@ type EventData struct {
 	Message string `json:"message,omitempty"`
 }
 
-// eventJSONSize is the buffer an event's JSON starts in: an order event's
-// is 400–500 bytes (its id, trigger, time, pair, amounts and hashes), so
-// it is built without regrowing.
+// eventJSONSize is the room AppendJSON makes before it writes: an order
+// event's JSON is 400–500 bytes (its id, trigger, time, pair, amounts and
+// hashes), so it is built without regrowing.
 const eventJSONSize = 640
 
 // AppendJSON appends the JSON of e to dst: the same bytes as json.Marshal(e)
 // (TestOutboxEventJSONMatchesMarshal), without reflection. It is the
 // outbox row's value and the body of the event's webhook deliveries.
 func (e *OutboxEvent) AppendJSON(dst []byte) ([]byte, error) {
+	dst = slices.Grow(dst, eventJSONSize)
 	dst = append(dst, `{"id":`...)
 	dst = jsonw.String(dst, e.ID)
 	dst = append(dst, `,"trigger":`...)
@@ -288,7 +289,7 @@ func (o *Outbox) stage(w Writer, accountID string, events []OutboxEvent) (*Stage
 			ev.CreatedAt = now
 		}
 		ev.CreatedAt = ev.CreatedAt.UTC() // the body's createdAt is UTC
-		v, err := ev.AppendJSON(make([]byte, 0, eventJSONSize))
+		v, err := ev.AppendJSON(nil)
 		if err != nil {
 			return nil, fmt.Errorf("persistence: encode event: %w", err)
 		}

@@ -246,7 +246,7 @@ func (a *endpointActor) test() answer {
 		ID: persistence.NewEventID(), Trigger: persistence.TriggerTestPing, CreatedAt: now,
 		Data: persistence.EventData{Message: "test delivery from orderengine"},
 	}
-	body, err := ev.AppendJSON(make([]byte, 0, 192))
+	body, err := ev.AppendJSON(nil)
 	if err != nil {
 		return answer{err: fmt.Errorf("webhook: test delivery: %w", err)}
 	}
