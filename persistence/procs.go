@@ -76,8 +76,16 @@ func (b *procBoost) listener() *pebble.EventListener {
 	return &pebble.EventListener{
 		FlushBegin:      func(pebble.FlushInfo) { b.add(1) },
 		FlushEnd:        func(pebble.FlushInfo) { b.add(-1) },
-		CompactionBegin: func(i pebble.CompactionInfo) { b.addIf(rewrites(i), 1) },
-		CompactionEnd:   func(i pebble.CompactionInfo) { b.addIf(rewrites(i), -1) },
+		CompactionBegin: func(i pebble.CompactionInfo) {
+			if rewrites(i) {
+				b.add(1)
+			}
+		},
+		CompactionEnd: func(i pebble.CompactionInfo) {
+			if rewrites(i) {
+				b.add(-1)
+			}
+		},
 	}
 }
 
@@ -87,13 +95,6 @@ func (b *procBoost) listener() *pebble.EventListener {
 // help, and raising GOMAXPROCS for it would stop the world twice for
 // nothing. The Begin and End of one compaction carry the same reason.
 func rewrites(i pebble.CompactionInfo) bool { return i.Reason != "move" && i.Reason != "delete-only" }
-
-// addIf is add when cond holds.
-func (b *procBoost) addIf(cond bool, d int) {
-	if cond {
-		b.add(d)
-	}
-}
 
 // add counts a job's start (+1) or end (-1) and wakes the applier.
 func (b *procBoost) add(d int) {
