@@ -74,8 +74,8 @@ func newProcBoost(cpus int, set func(int) int, restore func(int)) *procBoost {
 // listener returns the event listener that counts a store's jobs.
 func (b *procBoost) listener() *pebble.EventListener {
 	return &pebble.EventListener{
-		FlushBegin:      func(pebble.FlushInfo) { b.add(1) },
-		FlushEnd:        func(pebble.FlushInfo) { b.add(-1) },
+		FlushBegin: func(pebble.FlushInfo) { b.add(1) },
+		FlushEnd:   func(pebble.FlushInfo) { b.add(-1) },
 		CompactionBegin: func(i pebble.CompactionInfo) {
 			if rewrites(i) {
 				b.add(1)
