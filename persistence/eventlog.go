@@ -9,27 +9,27 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 )
 
-// The event log: every event of an account, kept for the order stream
-// (GET /v1/orders/stream) after the webhook fan-out consumed it from the
-// outbox.
+// The event log: every event of an account, read by the webhook fan-out
+// from the account's outbox cursor on (outbox.go) and by the order stream
+// (GET /v1/orders/stream).
 //
 // Key layout (see keys.go):
 //
 //	n/<accountID>/<seq, uint64 big-endian>   <appended at, unix ns BE8><OutboxEvent JSON>
 //
-// A row is written by Stage with the event's outbox row, in the same batch
-// and under the same seq, so it exists if and only if its transition is
-// durable, and the outbox's in-flight rule holds for it too: a reader never
-// reads past the lowest seq of the account still in flight. An account's
-// seq resumes after the highest key of either prefix, so it never goes
-// back below a logged event. The JSON is the outbox row's, byte for byte:
-// the body of the event's webhook deliveries.
+// A row is written by Stage in its transition's batch, so it exists if and
+// only if its transition is durable, and the outbox's in-flight rule holds
+// for every reader: none reads past the lowest seq of the account still in
+// flight. The JSON is the body of the event's webhook deliveries.
 //
-// Retention: each append deletes the row LogKeep seqs below it (the log
-// keeps an account's last LogKeep events), and TrimLog deletes the rows
-// appended before a cutoff (the webhook retry horizon). Seqs of an account
-// are contiguous but for transitions whose commit failed, so an account
-// keeps at most LogKeep events.
+// Retention: each append deletes the rows that fell LogKeep seqs below it
+// (the log keeps an account's last LogKeep events), and TrimLog deletes
+// the rows appended before a cutoff (the webhook retry horizon). Neither
+// deletes a row at or past the account's outbox cursor: an event not yet
+// handed to the webhook fan-out stays, and the count window deletes what
+// it kept once the cursor passes (a few rows per append). Seqs of an
+// account are contiguous but for transitions whose commit failed, so an
+// account keeps at most LogKeep events once its events are handed on.
 
 // eventLogPrefix is the event log's key prefix.
 const eventLogPrefix = "n/"
@@ -83,13 +83,32 @@ func (r LogRow) ID() string {
 	return string(rest[:end])
 }
 
-// stageLog adds the log rows of st to w, and the deletion of the rows that
-// fall out of the account's window.
-func (o *Outbox) stageLog(w Writer, st *StagedEvents, at time.Time) error {
+// trimMax bounds the rows of the count window one append deletes: the
+// window catches up a few rows at a time after its cursor held it back.
+const trimMax = 16
+
+// trimLocked returns the seqs [from, to) of a's log that fall out of the
+// count window with the seqs just assigned, before the cursor, and takes
+// them off the window's debt.
+func (o *Outbox) trimLocked(a *outboxAccount) (from, to uint64) {
 	keep := uint64(o.LogKeep)
 	if keep == 0 {
 		keep = DefaultLogKeep
 	}
+	if a.next <= keep {
+		return 0, 0
+	}
+	to = min(a.next-keep, a.cursor, a.trimFrom+trimMax)
+	if to <= a.trimFrom {
+		return 0, 0
+	}
+	from, a.trimFrom = a.trimFrom, to
+	return from, to
+}
+
+// stageLog adds the log rows of st to w, and the deletion of the rows
+// [trimFrom, trimTo) that fell out of the account's window.
+func (o *Outbox) stageLog(w Writer, st *StagedEvents, at time.Time, trimFrom, trimTo uint64) error {
 	var stamp [8]byte
 	binary.BigEndian.PutUint64(stamp[:], uint64(at.UnixNano()))
 	for i, seq := range st.seqs {
@@ -98,28 +117,32 @@ func (o *Outbox) stageLog(w Writer, st *StagedEvents, at time.Time) error {
 		if err := w.Set(eventLogKey(st.accountID, seq), v, nil); err != nil {
 			return fmt.Errorf("persistence: event log stage: %w", err)
 		}
-		if seq >= keep {
-			if err := w.Delete(eventLogKey(st.accountID, seq-keep), nil); err != nil {
-				return fmt.Errorf("persistence: event log stage: %w", err)
-			}
+	}
+	for seq := trimFrom; seq < trimTo; seq++ {
+		if err := w.Delete(eventLogKey(st.accountID, seq), nil); err != nil {
+			return fmt.Errorf("persistence: event log stage: %w", err)
 		}
 	}
 	return nil
 }
 
-// lastLogSeq returns the seq after the highest event log key of accountID
-// (0 when none), for accountLocked.
-func (o *Outbox) lastLogSeq(accountID string) (uint64, error) {
+// logBounds returns the lowest logged seq of accountID and the seq after
+// the highest (both 0 when the log is empty), for accountLocked.
+func (o *Outbox) logBounds(accountID string) (first, next uint64, err error) {
 	p := eventLogAccountPrefix(accountID)
 	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: PrefixUpperBound(p)})
 	if err != nil {
-		return 0, fmt.Errorf("persistence: event log iter: %w", err)
+		return 0, 0, fmt.Errorf("persistence: event log iter: %w", err)
 	}
 	defer it.Close()
 	if !it.Last() {
-		return 0, nil
+		return 0, 0, nil
 	}
-	return binary.BigEndian.Uint64(it.Key()[len(p):]) + 1, nil
+	next = binary.BigEndian.Uint64(it.Key()[len(p):]) + 1
+	if !it.First() {
+		return 0, 0, fmt.Errorf("persistence: event log of %s: no first row after a last one", accountID)
+	}
+	return binary.BigEndian.Uint64(it.Key()[len(p):]), next, nil
 }
 
 // LogWatch returns a channel closed when an event of accountID settles
@@ -231,7 +254,7 @@ func (o *Outbox) LogNext(accountID string) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
-	next, err := o.lastLogSeq(accountID)
+	_, next, err := o.logBounds(accountID)
 	if err != nil {
 		return 0, err
 	}
@@ -250,7 +273,8 @@ func logRow(seq uint64, it *pebble.Iterator) (LogRow, error) {
 }
 
 // TrimLog deletes, for every account, the logged events appended before
-// cutoff. It returns how many it deleted.
+// cutoff and before the account's outbox cursor. It returns how many it
+// deleted.
 func (o *Outbox) TrimLog(cutoff time.Time) (int, error) {
 	p := []byte(eventLogPrefix)
 	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: PrefixUpperBound(p)})
@@ -261,19 +285,29 @@ func (o *Outbox) TrimLog(cutoff time.Time) (int, error) {
 	b := o.store.db.NewBatch()
 	defer b.Close()
 	n := 0
+	// cursor is the outbox cursor of the account cursorOf.
+	var cursor uint64
+	cursorOf := ""
 	for ok := it.First(); ok; {
 		rest := it.Key()[len(p):]
 		i := bytes.IndexByte(rest, '/')
-		if i < 0 {
+		if i < 0 || len(rest) != i+1+8 {
 			ok = it.Next()
 			continue
 		}
 		acct := string(rest[:i])
+		if acct != cursorOf {
+			if cursor, err = o.cursorOf(acct); err != nil {
+				return n, err
+			}
+			cursorOf = acct
+		}
 		v, err := it.ValueAndErr()
 		if err != nil {
 			return n, fmt.Errorf("persistence: event log value: %w", err)
 		}
-		if len(v) >= 8 && int64(binary.BigEndian.Uint64(v[:8])) < cutoff.UnixNano() {
+		seq := binary.BigEndian.Uint64(rest[i+1:])
+		if seq < cursor && len(v) >= 8 && int64(binary.BigEndian.Uint64(v[:8])) < cutoff.UnixNano() {
 			if err := b.Delete(bytes.Clone(it.Key()), nil); err != nil {
 				return n, err
 			}
@@ -281,7 +315,8 @@ func (o *Outbox) TrimLog(cutoff time.Time) (int, error) {
 			ok = it.Next()
 			continue
 		}
-		// The rest of the account's log is younger: the next account.
+		// The rest of the account's log is younger, or not handed on
+		// yet: the next account.
 		ok = it.SeekGE(PrefixUpperBound(eventLogAccountPrefix(acct)))
 	}
 	if n == 0 {

@@ -24,19 +24,20 @@ import "bytes"
 //	k/      k/<keyID>                             KeyRecord, JSON (never the key itself)
 //	h/      h/<sha256(key), 32 raw bytes>         keyID (ASCII): lookup of a presented key
 //	x/      x/<accountID>/<keyID>                 empty: index of an account's keys
-//	e/      e/<accountID>/<seq uint64 BE>         OutboxEvent, JSON: the event outbox (outbox.go);
-//	                                              written in the producer's batch, deleted by
-//	                                              the webhook fan-out once handed on
+//	e/      e/<accountID>                         uint64 BE: the event outbox's cursor (outbox.go),
+//	                                              the first seq of the account's event log not
+//	                                              yet handed on by the webhook fan-out
 //	n/      n/<accountID>/<seq uint64 BE>         <appended at, unix ns BE8><OutboxEvent JSON>: the
-//	                                              event log of the order stream (eventlog.go),
-//	                                              same batch and seq as the outbox row; trimmed
-//	                                              by count per account and by age
+//	                                              event log (eventlog.go), written in the
+//	                                              producer's batch, read by the webhook fan-out
+//	                                              and the order stream; trimmed by count per
+//	                                              account and by age, never at or past the cursor
 //	w/      w/n/<endpointID>                      Endpoint, JSON (webhookstore/store.go)
 //	        w/a/<accountID>/<endpointID>          empty: index of an account's endpoints
 //	        w/d/<endpointID>/<at ns BE>/<eventID> Delivery, codec 1 (webhookstore/codec.go):
 //	                                              a delivery and its attempts, no body
 //	        w/p/<endpointID>/<at ns BE>/<eventID> empty: index of outstanding deliveries
-//	        w/b/<accountID>/<eventID>             the event's webhook body (its outbox row's
+//	        w/b/<accountID>/<eventID>             the event's webhook body (its event log row's
 //	                                              JSON), once for the account's endpoints,
 //	                                              deleted with their last delivery of it
 //	        w/i/<accountID>/<sha256 hex>          IdempotentCreate, JSON: an endpoint create's
@@ -99,8 +100,8 @@ const (
 // besides the account records (persistence/webhookstore).
 const PrefixWebhook = "w/"
 
-// PrefixOutbox is the prefix of the event outbox (outbox.go), which the
-// order transitions write and the webhook store consumes.
+// PrefixOutbox is the prefix of the event outbox's cursors (outbox.go),
+// which the webhook fan-out moves over the event log.
 const PrefixOutbox = "e/"
 
 // The prefixes of the order records (persistence/orderstore): the records,
@@ -137,7 +138,7 @@ const (
 )
 
 // SchemaVersion is the version of the key layout written to m/schema.
-const SchemaVersion uint32 = 5
+const SchemaVersion uint32 = 6
 
 // Prefixes lists every registered key prefix with what it holds, and
 // whether its records are bound to one chain: derived from it (the
@@ -154,7 +155,7 @@ var Prefixes = [...]struct {
 	{PrefixKey, "API key records", false},
 	{PrefixKeyHash, "API key hash to key id", false},
 	{PrefixAccountKey, "account to key id index", false},
-	{PrefixOutbox, "event outbox per account", false},
+	{PrefixOutbox, "event outbox cursor per account", false},
 	{eventLogPrefix, "event log per account (order stream)", false},
 	{PrefixWebhook, "webhook endpoints, deliveries, their indexes, event bodies and idempotent creates", false},
 	{PrefixChain, "chain indexer cursor, blocks, undo, applied logs, per-order chain state", true},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"time"
 
 	"github.com/cockroachdb/pebble/v2"
 )
@@ -29,9 +30,14 @@ import (
 //	       endpoint in codec 1, without their body, which is stored once
 //	       per event (webhookstore.Migrations). Old rows are deleted in
 //	       the batch that writes their replacement.
+//	5 → 6: the event outbox becomes a cursor over the event log
+//	       (outbox.go, this package's own step: outboxToCursors).
 func (s *Store) migrate(from uint32) error {
 	for v := from; v < SchemaVersion; v++ {
-		m, ok := s.migrations[v]
+		m, ok := coreSteps[v]
+		if !ok {
+			m, ok = s.migrations[v]
+		}
 		if !ok {
 			if records, known := domainSteps[v]; known {
 				return fmt.Errorf("persistence: the store has schema version %d; its migration to %d (%s) was not given to Open", v, v+1, records)
@@ -115,4 +121,118 @@ var domainSteps = map[uint32]string{
 	2: "the order records, persistence/orderstore",
 	3: "the platform records, persistence/chainstore",
 	4: "the webhook records, persistence/webhookstore",
+}
+
+// coreSteps are the schema steps of this package's own records, by the
+// version they migrate from.
+var coreSteps = map[uint32]Migration{
+	5: {From: 5, Name: "the event outbox becomes a cursor over the event log", Run: outboxToCursors},
+}
+
+// outboxToCursors replaces the outbox rows of schema 5 (e/<accountID>/<seq>,
+// the event's JSON, deleted once handed on) with one cursor per account
+// (e/<accountID>): at the account's lowest row left, or, when none is
+// left, after its highest logged event. A row whose log row is gone (the
+// log's window passed it) is logged again, so no event waiting for the
+// fan-out is lost. Each account's rows, log rows and cursor are one synced
+// batch; an account that already has a cursor keeps it, so a run a crash
+// interrupted runs again to the same result.
+func outboxToCursors(s *Store) (int, error) {
+	p := []byte(PrefixOutbox)
+	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: PrefixUpperBound(p)})
+	if err != nil {
+		return 0, err
+	}
+	type row struct {
+		seq   uint64
+		value []byte
+	}
+	pending := map[string][]row{}
+	for ok := it.First(); ok; ok = it.Next() {
+		rest := it.Key()[len(p):]
+		i := bytes.IndexByte(rest, '/')
+		if i < 0 || len(rest) != i+1+8 {
+			continue // a cursor
+		}
+		v, err := it.ValueAndErr()
+		if err != nil {
+			_ = it.Close()
+			return 0, err
+		}
+		acct := string(rest[:i])
+		pending[acct] = append(pending[acct], row{binary.BigEndian.Uint64(rest[i+1:]), bytes.Clone(v)})
+	}
+	if err := it.Close(); err != nil {
+		return 0, err
+	}
+	n := 0
+	stamp := binary.BigEndian.AppendUint64(nil, uint64(time.Now().UnixNano()))
+	for acct, rows := range pending {
+		err := func() error {
+			b := s.db.NewBatch()
+			defer b.Close()
+			for _, r := range rows {
+				_, logged, err := s.Get(eventLogKey(acct, r.seq))
+				if err != nil {
+					return err
+				}
+				if !logged {
+					if err := b.Set(eventLogKey(acct, r.seq), append(bytes.Clone(stamp), r.value...), nil); err != nil {
+						return err
+					}
+				}
+				if err := b.Delete(outboxRowKey(acct, r.seq), nil); err != nil {
+					return err
+				}
+			}
+			if err := b.Set(OutboxCursorKey(acct), OutboxCursorValue(rows[0].seq), nil); err != nil {
+				return err
+			}
+			return b.Commit(pebble.Sync)
+		}()
+		if err != nil {
+			return n, fmt.Errorf("persistence: outbox rows of %s to a cursor: %w", acct, err)
+		}
+		n += len(rows)
+	}
+	// The accounts without rows left had every logged event handed on.
+	lp := []byte(eventLogPrefix)
+	it, err = s.db.NewIter(&pebble.IterOptions{LowerBound: lp, UpperBound: PrefixUpperBound(lp)})
+	if err != nil {
+		return n, err
+	}
+	defer it.Close()
+	b := s.db.NewBatch()
+	defer b.Close()
+	for ok := it.First(); ok; {
+		rest := it.Key()[len(lp):]
+		i := bytes.IndexByte(rest, '/')
+		if i < 0 || len(rest) != i+1+8 {
+			ok = it.Next()
+			continue
+		}
+		acct := string(rest[:i])
+		end := PrefixUpperBound(eventLogAccountPrefix(acct))
+		if !it.SeekLT(end) {
+			break
+		}
+		last := binary.BigEndian.Uint64(it.Key()[len(lp)+i+1:])
+		if _, has, err := s.Get(OutboxCursorKey(acct)); err != nil {
+			return n, err
+		} else if !has {
+			if err := b.Set(OutboxCursorKey(acct), OutboxCursorValue(last+1), nil); err != nil {
+				return n, err
+			}
+		}
+		ok = it.SeekGE(end)
+	}
+	if err := b.Commit(pebble.Sync); err != nil {
+		return n, fmt.Errorf("persistence: outbox cursors: %w", err)
+	}
+	return n, nil
+}
+
+// outboxRowKey is the key of an outbox row of schema 5: e/<accountID>/<seq>.
+func outboxRowKey(accountID string, seq uint64) []byte {
+	return binary.BigEndian.AppendUint64([]byte(PrefixOutbox+accountID+"/"), seq)
 }

@@ -17,22 +17,25 @@ import (
 // The event outbox.
 //
 // Every lifecycle event an account should hear about (order.filled,
-// order.cancelled, ...) is written as an OutboxEvent row in the SAME Pebble
-// batch as the state transition that produces it, so an event exists if and
-// only if its transition is durable. The webhook fan-out consumes the
-// outbox: it hands each event's row to the account's endpoints, which
-// create their deliveries from it, and then deletes the event (Consume).
+// order.cancelled, ...) is written to the account's event log
+// (eventlog.go) in the SAME Pebble batch as the state transition that
+// produces it, so an event exists if and only if its transition is
+// durable. The outbox is a cursor over that log: the account's events from
+// its cursor on are the ones the webhook fan-out has not handed on yet. The
+// fan-out hands each event's row to the account's endpoints, which create
+// their deliveries from it, and then moves the cursor past it (Consume, or
+// the only endpoint's create in its own batch). An event is written once,
+// whoever reads it.
 //
 // Key layout (see keys.go):
 //
-//	e/<accountID>/<seq, uint64 big-endian>   OutboxEvent, JSON (AppendJSON):
-//	                                         the body of its webhook deliveries
+//	e/<accountID>    the account's cursor: the first seq not handed on
+//	                 (uint64 big-endian); absent means 0
 //
-// seq is assigned per account, strictly increasing within a process. At
-// start (first Append for an account) it resumes after the highest key
-// present; when the outbox of an account has been fully consumed it may
-// restart lower, which is harmless because a consumer only ever sees the
-// keys that are present.
+// seq is assigned per account, strictly increasing: at start (first use
+// of an account) it resumes after the highest logged seq, and never below
+// the cursor, so a new event is never taken for one handed on. The log's
+// trims never delete an event at or past the cursor (eventlog.go).
 //
 // Producer protocol: the order journal (persistence/orderstore) stages a
 // transition's events (Stage: seqs assigned and marked in flight, rows
@@ -41,9 +44,9 @@ import (
 // for the consumer when durable, subscribers notified). A consumer never
 // reads past the lowest in-flight seq of an account, so a write that
 // commits late cannot be skipped by a consumer that already read a later
-// seq. A seq that is never settled is given up after
-// OutboxInFlightTimeout (logged), so a buggy producer delays events, never
-// blocks them forever.
+// seq, and the cursor never passes an event not yet handed on. A seq that
+// is never settled is given up after OutboxInFlightTimeout (logged), so a
+// buggy producer delays events, never blocks them forever.
 
 // OutboxInFlightTimeout is how long an appended, not yet Done seq holds back
 // consumers of its account before the outbox stops waiting for it.
@@ -67,8 +70,8 @@ var Triggers = [...]string{
 	TriggerStopTriggered, TriggerDCACompleted, TriggerDCAStalled, TriggerTestPing,
 }
 
-// OutboxEvent is one event of an account. Its JSON (AppendJSON) is the
-// on-disk value of an e/ row and the body of its webhook deliveries.
+// OutboxEvent is one event of an account. Its JSON (AppendJSON) is what
+// its event log row holds and the body of its webhook deliveries.
 type OutboxEvent struct {
 	// ID is the event id ("evt_…"), also the X-Service-Delivery value.
 	// Append fills it when empty.
@@ -109,8 +112,8 @@ type EventData struct {
 const eventJSONSize = 640
 
 // AppendJSON appends the JSON of e to dst: the same bytes as json.Marshal(e)
-// (TestOutboxEventJSONMatchesMarshal), without reflection. It is the
-// outbox row's value and the body of the event's webhook deliveries.
+// (TestOutboxEventJSONMatchesMarshal), without reflection. It is what
+// its event log row holds and the body of its webhook deliveries.
 func (e *OutboxEvent) AppendJSON(dst []byte) ([]byte, error) {
 	dst = slices.Grow(dst, eventJSONSize)
 	dst = append(dst, `{"id":`...)
@@ -190,9 +193,15 @@ type Outbox struct {
 type outboxAccount struct {
 	next     uint64               // next seq to assign
 	inFlight map[uint64]time.Time // staged, not yet settled
-	// cache holds settled durable rows until a consumer deletes them, so
+	// cache holds settled durable rows until the cursor passes them, so
 	// a scan usually answers from memory instead of seeking the LSM.
 	cache map[uint64]OutboxRow
+	// cursor is the first seq not handed on, as last written (Consume,
+	// Consumed); it only grows.
+	cursor uint64
+	// trimFrom is the lowest seq the log's count window has not deleted
+	// yet (eventlog.go).
+	trimFrom uint64
 }
 
 // outboxCacheMax bounds the cached events per account (beyond it Scan reads
@@ -308,14 +317,9 @@ func (o *Outbox) stage(w Writer, accountID string, events []OutboxEvent) (*Stage
 		acct.next++
 		acct.inFlight[st.seqs[i]] = at
 	}
+	trimFrom, trimTo := o.trimLocked(acct)
 	o.mu.Unlock()
-	for i, seq := range st.seqs {
-		if err := w.Set(OutboxKey(accountID, seq), st.rows[i].JSON, nil); err != nil {
-			o.Settle(st, false)
-			return nil, fmt.Errorf("persistence: outbox stage: %w", err)
-		}
-	}
-	if err := o.stageLog(w, st, at); err != nil {
+	if err := o.stageLog(w, st, at, trimFrom, trimTo); err != nil {
 		o.Settle(st, false)
 		return nil, err
 	}
@@ -349,32 +353,41 @@ func (o *Outbox) Settle(st *StagedEvents, durable bool) {
 	}
 }
 
-// accountLocked returns the in-memory state of accountID, resuming its seq
-// after the highest key in the store on first use.
+// accountLocked returns the in-memory state of accountID, loading its
+// cursor and resuming its seq after the highest logged one on first use.
 func (o *Outbox) accountLocked(accountID string) (*outboxAccount, error) {
 	if a := o.accounts[accountID]; a != nil {
 		return a, nil
 	}
 	a := &outboxAccount{inFlight: make(map[uint64]time.Time), cache: make(map[uint64]OutboxRow)}
-	p := outboxPrefix(accountID)
-	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: PrefixUpperBound(p)})
-	if err != nil {
-		return nil, fmt.Errorf("persistence: outbox iter: %w", err)
-	}
-	if it.Last() {
-		a.next = binary.BigEndian.Uint64(it.Key()[len(p):]) + 1
-	}
-	if err := it.Close(); err != nil {
-		return nil, fmt.Errorf("persistence: outbox iter: %w", err)
-	}
-	// Never below a logged event: the event log shares the seqs.
-	logged, err := o.lastLogSeq(accountID)
+	cursor, err := o.storedCursor(accountID)
 	if err != nil {
 		return nil, err
 	}
-	a.next = max(a.next, logged)
+	first, next, err := o.logBounds(accountID)
+	if err != nil {
+		return nil, err
+	}
+	// Never at or below an event handed on: a new event there would be
+	// taken for one.
+	a.cursor, a.next, a.trimFrom = cursor, max(next, cursor), first
 	o.accounts[accountID] = a
 	return a, nil
+}
+
+// storedCursor reads the cursor of accountID (0 when none is stored).
+func (o *Outbox) storedCursor(accountID string) (uint64, error) {
+	v, ok, err := o.store.Get(OutboxCursorKey(accountID))
+	if err != nil {
+		return 0, fmt.Errorf("persistence: outbox cursor: %w", err)
+	}
+	if !ok {
+		return 0, nil
+	}
+	if len(v) != 8 {
+		return 0, fmt.Errorf("persistence: outbox cursor of %s is %d bytes", accountID, len(v))
+	}
+	return binary.BigEndian.Uint64(v), nil
 }
 
 // visibleLimit returns the first seq a consumer of accountID must not read
@@ -419,19 +432,29 @@ func (o *Outbox) Scan(accountID string, from uint64, max int) ([]OutboxEntry, er
 	return out, nil
 }
 
-// ScanRows is Scan without decoding: the rows as stored. Once the store has
-// failed it returns the failure: the store may then hold events whose
-// commit failed (walwatch.go).
+// ScanRows is Scan without decoding: the rows as stored. It starts at the
+// account's cursor when from is below it. Once the store has failed it
+// returns the failure: the store may then hold events whose commit failed
+// (walwatch.go).
 func (o *Outbox) ScanRows(accountID string, from uint64, max int) ([]OutboxRow, error) {
 	if err := o.store.Err(); err != nil {
+		return nil, err
+	}
+	o.mu.Lock()
+	a, err := o.accountLocked(accountID)
+	if err == nil && from < a.cursor {
+		from = a.cursor
+	}
+	o.mu.Unlock()
+	if err != nil {
 		return nil, err
 	}
 	limit := o.visibleLimit(accountID)
 	if out, ok := o.scanCache(accountID, from, limit, max); ok {
 		return out, nil
 	}
-	p := outboxPrefix(accountID)
-	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: OutboxKey(accountID, from), UpperBound: PrefixUpperBound(p)})
+	p := eventLogAccountPrefix(accountID)
+	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: eventLogKey(accountID, from), UpperBound: PrefixUpperBound(p)})
 	if err != nil {
 		return nil, fmt.Errorf("persistence: outbox iter: %w", err)
 	}
@@ -442,11 +465,11 @@ func (o *Outbox) ScanRows(accountID string, from uint64, max int) ([]OutboxRow, 
 		if seq >= limit {
 			break
 		}
-		v, err := it.ValueAndErr()
+		lr, err := logRow(seq, it)
 		if err != nil {
-			return nil, fmt.Errorf("persistence: outbox value: %w", err)
+			return nil, err
 		}
-		r := OutboxRow{Seq: seq, JSON: bytes.Clone(v)}
+		r := OutboxRow{Seq: seq, JSON: lr.JSON}
 		var head struct {
 			ID, Trigger string
 			CreatedAt   time.Time
@@ -484,53 +507,70 @@ func (o *Outbox) scanCache(accountID string, from, limit uint64, max int) ([]Out
 	return out, true
 }
 
-// Consume deletes events once their consumer has handed them on: done maps
-// an account id to the seqs of its events. The deletion is one batch
-// written without waiting for an fsync: it lands in the WAL after every
-// write the consumer made before calling it, so a power loss that keeps it
-// keeps those too.
-func (o *Outbox) Consume(done map[string][]uint64) error {
+// Consume moves the cursors of accounts once their consumer has handed
+// their events on: next maps an account id to the seq after its last
+// event handed on (every visible event below it was). The cursors are one
+// batch written without waiting for an fsync: it lands in the WAL after
+// every write the consumer made before calling it, so a power loss that
+// keeps it keeps those too. A cursor never goes back.
+func (o *Outbox) Consume(next map[string]uint64) error {
+	b := o.store.db.NewBatch()
+	defer b.Close()
 	o.mu.Lock()
-	for acct, seqs := range done {
+	for acct, n := range next {
 		if a := o.accounts[acct]; a != nil {
-			for _, seq := range seqs {
-				delete(a.cache, seq)
-			}
+			o.advanceLocked(a, n)
+			n = a.cursor
+		}
+		if err := b.Set(OutboxCursorKey(acct), OutboxCursorValue(n), nil); err != nil {
+			o.mu.Unlock()
+			return err
 		}
 	}
 	o.mu.Unlock()
-	b := o.store.db.NewBatch()
-	defer b.Close()
-	for acct, seqs := range done {
-		for _, seq := range seqs {
-			if err := b.Delete(OutboxKey(acct, seq), nil); err != nil {
-				return err
-			}
-		}
-	}
 	if err := o.store.Commit(b, pebble.NoSync); err != nil {
-		return fmt.Errorf("persistence: consume outbox events: %w", err)
+		return fmt.Errorf("persistence: move the outbox cursors: %w", err)
 	}
 	return nil
 }
 
-// Forget drops the cached rows of events of accountID deleted by another
-// write than Consume (a webhook create that handed them on,
-// DeliveryJournal.CreateDeliveries).
-func (o *Outbox) Forget(accountID string, seqs []uint64) {
+// Consumed records that a write other than Consume moved the cursor of
+// accountID to next: a webhook create that handed the events on, with
+// the cursor in its batch (DeliveryJournal.CreateDeliveries). Call it
+// once that write is committed.
+func (o *Outbox) Consumed(accountID string, next uint64) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if a := o.accounts[accountID]; a != nil {
-		for _, seq := range seqs {
-			delete(a.cache, seq)
-		}
+		o.advanceLocked(a, next)
 	}
 }
 
-// OutboxAccounts returns the ids of the accounts that have events in the
-// store (used at start to resume consumers).
+// advanceLocked moves a's cursor to next, unless it is already past it,
+// and drops the cached rows it passed.
+func (o *Outbox) advanceLocked(a *outboxAccount, next uint64) {
+	if next <= a.cursor {
+		return
+	}
+	if next-a.cursor <= uint64(len(a.cache)) {
+		for seq := a.cursor; seq < next; seq++ {
+			delete(a.cache, seq)
+		}
+	} else {
+		for seq := range a.cache {
+			if seq < next {
+				delete(a.cache, seq)
+			}
+		}
+	}
+	a.cursor = next
+}
+
+// OutboxAccounts returns the ids of the accounts whose log holds events
+// past their cursor (used at start, and by the fan-out's sweep, to resume
+// consumers): a seek and a read per account with a log.
 func (o *Outbox) OutboxAccounts() ([]string, error) {
-	p := []byte(PrefixOutbox)
+	p := []byte(eventLogPrefix)
 	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: PrefixUpperBound(p)})
 	if err != nil {
 		return nil, fmt.Errorf("persistence: outbox iter: %w", err)
@@ -540,24 +580,86 @@ func (o *Outbox) OutboxAccounts() ([]string, error) {
 	for ok := it.First(); ok; {
 		rest := it.Key()[len(p):]
 		i := bytes.IndexByte(rest, '/')
-		if i < 0 {
+		if i < 0 || len(rest) != i+1+8 {
 			ok = it.Next()
 			continue
 		}
 		acct := string(rest[:i])
-		out = append(out, acct)
-		ok = it.SeekGE(PrefixUpperBound(outboxPrefix(acct)))
+		end := PrefixUpperBound(eventLogAccountPrefix(acct))
+		if !it.SeekLT(end) {
+			break
+		}
+		last := binary.BigEndian.Uint64(it.Key()[len(p)+i+1:])
+		cursor, err := o.cursorOf(acct)
+		if err != nil {
+			return nil, err
+		}
+		if last >= cursor {
+			out = append(out, acct)
+		}
+		ok = it.SeekGE(end)
 	}
 	return out, nil
+}
+
+// cursorOf returns the cursor of accountID: the in-memory one when the
+// account is loaded (it may be ahead of the stored one), else the stored.
+func (o *Outbox) cursorOf(accountID string) (uint64, error) {
+	o.mu.Lock()
+	var cursor uint64
+	if a := o.accounts[accountID]; a != nil {
+		cursor = a.cursor
+	}
+	o.mu.Unlock()
+	stored, err := o.storedCursor(accountID)
+	return max(cursor, stored), err
+}
+
+// Unfanned counts, up to limit, the durable events not handed on of the
+// accounts this process has used (a scrape of the webhook metrics),
+// reading keys only. ok is false when the store is closing or has failed.
+func (o *Outbox) Unfanned(limit int) (n int, ok bool, err error) {
+	done, gerr := o.store.Gate()
+	if gerr != nil {
+		return 0, false, nil
+	}
+	defer done()
+	type span struct {
+		account string
+		from    uint64
+	}
+	o.mu.Lock()
+	var spans []span
+	for id, a := range o.accounts {
+		if a.cursor < a.next {
+			spans = append(spans, span{id, a.cursor})
+		}
+	}
+	o.mu.Unlock()
+	for _, sp := range spans {
+		if n >= limit {
+			break
+		}
+		p := eventLogAccountPrefix(sp.account)
+		it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: eventLogKey(sp.account, sp.from), UpperBound: PrefixUpperBound(p)})
+		if err != nil {
+			return n, false, fmt.Errorf("persistence: outbox iter: %w", err)
+		}
+		for more := it.First(); more && n < limit; more = it.Next() {
+			n++
+		}
+		if err := it.Close(); err != nil {
+			return n, false, fmt.Errorf("persistence: outbox iter: %w", err)
+		}
+	}
+	return n, true, nil
 }
 
 // NewEventID returns a fresh event id, "evt_" and 22 base62 characters.
 func NewEventID() string { return NewID("evt_", 22) }
 
-func outboxPrefix(accountID string) []byte { return []byte(PrefixOutbox + accountID + "/") }
+// OutboxCursorKey is the key of an account's outbox cursor: e/<accountID>.
+func OutboxCursorKey(accountID string) []byte { return []byte(PrefixOutbox + accountID) }
 
-// OutboxKey is the key of an account's outbox event: e/<accountID>/<seq>.
-func OutboxKey(accountID string, seq uint64) []byte {
-	k := outboxPrefix(accountID)
-	return binary.BigEndian.AppendUint64(k, seq)
-}
+// OutboxCursorValue is the value of an outbox cursor at next.
+func OutboxCursorValue(next uint64) []byte { return binary.BigEndian.AppendUint64(nil, next) }

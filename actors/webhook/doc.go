@@ -17,7 +17,7 @@
 // the store or asks the endpoint's actor (manage.go). The fan-out
 // (fanout.go) hands each account's outbox events to every endpoint actor
 // of the account, which creates the deliveries it wants, idempotently,
-// before the events leave the outbox; a delivery references its event's
+// before the account's outbox cursor moves past the events; a delivery references its event's
 // body, stored once per event and deleted with the event's last delivery. The outbox only signals which accounts have new
 // events (persistence.Outbox.Changed); a sweep every 10 s is the safety
 // net. Delivery is at-least-once, and receivers dedupe on

@@ -19,7 +19,7 @@ type (
 	// createDeliveries asks for the deliveries the endpoint wants of
 	// outbox rows (the fan-out); the answer goes to reply. last: the
 	// endpoint is the only one the rows are handed to, so its write also
-	// deletes them from the outbox.
+	// moves the account's outbox cursor past them.
 	createDeliveries struct {
 		rows  []persistence.OutboxRow
 		reply chan created
@@ -241,18 +241,16 @@ func happenedBefore(row *persistence.OutboxRow, created time.Time) bool {
 
 // createDeliveries creates the deliveries the endpoint wants of rows
 // (enabled, subscribed; test.ping is never fanned out) and queues those
-// that are new. When last, the same write deletes the rows from the
-// outbox: the endpoint is the only one of its account they go to.
+// that are new. When last, the same write moves the account's outbox
+// cursor past the rows: the endpoint is the only one of its account they
+// go to.
 func (a *endpointActor) createDeliveries(rows []persistence.OutboxRow, last bool) error {
 	if a.rec == nil {
 		return errGone
 	}
-	var consumed []uint64
-	if last {
-		consumed = make([]uint64, len(rows))
-		for i := range rows {
-			consumed[i] = rows[i].Seq
-		}
+	var cursor uint64
+	if last && len(rows) > 0 {
+		cursor = rows[len(rows)-1].Seq + 1
 	}
 	var nds []webhookstore.NewDelivery
 	if a.rec.Enabled {
@@ -267,19 +265,19 @@ func (a *endpointActor) createDeliveries(rows []persistence.OutboxRow, last bool
 			nds = append(nds, webhookstore.NewDelivery{Delivery: d, Body: r.JSON})
 		}
 	}
-	if len(nds) == 0 && len(consumed) == 0 {
+	if len(nds) == 0 && cursor == 0 {
 		return nil
 	}
 	// Without an fsync wait: a power loss before a later synced write
-	// drops them, and the outbox deletion with them (it is in the same
+	// drops them, and the cursor's move with them (it is in the same
 	// batch, or comes later in the WAL), so the events are handed on
 	// again.
-	created, err := a.m.journal.CreateDeliveries(a.m.ctx, a.rec, nds, false, consumed)
+	created, err := a.m.journal.CreateDeliveries(a.m.ctx, a.rec, nds, false, cursor)
 	if err != nil {
 		return err
 	}
-	if last {
-		a.m.outbox.Forget(a.rec.AccountID, consumed)
+	if cursor != 0 {
+		a.m.outbox.Consumed(a.rec.AccountID, cursor)
 	}
 	for i, nd := range nds {
 		if created[i] {

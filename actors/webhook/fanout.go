@@ -14,14 +14,14 @@ import (
 // events (their rows, as stored) to every endpoint actor of the account;
 // each actor creates, durably and idempotently, the deliveries it wants
 // (enabled, subscribed) and answers; once every endpoint has answered, the
-// events are deleted from the outbox (consumer, below), or, when the
-// account has one endpoint, by that endpoint's write of its creates. A
-// crash anywhere before that leaves the events in the outbox, and the next
-// fan-out hands them on again, creating only the deliveries that are
-// missing; the outbox deletion is written with or after the creates it
-// follows, so a power loss cannot keep it without them. Every event is
-// therefore delivered at least once to every endpoint subscribed when it
-// is fanned out.
+// account's outbox cursor moves past the events (consumer, below), or,
+// when the account has one endpoint, that endpoint's write of its creates
+// moves it. A crash anywhere before that leaves the cursor before the
+// events, and the next fan-out hands them on again, creating only the
+// deliveries that are missing; the cursor's move is written with or after
+// the creates it follows, so a power loss cannot keep it without them.
+// Every event is therefore delivered at least once to every endpoint
+// subscribed when it is fanned out.
 
 // fanout is the fan-out state of one account: at most one goroutine runs
 // it at a time.
@@ -120,11 +120,11 @@ func (m *Manager) fanout(f *fanout) error {
 		if err != nil {
 			return err
 		}
-		// The only endpoint of an account deletes the rows with its
-		// creates, in one write; else they are deleted once every
-		// endpoint answered (and when the only one was deleted meanwhile).
-		// In a cluster the creates are replicated and the outbox is this
-		// node's: the rows are deleted on their own.
+		// The only endpoint of an account moves the cursor with its
+		// creates, in one write; else it moves once every endpoint
+		// answered (and when the only one was deleted meanwhile). In a
+		// cluster the creates are replicated and the outbox is this
+		// node's: the cursor moves on its own.
 		last := len(ids) == 1 && m.owns == nil
 		gone, err := m.handOut(f, ids, rows, last)
 		if err != nil {
@@ -204,37 +204,36 @@ func (m *Manager) handOut(f *fanout, ids []string, rows []persistence.OutboxRow,
 const handOutTimeout = 10 * time.Second
 
 // testHookBeforeConsume, set by tests only, runs after every endpoint of
-// an account with several answered a batch and before its events are
-// queued for deletion.
+// an account with several answered a batch and before its cursor's move
+// is queued.
 var testHookBeforeConsume func(account string)
 
-// The outbox deletions of every account's fan-out are written together by
+// The outbox cursors of every account's fan-out are written together by
 // one goroutine (consume), a batch for all that were queued meanwhile:
 // the fan-out goes on with its next events instead of waiting for a commit
-// per batch. A deletion queued is written after the creates it follows
-// (they returned before), so a power loss that keeps it keeps them; one
-// that loses it leaves the events in the outbox, handed on again to
+// per batch. A cursor queued is written after the creates it follows (they
+// returned before), so a power loss that keeps it keeps them; one that
+// loses it leaves the events before the cursor, handed on again to
 // endpoints that already have their deliveries (nothing is created or sent
 // twice).
 type consumer struct {
-	mu   sync.Mutex
-	done map[string][]uint64
+	mu sync.Mutex
+	// done holds each account's cursor to write.
+	done map[string]uint64
 	wake chan struct{}
 	stop chan struct{}
 	quit chan struct{}
 }
 
 func newConsumer() *consumer {
-	return &consumer{done: make(map[string][]uint64), wake: make(chan struct{}, 1), stop: make(chan struct{}), quit: make(chan struct{})}
+	return &consumer{done: make(map[string]uint64), wake: make(chan struct{}, 1), stop: make(chan struct{}), quit: make(chan struct{})}
 }
 
-// consumed queues the deletion of rows of account.
+// consumed queues the move of account's cursor past rows.
 func (m *Manager) consumed(account string, rows []persistence.OutboxRow) {
 	c := m.consumer
 	c.mu.Lock()
-	for _, r := range rows {
-		c.done[account] = append(c.done[account], r.Seq)
-	}
+	c.done[account] = max(c.done[account], rows[len(rows)-1].Seq+1)
 	c.mu.Unlock()
 	select {
 	case c.wake <- struct{}{}:
@@ -242,7 +241,7 @@ func (m *Manager) consumed(account string, rows []persistence.OutboxRow) {
 	}
 }
 
-// consume writes the queued deletions until Close stops it, then the last
+// consume writes the queued cursors until Close stops it, then the last
 // ones.
 func (m *Manager) consume() {
 	c := m.consumer
@@ -262,13 +261,13 @@ func (m *Manager) consumeQueued() {
 	c := m.consumer
 	c.mu.Lock()
 	done := c.done
-	c.done = make(map[string][]uint64, len(done))
+	c.done = make(map[string]uint64, len(done))
 	c.mu.Unlock()
 	if len(done) == 0 {
 		return
 	}
 	if err := m.outbox.Consume(done); err != nil {
-		m.log.Error("webhook: delete handed-on events from the outbox; they are handed on again", "err", err)
+		m.log.Error("webhook: move the outbox cursors past handed-on events; they are handed on again", "err", err)
 		for acct := range done {
 			m.fanoutOf(acct).full.Store(true)
 			m.notify(acct)

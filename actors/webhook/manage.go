@@ -251,7 +251,7 @@ func (a *endpointActor) test() answer {
 		return answer{err: fmt.Errorf("webhook: test delivery: %w", err)}
 	}
 	d := newDelivery(a.id, ev.ID, ev.Trigger, now)
-	if _, err := a.m.journal.CreateDeliveries(a.m.ctx, a.rec, []webhookstore.NewDelivery{{Delivery: d, Body: body}}, true, nil); err != nil {
+	if _, err := a.m.journal.CreateDeliveries(a.m.ctx, a.rec, []webhookstore.NewDelivery{{Delivery: d, Body: body}}, true, 0); err != nil {
 		return answer{err: fmt.Errorf("webhook: test delivery: %w", err)}
 	}
 	a.queue.add(&pending{d: d, body: body})

@@ -74,7 +74,8 @@ type Manager struct {
 	// events (fanout.go).
 	fanMu   sync.Mutex
 	fanouts map[string]*fanout
-	// consumer deletes handed-on events from the outbox (fanout.go).
+	// consumer moves the outbox cursors past handed-on events
+	// (fanout.go).
 	consumer *consumer
 	// createLocks serialise the idempotent creates of an account
 	// (idempotency.go), by a stripe of the accounts.

@@ -78,7 +78,7 @@ var (
 	descOutstand  = prometheus.NewDesc("orderengine_webhook_deliveries_outstanding",
 		"Webhook deliveries fanned out and not yet delivered nor given up (counted up to 1,000,000 at each scrape).", nil, nil)
 	descUnfanned = prometheus.NewDesc("orderengine_webhook_events_unfanned",
-		"Events in the outbox not yet fanned out to endpoints (counted up to 1,000,000 at each scrape).", nil, nil)
+		"Events not yet fanned out to endpoints (counted up to 1,000,000 at each scrape).", nil, nil)
 )
 
 // backlogCap bounds the keys a scrape counts for the backlog gauges.
@@ -105,8 +105,10 @@ func (c collector) Collect(ch chan<- prometheus.Metric) {
 	c.m.stats.latency.Collect(ch)
 	// The backlog is read from the store at each scrape (keys only), so
 	// it is right across restarts and costs nothing on the delivery path.
-	if out, unfanned, ok, err := c.m.store.Backlog(backlogCap); err == nil && ok {
+	if out, ok, err := c.m.store.Backlog(backlogCap); err == nil && ok {
 		ch <- prometheus.MustNewConstMetric(descOutstand, prometheus.GaugeValue, float64(out))
+	}
+	if unfanned, ok, err := c.m.outbox.Unfanned(backlogCap); err == nil && ok {
 		ch <- prometheus.MustNewConstMetric(descUnfanned, prometheus.GaugeValue, float64(unfanned))
 	}
 }

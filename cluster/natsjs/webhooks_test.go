@@ -53,7 +53,7 @@ func TestWebhookJournalAcrossNodes(t *testing.T) {
 					CreatedAt: at, Status: webhookstore.DeliveryPending, NextAttemptAt: at}
 				nds = append(nds, webhookstore.NewDelivery{Delivery: d, Body: []byte(`{"id":"` + d.EventID + `"}`)})
 			}
-			created[i], errs[i] = w.CreateDeliveries(ctx, ep, nds, false, nil)
+			created[i], errs[i] = w.CreateDeliveries(ctx, ep, nds, false, 0)
 		})
 	}
 	wg.Wait()

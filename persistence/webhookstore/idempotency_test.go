@@ -82,7 +82,7 @@ func TestResendDelivery(t *testing.T) {
 	ctx := context.Background()
 	ep := newEndpoint(t, w, "acc_1", "wh_1")
 	nd := newDelivery("wh_1", "evt_1", 0)
-	if _, err := w.CreateDeliveries(ctx, ep, []NewDelivery{nd}, false, nil); err != nil {
+	if _, err := w.CreateDeliveries(ctx, ep, []NewDelivery{nd}, false, 0); err != nil {
 		t.Fatal(err)
 	}
 	done := attempted(nd.Delivery, DeliveryDelivered)

@@ -70,10 +70,11 @@ type DeliveryJournal interface {
 	// CreateDeliveries creates each delivery that is not stored yet, with
 	// its event's body; created[i] reports whether ds[i] was new (an
 	// endpoint has one delivery of an event: a second create of it writes
-	// nothing). consumed are outbox events of the endpoint's account
-	// (their seqs) that this create hands on for the last endpoint that
-	// needs them: they are deleted from the outbox in the same batch.
-	CreateDeliveries(ctx context.Context, ep *Endpoint, ds []NewDelivery, durable bool, consumed []uint64) (created []bool, err error)
+	// nothing). cursor, when not 0, is where this create moves the
+	// outbox cursor of the endpoint's account, in the same batch: the
+	// create hands the events below it on for the last endpoint that
+	// needs them.
+	CreateDeliveries(ctx context.Context, ep *Endpoint, ds []NewDelivery, durable bool, cursor uint64) (created []bool, err error)
 	// RecordOutcomes writes each delivery after one more attempt,
 	// conditional on the stored delivery having one attempt fewer;
 	// conflicts[i] is ErrDeliveryConflict when it has not (nothing is
@@ -204,7 +205,7 @@ func (w *Store) DeleteEndpoint(_ context.Context, ep *Endpoint) error {
 }
 
 // CreateDeliveries implements DeliveryJournal.
-func (w *Store) CreateDeliveries(_ context.Context, ep *Endpoint, ds []NewDelivery, durable bool, consumed []uint64) ([]bool, error) {
+func (w *Store) CreateDeliveries(_ context.Context, ep *Endpoint, ds []NewDelivery, durable bool, cursor uint64) ([]bool, error) {
 	vals := make([][]byte, len(ds))
 	for i, nd := range ds {
 		d := nd.Delivery
@@ -239,8 +240,8 @@ func (w *Store) CreateDeliveries(_ context.Context, ep *Endpoint, ds []NewDelive
 			r.setBody(e.account, d.EventID, nd.Body)
 			created[i] = true
 		}
-		for _, seq := range consumed {
-			r.del(persistence.OutboxKey(e.account, seq))
+		if cursor != 0 {
+			r.set(persistence.OutboxCursorKey(e.account), persistence.OutboxCursorValue(cursor))
 		}
 		return nil
 	})

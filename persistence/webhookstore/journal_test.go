@@ -53,7 +53,7 @@ func create(w *Store, ds []NewDelivery, durable bool) ([]bool, error) {
 		for n < len(ds) && ds[n].Delivery.EndpointID == ds[0].Delivery.EndpointID {
 			n++
 		}
-		c, err := w.CreateDeliveries(context.Background(), acc1(ds[0].Delivery.EndpointID), ds[:n], durable, nil)
+		c, err := w.CreateDeliveries(context.Background(), acc1(ds[0].Delivery.EndpointID), ds[:n], durable, 0)
 		if err != nil {
 			return nil, err
 		}

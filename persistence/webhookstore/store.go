@@ -22,7 +22,7 @@ import (
 //	                                          an endpoint's deliveries in creation order
 //	w/p/<endpointID>/<at ns BE>/<eventID>     empty: the delivery is outstanding
 //	w/b/<accountID>/<eventID>                 the event's body: the JSON every delivery
-//	                                          of it sends, as its outbox row held it
+//	                                          of it sends, as its event log row held it
 //	w/i/<accountID>/<sha256(key) hex>         IdempotentCreate, JSON: a create's answer
 //	                                          under its Idempotency-Key
 //	                                          (idempotency.go)
@@ -179,28 +179,20 @@ func encodeEndpoint(ep *Endpoint) ([]byte, error) {
 	return v, nil
 }
 
-// Backlog counts, up to max each, the deliveries outstanding (fanned out,
-// not yet delivered nor given up) and the outbox events not yet fanned out,
-// reading keys only (a scrape of the webhook metrics). ok is false when the
-// store is closing or has failed.
-func (w *Store) Backlog(max int) (outstanding, unfanned int, ok bool, err error) {
+// Backlog counts, up to max, the deliveries outstanding (fanned out, not
+// yet delivered nor given up), reading keys only (a scrape of the webhook
+// metrics). ok is false when the store is closing or has failed.
+func (w *Store) Backlog(max int) (outstanding int, ok bool, err error) {
 	done, gerr := w.s.Gate()
 	if gerr != nil {
-		return 0, 0, false, nil
+		return 0, false, nil
 	}
 	defer done()
-	count := func(prefix string) (int, error) {
-		n := 0
-		err := scanKeys(w.db, []byte(prefix), func([]byte) bool { n++; return n < max })
-		return n, err
+	err = scanKeys(w.db, []byte(persistence.PrefixWebhook+"p/"), func([]byte) bool { outstanding++; return outstanding < max })
+	if err != nil {
+		return 0, false, fmt.Errorf("persistence: count outstanding deliveries: %w", err)
 	}
-	if outstanding, err = count(persistence.PrefixWebhook + "p/"); err != nil {
-		return 0, 0, false, fmt.Errorf("persistence: count outstanding deliveries: %w", err)
-	}
-	if unfanned, err = count(persistence.PrefixOutbox); err != nil {
-		return 0, 0, false, fmt.Errorf("persistence: count outbox events: %w", err)
-	}
-	return outstanding, unfanned, true, nil
+	return outstanding, true, nil
 }
 
 // scanKeys calls fn with each key under prefix in r, in order, until fn
