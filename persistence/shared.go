@@ -247,7 +247,7 @@ func (s *Store) sharedApplied(repr []byte) error {
 }
 
 // CheckSharedKeys refuses a batch with an operation other than a set, a
-// delete or a range deletion within one record kind, or a key that is not
+// delete, a single delete or a range deletion within one record kind, or a key that is not
 // account data (sharedPrefixes).
 func CheckSharedKeys(repr []byte) error {
 	if _, ok := batchrepr.ReadHeader(repr); !ok {
@@ -263,7 +263,7 @@ func CheckSharedKeys(repr []byte) error {
 			return nil
 		}
 		switch kind {
-		case pebble.InternalKeyKindSet, pebble.InternalKeyKindDelete:
+		case pebble.InternalKeyKindSet, pebble.InternalKeyKindDelete, pebble.InternalKeyKindSingleDelete:
 			if sharedKind(k) == "" {
 				return fmt.Errorf("persistence: shared batch: key %q is not a shared record", k)
 			}

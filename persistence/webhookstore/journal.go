@@ -285,7 +285,7 @@ func (w *Store) RecordOutcomes(_ context.Context, ep *Endpoint, ds []*Delivery) 
 			}
 			r.setRow(id, key, vals[i], int64(len(d.Attempts)))
 			if d.Status != DeliveryPending {
-				r.del(pendingKey(d))
+				r.delOnce(pendingKey(d))
 			}
 		}
 		return nil
@@ -321,6 +321,10 @@ func (w *Store) ResendDelivery(_ context.Context, ep *Endpoint, d *Delivery) err
 			return ErrDeliveryConflict
 		}
 		r.setRow(id, key, val, int64(len(d.Attempts)))
+		// A w/p row is set once between deletions (its final outcome
+		// single-deletes it): the row of a delivery resent while still
+		// outstanding is deleted before it is set again.
+		r.del(pendingKey(d))
 		r.set(pendingKey(d), nil)
 		return nil
 	})

@@ -477,3 +477,40 @@ func TestSharedRangeDeletionIsHeard(t *testing.T) {
 		t.Fatalf("the listener heard %+v", heard)
 	}
 }
+
+// A final outcome single-deletes its delivery's w/p row, which a flush
+// drops with the row's one set: a delivery resent while still outstanding
+// (its row set a second time) must not come back as outstanding once
+// delivered and flushed.
+func TestPendingRowGoesForGoodAfterAResend(t *testing.T) {
+	ctx := context.Background()
+	s := persistencetest.Open(t, t.TempDir())
+	defer s.Close()
+	w := New(s, Options{})
+	newEndpoint(t, w, "acc_1", "wh_a")
+	nd := newDelivery("wh_a", "evt_1", 0)
+	if _, err := create(w, []NewDelivery{nd}, false); err != nil {
+		t.Fatal(err)
+	}
+	failed := attempted(nd.Delivery, DeliveryPending)
+	if c, err := w.RecordOutcomes(ctx, acc1("wh_a"), []*Delivery{failed}); err != nil || c[0] != nil {
+		t.Fatalf("a failed attempt: %v %v", c, err)
+	}
+	resent := *failed
+	resent.NextAttemptAt = whT0.Add(time.Second)
+	if err := w.ResendDelivery(ctx, acc1("wh_a"), &resent); err != nil {
+		t.Fatalf("resend of an outstanding delivery: %v", err)
+	}
+	if c, err := w.RecordOutcomes(ctx, acc1("wh_a"), []*Delivery{attempted(&resent, DeliveryDelivered)}); err != nil || c[0] != nil {
+		t.Fatalf("delivered: %v %v", c, err)
+	}
+	if err := s.DB().Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if ds, err := w.PendingDeliveries("wh_a"); err != nil || len(ds) != 0 {
+		t.Fatalf("outstanding after the delivery and a flush: %+v %v", ds, err)
+	}
+	if n := countKeys(t, s, pendingPrefix("wh_a")); n != 0 {
+		t.Fatalf("%d w/p rows left", n)
+	}
+}

@@ -162,6 +162,10 @@ const deleted = -2
 type webhookOp struct {
 	key, value, end []byte
 	del             bool
+	// once marks a deletion of a key set once since it was last deleted
+	// (a w/p row): a single delete, which a flush or compaction drops with
+	// the set it meets instead of carrying a tombstone down the levels.
+	once bool
 }
 
 func webhookShardOf(accountID string) int {
@@ -356,6 +360,8 @@ func (r *webhookTx) fill(b *pebble.Batch) error {
 		switch {
 		case o.end != nil:
 			err = b.DeleteRange(o.key, o.end, nil)
+		case o.once:
+			err = b.SingleDelete(o.key, nil)
 		case o.del:
 			err = b.Delete(o.key, nil)
 		default:
@@ -370,6 +376,11 @@ func (r *webhookTx) fill(b *pebble.Batch) error {
 
 func (r *webhookTx) set(key, value []byte) { r.ops = append(r.ops, webhookOp{key: key, value: value}) }
 func (r *webhookTx) del(key []byte)        { r.ops = append(r.ops, webhookOp{key: key, del: true}) }
+
+// delOnce deletes key, which was set once since it was last deleted.
+func (r *webhookTx) delOnce(key []byte) {
+	r.ops = append(r.ops, webhookOp{key: key, del: true, once: true})
+}
 
 // delPrefix deletes every key under p.
 func (r *webhookTx) delPrefix(p []byte) {
