@@ -68,9 +68,10 @@ func (l *crashLife) stop() {
 
 // TestCrashBeforeFanoutSyncRedelivers simulates a power loss while the
 // first attempt of a delivery is in flight, before anything synced the
-// fan-out's writes (the delivery's creation and the outbox deletion, both
-// written without their own fsync): the crashed store must still hold the
-// event in the outbox, and the restarted manager must deliver it.
+// fan-out's writes (the delivery's creation and the outbox cursor's move,
+// both written without their own fsync): the crashed store must still
+// hold the event ahead of the cursor, and the restarted manager must
+// deliver it.
 func TestCrashBeforeFanoutSyncRedelivers(t *testing.T) {
 	dir, fs, clk := t.TempDir(), vfs.NewCrashableMem(), clock.NewManual(t0)
 	hang := make(chan struct{})
@@ -130,13 +131,13 @@ func TestCrashBeforeFanoutSyncRedelivers(t *testing.T) {
 	})
 }
 
-// TestCrashAfterCreateBeforeOutboxDeletion: a power loss after both
+// TestCrashAfterCreateBeforeTheCursorMoves: a power loss after both
 // endpoints of an account created their deliveries, durably, and before
-// the events left the outbox. The restarted fan-out hands the events on
+// the account's outbox cursor moved past the events. The restarted fan-out hands the events on
 // again; the endpoints find their deliveries already created (one per
 // endpoint and event, whatever happened to the first attempts), deliver
 // each event to each endpoint under its one id, and the outbox drains.
-func TestCrashAfterCreateBeforeOutboxDeletion(t *testing.T) {
+func TestCrashAfterCreateBeforeTheCursorMoves(t *testing.T) {
 	dir, fs, clk := t.TempDir(), vfs.NewCrashableMem(), clock.NewManual(t0)
 	rcA, rcB := newReceiver(t, nil), newReceiver(t, nil)
 	one := startLife(t, fs, dir, clk)
@@ -148,7 +149,7 @@ func TestCrashAfterCreateBeforeOutboxDeletion(t *testing.T) {
 	webhook.SetHookBeforeConsume(func(string) {
 		once.Do(func() {
 			// Make everything written so far durable (the creates), then
-			// take the image before the outbox deletion is written.
+			// take the image before the cursor's move is written.
 			if err := one.store.DB().LogData(nil, pebble.Sync); err != nil {
 				t.Error(err)
 			}

@@ -489,9 +489,10 @@ func TestBacklogGauges(t *testing.T) {
 	})
 }
 
-// An event handed on twice (its outbox row written again, as after a crash
-// before the outbox deletion) is one delivery per endpoint: the second
-// create of the delivery writes nothing and sends nothing.
+// An event handed on twice (logged again under a new seq; a crash before
+// the outbox cursor's move hands the same row on again) is one delivery
+// per endpoint: the second create of the delivery writes nothing and
+// sends nothing.
 func TestEventHandedOnTwiceIsDeliveredOnce(t *testing.T) {
 	h := newHarness(t, nil)
 	rc := newReceiver(t, nil)
