@@ -349,17 +349,32 @@ func (w *Store) TrimDeliveries(_ context.Context, ep *Endpoint, keep int) error 
 		if err != nil {
 			return fmt.Errorf("persistence: trim deliveries: %w", err)
 		}
+		// The rows go as range deletions, one per run of them between
+		// rows kept, not a tombstone each.
 		seen := 0
 		var events []string
+		var from, to []byte // the run: [from, to)
+		endRun := func() {
+			if from != nil {
+				r.delRange(from, to)
+				from, to = nil, nil
+			}
+		}
 		for ok := it.Last(); ok; ok = it.Prev() {
 			suffix := it.Key()[len(p):]
 			if seen++; seen <= keep || pending[string(suffix)] {
+				endRun()
 				continue
 			}
+			from = bytes.Clone(it.Key())
+			if to == nil {
+				to = append(bytes.Clone(from), 0)
+			}
 			ev := suffixEvent(suffix)
-			r.setRow(deliveryID{endpointID, ev}, bytes.Clone(it.Key()), nil, deleted)
+			r.dropRow(deliveryID{endpointID, ev})
 			events = append(events, ev)
 		}
+		endRun()
 		if err := it.Close(); err != nil {
 			return fmt.Errorf("persistence: trim deliveries: %w", err)
 		}

@@ -514,3 +514,48 @@ func TestPendingRowGoesForGoodAfterAResend(t *testing.T) {
 		t.Fatalf("%d w/p rows left", n)
 	}
 }
+
+// A trim deletes a run of finished deliveries with one range deletion,
+// not a tombstone per row: after a flush, the only point deletions are
+// the trimmed events' bodies (the outstanding rows' single deletes met
+// their sets in the memtable).
+func TestTrimDeletesARunAsARange(t *testing.T) {
+	ctx := context.Background()
+	s := persistencetest.Open(t, t.TempDir())
+	defer s.Close()
+	w := New(s, Options{})
+	newEndpoint(t, w, "acc_1", "wh_a")
+	const keep, total = 5, 50
+	for i := range total {
+		nd := newDelivery("wh_a", fmt.Sprintf("evt_%04d", i), i)
+		if _, err := create(w, []NewDelivery{nd}, false); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.RecordOutcomes(ctx, acc1("wh_a"), []*Delivery{attempted(nd.Delivery, DeliveryDelivered)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.TrimDeliveries(ctx, acc1("wh_a"), keep); err != nil {
+		t.Fatal(err)
+	}
+	if n := countKeys(t, s, deliveryPrefix("wh_a")); n != keep {
+		t.Fatalf("%d deliveries after the trim, want %d", n, keep)
+	}
+	if err := s.DB().Flush(); err != nil {
+		t.Fatal(err)
+	}
+	levels, err := s.DB().SSTables(pebble.WithProperties())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dels, rangeDels uint64
+	for _, tables := range levels {
+		for _, tb := range tables {
+			dels += tb.Properties.NumDeletions
+			rangeDels += tb.Properties.NumRangeDeletions
+		}
+	}
+	if rangeDels != 1 || dels-rangeDels != total-keep {
+		t.Fatalf("%d range deletions and %d point deletions after the trim, want 1 and the %d bodies'", rangeDels, dels-rangeDels, total-keep)
+	}
+}

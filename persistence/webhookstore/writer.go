@@ -383,8 +383,11 @@ func (r *webhookTx) delOnce(key []byte) {
 }
 
 // delPrefix deletes every key under p.
-func (r *webhookTx) delPrefix(p []byte) {
-	r.ops = append(r.ops, webhookOp{key: p, end: persistence.PrefixUpperBound(p), del: true})
+func (r *webhookTx) delPrefix(p []byte) { r.delRange(p, persistence.PrefixUpperBound(p)) }
+
+// delRange deletes every key in [from, to).
+func (r *webhookTx) delRange(from, to []byte) {
+	r.ops = append(r.ops, webhookOp{key: from, end: to, del: true})
 }
 
 // get reads key from the store, not from what the batch staged: a build
@@ -478,14 +481,23 @@ func (r *webhookTx) exists(d deliveryID) (bool, error) {
 // setRow stages the row of delivery d at key at version v, or its
 // deletion when v is deleted.
 func (r *webhookTx) setRow(d deliveryID, key, value []byte, v int64) {
-	prev, had := r.rows[d]
-	r.undo = append(r.undo, undoEntry{row: d, prev: prev, had: had})
-	r.rows[d] = v
+	r.markRow(d, v)
 	if v == deleted {
 		r.del(key)
 	} else {
 		r.set(key, value)
 	}
+}
+
+// dropRow marks the row of delivery d deleted by a range deletion the
+// build stages itself (delRange).
+func (r *webhookTx) dropRow(d deliveryID) { r.markRow(d, deleted) }
+
+// markRow records the version v staged for the row of delivery d.
+func (r *webhookTx) markRow(d deliveryID, v int64) {
+	prev, had := r.rows[d]
+	r.undo = append(r.undo, undoEntry{row: d, prev: prev, had: had})
+	r.rows[d] = v
 }
 
 // setBody stages an event's body for an account's endpoints unless the
