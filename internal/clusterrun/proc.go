@@ -184,6 +184,21 @@ func (p *Proc) Tail(n int) string {
 	return tailLines(data, n)
 }
 
+// Lines returns the last n lines of the process's log that contain sub.
+func (p *Proc) Lines(sub string, n int) string {
+	data, err := os.ReadFile(p.Log)
+	if err != nil {
+		return fmt.Sprintf("(no log: %v)", err)
+	}
+	var out [][]byte
+	for line := range bytes.Lines(data) {
+		if bytes.Contains(line, []byte(sub)) {
+			out = append(out, line)
+		}
+	}
+	return string(bytes.Join(out[max(0, len(out)-n):], nil))
+}
+
 // tailLines returns the last n lines of data.
 func tailLines(data []byte, n int) string {
 	data = bytes.TrimRight(data, "\n")

@@ -214,7 +214,9 @@ func freePorts(t testing.TB, n int) []int {
 
 // cleanup stops every process, copies the logs to
 // $CLUSTERTEST_KEEP_LOGS/<test> when that variable names a folder, and
-// when the test failed shows the end of each log.
+// when the test failed shows the end of each log and each node's
+// membership lines (joins, leases renewed late or lost, shards taken and
+// handed over), which say who owned what when.
 func (h *Harness) cleanup() {
 	err := h.Cluster.Stop(15 * time.Second)
 	if keep := os.Getenv("CLUSTERTEST_KEEP_LOGS"); keep != "" {
@@ -233,6 +235,9 @@ func (h *Harness) cleanup() {
 	}
 	for _, p := range append([]*clusterrun.Proc{h.Chain}, h.Nodes...) {
 		h.t.Logf("---- the end of %s:\n%s", p.Log, p.Tail(40))
+	}
+	for _, p := range h.Nodes {
+		h.t.Logf("---- the membership lines of %s:\n%s", p.Log, p.Lines("members: ", 300))
 	}
 }
 
