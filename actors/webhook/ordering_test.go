@@ -138,12 +138,14 @@ func TestOrderSequenceAcrossADisable(t *testing.T) {
 		return 500, nil
 	})
 	ep := h.startOrderA(rc)
-	for i := 0; ; i++ {
-		if got, _ := h.m.Get("acc_a", ep.ID); !got.Enabled {
-			break
-		}
+	// The outcome that disables the endpoint is written before the
+	// disable: after each retry, wait for the next attempt or the disable.
+	enabled := func() bool { got, _ := h.m.Get("acc_a", ep.ID); return got.Enabled }
+	for i := 0; enabled(); i++ {
 		h.advance(h.cfg.Retry[i])
-		eventually(t, "a1's next attempt", func() bool { return h.attemptsOf("acc_a", ep.ID, "evt_a1") == i+2 })
+		eventually(t, "a1's next attempt or the endpoint disabled", func() bool {
+			return h.attemptsOf("acc_a", ep.ID, "evt_a1") == i+2 || !enabled()
+		})
 	}
 	if n := h.attemptsOf("acc_a", ep.ID, "evt_a2"); n != 0 {
 		t.Fatalf("a2 was attempted %d times before a1 succeeded", n)
