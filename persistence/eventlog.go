@@ -145,6 +145,45 @@ func (o *Outbox) logBounds(accountID string) (first, next uint64, err error) {
 	return binary.BigEndian.Uint64(it.Key()[len(p):]), next, nil
 }
 
+// splitLogKey returns the account and seq of an event log key (ok false
+// when key is not one).
+func splitLogKey(key []byte) (accountID string, seq uint64, ok bool) {
+	rest, found := bytes.CutPrefix(key, []byte(eventLogPrefix))
+	i := bytes.IndexByte(rest, '/')
+	if !found || i < 0 || len(rest) != i+1+8 {
+		return "", 0, false
+	}
+	return string(rest[:i]), binary.BigEndian.Uint64(rest[i+1:]), true
+}
+
+// lastLogged calls fn with every account that has a log and the seq of
+// its newest row, in account order: a seek per account.
+func lastLogged(r pebble.Reader, fn func(accountID string, last uint64) error) error {
+	p := []byte(eventLogPrefix)
+	it, err := r.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: PrefixUpperBound(p)})
+	if err != nil {
+		return fmt.Errorf("persistence: event log iter: %w", err)
+	}
+	defer it.Close()
+	for ok := it.First(); ok; {
+		acct, _, logged := splitLogKey(it.Key())
+		if !logged {
+			ok = it.Next()
+			continue
+		}
+		end := PrefixUpperBound(eventLogAccountPrefix(acct))
+		if !it.SeekLT(end) {
+			break
+		}
+		_, last, _ := splitLogKey(it.Key())
+		if err := fn(acct, last); err != nil {
+			return err
+		}
+		ok = it.SeekGE(end)
+	}
+	return it.Error()
+}
+
 // LogWatch returns a channel closed when an event of accountID settles
 // (durable or not): take it before reading the log, then wait on it.
 func (o *Outbox) LogWatch(accountID string) <-chan struct{} {
@@ -289,13 +328,11 @@ func (o *Outbox) TrimLog(cutoff time.Time) (int, error) {
 	var cursor uint64
 	cursorOf := ""
 	for ok := it.First(); ok; {
-		rest := it.Key()[len(p):]
-		i := bytes.IndexByte(rest, '/')
-		if i < 0 || len(rest) != i+1+8 {
+		acct, seq, logged := splitLogKey(it.Key())
+		if !logged {
 			ok = it.Next()
 			continue
 		}
-		acct := string(rest[:i])
 		if acct != cursorOf {
 			if cursor, err = o.cursorOf(acct); err != nil {
 				return n, err
@@ -306,7 +343,6 @@ func (o *Outbox) TrimLog(cutoff time.Time) (int, error) {
 		if err != nil {
 			return n, fmt.Errorf("persistence: event log value: %w", err)
 		}
-		seq := binary.BigEndian.Uint64(rest[i+1:])
 		if seq < cursor && len(v) >= 8 && int64(binary.BigEndian.Uint64(v[:8])) < cutoff.UnixNano() {
 			if err := b.Delete(bytes.Clone(it.Key()), nil); err != nil {
 				return n, err

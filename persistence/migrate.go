@@ -196,35 +196,17 @@ func outboxToCursors(s *Store) (int, error) {
 		n += len(rows)
 	}
 	// The accounts without rows left had every logged event handed on.
-	lp := []byte(eventLogPrefix)
-	it, err = s.db.NewIter(&pebble.IterOptions{LowerBound: lp, UpperBound: PrefixUpperBound(lp)})
-	if err != nil {
-		return n, err
-	}
-	defer it.Close()
 	b := s.db.NewBatch()
 	defer b.Close()
-	for ok := it.First(); ok; {
-		rest := it.Key()[len(lp):]
-		i := bytes.IndexByte(rest, '/')
-		if i < 0 || len(rest) != i+1+8 {
-			ok = it.Next()
-			continue
+	err = lastLogged(s.db, func(acct string, last uint64) error {
+		_, has, err := s.Get(OutboxCursorKey(acct))
+		if err != nil || has {
+			return err
 		}
-		acct := string(rest[:i])
-		end := PrefixUpperBound(eventLogAccountPrefix(acct))
-		if !it.SeekLT(end) {
-			break
-		}
-		last := binary.BigEndian.Uint64(it.Key()[len(lp)+i+1:])
-		if _, has, err := s.Get(OutboxCursorKey(acct)); err != nil {
-			return n, err
-		} else if !has {
-			if err := b.Set(OutboxCursorKey(acct), OutboxCursorValue(last+1), nil); err != nil {
-				return n, err
-			}
-		}
-		ok = it.SeekGE(end)
+		return b.Set(OutboxCursorKey(acct), OutboxCursorValue(last+1), nil)
+	})
+	if err != nil {
+		return n, err
 	}
 	if err := b.Commit(pebble.Sync); err != nil {
 		return n, fmt.Errorf("persistence: outbox cursors: %w", err)

@@ -1,7 +1,6 @@
 package persistence
 
 import (
-	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -570,36 +569,15 @@ func (o *Outbox) advanceLocked(a *outboxAccount, next uint64) {
 // past their cursor (used at start, and by the fan-out's sweep, to resume
 // consumers): a seek and a read per account with a log.
 func (o *Outbox) OutboxAccounts() ([]string, error) {
-	p := []byte(eventLogPrefix)
-	it, err := o.store.db.NewIter(&pebble.IterOptions{LowerBound: p, UpperBound: PrefixUpperBound(p)})
-	if err != nil {
-		return nil, fmt.Errorf("persistence: outbox iter: %w", err)
-	}
-	defer it.Close()
 	var out []string
-	for ok := it.First(); ok; {
-		rest := it.Key()[len(p):]
-		i := bytes.IndexByte(rest, '/')
-		if i < 0 || len(rest) != i+1+8 {
-			ok = it.Next()
-			continue
-		}
-		acct := string(rest[:i])
-		end := PrefixUpperBound(eventLogAccountPrefix(acct))
-		if !it.SeekLT(end) {
-			break
-		}
-		last := binary.BigEndian.Uint64(it.Key()[len(p)+i+1:])
+	err := lastLogged(o.store.db, func(acct string, last uint64) error {
 		cursor, err := o.cursorOf(acct)
-		if err != nil {
-			return nil, err
-		}
-		if last >= cursor {
+		if err == nil && last >= cursor {
 			out = append(out, acct)
 		}
-		ok = it.SeekGE(end)
-	}
-	return out, nil
+		return err
+	})
+	return out, err
 }
 
 // cursorOf returns the cursor of accountID: the in-memory one when the
