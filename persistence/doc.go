@@ -14,8 +14,9 @@
 // The outbox (outbox.go, eventlog.go) stays here as the seam between
 // domains: an order transition stages its events in the outbox within the
 // batch that writes it (Outbox.Stage, Outbox.Settle), and the webhook
-// store consumes them (it deletes the rows it handed on in its own
-// batches, OutboxKey), while domain stores do not import one another. For
+// store consumes them (it moves the account's outbox cursor past the
+// events it handed on in its own batches, OutboxCursorKey), while domain
+// stores do not import one another. For
 // the same reason the storage errors every store answers with
 // (ErrStoreClosed, ErrStoreFailed, ErrUnavailable, ErrOutcomeUnknown) and
 // the hash sets of the record filters (HashSet) are the core's.
