@@ -566,31 +566,56 @@ func (o *Outbox) advanceLocked(a *outboxAccount, next uint64) {
 }
 
 // OutboxAccounts returns the ids of the accounts whose log holds events
-// past their cursor (used at start, and by the fan-out's sweep, to resume
-// consumers): a seek and a read per account with a log.
+// past their cursor, and loads them (used at start to resume consumers):
+// a seek and a read per account with a log.
 func (o *Outbox) OutboxAccounts() ([]string, error) {
 	var out []string
 	err := lastLogged(o.store.db, func(acct string, last uint64) error {
 		cursor, err := o.cursorOf(acct)
-		if err == nil && last >= cursor {
-			out = append(out, acct)
+		if err != nil || last < cursor {
+			return err
 		}
+		o.mu.Lock()
+		_, err = o.accountLocked(acct)
+		o.mu.Unlock()
+		out = append(out, acct)
 		return err
 	})
 	return out, err
 }
 
+// Behind returns the ids of the loaded accounts whose cursor is behind
+// their next seq, from memory (the fan-out's sweep). Every account with
+// events not handed on is loaded: by OutboxAccounts at start, or by the
+// Stage of the events.
+func (o *Outbox) Behind() []string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	var out []string
+	for id, a := range o.accounts {
+		if a.cursor < a.next {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
 // cursorOf returns the cursor of accountID: the in-memory one when the
-// account is loaded (it may be ahead of the stored one), else the stored.
+// account is loaded (it never falls behind the stored one for long: a
+// create that moved the stored one is followed by Consumed, and a cursor
+// read low only delays a trim), else the stored one.
 func (o *Outbox) cursorOf(accountID string) (uint64, error) {
 	o.mu.Lock()
+	a := o.accounts[accountID]
 	var cursor uint64
-	if a := o.accounts[accountID]; a != nil {
+	if a != nil {
 		cursor = a.cursor
 	}
 	o.mu.Unlock()
-	stored, err := o.storedCursor(accountID)
-	return max(cursor, stored), err
+	if a != nil {
+		return cursor, nil
+	}
+	return o.storedCursor(accountID)
 }
 
 // Unfanned counts, up to limit, the durable events not handed on of the

@@ -247,6 +247,9 @@ func TestOutboxCursorHoldsTheLog(t *testing.T) {
 	if accts, err := o.OutboxAccounts(); err != nil || !slices.Equal(accts, []string{"acc_1"}) {
 		t.Fatalf("accounts to resume: %v %v", accts, err)
 	}
+	if got := o.Behind(); !slices.Equal(got, []string{"acc_1"}) {
+		t.Fatalf("accounts behind: %v", got)
+	}
 	if n, ok, err := o.Unfanned(100); n != 10 || !ok || err != nil {
 		t.Fatalf("unfanned %d %v %v, want 10", n, ok, err)
 	}
@@ -318,6 +321,9 @@ func TestOutboxSeqResumesAtTheCursor(t *testing.T) {
 	o = NewOutbox(s, nil, nil)
 	if accts, err := o.OutboxAccounts(); err != nil || len(accts) != 0 {
 		t.Fatalf("accounts to resume with every event handed on: %v %v", accts, err)
+	}
+	if got := o.Behind(); len(got) != 0 {
+		t.Fatalf("accounts behind with every event handed on: %v", got)
 	}
 	b, st := appendOne(t, o, s, "acc_1", TriggerOrderExpired)
 	if st.seqs[0] != 3 {
@@ -402,6 +408,10 @@ func TestOutboxRowsBecomeCursors(t *testing.T) {
 	o := NewOutbox(s, nil, nil)
 	if accts, err := o.OutboxAccounts(); err != nil || !slices.Equal(accts, []string{"acc_1"}) {
 		t.Fatalf("accounts to resume: %v %v", accts, err)
+	}
+	// Resumed accounts are loaded: the sweep finds them from memory.
+	if got := o.Behind(); !slices.Equal(got, []string{"acc_1"}) {
+		t.Fatalf("accounts behind after the resume: %v", got)
 	}
 	rows, err := o.ScanRows("acc_1", 0, 10)
 	if err != nil || len(rows) != 2 || rows[0].Seq != 3 || rows[1].Seq != 4 || string(rows[0].JSON) != string(ev("acc_1", 3)) || rows[0].ID != "evt_acc_1_3" {

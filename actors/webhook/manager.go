@@ -210,8 +210,9 @@ func (m *Manager) dispatch() {
 	}
 }
 
-// sweepInterval is how often the outbox is swept for events nobody
-// announced (another Outbox instance over the same store).
+// sweepInterval is how often the outbox is swept for events whose
+// notification was lost (the accounts behind their cursor, from the
+// outbox's memory: no read).
 const sweepInterval = 10 * time.Second
 
 // sweep is a safety net behind the outbox's change notifications: since a
@@ -227,11 +228,7 @@ func (m *Manager) sweep() {
 			return
 		case <-t.C:
 		}
-		accts, err := m.outbox.OutboxAccounts()
-		if err != nil {
-			m.log.Warn("webhook: outbox sweep", "err", err)
-		}
-		for _, id := range accts {
+		for _, id := range m.outbox.Behind() {
 			m.fanoutOf(id).full.Store(true)
 			m.notify(id)
 		}
