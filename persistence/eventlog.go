@@ -148,7 +148,13 @@ func (o *Outbox) logBounds(accountID string) (first, next uint64, err error) {
 // splitLogKey returns the account and seq of an event log key (ok false
 // when key is not one).
 func splitLogKey(key []byte) (accountID string, seq uint64, ok bool) {
-	rest, found := bytes.CutPrefix(key, []byte(eventLogPrefix))
+	return splitSeqKey(eventLogPrefix, key)
+}
+
+// splitSeqKey returns the account and seq of a key
+// <prefix><accountID>/<seq uint64 BE> (ok false when key is not one).
+func splitSeqKey(prefix string, key []byte) (accountID string, seq uint64, ok bool) {
+	rest, found := bytes.CutPrefix(key, []byte(prefix))
 	i := bytes.IndexByte(rest, '/')
 	if !found || i < 0 || len(rest) != i+1+8 {
 		return "", 0, false

@@ -149,9 +149,8 @@ func outboxToCursors(s *Store) (int, error) {
 	}
 	pending := map[string][]row{}
 	for ok := it.First(); ok; ok = it.Next() {
-		rest := it.Key()[len(p):]
-		i := bytes.IndexByte(rest, '/')
-		if i < 0 || len(rest) != i+1+8 {
+		acct, seq, isRow := splitSeqKey(PrefixOutbox, it.Key())
+		if !isRow {
 			continue // a cursor
 		}
 		v, err := it.ValueAndErr()
@@ -159,8 +158,7 @@ func outboxToCursors(s *Store) (int, error) {
 			_ = it.Close()
 			return 0, err
 		}
-		acct := string(rest[:i])
-		pending[acct] = append(pending[acct], row{binary.BigEndian.Uint64(rest[i+1:]), bytes.Clone(v)})
+		pending[acct] = append(pending[acct], row{seq, bytes.Clone(v)})
 	}
 	if err := it.Close(); err != nil {
 		return 0, err
