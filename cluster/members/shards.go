@@ -227,6 +227,16 @@ func (m *Member) holdShards(ctx context.Context, fit bool, v *view) {
 	for _, s := range m.shards {
 		pref := preferredOf(s.i, v.members)
 		held := s.lease.Held()
+		if held || v.holders[s.i] != "" {
+			// Not free: a free spell starts again from the next view
+			// that shows the shard without a holder. A holder that hands
+			// the shard over must not count the time before it held it,
+			// or it would take the shard back at its next tick, before
+			// the member it handed it to had its turn.
+			m.mu.Lock()
+			s.freeSince = time.Time{}
+			m.mu.Unlock()
+		}
 		switch {
 		case held && pref != "" && pref != m.cfg.Name && now.Sub(v.since[pref]) >= settleTicks*m.cfg.Tick:
 			m.handOver(ctx, s, pref)
@@ -248,9 +258,6 @@ func (m *Member) holdShards(ctx context.Context, fit bool, v *view) {
 			}
 		default:
 			m.unsubscribe(s)
-			m.mu.Lock()
-			s.freeSince = time.Time{}
-			m.mu.Unlock()
 		}
 	}
 	wg.Wait()
