@@ -37,6 +37,13 @@ func (s *System) buildMember() {
 				s.Log.Info("cluster: orders that moved to another member were passivated", "count", n)
 			}
 		},
+		// A shard handed over lets its webhook endpoints' attempts in
+		// flight finish first: the new owner would send them again.
+		Drain: func(ctx context.Context, leaving func(string) bool) {
+			if w := s.Webhooks; w != nil {
+				w.Drain(ctx, leaving)
+			}
+		},
 	})
 	s.Member = m
 	s.closeWith(func() error {

@@ -35,7 +35,9 @@ import (
 // shard to a node that joined) holds every outstanding delivery at its
 // latest version and sends what is left; a delivery whose attempt was in
 // flight on an owner that died is sent again under the same id (at least
-// once).
+// once). An owner that hands the shard over lets its attempts in flight
+// finish first (Drain), and a new owner reads the endpoint's latest writes
+// before it sends (catchUp), so a handover sends nothing twice.
 //
 // After every replicated batch, each node's actors of the endpoints it
 // wrote reload their record and their outstanding deliveries (refresh): a
@@ -125,7 +127,8 @@ func (m *Manager) StartCluster(ctx context.Context) error {
 }
 
 // watchOwners wakes the actors of the endpoints this node gained since it
-// last looked, so that a new owner sends what is outstanding.
+// last looked, so that a new owner sends what is outstanding (after its
+// catch-up: pump).
 func (m *Manager) watchOwners() {
 	defer m.background.Done()
 	t := time.NewTicker(ownerWatch)
@@ -149,6 +152,74 @@ func (m *Manager) watchOwners() {
 
 // sends reports whether this node sends the endpoint's deliveries.
 func (m *Manager) sends(id string) bool { return m.owns == nil || m.owns(id) }
+
+// flyingOf returns the endpoint's count of attempts in flight.
+func (m *Manager) flyingOf(id string) *atomic.Int64 {
+	if v, ok := m.flying.Load(id); ok {
+		return v.(*atomic.Int64)
+	}
+	v, _ := m.flying.LoadOrStore(id, new(atomic.Int64))
+	return v.(*atomic.Int64)
+}
+
+// Drain waits, within ctx, until no attempt is in flight to an endpoint
+// that leaving reports, its outcome's write included. A cluster node's
+// member calls it when it hands those endpoints' shard over, after this
+// node stopped sending for them and before the shard's lease is released
+// (members.Config.Drain): the node that takes them over then finds what
+// was in flight delivered, and does not send it again. An attempt still
+// out when ctx ends is left to the new owner, which sends it again under
+// the same delivery id.
+func (m *Manager) Drain(ctx context.Context, leaving func(endpointID string) bool) {
+	for {
+		var n int64
+		m.flying.Range(func(k, v any) bool {
+			if c := v.(*atomic.Int64).Load(); c > 0 && leaving(k.(string)) {
+				n += c
+			}
+			return true
+		})
+		if n == 0 {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			m.log.Warn("webhook: attempts still in flight when their endpoints' shard was handed over; the new owner sends them again",
+				"attempts", n)
+			return
+		case <-time.After(drainPoll):
+		}
+	}
+}
+
+// catchUpTimeout bounds a new owner's wait for the endpoint's latest
+// replicated writes.
+const catchUpTimeout = 5 * time.Second
+
+// catchUp brings the actor of an endpoint this node has just come to own
+// to the cluster's latest state of it before it sends: the outcomes the
+// previous owner wrote up to its handover are applied here and reloaded
+// now, not after the refresh's pace, so what they finished is not sent
+// again. When the shared log cannot be reached, the actor sends from what
+// it holds (at least once).
+func (a *endpointActor) catchUp() {
+	if a.rec == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(a.m.ctx, catchUpTimeout)
+	err := a.m.store.Sync(ctx, a.rec.AccountID)
+	cancel()
+	if err != nil {
+		a.m.log.Warn("webhook: a new owner could not read the endpoint's latest writes; sending from what this node holds",
+			"endpoint", a.id, "err", err)
+	}
+	if a.refreshTimer != nil {
+		a.refreshTimer.Stop()
+		a.refreshTimer = nil
+	}
+	a.refreshedAt = time.Now()
+	a.refreshed()
+}
 
 // refreshEvery bounds how often an endpoint's actor reloads after
 // replicated writes: every attempt's outcome is one, and a reload reads

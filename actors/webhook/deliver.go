@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -35,9 +36,10 @@ const maxResponseRead = 1 << 20
 // meanwhile, the report is dropped and the delivery, still outstanding on
 // disk, is attempted again after the next start (or by the member that
 // takes the endpoint over).
-func (m *Manager) attempt(self *actor.PID, client *sender, account, url string, secrets signers, eventID, trigger string, body []byte) {
+func (m *Manager) attempt(self *actor.PID, flying *atomic.Int64, client *sender, account, url string, secrets signers, eventID, trigger string, body []byte) {
 	if m.closed.Load() {
 		m.attempting.Add(-1)
+		flying.Add(-1)
 		return
 	}
 	r := &attemptDone{eventID: eventID}
@@ -57,6 +59,7 @@ func (m *Manager) attempt(self *actor.PID, client *sender, account, url string, 
 	}
 	if m.closed.Load() {
 		m.attempting.Add(-1)
+		flying.Add(-1)
 		return
 	}
 	m.system.Root.Send(self, r)

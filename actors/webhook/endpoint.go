@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -96,6 +97,12 @@ type endpointActor struct {
 	// writes in a cluster (cluster.go).
 	refreshedAt  time.Time
 	refreshTimer *time.Timer
+	// sending: on a cluster node, whether this node owned the endpoint
+	// at the actor's last pump (cluster.go, catchUp).
+	sending bool
+	// flying counts the endpoint's attempts in flight, with their
+	// outcomes' writes (Manager.Drain).
+	flying *atomic.Int64
 }
 
 // trimEvery is the number of finished deliveries between two trims of an
@@ -105,7 +112,7 @@ const trimEvery = 256
 func newEndpointActor(m *Manager, id string) *endpointActor {
 	// The count starts at a random phase: endpoints under the same load
 	// would otherwise all trim at the same moment.
-	return &endpointActor{m: m, id: id, queue: newQueue(), finished: rand.IntN(trimEvery)}
+	return &endpointActor{m: m, id: id, queue: newQueue(), finished: rand.IntN(trimEvery), flying: m.flyingOf(id)}
 }
 
 // Receive handles the actor's messages.
@@ -299,8 +306,22 @@ func newDelivery(endpointID, eventID, trigger string, now time.Time) *webhooksto
 // pump starts every due delivery the concurrency bound allows and arms the
 // timer for the next one.
 func (a *endpointActor) pump(ctx actor.Context) {
-	if a.rec == nil || !a.rec.Enabled || a.m.draining.Load() || !a.m.sends(a.id) {
+	if a.rec == nil || !a.rec.Enabled || a.m.draining.Load() {
 		return
+	}
+	if !a.m.sends(a.id) {
+		a.sending = false
+		return
+	}
+	if !a.sending && a.m.owns != nil {
+		// This node has just come to own the endpoint: what is
+		// outstanding here may trail the previous owner's last outcomes.
+		a.sending = true
+		if _, waiting := a.queue.nextAt(); waiting {
+			if a.catchUp(); a.rec == nil || !a.rec.Enabled {
+				return
+			}
+		}
 	}
 	now := a.m.clock.Now()
 	if a.previous != "" && !a.rec.PreviousSecretUntil.After(now) {
@@ -312,7 +333,8 @@ func (a *endpointActor) pump(ctx actor.Context) {
 			break
 		}
 		a.m.attempting.Add(1)
-		go a.m.attempt(ctx.Self(), a.client, a.rec.AccountID, a.rec.URL, signers{a.secret, a.previous}, p.d.EventID, p.d.Trigger, p.body)
+		a.flying.Add(1)
+		go a.m.attempt(ctx.Self(), a.flying, a.client, a.rec.AccountID, a.rec.URL, signers{a.secret, a.previous}, p.d.EventID, p.d.Trigger, p.body)
 	}
 	next, ok := a.queue.nextAt()
 	if !ok || a.queue.inFlight() >= a.m.cfg.Concurrency {

@@ -65,6 +65,8 @@ type Manager struct {
 	// endpoint's actor (deliver.go).
 	draining   atomic.Bool
 	attempting atomic.Int64
+	// flying counts the same by endpoint: id → *atomic.Int64 (Drain).
+	flying sync.Map
 	// background counts the goroutines that may touch the store or the
 	// actors (the dispatcher, the sweeper, the fan-outs); Close waits for
 	// them.

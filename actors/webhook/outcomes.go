@@ -15,6 +15,7 @@ import (
 // the endpoint's failure streak.
 func (a *endpointActor) attemptDone(r *attemptDone) {
 	defer a.m.attempting.Add(-1)
+	defer a.flying.Add(-1)
 	if a.rec == nil {
 		return // the endpoint was deleted meanwhile
 	}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -346,4 +347,156 @@ func waitDelivered(t *testing.T, s *apptest.Server, rv *receiver, hashes []strin
 		}
 		return n >= before+len(hashes)
 	})
+}
+
+// slowReceiver answers every delivery 204 after delay, and records each
+// request: its delivery id and when it was open.
+type slowReceiver struct {
+	delay time.Duration
+	mu    sync.Mutex
+	reqs  []slowRequest
+}
+
+type slowRequest struct {
+	delivery, orderHash string
+	from, to            time.Time
+}
+
+func (rv *slowReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	from := time.Now()
+	body, _ := io.ReadAll(r.Body)
+	// The envelope only: the signatures are the other tests' concern.
+	d := webhook.Receive(r.Header, body, "", from, webhook.DefaultTolerance)
+	rv.mu.Lock()
+	delay := rv.delay
+	rv.mu.Unlock()
+	time.Sleep(delay)
+	w.WriteHeader(http.StatusNoContent)
+	rv.mu.Lock()
+	rv.reqs = append(rv.reqs, slowRequest{delivery: d.ID, orderHash: d.OrderHash.Hex(), from: from, to: time.Now()})
+	rv.mu.Unlock()
+}
+
+// TestWebhookHandoverSendsNothingTwice: when a node rejoins and the node
+// that owned its endpoints meanwhile hands them back, the attempts in
+// flight at the handover finish on the old owner and the new owner reads
+// their outcomes before it sends: every delivery is sent once, although
+// the receiver holds each attempt open for half a second and events keep
+// coming through the handover.
+func TestWebhookHandoverSendsNothingTwice(t *testing.T) {
+	nodes := apptest.NewTestCluster(t, 3, apptest.WithTokens(testTokens(t)), apptest.WithConfig(func(c *config.Config) {
+		big := config.BucketLimits{Quote: 1 << 20, Read: 1 << 20, Order: 1 << 20}
+		c.Limits.Free, c.Limits.Builder = big, big
+		c.Chain.Router, c.Chain.FeeVault = testRouter.Hex(), testVault.Hex()
+		c.Webhooks.JitterPpm = 0
+	}))
+	rv := &slowReceiver{}
+	srv := httptest.NewServer(rv)
+	defer srv.Close()
+	auth := map[string]string{"X-API-Key": nodes[0].APIKey}
+	res := nodes[0].Do("POST", "/v1/webhooks", []byte(`{"url":"`+srv.URL+`/hook","events":["order.cancelled"]}`), auth)
+	var ep struct{ ID string }
+	if err := json.Unmarshal(res.Body, &ep); res.Status != 201 || err != nil {
+		t.Fatalf("create endpoint: %d %s", res.Status, res.Body)
+	}
+	closed := make([]bool, len(nodes))
+	ownerOf := func() int {
+		for i, s := range nodes {
+			if s.System != nil && !closed[i] && s.System.Member.Owns(webhook.KindName, ep.ID) {
+				return i
+			}
+		}
+		return -1
+	}
+	// The endpoint settled on its preferred member, which it goes back to
+	// when that member rejoins.
+	var x int
+	nodes[0].WaitFor("the endpoint owned by its preferred member", func() bool {
+		x = ownerOf()
+		_, _, pref := nodes[0].System.Member.Place(ep.ID)
+		return x >= 0 && pref == "node"+strconv.Itoa(x)
+	})
+
+	// The owner leaves; another node takes the endpoint over.
+	nodes[x].Close()
+	closed[x] = true
+	var others []int
+	for i := range nodes {
+		if i != x {
+			others = append(others, i)
+		}
+	}
+	var y int
+	nodes[others[0]].WaitFor("a survivor owning the endpoint", func() bool { y = ownerOf(); return y >= 0 })
+
+	// Events keep coming, each attempt held open, while the node comes
+	// back and the endpoint is handed back to it.
+	rv.mu.Lock()
+	rv.delay = 500 * time.Millisecond
+	rv.mu.Unlock()
+	stop := make(chan struct{})
+	produced := make(chan []string)
+	go func() {
+		var hashes []string
+		defer func() { produced <- hashes }()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+			hashes = append(hashes, submitAndCancel(t, nodes, others)...)
+		}
+	}()
+	var leftAt time.Time // when the survivor stopped owning the endpoint
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		for nodes[y].System.Member.Owns(webhook.KindName, ep.ID) {
+			time.Sleep(time.Millisecond)
+		}
+		leftAt = time.Now()
+	}()
+	nodes[x].Restart()
+	closed[x] = false
+	nodes[x].WaitFor("the node owning the endpoint again", func() bool { return ownerOf() == x })
+	<-watched
+	time.Sleep(time.Second)
+	close(stop)
+	hashes := <-produced
+	nodes[y].WaitFor("every cancel delivered", func() bool {
+		rv.mu.Lock()
+		defer rv.mu.Unlock()
+		got := map[string]bool{}
+		for _, r := range rv.reqs {
+			got[r.orderHash] = true
+		}
+		for _, h := range hashes {
+			if !got[h] {
+				return false
+			}
+		}
+		return true
+	})
+	time.Sleep(time.Second) // a second send would come meanwhile
+
+	rv.mu.Lock()
+	defer rv.mu.Unlock()
+	sent := map[string]int{}
+	across := 0
+	for _, r := range rv.reqs {
+		sent[r.delivery]++
+		if r.from.Before(leftAt) && r.to.After(leftAt) {
+			across++
+		}
+	}
+	if across == 0 {
+		t.Fatalf("no attempt was in flight when node%d handed the endpoint over (%d requests)", y, len(rv.reqs))
+	}
+	for id, n := range sent {
+		if n != 1 {
+			t.Fatalf("delivery %s sent %d times across the handover", id, n)
+		}
+	}
+	t.Logf("%d deliveries of %d cancels, %d of them in flight when node%d handed the endpoint back to node%d", len(sent), len(hashes), across, y, x)
 }
