@@ -150,8 +150,17 @@ func (m *Manager) watchOwners() {
 	}
 }
 
-// sends reports whether this node sends the endpoint's deliveries.
-func (m *Manager) sends(id string) bool { return m.owns == nil || m.owns(id) }
+// sends reports whether this node sends the endpoint's deliveries: it
+// owns the endpoint and is not handing it over.
+func (m *Manager) sends(id string) bool {
+	if m.owns == nil {
+		return true
+	}
+	if h := m.handing.Load(); h != nil && (*h)(id) {
+		return false
+	}
+	return m.owns(id)
+}
 
 // flyingOf returns the endpoint's count of attempts in flight.
 func (m *Manager) flyingOf(id string) *atomic.Int64 {
@@ -162,15 +171,17 @@ func (m *Manager) flyingOf(id string) *atomic.Int64 {
 	return v.(*atomic.Int64)
 }
 
-// Drain waits, within ctx, until no attempt is in flight to an endpoint
-// that leaving reports, its outcome's write included. A cluster node's
-// member calls it when it hands those endpoints' shard over, after this
-// node stopped sending for them and before the shard's lease is released
+// Drain starts no attempt to the endpoints that leaving reports and
+// waits, within ctx, until none is in flight, its outcome's write
+// included. A cluster node's member calls it when it hands those
+// endpoints' shard over, before the shard's lease is released
 // (members.Config.Drain): the node that takes them over then finds what
 // was in flight delivered, and does not send it again. An attempt still
 // out when ctx ends is left to the new owner, which sends it again under
-// the same delivery id.
+// the same delivery id. The member hands one shard over at a time.
 func (m *Manager) Drain(ctx context.Context, leaving func(endpointID string) bool) {
+	m.handing.Store(&leaving)
+	defer m.handing.Store(nil)
 	for {
 		var n int64
 		m.flying.Range(func(k, v any) bool {

@@ -65,8 +65,11 @@ type Manager struct {
 	// endpoint's actor (deliver.go).
 	draining   atomic.Bool
 	attempting atomic.Int64
-	// flying counts the same by endpoint: id → *atomic.Int64 (Drain).
-	flying sync.Map
+	// flying counts the same by endpoint: id → *atomic.Int64; handing,
+	// while set, reports the endpoints whose shard this node is handing
+	// over, which it sends nothing more to (Drain).
+	flying  sync.Map
+	handing atomic.Pointer[func(endpointID string) bool]
 	// background counts the goroutines that may touch the store or the
 	// actors (the dispatcher, the sweeper, the fan-outs); Close waits for
 	// them.

@@ -378,11 +378,12 @@ func (rv *slowReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // TestWebhookHandoverSendsNothingTwice: when a node rejoins and the node
-// that owned its endpoints meanwhile hands them back, the attempts in
-// flight at the handover finish on the old owner and the new owner reads
-// their outcomes before it sends: every delivery is sent once, although
-// the receiver holds each attempt open for half a second and events keep
-// coming through the handover.
+// that owned its endpoints meanwhile hands them back, the old owner lets
+// its attempts in flight finish before it releases the shard (none is
+// open at the release) and the new owner reads their outcomes before it
+// sends: every delivery is sent once, although the receiver holds each
+// attempt open for half a second and events keep coming through the
+// handover.
 func TestWebhookHandoverSendsNothingTwice(t *testing.T) {
 	nodes := apptest.NewTestCluster(t, 3, apptest.WithTokens(testTokens(t)), apptest.WithConfig(func(c *config.Config) {
 		big := config.BucketLimits{Quote: 1 << 20, Read: 1 << 20, Order: 1 << 20}
@@ -448,7 +449,7 @@ func TestWebhookHandoverSendsNothingTwice(t *testing.T) {
 			hashes = append(hashes, submitAndCancel(t, nodes, others)...)
 		}
 	}()
-	var leftAt time.Time // when the survivor stopped owning the endpoint
+	var leftAt time.Time // when the survivor released the endpoint's shard
 	watched := make(chan struct{})
 	go func() {
 		defer close(watched)
@@ -483,20 +484,26 @@ func TestWebhookHandoverSendsNothingTwice(t *testing.T) {
 	rv.mu.Lock()
 	defer rv.mu.Unlock()
 	sent := map[string]int{}
-	across := 0
+	open, before := 0, 0
 	for _, r := range rv.reqs {
 		sent[r.delivery]++
-		if r.from.Before(leftAt) && r.to.After(leftAt) {
-			across++
+		switch {
+		case r.from.Before(leftAt) && r.to.After(leftAt):
+			open++
+		case !r.to.After(leftAt) && leftAt.Sub(r.to) < time.Second:
+			before++
 		}
 	}
-	if across == 0 {
-		t.Fatalf("no attempt was in flight when node%d handed the endpoint over (%d requests)", y, len(rv.reqs))
+	if before == 0 {
+		t.Fatalf("no attempt ended in the second before node%d released the endpoint's shard (%d requests)", y, len(rv.reqs))
+	}
+	if open > 0 {
+		t.Fatalf("%d attempts were still open when node%d released the endpoint's shard", open, y)
 	}
 	for id, n := range sent {
 		if n != 1 {
 			t.Fatalf("delivery %s sent %d times across the handover", id, n)
 		}
 	}
-	t.Logf("%d deliveries of %d cancels, %d of them in flight when node%d handed the endpoint back to node%d", len(sent), len(hashes), across, y, x)
+	t.Logf("%d deliveries of %d cancels; %d attempts ended in the second before node%d handed the endpoint back to node%d, none was open then", len(sent), len(hashes), before, y, x)
 }

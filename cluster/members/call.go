@@ -75,7 +75,7 @@ func (m *Member) Owns(_, key string) bool {
 	if m.stopped.Load() || len(m.shards) == 0 {
 		return false
 	}
-	return m.shardOf(key).holds()
+	return m.shardOf(key).lease.Held()
 }
 
 // Owner returns the name of the node that holds the shard of identity key
@@ -111,7 +111,7 @@ func (m *Member) call(ctx context.Context, method byte, kindName, key string, re
 		return kind.Message{}, fmt.Errorf("members: %s %s: %w: this member has stopped", kindName, key, ErrUnreachable)
 	}
 	s := m.shardOf(key)
-	if until := s.unserved.Load(); until != 0 && time.Now().UnixNano() < until && !s.holds() {
+	if until := s.unserved.Load(); until != 0 && time.Now().UnixNano() < until && !s.lease.Held() {
 		return kind.Message{}, fmt.Errorf("members: %s %s: %w: no member answered for its shard a moment ago", kindName, key, ErrUnreachable)
 	}
 	res, err := m.callShard(ctx, s, method, kindName, key, req)
@@ -129,7 +129,7 @@ func (m *Member) callShard(ctx context.Context, s *shard, method byte, kindName,
 	var last error
 	var noHolder time.Time // since when attempts found no holder
 	for attempt := 1; ; attempt++ {
-		if s.holds() {
+		if s.lease.Held() {
 			h, ok := m.kinds[kindName]
 			if !ok {
 				return kind.Message{}, fmt.Errorf("members: no handler of kind %s", kindName)

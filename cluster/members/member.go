@@ -92,12 +92,13 @@ type Config struct {
 	// members or the shards this member holds change (nil: nobody is).
 	OnChange func(Change)
 	// Drain, when set, is called when this member hands a shard over to
-	// its preferred member, after Owns began answering false for the
-	// shard's identities and before its lease is released: the kinds
-	// finish what they began for the identities that leaving reports (a
-	// webhook attempt in flight and its outcome's write), so that the
-	// member taking the shard finds it done. It returns when ctx ends
-	// (drainTimeout at most) whatever is left.
+	// its preferred member, before it stops serving the shard and
+	// releases its lease: the kinds start nothing more for the identities
+	// that leaving reports and finish what they began for them (a webhook
+	// attempt in flight and its outcome's write), so that the member
+	// taking the shard finds it done. It returns when ctx ends
+	// (drainTimeout at most) whatever is left. The member serves the
+	// shard's requests meanwhile.
 	Drain func(ctx context.Context, leaving func(key string) bool)
 }
 
@@ -165,14 +166,7 @@ type shard struct {
 	// unserved is until when (unix ns) calls to the shard give up at
 	// once (breakerOpen).
 	unserved atomic.Int64
-	// leaving is set while the member hands the shard over: it holds the
-	// lease still, and serves the shard no more (holds).
-	leaving atomic.Bool
 }
-
-// holds reports whether this member serves shard s now: it holds the
-// lease and is not handing the shard over.
-func (s *shard) holds() bool { return s.lease.Held() && !s.leaving.Load() }
 
 // ErrUnreachable is wrapped by a call that found no member able to answer
 // before its deadline.

@@ -275,23 +275,20 @@ func (m *Member) take(ctx context.Context, s *shard) {
 }
 
 // drainTimeout bounds how long a handover waits for the kinds to finish
-// what they began for the shard (Config.Drain): the shard is served by
-// nobody meanwhile.
+// what they began for the shard (Config.Drain).
 const drainTimeout = time.Second
 
-// handOver gives shard s up to its preferred member: it stops serving it,
-// lets the kinds finish what they began for it (Config.Drain), then
-// releases it (its term ends at once, so the preferred member takes it at
-// its next tick).
+// handOver gives shard s up to its preferred member: it lets the kinds
+// finish what they began for the shard (Config.Drain), stops serving it,
+// then releases it (its term ends at once, so the preferred member takes
+// it at its next tick).
 func (m *Member) handOver(ctx context.Context, s *shard, to string) {
-	m.unsubscribe(s)
-	s.leaving.Store(true)
-	defer s.leaving.Store(false)
 	if d := m.cfg.Drain; d != nil {
 		dctx, cancel := context.WithTimeout(ctx, min(drainTimeout, m.cfg.TTL/4))
 		d(dctx, func(key string) bool { return m.shardOf(key) == s })
 		cancel()
 	}
+	m.unsubscribe(s)
 	if err := s.lease.Release(ctx); err != nil {
 		m.log.Warn("members: handing over a shard failed; its term ends with its TTL", "shard", s.i, "to", to, "err", err)
 		return
