@@ -240,21 +240,24 @@ func (m *Manager) sweep() {
 	}
 }
 
-// Close stops the fan-out and the endpoint actors. On a single node it
-// first lets the attempts in flight finish and their outcomes be written,
-// starting no new one, for at most the attempt timeout plus drainMargin:
-// a planned stop does not send again what a receiver already took. An
-// attempt still out after that is abandoned (its delivery stays
-// outstanding and is attempted again after the next start: at least
-// once). A cluster node abandons its attempts at once: the member that
-// takes its endpoints over attempts them again, under the same ids, while
-// a drain would hold the endpoints on a node that no longer sends.
+// Close stops the fan-out and the endpoint actors. It first lets the
+// attempts in flight finish and their outcomes be written, starting no
+// new one: a planned stop does not send again what a receiver already
+// took. A single node waits for at most the attempt timeout plus
+// drainMargin; an attempt still out after that is abandoned (its delivery
+// stays outstanding and is attempted again after the next start: at least
+// once). A cluster node, which still holds its endpoints' shards, waits
+// for at most clusterStopDrain, so that the member taking them over is
+// not kept waiting by a slow receiver; it sends again, under the same
+// ids, what is still out then.
 func (m *Manager) Close() {
 	if m.closed.Load() || !m.draining.CompareAndSwap(false, true) {
 		return
 	}
 	if m.owns == nil {
 		m.drain(m.cfg.Timeout + drainMargin)
+	} else {
+		m.drain(clusterStopDrain)
 	}
 	m.closed.Store(true)
 	m.fanMu.Lock() // a fan-out starting now sees the cancel (notify)
@@ -270,6 +273,10 @@ func (m *Manager) Close() {
 // drainMargin is what Close waits, beyond the attempt timeout, for the
 // outcome of an attempt that timed out to be written.
 const drainMargin = time.Second
+
+// clusterStopDrain is how long a cluster node's Close waits for its
+// attempts in flight, as a handover does (members.Config.Drain).
+const clusterStopDrain = time.Second
 
 // drainPoll is how often drain looks at the attempts in flight.
 const drainPoll = 10 * time.Millisecond

@@ -377,13 +377,13 @@ func (rv *slowReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rv.mu.Unlock()
 }
 
-// TestWebhookHandoverSendsNothingTwice: when a node rejoins and the node
-// that owned its endpoints meanwhile hands them back, the old owner lets
-// its attempts in flight finish before it releases the shard (none is
-// open at the release) and the new owner reads their outcomes before it
-// sends: every delivery is sent once, although the receiver holds each
-// attempt open for half a second and events keep coming through the
-// handover.
+// TestWebhookHandoverSendsNothingTwice: when an endpoint's owner stops,
+// and when it comes back and the node that owned the endpoint meanwhile
+// hands it back, the old owner lets its attempts in flight finish before
+// it lets the endpoint go (none is open when the shard is released) and
+// the new owner reads their outcomes before it sends: every delivery is
+// sent once, although the receiver holds each attempt open for half a
+// second and events keep coming throughout.
 func TestWebhookHandoverSendsNothingTwice(t *testing.T) {
 	nodes := apptest.NewTestCluster(t, 3, apptest.WithTokens(testTokens(t)), apptest.WithConfig(func(c *config.Config) {
 		big := config.BucketLimits{Quote: 1 << 20, Read: 1 << 20, Order: 1 << 20}
@@ -418,23 +418,18 @@ func TestWebhookHandoverSendsNothingTwice(t *testing.T) {
 		return x >= 0 && pref == "node"+strconv.Itoa(x)
 	})
 
-	// The owner leaves; another node takes the endpoint over.
-	nodes[x].Close()
-	closed[x] = true
+	// Events keep coming, each attempt held open, while the owner stops
+	// (another node takes the endpoint over), comes back, and the
+	// endpoint is handed back to it.
+	rv.mu.Lock()
+	rv.delay = 500 * time.Millisecond
+	rv.mu.Unlock()
 	var others []int
 	for i := range nodes {
 		if i != x {
 			others = append(others, i)
 		}
 	}
-	var y int
-	nodes[others[0]].WaitFor("a survivor owning the endpoint", func() bool { y = ownerOf(); return y >= 0 })
-
-	// Events keep coming, each attempt held open, while the node comes
-	// back and the endpoint is handed back to it.
-	rv.mu.Lock()
-	rv.delay = 500 * time.Millisecond
-	rv.mu.Unlock()
 	stop := make(chan struct{})
 	produced := make(chan []string)
 	go func() {
@@ -449,6 +444,11 @@ func TestWebhookHandoverSendsNothingTwice(t *testing.T) {
 			hashes = append(hashes, submitAndCancel(t, nodes, others)...)
 		}
 	}()
+	time.Sleep(time.Second)
+	nodes[x].Close()
+	closed[x] = true
+	var y int
+	nodes[others[0]].WaitFor("a survivor owning the endpoint", func() bool { y = ownerOf(); return y >= 0 })
 	var leftAt time.Time // when the survivor released the endpoint's shard
 	watched := make(chan struct{})
 	go func() {
@@ -502,7 +502,7 @@ func TestWebhookHandoverSendsNothingTwice(t *testing.T) {
 	}
 	for id, n := range sent {
 		if n != 1 {
-			t.Fatalf("delivery %s sent %d times across the handover", id, n)
+			t.Fatalf("delivery %s sent %d times across the stop and the handover", id, n)
 		}
 	}
 	t.Logf("%d deliveries of %d cancels; %d attempts ended in the second before node%d handed the endpoint back to node%d, none was open then", len(sent), len(hashes), before, y, x)
