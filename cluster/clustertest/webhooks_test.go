@@ -382,8 +382,8 @@ func (rv *slowReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // hands it back, the old owner lets its attempts in flight finish before
 // it lets the endpoint go (none is open when the shard is released) and
 // the new owner reads their outcomes before it sends: every delivery is
-// sent once, although the receiver holds each attempt open for half a
-// second and events keep coming throughout.
+// sent once, although the receiver holds each attempt open for a quarter
+// of a second and events keep coming throughout.
 func TestWebhookHandoverSendsNothingTwice(t *testing.T) {
 	nodes := apptest.NewTestCluster(t, 3, apptest.WithTokens(testTokens(t)), apptest.WithConfig(func(c *config.Config) {
 		big := config.BucketLimits{Quote: 1 << 20, Read: 1 << 20, Order: 1 << 20}
@@ -422,7 +422,7 @@ func TestWebhookHandoverSendsNothingTwice(t *testing.T) {
 	// (another node takes the endpoint over), comes back, and the
 	// endpoint is handed back to it.
 	rv.mu.Lock()
-	rv.delay = 500 * time.Millisecond
+	rv.delay = 250 * time.Millisecond
 	rv.mu.Unlock()
 	var others []int
 	for i := range nodes {
