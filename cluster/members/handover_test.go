@@ -49,7 +49,7 @@ func TestHandedOverShardIsNotTakenBack(t *testing.T) {
 	rec := recordOwners(c, keys)
 	b.fit.Store(true)
 	waitFor(t, 10*time.Second, a.name+" handing a shard over", func() bool { return a.member.HeldShards() < testShards })
-	blindUntil.Store(time.Now().Add(4 * testTick).UnixNano())
+	blindUntil.Store(time.Now().Add(3 * testTick).UnixNano())
 	waitFor(t, 10*time.Second, b.name+" holding shards", func() bool { return b.member.HeldShards() > 0 })
 	c.allOwned(t, keys, 10*time.Second)
 	time.Sleep(10 * testTick)
