@@ -178,7 +178,7 @@ func (m *Manager) flyingOf(id string) *atomic.Int64 {
 // (members.Config.Drain): the node that takes them over then finds what
 // was in flight delivered, and does not send it again. An attempt still
 // out when ctx ends is left to the new owner, which sends it again under
-// the same delivery id. The member hands one shard over at a time.
+// the same delivery id. The member drains one tick's handovers at a time.
 func (m *Manager) Drain(ctx context.Context, leaving func(endpointID string) bool) {
 	m.handing.Store(&leaving)
 	defer m.handing.Store(nil)

@@ -91,14 +91,15 @@ type Config struct {
 	// OnChange, when set, is told on the member's goroutine when the
 	// members or the shards this member holds change (nil: nobody is).
 	OnChange func(Change)
-	// Drain, when set, is called when this member hands a shard over to
-	// its preferred member, before it stops serving the shard and
-	// releases its lease: the kinds start nothing more for the identities
-	// that leaving reports and finish what they began for them (a webhook
-	// attempt in flight and its outcome's write), so that the member
-	// taking the shard finds it done. It returns when ctx ends
-	// (drainTimeout at most) whatever is left. The member serves the
-	// shard's requests meanwhile.
+	// Drain, when set, is called when this member hands shards over to
+	// their preferred members (once for a tick's handovers), before it
+	// stops serving them and releases their leases: the kinds start
+	// nothing more for the identities that leaving reports and finish
+	// what they began for them (a webhook attempt in flight and its
+	// outcome's write), so that the member taking a shard finds it done.
+	// It returns when ctx ends (drainTimeout at most) whatever is left.
+	// The member serves the shards' requests meanwhile, and renews its
+	// other shards.
 	Drain func(ctx context.Context, leaving func(key string) bool)
 }
 

@@ -224,6 +224,7 @@ func (m *Member) holdMember(ctx context.Context, fit bool) bool {
 func (m *Member) holdShards(ctx context.Context, fit bool, v *view) {
 	now := time.Now()
 	var wg sync.WaitGroup
+	var leaving []handover
 	for _, s := range m.shards {
 		pref := preferredOf(s.i, v.members)
 		held := s.lease.Held()
@@ -239,7 +240,7 @@ func (m *Member) holdShards(ctx context.Context, fit bool, v *view) {
 		}
 		switch {
 		case held && pref != "" && pref != m.cfg.Name && now.Sub(v.since[pref]) >= settleTicks*m.cfg.Tick:
-			m.handOver(ctx, s, pref)
+			leaving = append(leaving, handover{s, pref})
 		case held:
 			m.subscribe(s)
 			wg.Go(func() { _ = m.renew(ctx, s.lease, s) })
@@ -260,6 +261,9 @@ func (m *Member) holdShards(ctx context.Context, fit bool, v *view) {
 			m.unsubscribe(s)
 		}
 	}
+	if len(leaving) > 0 {
+		wg.Go(func() { m.handOver(ctx, leaving) })
+	}
 	wg.Wait()
 }
 
@@ -274,26 +278,37 @@ func (m *Member) take(ctx context.Context, s *shard) {
 	m.log.Info("members: shard taken", "shard", s.i, "node", m.cfg.Name, "term", s.lease.Seq())
 }
 
-// drainTimeout bounds how long a handover waits for the kinds to finish
-// what they began for the shard (Config.Drain).
+// drainTimeout bounds how long a tick's handovers wait for the kinds to
+// finish what they began for the shards (Config.Drain).
 const drainTimeout = time.Second
 
-// handOver gives shard s up to its preferred member: it lets the kinds
-// finish what they began for the shard (Config.Drain), stops serving it,
-// then releases it (its term ends at once, so the preferred member takes
-// it at its next tick).
-func (m *Member) handOver(ctx context.Context, s *shard, to string) {
+// handover is a shard held that goes to its preferred member, to.
+type handover struct {
+	s  *shard
+	to string
+}
+
+// handOver gives the shards of hs up to their preferred members: it lets
+// the kinds finish what they began for them (Config.Drain, once for all
+// of them), stops serving them, then releases them (a term ends at once,
+// so the preferred member takes the shard at its next tick).
+func (m *Member) handOver(ctx context.Context, hs []handover) {
 	if d := m.cfg.Drain; d != nil {
 		dctx, cancel := context.WithTimeout(ctx, min(drainTimeout, m.cfg.TTL/4))
-		d(dctx, func(key string) bool { return m.shardOf(key) == s })
+		d(dctx, func(key string) bool {
+			s := m.shardOf(key)
+			return slices.ContainsFunc(hs, func(h handover) bool { return h.s == s })
+		})
 		cancel()
 	}
-	m.unsubscribe(s)
-	if err := s.lease.Release(ctx); err != nil {
-		m.log.Warn("members: handing over a shard failed; its term ends with its TTL", "shard", s.i, "to", to, "err", err)
-		return
+	for _, h := range hs {
+		m.unsubscribe(h.s)
+		if err := h.s.lease.Release(ctx); err != nil {
+			m.log.Warn("members: handing over a shard failed; its term ends with its TTL", "shard", h.s.i, "to", h.to, "err", err)
+			continue
+		}
+		m.log.Info("members: shard handed over", "shard", h.s.i, "to", h.to)
 	}
-	m.log.Info("members: shard handed over", "shard", s.i, "to", to)
 }
 
 // giveUp releases every shard and the member lease (an unfit node).
