@@ -214,9 +214,11 @@ func freePorts(t testing.TB, n int) []int {
 
 // cleanup stops every process, copies the logs to
 // $CLUSTERTEST_KEEP_LOGS/<test> when that variable names a folder, and
-// when the test failed shows the end of each log and each node's
-// membership lines (joins, leases renewed late or lost, shards taken and
-// handed over), which say who owned what when.
+// when the test failed shows the end of each log, each node's membership
+// lines (joins, leases renewed late or lost, shards taken and handed
+// over), which say who owned what when, and its order lines (an order
+// served on a node that could not reach its owner, a node that could not
+// tell whether an order exists).
 func (h *Harness) cleanup() {
 	err := h.Cluster.Stop(15 * time.Second)
 	if keep := os.Getenv("CLUSTERTEST_KEEP_LOGS"); keep != "" {
@@ -238,6 +240,7 @@ func (h *Harness) cleanup() {
 	}
 	for _, p := range h.Nodes {
 		h.t.Logf("---- the membership lines of %s:\n%s", p.Log, p.Lines("members: ", 300))
+		h.t.Logf("---- the order lines of %s:\n%s", p.Log, p.Lines(`msg="order`, 200))
 	}
 }
 
