@@ -182,24 +182,9 @@ func (m *Manager) flyingOf(id string) *atomic.Int64 {
 func (m *Manager) Drain(ctx context.Context, leaving func(endpointID string) bool) {
 	m.handing.Store(&leaving)
 	defer m.handing.Store(nil)
-	for {
-		var n int64
-		m.flying.Range(func(k, v any) bool {
-			if c := v.(*atomic.Int64).Load(); c > 0 && leaving(k.(string)) {
-				n += c
-			}
-			return true
-		})
-		if n == 0 {
-			return
-		}
-		select {
-		case <-ctx.Done():
-			m.log.Warn("webhook: attempts still in flight when their endpoints' shard was handed over; the new owner sends them again",
-				"attempts", n)
-			return
-		case <-time.After(drainPoll):
-		}
+	if n := m.waitAttempts(ctx, leaving); n > 0 {
+		m.log.Warn("webhook: attempts still in flight when their endpoints' shard was handed over; the new owner sends them again",
+			"attempts", n)
 	}
 }
 

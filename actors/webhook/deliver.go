@@ -38,7 +38,6 @@ const maxResponseRead = 1 << 20
 // takes the endpoint over).
 func (m *Manager) attempt(self *actor.PID, flying *atomic.Int64, client *sender, account, url string, secrets signers, eventID, trigger string, body []byte) {
 	if m.closed.Load() {
-		m.attempting.Add(-1)
 		flying.Add(-1)
 		return
 	}
@@ -58,7 +57,6 @@ func (m *Manager) attempt(self *actor.PID, flying *atomic.Int64, client *sender,
 		r.latency = time.Since(start)
 	}
 	if m.closed.Load() {
-		m.attempting.Add(-1)
 		flying.Add(-1)
 		return
 	}

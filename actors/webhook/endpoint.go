@@ -332,7 +332,6 @@ func (a *endpointActor) pump(ctx actor.Context) {
 		if p == nil {
 			break
 		}
-		a.m.attempting.Add(1)
 		a.flying.Add(1)
 		go a.m.attempt(ctx.Self(), a.flying, a.client, a.rec.AccountID, a.rec.URL, signers{a.secret, a.previous}, p.d.EventID, p.d.Trigger, p.body)
 	}

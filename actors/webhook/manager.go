@@ -61,15 +61,14 @@ type Manager struct {
 	cancel context.CancelFunc
 	closed atomic.Bool
 	// draining stops new attempts while Close waits for those in flight;
-	// attempting counts the attempts started and not yet taken by their
-	// endpoint's actor (deliver.go).
-	draining   atomic.Bool
-	attempting atomic.Int64
-	// flying counts the same by endpoint: id → *atomic.Int64; handing,
-	// while set, reports the endpoints whose shard this node is handing
-	// over, which it sends nothing more to (Drain).
-	flying  sync.Map
-	handing atomic.Pointer[func(endpointID string) bool]
+	// flying counts, by endpoint (id → *atomic.Int64), the attempts
+	// started and not yet taken by their endpoint's actor, their outcome's
+	// write included (deliver.go); handing, while set, reports the
+	// endpoints whose shard this node is handing over, which it sends
+	// nothing more to (Drain).
+	draining atomic.Bool
+	flying   sync.Map
+	handing  atomic.Pointer[func(endpointID string) bool]
 	// background counts the goroutines that may touch the store or the
 	// actors (the dispatcher, the sweeper, the fan-outs); Close waits for
 	// them.
@@ -284,14 +283,34 @@ const drainPoll = 10 * time.Millisecond
 // drain waits until no attempt is in flight, or for d. An attempt whose
 // actor stopped before it landed is never taken: drain then waits d.
 func (m *Manager) drain(d time.Duration) {
-	deadline := time.Now().Add(d)
-	for m.attempting.Load() > 0 {
-		if time.Now().After(deadline) {
-			m.log.Warn("webhook: attempts still in flight at stop are abandoned; their deliveries are attempted again after the next start",
-				"attempts", m.attempting.Load())
-			return
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	if n := m.waitAttempts(ctx, func(string) bool { return true }); n > 0 {
+		m.log.Warn("webhook: attempts still in flight at stop are abandoned; their deliveries are attempted again after the next start",
+			"attempts", n)
+	}
+}
+
+// waitAttempts waits until no attempt is in flight to an endpoint that
+// match reports, or until ctx ends, and returns the attempts still in
+// flight then.
+func (m *Manager) waitAttempts(ctx context.Context, match func(endpointID string) bool) int64 {
+	for {
+		var n int64
+		m.flying.Range(func(k, v any) bool {
+			if c := v.(*atomic.Int64).Load(); c > 0 && match(k.(string)) {
+				n += c
+			}
+			return true
+		})
+		if n == 0 {
+			return 0
 		}
-		time.Sleep(drainPoll)
+		select {
+		case <-ctx.Done():
+			return n
+		case <-time.After(drainPoll):
+		}
 	}
 }
 

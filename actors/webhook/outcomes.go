@@ -14,7 +14,6 @@ import (
 // network), queues the delivery again while it is outstanding, and updates
 // the endpoint's failure streak.
 func (a *endpointActor) attemptDone(r *attemptDone) {
-	defer a.m.attempting.Add(-1)
 	defer a.flying.Add(-1)
 	if a.rec == nil {
 		return // the endpoint was deleted meanwhile
